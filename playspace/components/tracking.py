@@ -1,0 +1,35 @@
+"""Tracked devices: what the headset and the controllers report, in tracking space."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from playspace.spatial import Pose, Vec3
+
+
+class DeviceRole(Enum):
+    """Which tracked device an entity stands for; the values are the names used in files."""
+
+    HEAD = "head"
+    LEFT_HAND = "left_hand"
+    RIGHT_HAND = "right_hand"
+
+
+@dataclass(slots=True)
+class TrackedDevice:
+    """The latest sample of one tracked device.
+
+    `pose` is in tracking space (the physical room, floor at y = 0), not in the world: the rig's
+    origin maps it into the world. Velocities are None when the source does not report them
+    (the throw then estimates them from the pose history). `tracked` is False while the device
+    is lost; the pose then keeps its last good value and must not drive anything.
+    `time_ns` is when the sample is valid, on the input source's clock.
+    """
+
+    role: DeviceRole
+    pose: Pose = field(default_factory=Pose.identity)
+    linear_velocity: Vec3 | None = None
+    angular_velocity: Vec3 | None = None
+    tracked: bool = False
+    time_ns: int = 0

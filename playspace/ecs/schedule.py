@@ -1,0 +1,394 @@
+"""Phases, system declarations and the order they run in.
+
+Every frame has four phases, each with one job:
+
+- ``INPUT``: poll the input source once a frame (poses, buttons, the display time).
+- ``FIXED``: advance the simulation by one fixed step; runs 0..n times a frame.
+- ``LATE``: once a frame after the steps: interpolate what is drawn, place cameras and hands
+  from the freshest tracked poses.
+- ``RENDER``: once a frame: draw each view.
+
+Inside a phase, systems declare ``before`` and ``after`` other systems (by the system itself or
+its name). The schedule is a stable topological order: constraints first, then the order in
+which systems were added, so game systems added after the built-in ones run after them. It is
+computed when systems change, never per frame. Bare integer priorities are deliberately absent:
+they do not compose across plugins.
+
+A system is a function ``f(world)`` or an object with a ``run(world)`` method, declared with
+:func:`system`::
+
+    @system(Phase.FIXED, after=(tracking_system,), writes=(Transform,))
+    def rig_system(world: World) -> None: ...
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, TypeVar
+
+from playspace.ecs.errors import ScheduleError
+
+if TYPE_CHECKING:
+    from playspace.ecs.world import World
+
+T = TypeVar("T")
+
+DECLARATION = "__playspace_system__"
+
+
+class Phase(Enum):
+    """When in the frame a system runs; see the module docstring for each phase's job."""
+
+    INPUT = "input"
+    FIXED = "fixed"
+    LATE = "late"
+    RENDER = "render"
+
+
+PHASES: tuple[Phase, ...] = tuple(Phase)
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    """What a system says about itself: its phase, order and the data it touches."""
+
+    phase: Phase | str | None = None
+    before: tuple[object, ...] = ()
+    after: tuple[object, ...] = ()
+    reads: tuple[type, ...] = ()
+    writes: tuple[type, ...] = ()
+    run_if: Callable[[World], bool] | None = None
+    name: str | None = None
+
+
+def system(
+    phase: Phase | str,
+    *,
+    before: Iterable[object] = (),
+    after: Iterable[object] = (),
+    reads: Iterable[type] = (),
+    writes: Iterable[type] = (),
+    run_if: Callable[[World], bool] | None = None,
+    name: str | None = None,
+) -> Callable[[T], T]:
+    """Declare a function or a class as a system of `phase`.
+
+    `before`/`after` name other systems (the function or object, or its name). `run_if` is a
+    run condition, kept apart from ordering: the system is skipped while it returns False.
+    `reads`/`writes` name component or resource types; :meth:`Schedule.ambiguities` uses them
+    to flag writers of the same data that have no order between them.
+    """
+    declaration = Declaration(
+        phase, tuple(before), tuple(after), tuple(reads), tuple(writes), run_if, name
+    )
+
+    def mark(target: T) -> T:
+        setattr(target, DECLARATION, declaration)
+        return target
+
+    return mark
+
+
+@dataclass(slots=True)
+class SystemStats:
+    """How long a system took: the game's overlay shows the slowest."""
+
+    calls: int = 0
+    last_ns: int = 0
+    total_ns: int = 0
+    max_ns: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SystemSpec:
+    """A system resolved and validated: a name unique in its world and a callable."""
+
+    name: str
+    phase: Phase
+    run: Callable[[World], None]
+    source: object
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+    reads: tuple[type, ...]
+    writes: tuple[type, ...]
+    run_if: Callable[[World], bool] | None
+    stats: SystemStats = field(default_factory=SystemStats, compare=False)
+
+
+def system_name(item: object) -> str:
+    """The default name of a system: its function's or class's qualified name, without the
+    ``<locals>`` of the function that defined it."""
+    declared = getattr(item, DECLARATION, None)
+    if isinstance(declared, Declaration) and declared.name:
+        return declared.name
+    qualname = getattr(item, "__qualname__", None)
+    if not (isinstance(qualname, str) and callable(item) and not isinstance(item, type)):
+        qualname = type(item).__qualname__
+    return qualname.rsplit("<locals>.", 1)[-1]
+
+
+def _phase(value: object, name: str) -> Phase:
+    if isinstance(value, Phase):
+        return value
+    if isinstance(value, str):
+        for phase in PHASES:
+            if value.lower() == phase.value:
+                return phase
+    expected = ", ".join(p.name for p in PHASES)
+    if value is None:
+        raise ScheduleError(
+            f"system {name!r} declares no phase: decorate it with @system(Phase.FIXED) or "
+            f"pass phase= when adding it (one of {expected})"
+        )
+    raise ScheduleError(f"system {name!r} has unknown phase {value!r}; expected one of {expected}")
+
+
+def _runner(item: object, name: str) -> Callable[[World], None]:
+    if isinstance(item, type):
+        raise ScheduleError(f"system {name!r} is a class, not an instance: add {name}() instead")
+    run: object = getattr(item, "run", None)
+    if callable(run):
+        return run
+    if callable(item):
+        return item
+    raise ScheduleError(
+        f"system {name!r} is neither a function nor an object with a run(world) method"
+    )
+
+
+class Schedule:
+    """The systems of a world and the order each phase runs them in."""
+
+    def __init__(self) -> None:
+        self._systems: dict[str, SystemSpec] = {}
+        self._names_by_source: dict[object, str] = {}
+        self._order: dict[Phase, tuple[SystemSpec, ...]] = {p: () for p in PHASES}
+
+    def __contains__(self, ref: object) -> bool:
+        return self._lookup(ref) is not None
+
+    def __len__(self) -> int:
+        return len(self._systems)
+
+    def phase(self, phase: Phase) -> tuple[SystemSpec, ...]:
+        """The systems of `phase` in the order they run."""
+        return self._order[phase]
+
+    def get(self, ref: object) -> SystemSpec:
+        found = self._lookup(ref)
+        if found is None:
+            raise ScheduleError(f"no system {self._describe(ref)} in this world")
+        return found
+
+    def all(self) -> tuple[SystemSpec, ...]:
+        return tuple(spec for phase in PHASES for spec in self._order[phase])
+
+    def add(
+        self, items: Iterable[object], overrides: Declaration | None = None
+    ) -> list[SystemSpec]:
+        """Add systems as one batch: they may order against each other and earlier systems.
+
+        Nothing changes when any of them is invalid.
+        """
+        batch: list[tuple[object, Declaration]] = []
+        names: dict[str, object] = {}
+        for item in items:
+            declared = getattr(item, DECLARATION, None)
+            declaration = declared if isinstance(declared, Declaration) else Declaration()
+            if overrides is not None:
+                declaration = _merge(declaration, overrides)
+            name = declaration.name or system_name(item)
+            if name in self._systems or name in names:
+                raise ScheduleError(
+                    f"a system named {name!r} is already in this world; give the second one "
+                    f"another name with name="
+                )
+            names[name] = item
+            batch.append((item, declaration))
+
+        specs = [self._resolve(item, decl, names) for item, decl in batch]
+        systems = dict(self._systems)
+        systems.update((spec.name, spec) for spec in specs)
+        order = _order(systems)
+        self._systems = systems
+        self._order = order
+        for spec in specs:
+            self._names_by_source[_key(spec.source)] = spec.name
+        return specs
+
+    def remove(self, ref: object) -> SystemSpec:
+        """Remove a system; systems that order against it must be removed first."""
+        spec = self.get(ref)
+        for other in self._systems.values():
+            if spec.name in other.before or spec.name in other.after:
+                raise ScheduleError(
+                    f"cannot remove system {spec.name!r}: system {other.name!r} is ordered "
+                    f"against it"
+                )
+        systems = dict(self._systems)
+        del systems[spec.name]
+        self._order = _order(systems)
+        self._systems = systems
+        self._names_by_source.pop(_key(spec.source), None)
+        return spec
+
+    def ambiguities(self) -> list[tuple[str, str, type]]:
+        """Pairs of systems of one phase that touch the same data, one writing, unordered.
+
+        Their relative order is only the order they were added in: fine until a plugin is added
+        in another order. Each pair comes with the type they share.
+        """
+        found: list[tuple[str, str, type]] = []
+        for phase in PHASES:
+            specs = self._order[phase]
+            reach = _reachability(specs)
+            for i, a in enumerate(specs):
+                for b in specs[i + 1 :]:
+                    if b.name in reach[a.name] or a.name in reach[b.name]:
+                        continue
+                    shared = (set(a.writes) & (set(b.writes) | set(b.reads))) | (
+                        set(b.writes) & set(a.reads)
+                    )
+                    found.extend((a.name, b.name, kind) for kind in shared)
+        return found
+
+    def _lookup(self, ref: object) -> SystemSpec | None:
+        if isinstance(ref, str):
+            return self._systems.get(ref)
+        name = self._names_by_source.get(_key(ref))
+        return self._systems.get(name) if name is not None else None
+
+    def _describe(self, ref: object) -> str:
+        return repr(ref) if isinstance(ref, str) else repr(system_name(ref))
+
+    def _resolve(
+        self, item: object, declaration: Declaration, batch: dict[str, object]
+    ) -> SystemSpec:
+        name = declaration.name or system_name(item)
+        phase = _phase(declaration.phase, name)
+        run = _runner(item, name)
+
+        def ref_name(ref: object, relation: str) -> str:
+            if isinstance(ref, str):
+                target = ref
+            elif (spec := self._lookup(ref)) is not None:
+                target = spec.name
+            else:
+                target = next((n for n, member in batch.items() if member is ref), "")
+            if target not in self._systems and target not in batch:
+                raise ScheduleError(
+                    f"system {name!r} is declared {relation} {self._describe(ref)}, which is "
+                    f"not in this world: add that system (or its plugin) first"
+                )
+            return target
+
+        return SystemSpec(
+            name=name,
+            phase=phase,
+            run=run,
+            source=item,
+            before=tuple(ref_name(r, "before") for r in declaration.before),
+            after=tuple(ref_name(r, "after") for r in declaration.after),
+            reads=declaration.reads,
+            writes=declaration.writes,
+            run_if=declaration.run_if,
+        )
+
+
+def _key(source: object) -> object:
+    """How a system is found again: by equality where it can be hashed (a bound method is a
+    new object on every access, but an equal one), by identity otherwise."""
+    try:
+        hash(source)
+    except TypeError:
+        return id(source)
+    return source
+
+
+def _merge(declared: Declaration, overrides: Declaration) -> Declaration:
+    return Declaration(
+        phase=overrides.phase if overrides.phase is not None else declared.phase,
+        before=declared.before + overrides.before,
+        after=declared.after + overrides.after,
+        reads=declared.reads + overrides.reads,
+        writes=declared.writes + overrides.writes,
+        run_if=overrides.run_if if overrides.run_if is not None else declared.run_if,
+        name=overrides.name or declared.name,
+    )
+
+
+def _order(systems: dict[str, SystemSpec]) -> dict[Phase, tuple[SystemSpec, ...]]:
+    """Stable topological order per phase: constraints first, then insertion order."""
+    rank = {name: i for i, name in enumerate(systems)}
+    edges: dict[str, set[str]] = {name: set() for name in systems}
+    for spec in systems.values():
+        for target, first, then in [(t, spec.name, t) for t in spec.before] + [
+            (t, t, spec.name) for t in spec.after
+        ]:
+            other = systems[target]
+            if other.phase is not spec.phase:
+                raise ScheduleError(
+                    f"system {spec.name!r} ({spec.phase.name}) is ordered against "
+                    f"{other.name!r}, which runs in {other.phase.name}: order across phases "
+                    f"comes from the phases themselves"
+                )
+            edges[first].add(then)
+
+    order: dict[Phase, tuple[SystemSpec, ...]] = {}
+    for phase in PHASES:
+        members = [name for name, spec in systems.items() if spec.phase is phase]
+        incoming = {name: 0 for name in members}
+        for name in members:
+            for then in edges[name]:
+                incoming[then] += 1
+        ready = [(rank[name], name) for name in members if incoming[name] == 0]
+        heapq.heapify(ready)
+        result: list[SystemSpec] = []
+        while ready:
+            _, name = heapq.heappop(ready)
+            result.append(systems[name])
+            for then in edges[name]:
+                incoming[then] -= 1
+                if incoming[then] == 0:
+                    heapq.heappush(ready, (rank[then], then))
+        if len(result) < len(members):
+            raise ScheduleError(f"system order forms a cycle: {_cycle(edges, incoming)}")
+        order[phase] = tuple(result)
+    return order
+
+
+def _cycle(edges: dict[str, set[str]], incoming: dict[str, int]) -> str:
+    """One cycle among the systems Kahn's algorithm could not place, as 'a -> b -> a'.
+
+    Every system left with incoming edges has a predecessor that was left too, so walking
+    predecessors must come back to a system already on the path.
+    """
+    stuck = {name for name, count in incoming.items() if count > 0}
+    path: list[str] = []
+    node = min(stuck)
+    while node not in path:
+        path.append(node)
+        node = min(first for first in stuck if node in edges[first])
+    loop = [*path[path.index(node) :], node]
+    return " -> ".join(reversed(loop))
+
+
+def _reachability(specs: tuple[SystemSpec, ...]) -> dict[str, set[str]]:
+    """For each system, the systems that must run after it (transitively)."""
+    after: dict[str, set[str]] = {spec.name: set() for spec in specs}
+    for spec in specs:
+        for target in spec.before:
+            after[spec.name].add(target)
+        for target in spec.after:
+            after[target].add(spec.name)
+    reach: dict[str, set[str]] = {}
+    for spec in reversed(specs):  # topological order reversed: successors are done first
+        seen: set[str] = set()
+        for then in after[spec.name]:
+            seen.add(then)
+            seen |= reach.get(then, set())
+        reach[spec.name] = seen
+    return reach

@@ -1,0 +1,245 @@
+"""The schedule: phases, stable topological order, bad declarations, plugins."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from playspace.ecs import Phase, PluginError, ScheduleError, World, system
+
+
+def recorder(world: World, name: str, phase: Phase = Phase.FIXED, **order: object) -> object:
+    """A system that appends its name to the world's Log resource when it runs."""
+
+    def run(w: World) -> None:
+        w.resource(Log).names.append(name)
+
+    world.add_system(run, phase=phase, name=name, **order)  # type: ignore[arg-type]
+    return run
+
+
+@dataclass
+class Log:
+    names: list[str]
+
+
+@pytest.fixture
+def world() -> World:
+    w = World()
+    w.insert_resource(Log([]))
+    return w
+
+
+def ran(world: World) -> list[str]:
+    return world.resource(Log).names
+
+
+def test_insertion_order_without_constraints(world: World) -> None:
+    for name in "abcd":
+        recorder(world, name)
+    world.step(1)
+    assert ran(world) == list("abcd")
+
+
+def test_before_and_after_reorder_and_the_rest_stays_stable(world: World) -> None:
+    a = recorder(world, "a")
+    recorder(world, "b")
+    recorder(world, "c", before=[a])
+    recorder(world, "d", after=["a"], before=["b"])
+    world.step(1)
+    assert ran(world) == ["c", "a", "d", "b"]
+
+
+def test_phases_run_in_frame_order_and_fixed_runs_per_step(world: World) -> None:
+    recorder(world, "render", Phase.RENDER)
+    recorder(world, "late", Phase.LATE)
+    recorder(world, "fixed", Phase.FIXED)
+    recorder(world, "input", Phase.INPUT)
+    world.advance(2.5 / 90)  # two steps due, half a step left over
+    assert ran(world) == ["input", "fixed", "fixed", "late", "render"]
+
+
+def test_order_is_computed_when_systems_change_not_per_frame(world: World) -> None:
+    recorder(world, "a")
+    first = world.schedule.phase(Phase.FIXED)
+    world.step(3)
+    assert world.schedule.phase(Phase.FIXED) is first
+    recorder(world, "b")
+    assert world.schedule.phase(Phase.FIXED) is not first
+
+
+def test_a_cycle_is_an_error_naming_the_systems_and_changes_nothing(world: World) -> None:
+    recorder(world, "a")
+    recorder(world, "b", after=["a"])
+
+    @system(Phase.FIXED, after=("b",), before=("a",))
+    def c(w: World) -> None: ...
+
+    with pytest.raises(ScheduleError, match=r"cycle: a -> b -> c -> a"):
+        world.add_system(c)
+    assert "c" not in world.schedule
+    world.step(1)
+    assert ran(world) == ["a", "b"]
+
+
+def test_a_batch_may_order_against_its_own_members() -> None:
+    @system(Phase.FIXED, after=("second",))
+    def first(w: World) -> None: ...
+
+    @system(Phase.FIXED)
+    def second(w: World) -> None: ...
+
+    world = World()
+    world.add_systems(first, second)
+    assert [s.name for s in world.schedule.phase(Phase.FIXED)] == ["second", "first"]
+
+
+def test_a_batch_may_reference_its_members_by_object() -> None:
+    @system(Phase.FIXED)
+    def tracking(w: World) -> None: ...
+
+    @system(Phase.FIXED, before=(tracking,))
+    def poll(w: World) -> None: ...
+
+    world = World()
+    world.add_systems(tracking, poll)
+    assert [s.name for s in world.schedule.phase(Phase.FIXED)] == ["poll", "tracking"]
+
+
+def test_unknown_phase_is_an_error_naming_the_system(world: World) -> None:
+    def physics(w: World) -> None: ...
+
+    with pytest.raises(ScheduleError, match=r"'physics' has unknown phase 'physics_step'"):
+        world.add_system(physics, phase="physics_step")
+    with pytest.raises(ScheduleError, match=r"'physics' declares no phase"):
+        world.add_system(physics)
+
+
+def test_phase_may_be_given_by_name(world: World) -> None:
+    recorder(world, "late", "late")  # type: ignore[arg-type]
+    assert world.schedule.get("late").phase is Phase.LATE
+
+
+def test_reference_to_a_missing_system_is_an_error(world: World) -> None:
+    def grab(w: World) -> None: ...
+
+    with pytest.raises(ScheduleError, match=r"'held' is declared after 'throw'.*not in this"):
+        world.add_system(grab, phase=Phase.FIXED, after=["throw"], name="held")
+    with pytest.raises(ScheduleError, match=r"declared before 'grab'"):
+        world.add_system(lambda w: None, phase=Phase.FIXED, before=[grab], name="x")
+
+
+def test_order_across_phases_is_an_error(world: World) -> None:
+    recorder(world, "poll", Phase.INPUT)
+    with pytest.raises(ScheduleError, match=r"'step' \(FIXED\) is ordered against 'poll'"):
+        recorder(world, "step", Phase.FIXED, after=["poll"])
+
+
+def test_a_duplicate_name_is_an_error(world: World) -> None:
+    recorder(world, "a")
+    with pytest.raises(ScheduleError, match="already in this world"):
+        recorder(world, "a")
+
+
+def test_a_class_or_non_callable_is_not_a_system(world: World) -> None:
+    class Mover:
+        def run(self, w: World) -> None: ...
+
+    with pytest.raises(ScheduleError, match=r"is a class, not an instance"):
+        world.add_system(Mover, phase=Phase.FIXED)
+    with pytest.raises(ScheduleError, match=r"neither a function nor an object"):
+        world.add_system(42, phase=Phase.FIXED, name="answer")
+
+
+def test_an_object_with_a_run_method_is_a_system(world: World) -> None:
+    @system(Phase.FIXED)
+    class Counter:
+        def __init__(self) -> None:
+            self.count = 0
+
+        def run(self, w: World) -> None:
+            self.count += 1
+
+    counter = Counter()
+    world.add_system(counter)
+    world.step(4)
+    assert counter.count == 4
+    assert world.schedule.get(counter).name == "Counter"
+
+
+def test_run_if_skips_a_system_while_false(world: World) -> None:
+    gate = {"open": False}
+    recorder(world, "gated", run_if=lambda w: gate["open"])
+    world.step(2)
+    gate["open"] = True
+    world.step(1)
+    assert ran(world) == ["gated"]
+
+
+def test_remove_system_and_its_dependents_guard(world: World) -> None:
+    recorder(world, "a")
+    recorder(world, "b", after=["a"])
+    with pytest.raises(ScheduleError, match=r"'b' is ordered against it"):
+        world.remove_system("a")
+    world.remove_system("b")
+    world.remove_system("a")
+    world.step(1)
+    assert ran(world) == []
+
+
+def test_system_stats_count_calls(world: World) -> None:
+    recorder(world, "a")
+    world.step(5)
+    stats = world.schedule.get("a").stats
+    assert stats.calls == 5
+    assert stats.total_ns >= stats.max_ns >= stats.last_ns > 0
+
+
+def test_unordered_writers_of_the_same_data_are_flagged() -> None:
+    @dataclass
+    class Transform:
+        x: float
+
+    @system(Phase.FIXED, writes=(Transform,))
+    def rig(w: World) -> None: ...
+
+    @system(Phase.FIXED, writes=(Transform,))
+    def locomotion(w: World) -> None: ...
+
+    @system(Phase.FIXED, reads=(Transform,), after=(locomotion,))
+    def telemetry(w: World) -> None: ...
+
+    world = World()
+    world.add_systems(rig, locomotion, telemetry)
+    found = {(a, b) for a, b, _ in world.schedule.ambiguities()}
+    assert found == {("rig", "locomotion"), ("rig", "telemetry")}
+
+
+def test_a_plugin_is_built_once() -> None:
+    class GrabPlugin:
+        def __init__(self, reach: float = 0.08) -> None:
+            self.reach = reach
+
+        def build(self, world: World) -> None:
+            world.insert_resource(Log([f"reach {self.reach}"]))
+            world.add_system(lambda w: None, phase=Phase.FIXED, name="grab")
+
+    world = World()
+    world.add_plugin(GrabPlugin())
+    assert world.resource(Log).names == ["reach 0.08"]
+    assert world.has_plugin(GrabPlugin())
+    with pytest.raises(PluginError, match="GrabPlugin was already added"):
+        world.add_plugin(GrabPlugin(reach=0.1))
+
+
+def test_a_plain_function_is_a_plugin() -> None:
+    def comfort(world: World) -> None:
+        world.insert_resource(Log(["comfort"]))
+
+    world = World()
+    world.add_plugin(comfort)
+    with pytest.raises(PluginError, match="comfort was already added"):
+        world.add_plugin(comfort)
+    with pytest.raises(PluginError, match="is not a plugin"):
+        world.add_plugin(3)  # type: ignore[arg-type]
