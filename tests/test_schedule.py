@@ -243,3 +243,41 @@ def test_a_plain_function_is_a_plugin() -> None:
         world.add_plugin(comfort)
     with pytest.raises(PluginError, match="is not a plugin"):
         world.add_plugin(3)  # type: ignore[arg-type]
+
+
+def test_sets_order_systems_of_different_plugins_without_naming_them(world: World) -> None:
+    world.schedule.add_sets(Phase.FIXED, "tracking", "rig", "physics")
+    recorder(world, "step", in_set="physics")
+    recorder(world, "free")
+    recorder(world, "snap", in_set="rig")
+    recorder(world, "poll", in_set="tracking")
+    recorder(world, "late_rig", in_set="rig", after=["snap"])
+    world.step(1)
+    assert ran(world) == ["free", "poll", "snap", "late_rig", "step"]
+
+
+def test_sets_skip_empty_sets_and_keep_their_order_when_added_again(world: World) -> None:
+    world.schedule.add_sets(Phase.FIXED, "a", "b", "c")
+    world.schedule.add_sets(Phase.FIXED, "a", "c", "d")
+    assert world.schedule.sets(Phase.FIXED) == ("a", "b", "c", "d")
+    recorder(world, "in_d", in_set="d")
+    recorder(world, "in_a", in_set="a")
+    world.step(1)
+    assert ran(world) == ["in_a", "in_d"]
+    with pytest.raises(ScheduleError, match="contradict"):
+        world.schedule.add_sets(Phase.FIXED, "c", "a")
+
+
+def test_an_unknown_set_is_an_error_naming_it(world: World) -> None:
+    world.schedule.add_sets(Phase.FIXED, "rig")
+    with pytest.raises(ScheduleError, match=r"in set 'grab', which FIXED does not have.*rig"):
+        recorder(world, "grabber", in_set="grab")
+    with pytest.raises(ScheduleError, match=r"which LATE does not have \(its sets: none yet\)"):
+        recorder(world, "camera", Phase.LATE, in_set="rig")
+
+
+def test_an_order_against_a_set_that_contradicts_it_is_a_cycle(world: World) -> None:
+    world.schedule.add_sets(Phase.FIXED, "early", "late")
+    recorder(world, "e", in_set="early")
+    with pytest.raises(ScheduleError, match="cycle"):
+        recorder(world, "l", in_set="late", before=["e"])

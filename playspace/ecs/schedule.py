@@ -24,6 +24,7 @@ A system is a function ``f(world)`` or an object with a ``run(world)`` method, d
 from __future__ import annotations
 
 import heapq
+import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -62,6 +63,7 @@ class Declaration:
     writes: tuple[type, ...] = ()
     run_if: Callable[[World], bool] | None = None
     name: str | None = None
+    in_set: str | None = None
 
 
 def system(
@@ -73,16 +75,19 @@ def system(
     writes: Iterable[type] = (),
     run_if: Callable[[World], bool] | None = None,
     name: str | None = None,
+    in_set: str | None = None,
 ) -> Callable[[T], T]:
     """Declare a function or a class as a system of `phase`.
 
     `before`/`after` name other systems (the function or object, or its name). `run_if` is a
     run condition, kept apart from ordering: the system is skipped while it returns False.
     `reads`/`writes` name component or resource types; :meth:`Schedule.ambiguities` uses them
-    to flag writers of the same data that have no order between them.
+    to flag writers of the same data that have no order between them. `in_set` puts it in a
+    named set of its phase: sets run in the order :meth:`Schedule.add_sets` gave them, which is
+    how plugins order against each other without naming each other's systems.
     """
     declaration = Declaration(
-        phase, tuple(before), tuple(after), tuple(reads), tuple(writes), run_if, name
+        phase, tuple(before), tuple(after), tuple(reads), tuple(writes), run_if, name, in_set
     )
 
     def mark(target: T) -> T:
@@ -115,6 +120,7 @@ class SystemSpec:
     reads: tuple[type, ...]
     writes: tuple[type, ...]
     run_if: Callable[[World], bool] | None
+    in_set: str | None = None
     stats: SystemStats = field(default_factory=SystemStats, compare=False)
 
 
@@ -166,6 +172,24 @@ class Schedule:
         self._systems: dict[str, SystemSpec] = {}
         self._names_by_source: dict[object, str] = {}
         self._order: dict[Phase, tuple[SystemSpec, ...]] = {p: () for p in PHASES}
+        self._sets: dict[Phase, list[str]] = {p: [] for p in PHASES}
+
+    def add_sets(self, phase: Phase, *names: str) -> None:
+        """Append named sets to `phase`, in this order; names already there keep their place.
+
+        Every system of a set runs before every system of a later set of the same phase.
+        """
+        known = self._sets[phase]
+        ranks = [known.index(n) for n in names if n in known]
+        if ranks != sorted(ranks):
+            raise ScheduleError(
+                f"sets {list(names)} contradict the order of {phase.name} sets {known}"
+            )
+        known.extend(n for n in names if n not in known)
+        self._order = _order(self._systems, self._sets)
+
+    def sets(self, phase: Phase) -> tuple[str, ...]:
+        return tuple(self._sets[phase])
 
     def __contains__(self, ref: object) -> bool:
         return self._lookup(ref) is not None
@@ -212,7 +236,7 @@ class Schedule:
         specs = [self._resolve(item, decl, names) for item, decl in batch]
         systems = dict(self._systems)
         systems.update((spec.name, spec) for spec in specs)
-        order = _order(systems)
+        order = _order(systems, self._sets)
         self._systems = systems
         self._order = order
         for spec in specs:
@@ -230,7 +254,7 @@ class Schedule:
                 )
         systems = dict(self._systems)
         del systems[spec.name]
-        self._order = _order(systems)
+        self._order = _order(systems, self._sets)
         self._systems = systems
         self._names_by_source.pop(_key(spec.source), None)
         return spec
@@ -295,7 +319,17 @@ class Schedule:
             reads=declaration.reads,
             writes=declaration.writes,
             run_if=declaration.run_if,
+            in_set=self._set_of(declaration.in_set, phase, name),
         )
+
+    def _set_of(self, in_set: str | None, phase: Phase, name: str) -> str | None:
+        if in_set is not None and in_set not in self._sets[phase]:
+            known = ", ".join(self._sets[phase]) or "none yet"
+            raise ScheduleError(
+                f"system {name!r} is in set {in_set!r}, which {phase.name} does not have "
+                f"(its sets: {known}); add it with add_sets or add the plugin that does"
+            )
+        return in_set
 
 
 def _key(source: object) -> object:
@@ -317,13 +351,24 @@ def _merge(declared: Declaration, overrides: Declaration) -> Declaration:
         writes=declared.writes + overrides.writes,
         run_if=overrides.run_if if overrides.run_if is not None else declared.run_if,
         name=overrides.name or declared.name,
+        in_set=overrides.in_set or declared.in_set,
     )
 
 
-def _order(systems: dict[str, SystemSpec]) -> dict[Phase, tuple[SystemSpec, ...]]:
+def _order(
+    systems: dict[str, SystemSpec], sets: dict[Phase, list[str]]
+) -> dict[Phase, tuple[SystemSpec, ...]]:
     """Stable topological order per phase: constraints first, then insertion order."""
     rank = {name: i for i, name in enumerate(systems)}
     edges: dict[str, set[str]] = {name: set() for name in systems}
+    for phase, names in sets.items():
+        groups = [
+            [s.name for s in systems.values() if s.phase is phase and s.in_set == n] for n in names
+        ]
+        chain = [group for group in groups if group]
+        for earlier, later in itertools.pairwise(chain):
+            for first in earlier:
+                edges[first].update(later)
     for spec in systems.values():
         for target, first, then in [(t, spec.name, t) for t in spec.before] + [
             (t, t, spec.name) for t in spec.after

@@ -244,12 +244,15 @@ class World:
         reads: Iterable[type] = (),
         run_if: Callable[[World], bool] | None = None,
         name: str | None = None,
+        in_set: str | None = None,
     ) -> None:
         """Add one system; keywords add to (or stand in for) what its decorator declared.
 
         An event type in `reads` makes the system a known reader of it from now on.
         """
-        overrides = Declaration(phase, tuple(before), tuple(after), tuple(reads), (), run_if, name)
+        overrides = Declaration(
+            phase, tuple(before), tuple(after), tuple(reads), (), run_if, name, in_set
+        )
         self._subscribe(self.schedule.add([item], overrides))
 
     def add_systems(self, *items: object) -> None:
