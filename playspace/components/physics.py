@@ -1,0 +1,269 @@
+"""Physics as plain data: bodies, collider shapes, layers by name, the character capsule.
+
+The physics system (``playspace.systems.physics``) turns these into Rapier objects and keeps
+the two in step. Sizes are validated when a component is made, so a zero radius or a NaN mass
+is an error at the line that wrote it, not a NaN inside the engine three steps later.
+
+Units: metres, kilograms, radians. Box sizes are *full* extents, as in scene files (Rapier
+takes half extents; the physics system converts). Capsule and cylinder heights are the total
+height, caps included, as in Unity and Godot.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from playspace import spatial
+from playspace.spatial import Pose, Quat, Vec3
+
+
+def _positive(value: float, what: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"{what} must be a number, got {value!r}")
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{what} must be a finite number > 0, got {value!r}")
+
+
+def _finite(value: float, what: str, minimum: float = -math.inf) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"{what} must be a number, got {value!r}")
+    if not math.isfinite(value) or value < minimum:
+        bound = "" if minimum == -math.inf else f" >= {minimum}"
+        raise ValueError(f"{what} must be a finite number{bound}, got {value!r}")
+
+
+def _points(points: Sequence[Sequence[float]], what: str, minimum: int) -> None:
+    if len(points) < minimum:
+        raise ValueError(f"{what} needs at least {minimum} points, got {len(points)}")
+    for i, p in enumerate(points):
+        if len(p) != 3 or not all(isinstance(c, int | float) and math.isfinite(c) for c in p):
+            raise ValueError(f"{what} point {i} must be three finite numbers, got {p!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Sphere:
+    radius: float
+
+    def __post_init__(self) -> None:
+        _positive(self.radius, "sphere radius")
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """A box of full extents `size` (x, y, z), centred on its collider's offset."""
+
+    size: tuple[float, float, float]
+
+    def __post_init__(self) -> None:
+        if len(self.size) != 3:
+            raise ValueError(f"box size must be [x, y, z], got {self.size!r}")
+        for axis, extent in zip("xyz", self.size, strict=True):
+            _positive(extent, f"box size {axis}")
+
+
+@dataclass(frozen=True, slots=True)
+class Capsule:
+    """An upright capsule: `height` is the total height, both caps included."""
+
+    radius: float
+    height: float
+
+    def __post_init__(self) -> None:
+        _positive(self.radius, "capsule radius")
+        _positive(self.height, "capsule height")
+        if self.height < 2 * self.radius:
+            raise ValueError(
+                f"capsule height ({self.height}) must be at least twice its radius "
+                f"({self.radius}): the height includes both caps"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class Cylinder:
+    """An upright cylinder of total `height`."""
+
+    radius: float
+    height: float
+
+    def __post_init__(self) -> None:
+        _positive(self.radius, "cylinder radius")
+        _positive(self.height, "cylinder height")
+
+
+@dataclass(frozen=True, slots=True)
+class ConvexHull:
+    """The convex hull of `points` (at least four, not all in a plane)."""
+
+    points: tuple[tuple[float, float, float], ...]
+
+    def __post_init__(self) -> None:
+        _points(self.points, "convex hull", 4)
+
+
+@dataclass(frozen=True, slots=True)
+class TriangleMesh:
+    """Triangles over `vertices`; for static geometry (a mesh has no inside to push out of)."""
+
+    vertices: tuple[tuple[float, float, float], ...]
+    triangles: tuple[tuple[int, int, int], ...]
+
+    def __post_init__(self) -> None:
+        _points(self.vertices, "triangle mesh", 3)
+        if not self.triangles:
+            raise ValueError("triangle mesh needs at least one triangle")
+        count = len(self.vertices)
+        for i, tri in enumerate(self.triangles):
+            if len(tri) != 3 or not all(isinstance(v, int) and 0 <= v < count for v in tri):
+                raise ValueError(
+                    f"triangle {i} must be three vertex indices in [0, {count}), got {tri!r}"
+                )
+
+
+Shape = Sphere | Box | Capsule | Cylinder | ConvexHull | TriangleMesh
+
+
+class BodyKind(Enum):
+    """How a body moves: by the solver, by its Transform, or not at all."""
+
+    DYNAMIC = "dynamic"
+    KINEMATIC = "kinematic"
+    FIXED = "fixed"
+
+
+@dataclass(slots=True)
+class RigidBody:
+    """A body the physics engine simulates (dynamic), follows (kinematic) or keeps still.
+
+    Give `mass` in kilograms, spread over the solid colliders by volume; or leave it None and
+    the colliders' densities decide. A kinematic body follows its Transform every step through
+    Rapier's next-kinematic-position, so what it pushes gets a real velocity. Changing `kind`
+    at run time takes effect on the next step.
+    """
+
+    kind: BodyKind = BodyKind.DYNAMIC
+    mass: float | None = None
+    linear_damping: float = 0.0
+    angular_damping: float = 0.0
+    gravity_scale: float = 1.0
+    ccd: bool = False
+    can_sleep: bool = True
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, BodyKind):
+            raise TypeError(f"body kind must be a BodyKind, got {self.kind!r}")
+        if self.mass is not None:
+            _positive(self.mass, "body mass")
+        _finite(self.linear_damping, "linear damping", 0.0)
+        _finite(self.angular_damping, "angular damping", 0.0)
+        _finite(self.gravity_scale, "gravity scale")
+
+
+@dataclass(slots=True)
+class Collider:
+    """One collision shape of a body, placed at `offset` in the body's frame.
+
+    `layer` names a layer of the :class:`~playspace.systems.physics.Layers` matrix; changing it
+    at run time takes effect on the next step. A `sensor` detects overlaps and pushes nothing;
+    sensors always report enter and exit, solids report contacts when `report_contacts` is set
+    (contact events for every collider would cost a Python call per touching pair).
+    """
+
+    shape: Shape
+    offset: Pose = field(default_factory=Pose.identity)
+    layer: str = "props"
+    sensor: bool = False
+    friction: float = 0.5
+    restitution: float = 0.0
+    density: float = 1000.0
+    report_contacts: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.shape, Shape):
+            raise TypeError(f"collider shape must be one of {_SHAPE_NAMES}, got {self.shape!r}")
+        if not self.layer or not isinstance(self.layer, str):
+            raise ValueError(f"collider layer must be a layer name, got {self.layer!r}")
+        _finite(self.friction, "friction", 0.0)
+        _finite(self.restitution, "restitution", 0.0)
+        _positive(self.density, "density")
+
+
+_SHAPE_NAMES = "Sphere, Box, Capsule, Cylinder, ConvexHull, TriangleMesh"
+
+
+class Colliders:
+    """The colliders of one entity's body (an entity may carry several).
+
+    Parts may be appended while the game runs (the held-object layers add sensor twins); the
+    physics system creates what it has not seen. Events name a part by its index here.
+    """
+
+    __slots__ = ("parts",)
+
+    def __init__(self, *parts: Collider) -> None:
+        if not parts:
+            raise ValueError("Colliders needs at least one Collider")
+        for i, part in enumerate(parts):
+            if not isinstance(part, Collider):
+                raise TypeError(f"collider part {i} must be a Collider, got {part!r}")
+        self.parts: list[Collider] = list(parts)
+
+    def __repr__(self) -> str:
+        return f"Colliders({', '.join(map(repr, self.parts))})"
+
+
+@dataclass(slots=True)
+class PreviousTransform:
+    """Where a moving body was one fixed step ago, so LATE can draw it in between."""
+
+    position: Vec3 = field(default_factory=lambda: spatial.vec3(0.0, 0.0, 0.0))
+    rotation: Quat = field(default_factory=spatial.identity)
+
+
+@dataclass(slots=True)
+class CharacterBody:
+    """An upright capsule moved by Rapier's kinematic character controller.
+
+    The entity's Transform is at the capsule's *feet*, where a VR developer puts a rig's floor.
+    `step_height` is the highest step it climbs, `max_slope` (radians) the steepest slope it
+    walks up; `snap_to_ground` keeps it on the floor going down steps and slopes.
+    """
+
+    radius: float = 0.2
+    height: float = 1.7
+    step_height: float = 0.35
+    max_slope: float = math.radians(45.0)
+    snap_to_ground: float = 0.2
+    layer: str = "player"
+
+    def __post_init__(self) -> None:
+        _positive(self.radius, "character radius")
+        _positive(self.height, "character height")
+        if self.height < 2 * self.radius:
+            raise ValueError(
+                f"character height ({self.height}) must be at least twice its radius "
+                f"({self.radius})"
+            )
+        _finite(self.step_height, "step height", 0.0)
+        _finite(self.snap_to_ground, "snap to ground", 0.0)
+        _finite(self.max_slope, "max slope", 0.0)
+        if self.max_slope >= math.pi / 2:
+            raise ValueError(f"max slope must be below 90 degrees, got {self.max_slope!r} rad")
+
+
+@dataclass(slots=True)
+class CharacterMotion:
+    """What a character should do this step, and what it did.
+
+    Set `desired` (a translation in metres for this step, world space; its vertical part is
+    ignored while grounded, gravity is applied by the controller). The character system
+    consumes it and reports `moved` (the translation actually made), `grounded`, and
+    `vertical_speed` (negative while falling).
+    """
+
+    desired: Vec3 = field(default_factory=lambda: spatial.vec3(0.0, 0.0, 0.0))
+    moved: Vec3 = field(default_factory=lambda: spatial.vec3(0.0, 0.0, 0.0))
+    grounded: bool = False
+    vertical_speed: float = 0.0

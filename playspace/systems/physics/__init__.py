@@ -1,0 +1,75 @@
+"""Physics on Rapier: bodies, colliders, named layers, sensors, queries, the character capsule.
+
+Add :class:`PhysicsPlugin` to a world; spawn entities with a ``Transform``, a ``RigidBody`` and
+``Colliders`` (or ``Colliders`` alone for static geometry), and the plugin's systems keep a
+Rapier world in step with them. This package is the only place that imports rapier3d.
+"""
+
+from __future__ import annotations
+
+from playspace.ecs import World
+from playspace.systems.physics.character import character_colliders, character_move
+from playspace.systems.physics.engine import (
+    FallPolicy,
+    Physics,
+    PhysicsError,
+    RayHit,
+    ShapeHit,
+)
+from playspace.systems.physics.events import (
+    PHYSICS_EVENTS,
+    ContactBegan,
+    ContactEnded,
+    FellOutOfWorld,
+    Quarantined,
+    SensorEntered,
+    SensorExited,
+)
+from playspace.systems.physics.layers import DEFAULT_LAYERS, Layers
+from playspace.systems.physics.sync import physics_prepare, physics_step, physics_writeback
+from playspace.systems.sets import add_fixed_sets
+
+
+class PhysicsPlugin:
+    """Rapier physics in the fixed step: gravity (Rapier's default is zero), a kill height and
+    what happens to bodies that fall below it, and the layer matrix."""
+
+    def __init__(
+        self,
+        gravity: tuple[float, float, float] = (0.0, -9.81, 0.0),
+        kill_height: float = -50.0,
+        fall_policy: FallPolicy = FallPolicy.REMOVE,
+        layers: Layers | None = None,
+    ) -> None:
+        self.gravity = gravity
+        self.kill_height = kill_height
+        self.fall_policy = fall_policy
+        self.layers = layers
+
+    def build(self, world: World) -> None:
+        physics = Physics(self.gravity, self.kill_height, self.fall_policy, self.layers)
+        world.insert_resource(physics)
+        world.insert_resource(physics.layers)
+        for kind in PHYSICS_EVENTS:
+            world.add_event(kind)
+        add_fixed_sets(world)
+        world.add_systems(physics_prepare, character_move, physics_step, physics_writeback)
+
+
+__all__ = [
+    "DEFAULT_LAYERS",
+    "ContactBegan",
+    "ContactEnded",
+    "FallPolicy",
+    "FellOutOfWorld",
+    "Layers",
+    "Physics",
+    "PhysicsError",
+    "PhysicsPlugin",
+    "Quarantined",
+    "RayHit",
+    "SensorEntered",
+    "SensorExited",
+    "ShapeHit",
+    "character_colliders",
+]

@@ -1,0 +1,435 @@
+"""The Rapier world behind a playspace world, and the map between entities and handles.
+
+:class:`Physics` is a resource. The physics systems keep it in step with the components; games
+and other systems use it for what is not plain data: velocities, impulses, teleports and scene
+queries (ray cast, shape cast, overlap), each filtered by layer names and answering with
+entities. Only this package imports rapier3d; the rest of playspace sees physics through
+components, this resource and events.
+
+Every body and collider carries its entity id in Rapier's ``user_data``; the reverse map from
+a collider handle to (entity, part) lives here, so no lookup scans the world.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+
+import rapier3d as rp
+
+from playspace import spatial
+from playspace.components import Transform
+from playspace.components.physics import (
+    BodyKind,
+    Box,
+    Capsule,
+    Collider,
+    Colliders,
+    ConvexHull,
+    Cylinder,
+    PreviousTransform,
+    RigidBody,
+    Shape,
+    Sphere,
+    TriangleMesh,
+)
+from playspace.spatial import Quat, Vec3
+from playspace.systems.physics.layers import Layers
+
+
+class PhysicsError(ValueError):
+    """An entity cannot enter the physics world as it is; nothing of it was added."""
+
+
+class FallPolicy(Enum):
+    """What happens to a body that falls below the kill height."""
+
+    REMOVE = "remove"
+    RESPAWN = "respawn"
+
+
+_KINDS = {
+    BodyKind.DYNAMIC: rp.RigidBodyType.DYNAMIC,
+    BodyKind.KINEMATIC: rp.RigidBodyType.KINEMATIC_POSITION_BASED,
+    BodyKind.FIXED: rp.RigidBodyType.FIXED,
+}
+
+
+@dataclass(slots=True)
+class Part:
+    """One collider as created: its handle, the component it came from, the layer applied."""
+
+    handle: rp.ColliderHandle
+    collider: Collider
+    layer: str
+
+
+@dataclass(slots=True)
+class Body:
+    """One entity's body as created in Rapier."""
+
+    entity: int
+    handle: rp.RigidBodyHandle
+    component: RigidBody | None
+    transform: Transform
+    previous: PreviousTransform | None
+    kind: BodyKind
+    colliders: Colliders | None
+    parts: list[Part] = field(default_factory=list)
+    spawn: tuple[Vec3, Quat] | None = None
+    pushed: tuple[Vec3, Quat] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RayHit:
+    entity: int
+    part: int
+    point: Vec3
+    normal: Vec3
+    distance: float
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeHit:
+    """Where a cast shape first touches something: `distance` travelled along the direction."""
+
+    entity: int
+    part: int
+    point: Vec3
+    normal: Vec3
+    distance: float
+
+
+Isometry = tuple[tuple[float, float, float], tuple[float, float, float, float]]
+
+
+def isometry(position: Vec3, rotation: Quat) -> Isometry:
+    """A pose as the (translation, rotation xyzw) tuples Rapier takes."""
+    return (position.x, position.y, position.z), (rotation.x, rotation.y, rotation.z, rotation.w)
+
+
+def shared_shape(shape: Shape) -> rp.SharedShape:
+    """The Rapier shape of a playspace shape (full extents and total heights converted)."""
+    if isinstance(shape, Sphere):
+        return rp.SharedShape.ball(shape.radius)
+    if isinstance(shape, Box):
+        x, y, z = shape.size
+        return rp.SharedShape.cuboid(x / 2, y / 2, z / 2)
+    if isinstance(shape, Capsule):
+        return rp.SharedShape.capsule_y(shape.height / 2 - shape.radius, shape.radius)
+    if isinstance(shape, Cylinder):
+        return rp.SharedShape.cylinder(shape.height / 2, shape.radius)
+    if isinstance(shape, ConvexHull):
+        hull = rp.SharedShape.convex_hull(list(shape.points))
+        if hull is None:
+            raise PhysicsError("convex hull points are all in a plane: no hull can be built")
+        return hull
+    if isinstance(shape, TriangleMesh):
+        return rp.SharedShape.trimesh(list(shape.vertices), list(shape.triangles))
+    raise PhysicsError(f"not a collider shape: {shape!r}")
+
+
+def _solid_volume(parts: list[Collider]) -> float:
+    return sum(shared_shape(c.shape).mass_properties(1.0).mass for c in parts if not c.sensor)
+
+
+def _finite(v: Vec3 | Quat) -> bool:
+    return all(math.isfinite(c) for c in v)
+
+
+class Physics:
+    """The engine world, its settings and the entity <-> handle maps; a resource."""
+
+    def __init__(
+        self,
+        gravity: tuple[float, float, float] = (0.0, -9.81, 0.0),
+        kill_height: float = -50.0,
+        fall_policy: FallPolicy = FallPolicy.REMOVE,
+        layers: Layers | None = None,
+    ) -> None:
+        self.engine = rp.PhysicsWorld(gravity=gravity)
+        self.collector = rp.ChannelEventCollector()
+        self.engine.event_handler = self.collector  # type: ignore[assignment]  # Rust-side sink
+        self.kill_height = kill_height
+        self.fall_policy = fall_policy
+        self.layers = layers if layers is not None else Layers()
+        self.bodies: dict[int, Body] = {}
+        self.by_handle: dict[rp.RigidBodyHandle, Body] = {}
+        self.parts: dict[rp.ColliderHandle, tuple[int, int]] = {}
+        self.removed_parts: dict[rp.ColliderHandle, tuple[int, int]] = {}
+        self.layers_version = self.layers.version
+        self.pending_velocity: dict[int, tuple[Vec3, Vec3 | None]] = {}
+        # What the systems remember between steps: the query lists last seen (esper returns
+        # the same cached list until a structural change) and the bodies that moved.
+        self.seen_queries: tuple[object, object] = (None, None)
+        self.moved: set[int] = set()
+        # The character controllers, by entity and the settings they were made with.
+        self.controllers: dict[
+            tuple[int, float, float, float, float],
+            tuple[rp.KinematicCharacterController, rp.SharedShape],
+        ] = {}
+
+    # Bodies ------------------------------------------------------------------------------
+
+    def create(
+        self,
+        entity: int,
+        transform: Transform,
+        component: RigidBody | None,
+        colliders: Colliders | None,
+        previous: PreviousTransform | None,
+    ) -> Body:
+        """Add an entity's body and colliders, after checking everything that could poison
+        the engine; on error nothing is added."""
+        kind = component.kind if component is not None else BodyKind.FIXED
+        if not (_finite(transform.position) and _finite(transform.rotation)):
+            raise PhysicsError(
+                f"entity {entity}: its Transform is not finite (position "
+                f"{tuple(transform.position)}, rotation {tuple(transform.rotation)}); it was "
+                f"not added to the physics world"
+            )
+        rotation = spatial.normalize(transform.rotation)
+        parts = colliders.parts if colliders is not None else []
+        volume = _solid_volume(parts)
+        builders = [self._collider(c, entity, component, volume) for c in parts]
+        builder = (
+            rp.RigidBodyBuilder(_KINDS[kind])
+            .position(isometry(transform.position, rotation))
+            .user_data(entity)
+        )
+        if component is not None:
+            builder = (
+                builder.linear_damping(component.linear_damping)
+                .angular_damping(component.angular_damping)
+                .gravity_scale(component.gravity_scale)
+                .ccd_enabled(component.ccd)
+                .can_sleep(component.can_sleep)
+            )
+        handle = self.engine.add_body(builder)
+        body = Body(entity, handle, component, transform, previous, kind, colliders)
+        body.spawn = body.pushed = (spatial.Vec3(transform.position), rotation)
+        for part, built in zip(parts, builders, strict=True):
+            self._attach(body, part, built)
+        self.bodies[entity] = body
+        self.by_handle[handle] = body
+        if entity in self.pending_velocity:
+            self.set_velocity(entity, *self.pending_velocity.pop(entity))
+        return body
+
+    def add_parts(self, body: Body) -> None:
+        """Create the colliders appended to an entity's Colliders since it was created.
+
+        An appended solid adds its shape but not mass to a body whose mass was given.
+        """
+        assert body.colliders is not None
+        for collider in body.colliders.parts[len(body.parts) :]:
+            self._attach(body, collider, self._collider(collider, body.entity, body.component, 0))
+
+    def remove(self, entity: int) -> None:
+        body = self.bodies.pop(entity, None)
+        if body is None:
+            return
+        del self.by_handle[body.handle]
+        for part in body.parts:
+            self.removed_parts[part.handle] = self.parts.pop(part.handle)
+        self.engine.remove_body(body.handle)
+        self.pending_velocity.pop(entity, None)
+
+    def _collider(
+        self, collider: Collider, entity: int, component: RigidBody | None, volume: float
+    ) -> rp.ColliderBuilder:
+        shape = shared_shape(collider.shape)
+        try:
+            self.layers.index(collider.layer)
+        except ValueError as error:
+            raise PhysicsError(f"entity {entity}: {error}") from None
+        builder = (
+            rp.Collider.new(shape)
+            .position(isometry(collider.offset.position, collider.offset.rotation))
+            .friction(collider.friction)
+            .restitution(collider.restitution)
+            .sensor(collider.sensor)
+            .user_data(entity)
+        )
+        if collider.sensor:
+            builder = builder.density(0.0).active_collision_types(rp.ActiveCollisionTypes.all())
+        elif component is not None and component.mass is not None:
+            share = shape.mass_properties(1.0).mass / volume if volume > 0 else 0.0
+            builder = builder.mass(component.mass * share) if share else builder.density(0.0)
+        else:
+            builder = builder.density(collider.density)
+        if collider.sensor or collider.report_contacts:
+            builder = builder.active_events(rp.ActiveEvents.COLLISION_EVENTS)
+        return builder
+
+    def _attach(self, body: Body, collider: Collider, builder: rp.ColliderBuilder) -> None:
+        handle = self.engine.add_collider(builder, body.handle)
+        self.engine.colliders[handle].collision_groups = self.groups(collider.layer)
+        self.parts[handle] = (body.entity, len(body.parts))
+        body.parts.append(Part(handle, collider, collider.layer))
+
+    def groups(self, layer: str) -> rp.InteractionGroups:
+        return rp.InteractionGroups(
+            memberships=rp.Group(self.layers.membership(layer)),
+            filter=rp.Group(self.layers.filter(layer)),
+        )
+
+    def set_kind(self, body: Body, kind: BodyKind) -> None:
+        self.engine.rigid_bodies[body.handle].body_type = _KINDS[kind]
+        body.kind = kind
+
+    # Commands ----------------------------------------------------------------------------
+
+    def set_velocity(self, entity: int, linear: Vec3, angular: Vec3 | None = None) -> None:
+        """Give a body a velocity (m/s, rad/s), also one spawned this step and not yet built."""
+        if not _finite(linear) or (angular is not None and not _finite(angular)):
+            raise PhysicsError(f"entity {entity}: velocity must be finite, got {linear}, {angular}")
+        body = self.bodies.get(entity)
+        if body is None:
+            self.pending_velocity[entity] = (spatial.Vec3(linear), angular)
+            return
+        rb = self.engine.rigid_bodies[body.handle]
+        rb.linvel = rp.Vec3(linear.x, linear.y, linear.z)
+        if angular is not None:
+            rb.angvel = rp.Vec3(angular.x, angular.y, angular.z)
+        rb.wake_up()
+
+    def velocity(self, entity: int) -> tuple[Vec3, Vec3]:
+        """A body's linear and angular velocity."""
+        rb = self.engine.rigid_bodies[self._body(entity).handle]
+        return spatial.vec3_from(rb.linvel.to_tuple()), spatial.vec3_from(rb.angvel.to_tuple())
+
+    def apply_impulse(self, entity: int, impulse: Vec3) -> None:
+        if not _finite(impulse):
+            raise PhysicsError(f"entity {entity}: impulse must be finite, got {impulse}")
+        self.engine.rigid_bodies[self._body(entity).handle].apply_impulse(
+            (impulse.x, impulse.y, impulse.z)
+        )
+
+    def teleport(self, entity: int, position: Vec3, rotation: Quat | None = None) -> None:
+        """Move a body at once, with no velocity and no interpolation from where it was."""
+        body = self._body(entity)
+        rotation = body.transform.rotation if rotation is None else spatial.normalize(rotation)
+        if not _finite(position):
+            raise PhysicsError(f"entity {entity}: teleport target is not finite: {position}")
+        rb = self.engine.rigid_bodies[body.handle]
+        rb.position = rp.Isometry3(*isometry(position, rotation))
+        if body.kind is BodyKind.KINEMATIC:
+            rb.set_next_kinematic_position(isometry(position, rotation))
+            body.pushed = (spatial.Vec3(position), rotation)
+        body.transform.position = spatial.Vec3(position)
+        body.transform.rotation = rotation
+        if body.previous is not None:
+            body.previous.position = spatial.Vec3(position)
+            body.previous.rotation = rotation
+
+    def _body(self, entity: int) -> Body:
+        try:
+            return self.bodies[entity]
+        except KeyError:
+            raise PhysicsError(f"entity {entity} has no body in the physics world") from None
+
+    # Queries -----------------------------------------------------------------------------
+
+    def _filter(
+        self, layers: Iterable[str] | None, exclude: int | None, sensors: bool
+    ) -> rp.QueryFilter:
+        mask = self.layers.mask(layers) if layers is not None else 0xFFFFFFFF
+        flags = rp.QueryFilterFlags.empty() if sensors else rp.QueryFilterFlags.EXCLUDE_SENSORS
+        groups = rp.InteractionGroups(memberships=rp.Group.ALL, filter=rp.Group(mask))
+        body = self.bodies.get(exclude) if exclude is not None else None
+        return rp.QueryFilter(
+            flags=flags, groups=groups, exclude_rigid_body=body.handle if body else None
+        )
+
+    def _entity(self, handle: rp.ColliderHandle) -> tuple[int, int]:
+        return self.parts[handle]
+
+    def ray_cast(
+        self,
+        origin: Vec3,
+        direction: Vec3,
+        max_distance: float,
+        layers: Iterable[str] | None = None,
+        exclude: int | None = None,
+        sensors: bool = False,
+    ) -> RayHit | None:
+        """The first collider on `layers` along a ray from `origin` (direction need not be unit)."""
+        length = math.sqrt(direction.x**2 + direction.y**2 + direction.z**2)
+        if not (_finite(origin) and _finite(direction) and length > 0):
+            raise PhysicsError(
+                f"ray needs a finite origin and direction, got {origin}, {direction}"
+            )
+        unit = direction / length
+        ray = rp.Ray((origin.x, origin.y, origin.z), (unit.x, unit.y, unit.z))
+        found = self.engine.query_pipeline.cast_ray_and_get_normal(
+            ray, max_distance, True, self._filter(layers, exclude, sensors)
+        )
+        if found is None:
+            return None
+        handle, hit = found
+        entity, part = self._entity(handle)
+        point = origin + unit * hit.toi
+        return RayHit(entity, part, point, spatial.vec3_from(hit.normal.to_tuple()), hit.toi)
+
+    def shape_cast(
+        self,
+        shape: Shape,
+        position: Vec3,
+        rotation: Quat,
+        direction: Vec3,
+        max_distance: float,
+        layers: Iterable[str] | None = None,
+        exclude: int | None = None,
+    ) -> ShapeHit | None:
+        """Sweep `shape` from a pose along `direction`; the first thing it would touch."""
+        length = math.sqrt(direction.x**2 + direction.y**2 + direction.z**2)
+        if not (_finite(position) and _finite(direction) and length > 0):
+            raise PhysicsError(f"shape cast needs a finite pose and direction, got {position}")
+        unit = direction / length
+        found = self.engine.query_pipeline.cast_shape(
+            isometry(position, rotation),
+            (unit.x, unit.y, unit.z),
+            shared_shape(shape),
+            rp.ShapeCastOptions(max_time_of_impact=max_distance),
+            self._filter(layers, exclude, False),
+        )
+        if found is None:
+            return None
+        handle, hit = found
+        entity, part = self._entity(handle)
+        return ShapeHit(
+            entity,
+            part,
+            spatial.vec3_from(hit.witness1.to_tuple()),
+            spatial.vec3_from(hit.normal1.to_tuple()),
+            hit.time_of_impact,
+        )
+
+    def overlap(
+        self,
+        shape: Shape,
+        position: Vec3,
+        rotation: Quat,
+        layers: Iterable[str] | None = None,
+        exclude: int | None = None,
+        sensors: bool = False,
+    ) -> list[tuple[int, int]]:
+        """Every (entity, part) whose collider on `layers` overlaps `shape` at this pose."""
+        if not _finite(position):
+            raise PhysicsError(f"overlap test needs a finite position, got {position}")
+        found: list[tuple[int, int]] = []
+
+        def keep(handle: rp.ColliderHandle) -> bool:
+            found.append(self._entity(handle))
+            return True  # go on
+
+        self.engine.query_pipeline.intersect_shape(
+            isometry(position, rotation),
+            shared_shape(shape),
+            keep,
+            self._filter(layers, exclude, sensors),
+        )
+        return found

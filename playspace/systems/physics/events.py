@@ -1,0 +1,78 @@
+"""What the physics engine tells the game, as ECS events naming entities (never handles).
+
+`part` fields are indices into the entity's ``Colliders.parts``, so a game can tell a held
+object's sensor twin from its solid collider.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from playspace.spatial import Vec3
+
+
+@dataclass(frozen=True, slots=True)
+class SensorEntered:
+    """A sensor collider of `sensor` began to overlap a collider of `other`."""
+
+    sensor: int
+    other: int
+    sensor_part: int
+    other_part: int
+
+
+@dataclass(frozen=True, slots=True)
+class SensorExited:
+    """A sensor collider of `sensor` stopped overlapping `other` (or `other` was removed)."""
+
+    sensor: int
+    other: int
+    sensor_part: int
+    other_part: int
+
+
+@dataclass(frozen=True, slots=True)
+class ContactBegan:
+    """Two solid colliders began to touch (reported for colliders with report_contacts)."""
+
+    a: int
+    b: int
+    a_part: int
+    b_part: int
+
+
+@dataclass(frozen=True, slots=True)
+class ContactEnded:
+    a: int
+    b: int
+    a_part: int
+    b_part: int
+
+
+@dataclass(frozen=True, slots=True)
+class FellOutOfWorld:
+    """A body dropped below the kill height; the fall policy removed or respawned it."""
+
+    entity: int
+    position: Vec3
+    respawned: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Quarantined:
+    """Rapier neutralised this body because its state became non-finite (NaN or infinite).
+
+    The engine put it back at its last valid pose, zeroed and disabled; it stays disabled.
+    """
+
+    entity: int
+
+
+PHYSICS_EVENTS = (
+    SensorEntered,
+    SensorExited,
+    ContactBegan,
+    ContactEnded,
+    FellOutOfWorld,
+    Quarantined,
+)

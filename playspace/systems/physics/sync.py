@@ -1,0 +1,219 @@
+"""Physics as three steps of the fixed update: prepare, step, write back (as bevy_rapier does).
+
+- ``physics_prepare`` (first in FIXED): build bodies for new entities, free despawned ones, add
+  appended collider parts, apply changed body kinds and layers.
+- ``physics_step`` (after the rig, grab and layers have placed things): drive kinematic bodies
+  to their Transforms, step Rapier once, turn its events into ECS events.
+- ``physics_writeback``: copy the poses of moving dynamic bodies into their Transforms (keeping
+  the previous pose for interpolation) and deal with bodies that fell out of the world.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from playspace import spatial
+from playspace.components import Transform
+from playspace.components.physics import BodyKind, Colliders, PreviousTransform, RigidBody
+from playspace.ecs import Despawned, Phase, World, system
+from playspace.systems.physics.engine import Body, FallPolicy, Physics, isometry
+from playspace.systems.physics.events import (
+    ContactBegan,
+    ContactEnded,
+    FellOutOfWorld,
+    Quarantined,
+    SensorEntered,
+    SensorExited,
+)
+
+log = logging.getLogger(__name__)
+
+
+@system(Phase.FIXED, in_set="physics_prepare", reads=(Despawned,))
+def physics_prepare(world: World) -> None:
+    """Bring the engine up to date with the components before anything moves this step."""
+    physics = world.resource(Physics)
+    for gone in world.read_events(Despawned, reader=physics_prepare):
+        physics.remove(gone.entity)
+    with_body = world.query(Transform, RigidBody)
+    without_body = world.query(Transform, Colliders)
+    changed = False
+    # esper hands back the same cached list until a structural change: same lists, no news
+    seen_bodies, seen_statics = physics.seen_queries
+    if with_body is not seen_bodies or without_body is not seen_statics:
+        changed = _create_new(world, physics, with_body, without_body)
+        physics.seen_queries = (with_body, without_body)
+    regroup = physics.layers.version != physics.layers_version
+    physics.layers_version = physics.layers.version
+    for body in physics.bodies.values():
+        changed |= _apply_changes(physics, body, regroup)
+    if changed:
+        physics.engine.update_query_pipeline()
+
+
+def _create_new(
+    world: World,
+    physics: Physics,
+    with_body: list[tuple[int, tuple[Transform, RigidBody]]],
+    without_body: list[tuple[int, tuple[Transform, Colliders]]],
+) -> bool:
+    created = False
+    for entity, (transform, component) in with_body:
+        if entity not in physics.bodies:
+            _create(world, physics, entity, transform, component)
+            created = True
+    for entity, (transform, _) in without_body:
+        if entity not in physics.bodies:
+            _create(world, physics, entity, transform, None)
+            created = True
+    return created
+
+
+def _create(
+    world: World, physics: Physics, entity: int, transform: Transform, component: RigidBody | None
+) -> None:
+    previous = None
+    if component is not None and component.kind is not BodyKind.FIXED:
+        previous = world.try_get(entity, PreviousTransform)
+        if previous is None:
+            previous = PreviousTransform(
+                spatial.Vec3(transform.position), spatial.normalize(transform.rotation)
+            )
+    physics.create(entity, transform, component, world.try_get(entity, Colliders), previous)
+    if previous is not None and not world.has(entity, PreviousTransform):
+        world.add(entity, previous)
+
+
+def _apply_changes(physics: Physics, body: Body, regroup: bool) -> bool:
+    changed = False
+    component = body.component
+    if component is not None and component.kind is not body.kind:
+        physics.set_kind(body, component.kind)
+        changed = True
+    colliders = body.colliders
+    if colliders is not None:
+        if len(colliders.parts) != len(body.parts):
+            physics.add_parts(body)
+            changed = True
+        for part in body.parts:
+            if regroup or part.collider.layer != part.layer:
+                physics.engine.colliders[part.handle].collision_groups = physics.groups(
+                    part.collider.layer
+                )
+                part.layer = part.collider.layer
+                changed = True
+    return changed
+
+
+@system(Phase.FIXED, in_set="physics_step")
+def physics_step(world: World) -> None:
+    """Move kinematic bodies to their Transforms, step the engine once, report its events."""
+    physics = world.resource(Physics)
+    engine = physics.engine
+    params = engine.integration_parameters
+    if params.dt != world.fixed_time.dt:
+        params.dt = world.fixed_time.dt
+    rigid_bodies = engine.rigid_bodies
+    for body in physics.bodies.values():
+        if body.kind is BodyKind.KINEMATIC:
+            transform, previous = body.transform, body.previous
+            target = isometry(transform.position, transform.rotation)
+            rigid_bodies[body.handle].set_next_kinematic_position(target)
+            if previous is not None:
+                previous.position, previous.rotation = _pushed(body)
+    engine.step()
+    _send_collision_events(world, physics)
+    _report_quarantine(world, physics)
+
+
+def _pushed(body: Body) -> tuple[spatial.Vec3, spatial.Quat]:
+    """The pose a kinematic body was driven to last step (now its previous pose)."""
+    last = body.pushed
+    assert last is not None
+    body.pushed = (spatial.Vec3(body.transform.position), body.transform.rotation)
+    return last
+
+
+def _send_collision_events(world: World, physics: Physics) -> None:
+    parts = physics.parts
+    for event in physics.collector.drain_collision_events():
+        first = parts.get(event.collider1) or physics.removed_parts.get(event.collider1)
+        second = parts.get(event.collider2) or physics.removed_parts.get(event.collider2)
+        if first is None or second is None:
+            continue
+        if event.sensor:
+            body = physics.bodies.get(first[0])
+            first_is_sensor = (
+                body is not None
+                and first[1] < len(body.parts)
+                and (body.parts[first[1]].collider.sensor)
+            )
+            sensor, other = (first, second) if first_is_sensor else (second, first)
+            kind = SensorEntered if event.started else SensorExited
+            world.send(kind(sensor[0], other[0], sensor[1], other[1]))
+        else:
+            contact = ContactBegan if event.started else ContactEnded
+            world.send(contact(first[0], second[0], first[1], second[1]))
+    physics.removed_parts.clear()
+
+
+def _report_quarantine(world: World, physics: Physics) -> None:
+    quarantine = physics.engine.quarantine
+    if quarantine.is_empty():
+        return
+    for handle in quarantine.bodies:
+        body = physics.by_handle.get(handle)
+        if body is not None:
+            log.warning(
+                "physics: entity %d became non-finite and was quarantined (reset to its last "
+                "valid pose and disabled)",
+                body.entity,
+            )
+            world.send(Quarantined(body.entity))
+
+
+@system(Phase.FIXED, in_set="physics_writeback")
+def physics_writeback(world: World) -> None:
+    """Copy moving dynamic bodies into their Transforms; catch what fell out of the world."""
+    physics = world.resource(Physics)
+    rigid_bodies = physics.engine.rigid_bodies
+    by_handle = physics.by_handle
+    now: set[int] = set()
+    fallen: list[Body] = []
+    for handle in physics.engine.active_bodies():
+        body = by_handle.get(handle)
+        if body is None or body.kind is not BodyKind.DYNAMIC:
+            continue
+        rb = rigid_bodies[handle]
+        t = rb.translation.to_tuple()
+        x, y, z, w = rb.rotation.to_tuple()
+        transform, previous = body.transform, body.previous
+        if previous is not None:
+            previous.position = transform.position
+            previous.rotation = transform.rotation
+        transform.position = spatial.vec3(*t)
+        transform.rotation = spatial.quat(x, y, z, w)
+        now.add(body.entity)
+        if t[1] < physics.kill_height:
+            fallen.append(body)
+    for entity in physics.moved - now:
+        body = physics.bodies.get(entity)
+        if body is not None and body.previous is not None:
+            body.previous.position = body.transform.position
+            body.previous.rotation = body.transform.rotation
+    physics.moved = now
+    for body in fallen:
+        _fell(world, physics, body)
+
+
+def _fell(world: World, physics: Physics, body: Body) -> None:
+    position = spatial.Vec3(body.transform.position)
+    respawn = physics.fall_policy is FallPolicy.RESPAWN and body.spawn is not None
+    log.info("physics: entity %d fell below %.1f m", body.entity, physics.kill_height)
+    if respawn:
+        assert body.spawn is not None
+        physics.teleport(body.entity, *body.spawn)
+        physics.set_velocity(body.entity, spatial.vec3(0, 0, 0), spatial.vec3(0, 0, 0))
+    else:
+        world.despawn(body.entity)
+    world.send(FellOutOfWorld(body.entity, position, respawn))

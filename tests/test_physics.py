@@ -1,0 +1,426 @@
+"""Physics on real Rapier: bodies and shapes, layers, events, queries, bad input."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from physics_helpers import ball, floor, physics, physics_world, static
+
+from playspace import spatial
+from playspace.components import Transform
+from playspace.components.physics import (
+    BodyKind,
+    Box,
+    Capsule,
+    Collider,
+    Colliders,
+    ConvexHull,
+    Cylinder,
+    PreviousTransform,
+    RigidBody,
+    Sphere,
+    TriangleMesh,
+)
+from playspace.ecs import Phase, World
+from playspace.systems.physics import (
+    ContactBegan,
+    ContactEnded,
+    FallPolicy,
+    FellOutOfWorld,
+    Layers,
+    PhysicsError,
+    Quarantined,
+    SensorEntered,
+    SensorExited,
+)
+
+SHAPES = [
+    Sphere(0.1),
+    Box((0.2, 0.3, 0.4)),
+    Capsule(0.1, 0.5),
+    Cylinder(0.1, 0.3),
+    ConvexHull(((0, 0, 0), (0.2, 0, 0), (0, 0.2, 0), (0, 0, 0.2), (0.2, 0.2, 0.2))),
+]
+
+
+def collect(world: World, kind: type) -> list:  # type: ignore[type-arg]
+    """An events log filled by a game system in the `game` set (after the physics step)."""
+    seen: list[object] = []
+
+    def log(w: World) -> None:
+        seen.extend(w.read_events(kind, reader=log))
+
+    world.add_system(log, phase=Phase.FIXED, in_set="game", name=f"log_{kind.__name__}")
+    return seen
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: type(s).__name__)
+def test_each_shape_falls_and_comes_to_rest_on_the_floor(shape: object) -> None:
+    world = physics_world()
+    floor(world)
+    body = world.spawn(
+        Transform(position=spatial.vec3(0, 1.0, 0)),
+        RigidBody(mass=1.0),
+        Colliders(Collider(shape)),  # type: ignore[arg-type]
+    )
+    world.step(180)
+    y = world.get(body, Transform).position.y
+    assert 0.0 < y < 0.45
+    linear, _ = physics(world).velocity(body)
+    assert spatial.glm.length(linear) < 0.05
+    rb = physics(world).engine.rigid_bodies[physics(world).bodies[body].handle]
+    assert rb.mass == pytest.approx(1.0, rel=1e-4)
+
+
+def test_a_triangle_mesh_is_static_ground() -> None:
+    world = physics_world()
+    mesh = TriangleMesh(((-5, 0, -5), (5, 0, -5), (5, 0, 5), (-5, 0, 5)), ((0, 2, 1), (0, 3, 2)))
+    static(world, mesh, spatial.vec3(0, 0, 0))
+    b = ball(world, spatial.vec3(0, 1, 0))
+    world.step(120)
+    assert world.get(b, Transform).position.y == pytest.approx(0.1, abs=0.02)
+
+
+def test_density_decides_mass_when_no_mass_is_given() -> None:
+    world = physics_world()
+    cube = world.spawn(
+        Transform(), RigidBody(), Colliders(Collider(Box((0.1, 0.1, 0.1)), density=500.0))
+    )
+    world.step(1)
+    rb = physics(world).engine.rigid_bodies[physics(world).bodies[cube].handle]
+    assert rb.mass == pytest.approx(0.5, rel=1e-4)
+
+
+def test_mass_is_spread_over_solid_parts_and_sensors_weigh_nothing() -> None:
+    world = physics_world()
+    entity = world.spawn(
+        Transform(),
+        RigidBody(mass=3.0),
+        Colliders(
+            Collider(Sphere(0.1)),
+            Collider(Sphere(0.1), offset=spatial.Pose(spatial.vec3(0.3, 0, 0), spatial.identity())),
+            Collider(Sphere(0.5), sensor=True),
+        ),
+    )
+    world.step(1)
+    rb = physics(world).engine.rigid_bodies[physics(world).bodies[entity].handle]
+    assert rb.mass == pytest.approx(3.0, rel=1e-4)
+    assert rb.local_center_of_mass.x == pytest.approx(0.15, abs=1e-4)
+
+
+def test_dynamic_transforms_are_written_back_and_the_previous_pose_kept() -> None:
+    world = physics_world()
+    b = ball(world, spatial.vec3(0, 5, 0))
+    world.step(10)
+    now = world.get(b, Transform).position.y
+    before = world.get(b, PreviousTransform).position.y
+    assert now < before < 5.0
+    # one step of free fall at the speed of step 10, to within float error
+    assert before - now == pytest.approx(9.81 * 10 / 90 / 90, rel=0.05)
+
+
+def test_a_body_that_falls_asleep_stops_interpolating() -> None:
+    world = physics_world()
+    floor(world)
+    b = ball(world, spatial.vec3(0, 0.3, 0))
+    world.step(400)
+    assert physics(world).engine.rigid_bodies[physics(world).bodies[b].handle].is_sleeping
+    assert world.get(b, PreviousTransform).position == world.get(b, Transform).position
+
+
+def test_kinematic_body_follows_its_transform_and_pushes_with_real_velocity() -> None:
+    world = physics_world()
+    floor(world)
+    pusher = world.spawn(
+        Transform(position=spatial.vec3(-1.0, 0.25, 0)),
+        RigidBody(kind=BodyKind.KINEMATIC),
+        Colliders(Collider(Box((0.2, 0.5, 1.0)))),
+    )
+    crate = world.spawn(
+        Transform(position=spatial.vec3(0.0, 0.2, 0)),
+        RigidBody(mass=2.0),
+        Colliders(Collider(Box((0.4, 0.4, 0.4)), friction=0.2)),
+    )
+    world.step(5)
+    speed = 2.0  # m/s
+    for _ in range(45):
+        world.get(pusher, Transform).position.x += speed / 90
+        world.step(1)
+    engine = physics(world).engine
+    pushed = engine.rigid_bodies[physics(world).bodies[pusher].handle]
+    assert pushed.translation.x == pytest.approx(-1.0 + speed * 0.5, abs=1e-4)
+    assert world.get(crate, Transform).position.x > 0.1
+    linear, _ = physics(world).velocity(crate)
+    assert linear.x == pytest.approx(speed, rel=0.25)
+
+
+def test_changing_body_kind_at_run_time_takes_effect_next_step() -> None:
+    world = physics_world()
+    b = ball(world, spatial.vec3(0, 2, 0))
+    world.step(1)
+    world.get(b, RigidBody).kind = BodyKind.KINEMATIC
+    world.step(30)
+    y_held = world.get(b, Transform).position.y
+    assert y_held == pytest.approx(2.0, abs=0.01)
+    world.get(b, RigidBody).kind = BodyKind.DYNAMIC
+    world.step(30)
+    assert world.get(b, Transform).position.y < y_held - 0.3
+
+
+def test_layer_matrix_decides_what_collides() -> None:
+    layers = Layers()
+    layers.add("ghosts")
+    layers.set_collides("ghosts", "environment", False)
+    world = physics_world(layers=layers)
+    floor(world)
+    solid = ball(world, spatial.vec3(-1, 1, 0))
+    ghost = ball(world, spatial.vec3(1, 1, 0), layer="ghosts")
+    world.step(90)
+    assert world.get(solid, Transform).position.y == pytest.approx(0.1, abs=0.02)
+    assert world.get(ghost, Transform).position.y < -1.0
+
+
+def test_changing_a_layer_at_run_time_takes_effect_next_step() -> None:
+    world = physics_world()
+    floor(world)
+    b = ball(world, spatial.vec3(0, 0.5, 0))
+    world.step(90)
+    assert world.get(b, Transform).position.y == pytest.approx(0.1, abs=0.02)
+    world.get(b, Colliders).parts[0].layer = "held"  # held passes through the environment
+    world.step(1)
+    world.step(45)
+    assert world.get(b, Transform).position.y < -0.5
+
+
+def test_changing_the_matrix_at_run_time_regroups_every_collider() -> None:
+    world = physics_world()
+    floor(world)
+    b = ball(world, spatial.vec3(0, 0.5, 0))
+    world.step(60)
+    world.resource(Layers).set_collides("props", "environment", False)
+    world.step(45)
+    assert world.get(b, Transform).position.y < -0.5
+
+
+def test_an_unknown_layer_is_a_clear_error_and_nothing_is_added() -> None:
+    world = physics_world()
+    world.spawn(Transform(), RigidBody(), Colliders(Collider(Sphere(0.1), layer="lava")))
+    with pytest.raises(PhysicsError, match=r"entity 1: unknown layer 'lava'; known layers:"):
+        world.step(1)
+    assert len(physics(world).engine.rigid_bodies) == 0
+
+
+def test_sensor_enter_and_exit_in_order_with_entities() -> None:
+    world = physics_world(gravity=(0.0, 0.0, 0.0))
+    zone = world.spawn(
+        Transform(), Colliders(Collider(Box((1, 1, 1)), sensor=True, layer="environment"))
+    )
+    entered, exited = collect(world, SensorEntered), collect(world, SensorExited)
+    mover = ball(world, spatial.vec3(-2, 0, 0))
+    world.step(1)
+    physics(world).set_velocity(mover, spatial.vec3(3.0, 0, 0))
+    world.step(150)
+    assert entered == [SensorEntered(zone, mover, 0, 0)]
+    assert exited == [SensorExited(zone, mover, 0, 0)]
+
+
+def test_a_sensor_on_a_kinematic_hand_sees_static_geometry() -> None:
+    world = physics_world()
+    wall = static(world, Box((0.1, 2, 2)), spatial.vec3(0, 1, 0))
+    hand = world.spawn(
+        Transform(position=spatial.vec3(-0.5, 1, 0)),
+        RigidBody(kind=BodyKind.KINEMATIC),
+        Colliders(Collider(Sphere(0.08), sensor=True, layer="hands")),
+    )
+    entered = collect(world, SensorEntered)
+    for _ in range(40):
+        world.get(hand, Transform).position.x += 0.025
+        world.step(1)
+    assert entered == [SensorEntered(hand, wall, 0, 0)]
+
+
+def test_contact_began_and_ended_for_colliders_that_report_them() -> None:
+    world = physics_world()
+    ground = floor(world)
+    bouncy = world.spawn(
+        Transform(position=spatial.vec3(0, 1, 0)),
+        RigidBody(mass=0.2),
+        Colliders(Collider(Sphere(0.1), restitution=0.9, report_contacts=True)),
+    )
+    began, ended = collect(world, ContactBegan), collect(world, ContactEnded)
+    world.step(60)
+    assert began and {began[0].a, began[0].b} == {bouncy, ground}
+    world.step(30)
+    assert ended and {ended[0].a, ended[0].b} == {bouncy, ground}
+
+
+def test_despawn_frees_the_body_and_reports_the_exit() -> None:
+    world = physics_world(gravity=(0.0, 0.0, 0.0))
+    zone = world.spawn(Transform(), Colliders(Collider(Sphere(1.0), sensor=True)))
+    inside = ball(world, spatial.vec3(0, 0, 0))
+    exited = collect(world, SensorExited)
+    world.step(3)
+    world.despawn(inside)
+    world.step(2)
+    assert inside not in physics(world).bodies
+    assert len(physics(world).engine.rigid_bodies) == 1
+    assert exited == [SensorExited(zone, inside, 0, 0)]
+
+
+def test_ray_cast_filters_by_layer_and_reports_entity_point_and_normal() -> None:
+    world = physics_world()
+    ground = floor(world)
+    crate = world.spawn(
+        Transform(position=spatial.vec3(0, 0.5, 0)),
+        RigidBody(kind=BodyKind.FIXED),
+        Colliders(Collider(Box((1, 1, 1)))),
+    )
+    world.step(1)
+    down = spatial.vec3(0, -1, 0)
+    hit = physics(world).ray_cast(spatial.vec3(0, 3, 0), down, 10.0)
+    assert hit is not None and hit.entity == crate
+    assert hit.point.y == pytest.approx(1.0, abs=1e-4) and hit.normal.y == pytest.approx(1.0)
+    assert hit.distance == pytest.approx(2.0, abs=1e-4)
+    through = physics(world).ray_cast(spatial.vec3(0, 3, 0), down, 10.0, layers=["environment"])
+    assert through is not None and through.entity == ground
+    assert physics(world).ray_cast(spatial.vec3(0, 3, 0), down, 1.0) is None
+    skip = physics(world).ray_cast(spatial.vec3(0, 3, 0), down, 10.0, exclude=crate)
+    assert skip is not None and skip.entity == ground
+
+
+def test_shape_cast_and_overlap_return_entities() -> None:
+    world = physics_world()
+    wall = static(world, Box((0.2, 2, 2)), spatial.vec3(2, 1, 0))
+    prop = ball(world, spatial.vec3(0, 1, 0), radius=0.2, gravity_scale=0.0)
+    world.step(1)
+    p = physics(world)
+    hit = p.shape_cast(
+        Sphere(0.1),
+        spatial.vec3(0, 1, 0.0),
+        spatial.identity(),
+        spatial.vec3(1, 0, 0),
+        5.0,
+        layers=["environment"],
+    )
+    assert hit is not None and hit.entity == wall
+    assert hit.distance == pytest.approx(2 - 0.1 - 0.1, abs=1e-3)
+    assert hit.normal.x == pytest.approx(-1.0, abs=1e-3)
+    assert p.overlap(Sphere(0.5), spatial.vec3(0, 1, 0), spatial.identity()) == [(prop, 0)]
+    assert p.overlap(Sphere(0.5), spatial.vec3(0, 1, 0), spatial.identity(), ["environment"]) == []
+
+
+def shots_through_a_thin_wall(ccd: bool) -> int:
+    """A 2 cm ball at 30 m/s at a 5 cm wall (a kinematic body: fixed walls are caught even
+    without CCD), from four starting offsets; how many end up behind the wall."""
+    through = 0
+    for start in (0.0, 0.07, 0.13, 0.21):
+        world = physics_world(gravity=(0.0, 0.0, 0.0))
+        world.spawn(
+            Transform(position=spatial.vec3(1.0, 0, 0)),
+            RigidBody(kind=BodyKind.KINEMATIC),
+            Colliders(Collider(Box((0.05, 2, 2)))),
+        )
+        shot = ball(world, spatial.vec3(start, 0, 0), radius=0.01, mass=0.01, ccd=ccd)
+        world.step(1)
+        physics(world).set_velocity(shot, spatial.vec3(30.0, 0, 0))
+        world.step(30)
+        through += world.get(shot, Transform).position.x > 1.0
+    return through
+
+
+def test_fast_small_ball_with_ccd_does_not_tunnel_through_a_thin_wall() -> None:
+    assert shots_through_a_thin_wall(ccd=True) == 0
+
+
+def test_without_ccd_the_same_ball_tunnels_so_the_test_above_means_something() -> None:
+    assert shots_through_a_thin_wall(ccd=False) >= 1
+
+
+@pytest.mark.parametrize(
+    ("policy", "respawned"), [(FallPolicy.REMOVE, False), (FallPolicy.RESPAWN, True)]
+)
+def test_a_body_below_the_kill_height_is_reported_and_handled(
+    policy: FallPolicy, respawned: bool
+) -> None:
+    world = physics_world(kill_height=-5.0, fall_policy=policy)
+    b = ball(world, spatial.vec3(0, 1, 0))
+    fell = collect(world, FellOutOfWorld)
+    world.step(120)
+    assert len(fell) == 1 and fell[0].entity == b and fell[0].respawned is respawned
+    assert fell[0].position.y < -5.0
+    if respawned:
+        assert world.exists(b)
+        assert world.get(b, Transform).position.y > -5.0
+    else:
+        assert not world.exists(b)
+        assert b not in physics(world).bodies
+
+
+def test_a_non_finite_body_is_quarantined_and_reported(caplog: pytest.LogCaptureFixture) -> None:
+    world = physics_world()
+    b = ball(world, spatial.vec3(0, 1, 0))
+    quarantined = collect(world, Quarantined)
+    world.step(1)
+    engine = physics(world).engine
+    engine.rigid_bodies[physics(world).bodies[b].handle].linvel = (math.nan, 0.0, 0.0)
+    world.step(2)
+    assert quarantined == [Quarantined(b)]
+    assert "quarantined" in caplog.text
+    assert all(math.isfinite(c) for c in world.get(b, Transform).position)
+
+
+@pytest.mark.parametrize(
+    "position", [spatial.vec3(math.nan, 0, 0), spatial.vec3(0, math.inf, 0)], ids=["nan", "inf"]
+)
+def test_a_non_finite_transform_is_refused_by_name(position: spatial.Vec3) -> None:
+    world = physics_world()
+    world.spawn(Transform(position=position), RigidBody(), Colliders(Collider(Sphere(0.1))))
+    with pytest.raises(PhysicsError, match=r"entity 1: its Transform is not finite"):
+        world.step(1)
+    assert len(physics(world).engine.rigid_bodies) == 0
+    assert len(physics(world).engine.colliders) == 0
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: Sphere(0.0), "sphere radius must be a finite number > 0, got 0.0"),
+        (lambda: Sphere(-1.0), "sphere radius must be a finite number > 0"),
+        (lambda: Box((1.0, math.nan, 1.0)), "box size y must be a finite number > 0, got nan"),
+        (lambda: Capsule(0.3, 0.5), "capsule height .* at least twice its radius"),
+        (lambda: Cylinder(0.1, math.inf), "cylinder height must be a finite number > 0"),
+        (lambda: RigidBody(mass=0.0), "body mass must be a finite number > 0"),
+        (lambda: RigidBody(mass=-2.0), "body mass must be a finite number > 0"),
+        (lambda: RigidBody(mass=math.nan), "body mass must be a finite number > 0"),
+        (lambda: Collider(Sphere(0.1), friction=-1.0), "friction must be a finite number >= 0"),
+        (lambda: ConvexHull(((0, 0, 0),)), "convex hull needs at least 4 points"),
+        (lambda: Colliders(), "Colliders needs at least one Collider"),
+    ],
+)
+def test_bad_sizes_and_masses_are_errors_where_they_are_written(make: object, message: str) -> None:
+    with pytest.raises((ValueError, TypeError), match=message):
+        make()  # type: ignore[operator]
+
+
+def test_velocity_and_impulse_commands_reject_non_finite_input() -> None:
+    world = physics_world()
+    b = ball(world, spatial.vec3(0, 1, 0))
+    world.step(1)
+    with pytest.raises(PhysicsError, match="velocity must be finite"):
+        physics(world).set_velocity(b, spatial.vec3(math.nan, 0, 0))
+    with pytest.raises(PhysicsError, match="impulse must be finite"):
+        physics(world).apply_impulse(b, spatial.vec3(0, math.inf, 0))
+    with pytest.raises(PhysicsError, match="entity 99 has no body"):
+        physics(world).velocity(99)
+
+
+def test_collider_parts_appended_at_run_time_are_created() -> None:
+    world = physics_world(gravity=(0.0, 0.0, 0.0))
+    wall = static(world, Box((0.2, 2, 2)), spatial.vec3(0.5, 0, 0))
+    b = ball(world, spatial.vec3(0, 0, 0))
+    entered = collect(world, SensorEntered)
+    world.step(2)
+    world.get(b, Colliders).parts.append(Collider(Sphere(0.6), sensor=True, layer="props"))
+    world.step(2)
+    assert entered == [SensorEntered(b, wall, 1, 0)]
