@@ -19,6 +19,10 @@ def _parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo", help="run a tiny world headless and say what happened")
     demo.add_argument("--seconds", type=float, default=3.0, help="how long to run (default 3)")
     demo.add_argument("--seed", type=int, default=0, help="seed of the frame-time jitter")
+    validate = commands.add_parser(
+        "validate", help="check scene files; exit 2 listing every problem if any is bad"
+    )
+    validate.add_argument("files", nargs="+", metavar="FILE", help="a scene file (TOML)")
     return parser
 
 
@@ -32,6 +36,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"--seconds must be between 0 and 3600, got {args.seconds}")
         print(demo.run(args.seconds, args.seed))
         return 0
+    if args.command == "validate":
+        from playspace.scene import SceneError, load_scene
+
+        status = 0
+        for file in args.files:
+            try:
+                print(f"{file}: ok ({load_scene(file).summary()})")
+            except SceneError as error:
+                print(error, file=sys.stderr)
+                status = 2
+        return status
     parser.print_help()
     return 0
 

@@ -1,6 +1,16 @@
 """Plain-data components: dataclasses with slots, no behaviour; they import only spatial."""
 
+from playspace.components.scene import Grabbable, Opponent, PlayerStart, Prop, Static
 from playspace.components.tracking import DeviceRole, TrackedDevice
 from playspace.components.transform import Transform
 
-__all__ = ["DeviceRole", "TrackedDevice", "Transform"]
+__all__ = [
+    "DeviceRole",
+    "Grabbable",
+    "Opponent",
+    "PlayerStart",
+    "Prop",
+    "Static",
+    "TrackedDevice",
+    "Transform",
+]

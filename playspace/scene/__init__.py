@@ -1,0 +1,57 @@
+"""Scene files: static geometry, props, opponents and the player's start, in TOML.
+
+    scene = load_scene("examples/scenes/playground.toml")   # SceneError lists every problem
+    world.add_plugin(physics_plugin_for(scene))              # its [physics] table
+    spawned = spawn_scene(world, scene)                      # entities, and a PlayerStart
+    ball = spawned["ball"]
+
+``docs/scene-format.md`` documents every table and key. The conventions are playspace's:
+metres, kilograms, +Y up, -Z forward; the file gives angles in degrees (``yaw``, ``angle``,
+``rotation``), the loaded scene turns them into radians and quaternions. A ``rotation`` of
+``[x, y, z]`` degrees turns about z first, then about x, then about y, each about the world's
+axes (Unity's and Godot's order; the same as intrinsic y, x', z''), so ``[0, y, 0]`` is a plain
+heading and a tilt given in x and z is applied before it.
+
+Loading checks everything before it builds anything, and collects all problems into one
+:class:`SceneError`, so a bad file never half-enters the physics world.
+"""
+
+from playspace.scene.load import load_scene
+from playspace.scene.model import (
+    Scene,
+    SceneBox,
+    SceneError,
+    SceneMesh,
+    SceneOpponent,
+    ScenePhysics,
+    ScenePlayer,
+    SceneProp,
+    SceneRamp,
+    SceneStairs,
+)
+from playspace.scene.spawn import (
+    RAMP_THICKNESS,
+    SpawnedScene,
+    euler_rotation,
+    physics_plugin_for,
+    spawn_scene,
+)
+
+__all__ = [
+    "RAMP_THICKNESS",
+    "Scene",
+    "SceneBox",
+    "SceneError",
+    "SceneMesh",
+    "SceneOpponent",
+    "ScenePhysics",
+    "ScenePlayer",
+    "SceneProp",
+    "SceneRamp",
+    "SceneStairs",
+    "SpawnedScene",
+    "euler_rotation",
+    "load_scene",
+    "physics_plugin_for",
+    "spawn_scene",
+]

@@ -1,0 +1,294 @@
+"""Reading a scene file: TOML in, a checked :class:`Scene` out, or one SceneError with them all.
+
+Tables are counted from 1 in file order, as a person counts them (``[[box]] 2`` is the
+second box). Every key is checked, unknown keys and tables included, before anything is
+built, so a scene either loads whole or not at all.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from playspace.components.physics import Box, Capsule, Cylinder, Sphere
+from playspace.scene.meshes import MeshFileError, load_mesh
+from playspace.scene.model import (
+    BodyShape,
+    Scene,
+    SceneBox,
+    SceneError,
+    SceneMesh,
+    SceneOpponent,
+    ScenePhysics,
+    ScenePlayer,
+    SceneProp,
+    SceneRamp,
+    SceneStairs,
+    Triple,
+)
+from playspace.scene.reader import Number, Table
+from playspace.systems.physics import DEFAULT_LAYERS, FallPolicy
+from playspace.systems.physics.layers import MAX_LAYERS
+
+T = TypeVar("T")
+
+ARRAY_TABLES = ("box", "stairs", "ramp", "mesh", "prop", "opponent")
+SINGLE_TABLES = ("player", "physics", "scene")
+SHAPES = ("sphere", "box", "capsule", "cylinder")
+FORWARD: Triple = (0.0, 0.0, -1.0)
+ZERO: Triple = (0.0, 0.0, 0.0)
+OPPONENT_RADIUS = 0.25
+OPPONENT_HEIGHT = 1.8  # a standing adult
+
+METRES = Number(unit="metres")
+SIZE = Number(low=0.0, exclusive=True, unit="metres")
+MASS = Number(low=0.0, exclusive=True, unit="kilograms")
+DEGREES = Number(unit="degrees")
+SLOPE = Number(low=0.0, high=90.0, exclusive=True, unit="degrees")
+STEPS = Number(low=1, high=1000, whole=True)
+SCALE = Number(low=0.0, exclusive=True)
+DIRECTION = Number()
+GRAVITY = Number(unit="m/s^2")
+THRESHOLD = Number(low=0.0, unit="metres")
+
+# tomllib ends its messages with where it stopped: "(at line 3, column 8)", "(at end of document)"
+_SYNTAX = re.compile(
+    r"^(?P<what>.*) \(at (?:line (?P<line>\d+), column (?P<column>\d+)|end of document)\)$"
+)
+
+
+def load_scene(path: str | os.PathLike[str]) -> Scene:
+    """Read and check the scene file at `path`; raise SceneError listing every problem.
+
+    Files that the scene names (meshes) are found relative to the scene file's folder.
+    """
+    path = Path(path)
+    file = str(path)
+    try:
+        data = tomllib.loads(path.read_bytes().decode("utf-8"))
+    except OSError as error:
+        raise SceneError([f"{file}: cannot read the file: {error.strerror}"]) from None
+    except UnicodeDecodeError:
+        raise SceneError([f"{file}: not a text file (TOML is UTF-8)"]) from None
+    except tomllib.TOMLDecodeError as error:
+        raise SceneError([f"{file}: {_syntax_error(error)}"]) from None
+    reader = _SceneReader(path, data)
+    scene = reader.scene()
+    if reader.errors:
+        raise SceneError(reader.errors)
+    return scene
+
+
+def _syntax_error(error: tomllib.TOMLDecodeError) -> str:
+    """``line 3, column 8: invalid TOML: Invalid value``, from tomllib's message."""
+    found = _SYNTAX.match(str(error))
+    if found is None:
+        return f"invalid TOML: {error}"
+    where = (
+        f"line {found['line']}, column {found['column']}"
+        if found["line"]
+        else "at the end of the file"
+    )
+    return f"{where}: invalid TOML: {found['what']}"
+
+
+def _triple(values: tuple[float, ...]) -> Triple:
+    return values[0], values[1], values[2]
+
+
+class _SceneReader:
+    """One pass over a parsed file: every table read, every problem written down."""
+
+    def __init__(self, path: Path, data: dict[str, Any]) -> None:
+        self.path = path
+        self.file = str(path)
+        self.data = data
+        self.errors: list[str] = []
+        self.names: dict[str, str] = {}  # name -> the table that took it first
+        self.layers: tuple[str, ...] = DEFAULT_LAYERS
+
+    def scene(self) -> Scene:
+        self._check_tables()
+        physics = self._single("physics", self._physics)
+        self.layers = DEFAULT_LAYERS + tuple(n for n in physics.layers if n not in DEFAULT_LAYERS)
+        return Scene(
+            path=self.path,
+            name=self._single("scene", lambda t: t.string("name", self.path.stem)),
+            boxes=self._array("box", self._box),
+            stairs=self._array("stairs", self._stairs),
+            ramps=self._array("ramp", self._ramp),
+            meshes=self._array("mesh", self._mesh),
+            props=self._array("prop", self._prop),
+            opponents=self._array("opponent", self._opponent),
+            player=self._single("player", self._player),
+            physics=physics,
+        )
+
+    # Tables ------------------------------------------------------------------------------
+
+    def _check_tables(self) -> None:
+        known = ", ".join([f"[[{n}]]" for n in ARRAY_TABLES] + [f"[{n}]" for n in SINGLE_TABLES])
+        for key, value in self.data.items():
+            is_array = isinstance(value, list) and all(isinstance(v, dict) for v in value)
+            if key in ARRAY_TABLES and not is_array:
+                self.errors.append(f"{self.file}: '{key}' must be an array of tables [[{key}]]")
+            elif key in SINGLE_TABLES and not isinstance(value, dict):
+                self.errors.append(f"{self.file}: '{key}' must be a single table [{key}]")
+            elif key not in ARRAY_TABLES + SINGLE_TABLES:
+                shown = f"[[{key}]]" if is_array else f"[{key}]" if isinstance(value, dict) else key
+                self.errors.append(f"{self.file}: unknown table {shown}; known tables: {known}")
+
+    def _array(self, key: str, read: Callable[[Table, int], T | None]) -> tuple[T, ...]:
+        raw = self.data.get(key)
+        if not isinstance(raw, list):
+            return ()
+        found: list[T] = []
+        for index, item in enumerate(raw, start=1):
+            if not isinstance(item, dict):
+                return ()  # reported by _check_tables
+            table = Table(item, f"[[{key}]] {index}", self.file, self.errors)
+            value = read(table, index)
+            table.finish()
+            if value is not None:
+                found.append(value)
+        return tuple(found)
+
+    def _single(self, key: str, read: Callable[[Table], T]) -> T:
+        raw = self.data.get(key)
+        table = Table(raw if isinstance(raw, dict) else {}, f"[{key}]", self.file, self.errors)
+        value = read(table)
+        table.finish()
+        return value
+
+    # Keys shared by several tables -------------------------------------------------------
+
+    def _name(self, t: Table, default: str) -> str:
+        """The `name` key, unique in the scene so entities can be looked up by it."""
+        name = t.string("name", default)
+        first = self.names.setdefault(name, t.where)
+        if first != t.where:
+            t.problem("name", f'expected a name no other table uses, got "{name}" (as {first})')
+        return name
+
+    def _direction(self, t: Table) -> Triple:
+        """The `direction` key flattened to a horizontal unit vector."""
+        raw = t.vector("direction", DIRECTION, FORWARD, counts=(2, 3))
+        x, z = raw[0], raw[-1]
+        length = math.hypot(x, z)
+        if length == 0.0:
+            t.reject("direction", "a direction with a horizontal part ([x, z], not [0, 0])")
+            return FORWARD
+        return x / length, 0.0, z / length
+
+    def _shape(self, t: Table, default: str | None = None) -> BodyShape | None:
+        """`shape` and its sizes, or None when any is wrong. An opponent (`default` capsule)
+        may leave its radius and height out: it is then a standing adult, 0.25 by 1.8 m."""
+        kind = t.string("shape", default, SHAPES)
+        if kind not in SHAPES:
+            t.skip("radius", "height", "size")  # which of them apply is not known
+            return None
+        if kind == "box":
+            size = _triple(t.vector("size", SIZE))
+            return None if "size" in t.bad else Box(size)
+        standing = default is not None
+        radius = t.number("radius", SIZE, OPPONENT_RADIUS if standing else None)
+        if kind == "sphere":
+            return None if "radius" in t.bad else Sphere(radius)
+        height = t.number("height", SIZE, OPPONENT_HEIGHT if standing else None)
+        if t.bad & {"radius", "height"}:
+            return None
+        if kind == "cylinder":
+            return Cylinder(radius, height)
+        if height < 2 * radius:
+            expected = f"a number >= 2 * radius = {2 * radius:g} (the height includes both caps)"
+            t.problem("height", f"expected {expected}, got {height:g}")
+            return None
+        return Capsule(radius, height)
+
+    # One reader a table ------------------------------------------------------------------
+
+    def _box(self, t: Table, index: int) -> SceneBox:
+        return SceneBox(
+            name=self._name(t, f"box {index}"),
+            size=_triple(t.vector("size", SIZE)),
+            position=_triple(t.vector("position", METRES)),
+            rotation=_triple(t.vector("rotation", DEGREES, ZERO)),
+        )
+
+    def _stairs(self, t: Table, index: int) -> SceneStairs:
+        return SceneStairs(
+            name=self._name(t, f"stairs {index}"),
+            position=_triple(t.vector("position", METRES)),
+            direction=self._direction(t),
+            steps=int(t.number("steps", STEPS)),
+            rise=t.number("rise", SIZE),
+            run=t.number("run", SIZE),
+            width=t.number("width", SIZE),
+        )
+
+    def _ramp(self, t: Table, index: int) -> SceneRamp:
+        return SceneRamp(
+            name=self._name(t, f"ramp {index}"),
+            position=_triple(t.vector("position", METRES)),
+            direction=self._direction(t),
+            length=t.number("length", SIZE),
+            width=t.number("width", SIZE),
+            angle=t.number("angle", SLOPE),
+        )
+
+    def _mesh(self, t: Table, index: int) -> SceneMesh | None:
+        name = self._name(t, f"mesh {index}")
+        file = self.path.parent / t.string("file")
+        scale = t.number("scale", SCALE, 1.0)
+        position = _triple(t.vector("position", METRES, ZERO))
+        rotation = _triple(t.vector("rotation", DEGREES, ZERO))
+        if t.bad & {"file", "scale"}:
+            return None
+        try:
+            shape = load_mesh(file, scale)
+        except MeshFileError as error:
+            t.problem("file", str(error))
+            return None
+        return SceneMesh(name, file, shape, position, rotation)
+
+    def _prop(self, t: Table, index: int) -> SceneProp | None:
+        name = self._name(t, f"prop {index}")
+        shape = self._shape(t)
+        mass = t.number("mass", MASS, 0.5)
+        position = _triple(t.vector("position", METRES))
+        rotation = _triple(t.vector("rotation", DEGREES, ZERO))
+        grabbable = t.boolean("grabbable", False)
+        layer = t.string("layer", "props", self.layers)
+        if shape is None:
+            return None
+        return SceneProp(name, shape, mass, position, rotation, grabbable, layer)
+
+    def _opponent(self, t: Table, index: int) -> SceneOpponent | None:
+        name = self._name(t, f"opponent {index}")
+        shape = self._shape(t, "capsule")
+        position = _triple(t.vector("position", METRES))
+        yaw = t.number("yaw", DEGREES, 0.0)
+        return None if shape is None else SceneOpponent(name, shape, position, yaw)
+
+    def _player(self, t: Table) -> ScenePlayer:
+        return ScenePlayer(
+            position=_triple(t.vector("position", METRES, ZERO)),
+            yaw=t.number("yaw", DEGREES, 0.0),
+            slope_quantization=t.number("slope_quantization", THRESHOLD, 0.2),
+        )
+
+    def _physics(self, t: Table) -> ScenePhysics:
+        layers = t.strings("layers")
+        if len(set(DEFAULT_LAYERS + layers)) > MAX_LAYERS:
+            t.reject("layers", f"at most {MAX_LAYERS - len(DEFAULT_LAYERS)} new layer names")
+        return ScenePhysics(
+            gravity=_triple(t.vector("gravity", GRAVITY, (0.0, -9.81, 0.0))),
+            kill_height=t.number("kill_height", METRES, -50.0),
+            fall_policy=FallPolicy(t.string("fall_policy", "remove", ("remove", "respawn"))),
+            layers=layers,
+        )

@@ -1,0 +1,131 @@
+"""A scene as read from its file: plain frozen data, checked, in the file's own terms.
+
+Everything here has passed validation, so spawning cannot fail on a value: sizes and masses
+are finite and positive, positions finite, directions unit and horizontal. Units are those of
+the file (metres, kilograms, degrees) except where a field's name says otherwise; the spawner
+converts degrees to rotations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from playspace.components.physics import Box, Capsule, Cylinder, Sphere, TriangleMesh
+from playspace.systems.physics import FallPolicy
+
+Triple = tuple[float, float, float]
+BodyShape = Sphere | Box | Capsule | Cylinder
+
+
+class SceneError(ValueError):
+    """A scene file that cannot be used, with every problem found in it (not just the first).
+
+    Each message names the file, the table and the key, and what was expected, so a level
+    designer can fix them all in one pass; ``str()`` lists one per line.
+    """
+
+    def __init__(self, errors: list[str]) -> None:
+        super().__init__("\n".join(errors))
+        self.errors = errors
+
+
+@dataclass(frozen=True, slots=True)
+class SceneBox:
+    name: str
+    size: Triple
+    position: Triple
+    rotation: Triple  # degrees about x, y, z; see playspace.scene for the order
+
+
+@dataclass(frozen=True, slots=True)
+class SceneStairs:
+    name: str
+    position: Triple  # the foot of the first step, at the centre of its width
+    direction: Triple  # unit, horizontal: the way the stairs climb
+    steps: int
+    rise: float
+    run: float
+    width: float
+
+
+@dataclass(frozen=True, slots=True)
+class SceneRamp:
+    name: str
+    position: Triple  # the centre of the slope's bottom edge
+    direction: Triple  # unit, horizontal: the way the ramp rises
+    length: float  # along the slope
+    width: float
+    angle: float  # degrees above the horizontal
+
+
+@dataclass(frozen=True, slots=True)
+class SceneMesh:
+    name: str
+    file: Path  # resolved against the scene file's folder
+    shape: TriangleMesh  # the file's triangles, already scaled
+    position: Triple
+    rotation: Triple
+
+
+@dataclass(frozen=True, slots=True)
+class SceneProp:
+    name: str
+    shape: BodyShape
+    mass: float
+    position: Triple  # of the shape's centre
+    rotation: Triple
+    grabbable: bool
+    layer: str
+
+
+@dataclass(frozen=True, slots=True)
+class SceneOpponent:
+    name: str
+    shape: BodyShape
+    position: Triple  # where it stands: the bottom of its shape
+    yaw: float  # degrees, positive turning left
+
+
+@dataclass(frozen=True, slots=True)
+class ScenePlayer:
+    position: Triple = (0.0, 0.0, 0.0)
+    yaw: float = 0.0  # degrees
+    slope_quantization: float = 0.2
+
+
+@dataclass(frozen=True, slots=True)
+class ScenePhysics:
+    gravity: Triple = (0.0, -9.81, 0.0)
+    kill_height: float = -50.0
+    fall_policy: FallPolicy = FallPolicy.REMOVE
+    layers: tuple[str, ...] = ()  # layers the scene adds to the defaults
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    """One scene file, every table read and checked."""
+
+    path: Path
+    name: str
+    boxes: tuple[SceneBox, ...] = ()
+    stairs: tuple[SceneStairs, ...] = ()
+    ramps: tuple[SceneRamp, ...] = ()
+    meshes: tuple[SceneMesh, ...] = ()
+    props: tuple[SceneProp, ...] = ()
+    opponents: tuple[SceneOpponent, ...] = ()
+    player: ScenePlayer = ScenePlayer()
+    physics: ScenePhysics = ScenePhysics()
+
+    def summary(self) -> str:
+        """What the scene holds, for people: ``2 boxes, 1 stairs, 3 props``."""
+        counts = (
+            (len(self.boxes), "box", "boxes"),
+            (len(self.stairs), "stairs", "stairs"),
+            (len(self.ramps), "ramp", "ramps"),
+            (len(self.meshes), "mesh", "meshes"),
+            (len(self.props), "prop", "props"),
+            (len(self.opponents), "opponent", "opponents"),
+        )
+        parts = [f"{n} {one if n == 1 else many}" for n, one, many in counts if n]
+        return ", ".join(parts) or "empty"

@@ -1,0 +1,221 @@
+"""Turning a checked :class:`Scene` into entities, and the physics plugin it asks for.
+
+Scenery is static geometry (``Transform`` + ``Colliders`` on the environment layer, no body):
+one entity a table, so a flight of stairs is one entity whose collider parts are its steps,
+part ``i`` being step ``i`` counted from 0 at the bottom. Props are dynamic bodies, opponents
+kinematic ones that stay where their Transform puts them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from playspace import spatial
+from playspace.components import Transform
+from playspace.components.physics import (
+    BodyKind,
+    Box,
+    Collider,
+    Colliders,
+    RigidBody,
+    Sphere,
+)
+from playspace.components.scene import Grabbable, Opponent, PlayerStart, Prop, Static
+from playspace.ecs import World
+from playspace.scene.model import (
+    BodyShape,
+    Scene,
+    SceneBox,
+    SceneError,
+    SceneMesh,
+    SceneOpponent,
+    SceneProp,
+    SceneRamp,
+    SceneStairs,
+    Triple,
+)
+from playspace.spatial import Pose, Quat
+from playspace.systems.physics import DEFAULT_LAYERS, Layers, PhysicsPlugin
+
+ENVIRONMENT = "environment"
+OPPONENTS = "opponents"
+RAMP_THICKNESS = 0.1  # metres below the slope; thick enough that a dropped prop does not tunnel
+
+_X = spatial.vec3(1.0, 0.0, 0.0)
+_Z = spatial.vec3(0.0, 0.0, 1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class SpawnedScene:
+    """The entities a scene became: by name, and by kind in file order."""
+
+    entities: dict[str, int]
+    statics: tuple[int, ...]
+    props: tuple[int, ...]
+    opponents: tuple[int, ...]
+
+    def __getitem__(self, name: str) -> int:
+        return self.entities[name]
+
+
+def euler_rotation(degrees: Triple) -> Quat:
+    """A scene file's ``rotation = [x, y, z]`` in degrees: about z first, then x, then y, each
+    about the world's axes (Unity's and Godot's order), so ``[0, y, 0]`` is a plain heading."""
+    x, y, z = (math.radians(a) for a in degrees)
+    tilt = spatial.multiply(spatial.from_axis_angle(_X, x), spatial.from_axis_angle(_Z, z))
+    return spatial.multiply(spatial.yaw_rotation(y), tilt)
+
+
+def heading(direction: Triple) -> Quat:
+    """The turn about +Y that points forward (-Z) along a horizontal unit `direction`."""
+    return spatial.yaw_rotation(math.atan2(-direction[0], -direction[2]))
+
+
+def physics_plugin_for(scene: Scene) -> PhysicsPlugin:
+    """The physics the scene's ``[physics]`` table asks for, its extra layers included."""
+    settings = scene.physics
+    return PhysicsPlugin(
+        gravity=settings.gravity,
+        kill_height=settings.kill_height,
+        fall_policy=settings.fall_policy,
+        layers=Layers(DEFAULT_LAYERS + settings.layers),
+    )
+
+
+def spawn_scene(world: World, scene: Scene) -> SpawnedScene:
+    """Spawn every entity of `scene` and insert its :class:`PlayerStart`.
+
+    All components are built and the world's layers checked first, so a scene that cannot
+    enter this world raises SceneError with nothing spawned.
+    """
+    statics = (
+        [(b.name, _box(b)) for b in scene.boxes]
+        + [(s.name, _stairs(s)) for s in scene.stairs]
+        + [(r.name, _ramp(r)) for r in scene.ramps]
+        + [(m.name, _mesh(m)) for m in scene.meshes]
+    )
+    props = [(p.name, _prop(p)) for p in scene.props]
+    opponents = [(o.name, _opponent(o)) for o in scene.opponents]
+    _check_layers(world, scene)
+    entities: dict[str, int] = {}
+
+    def spawn(planned: list[tuple[str, tuple[object, ...]]]) -> tuple[int, ...]:
+        for name, components in planned:
+            entities[name] = world.spawn(*components)
+        return tuple(entities[name] for name, _ in planned)
+
+    spawned = SpawnedScene(entities, spawn(statics), spawn(props), spawn(opponents))
+    player = scene.player
+    world.insert_resource(
+        PlayerStart(
+            spatial.vec3(*player.position), math.radians(player.yaw), player.slope_quantization
+        )
+    )
+    return spawned
+
+
+def _check_layers(world: World, scene: Scene) -> None:
+    """Refuse a scene that uses a layer this world's physics lacks, then add the scene's own."""
+    layers = world.try_resource(Layers)
+    if layers is None:
+        return  # no physics in this world: the colliders are plain data
+    used = {p.layer for p in scene.props}
+    if scene.boxes or scene.stairs or scene.ramps or scene.meshes:
+        used.add(ENVIRONMENT)
+    if scene.opponents:
+        used.add(OPPONENTS)
+    missing = sorted(used - set(layers.names) - set(scene.physics.layers))
+    if missing:
+        raise SceneError(
+            [
+                f"{scene.path}: this world's physics has no layer '{name}'; its layers: "
+                f"{', '.join(layers.names)}"
+                for name in missing
+            ]
+        )
+    for name in scene.physics.layers:
+        layers.add(name)
+
+
+def _static(name: str, transform: Transform, *parts: Collider) -> tuple[object, ...]:
+    return transform, Colliders(*parts), Static(name)
+
+
+def _box(box: SceneBox) -> tuple[object, ...]:
+    transform = Transform(spatial.vec3(*box.position), euler_rotation(box.rotation))
+    return _static(box.name, transform, Collider(Box(box.size), layer=ENVIRONMENT))
+
+
+def _stairs(stairs: SceneStairs) -> tuple[object, ...]:
+    """Solid steps: step i is a block from the floor up to (i + 1) * rise, so nothing can get
+    under the stairs, its front edge i * run from the foot."""
+    steps = []
+    for i in range(stairs.steps):
+        top = (i + 1) * stairs.rise
+        centre = spatial.vec3(0.0, top / 2, -(i + 0.5) * stairs.run)
+        steps.append(
+            Collider(
+                Box((stairs.width, top, stairs.run)),
+                offset=Pose(centre, spatial.identity()),
+                layer=ENVIRONMENT,
+            )
+        )
+    transform = Transform(spatial.vec3(*stairs.position), heading(stairs.direction))
+    return _static(stairs.name, transform, *steps)
+
+
+def _ramp(ramp: SceneRamp) -> tuple[object, ...]:
+    """A slab tilted up by `angle` about the axis across the ramp, its top face the slope."""
+    angle = math.radians(ramp.angle)
+    half, below = ramp.length / 2, RAMP_THICKNESS / 2
+    # the centre of the slope, less half the thickness along the slope's normal
+    centre = spatial.vec3(
+        0.0,
+        half * math.sin(angle) - below * math.cos(angle),
+        -half * math.cos(angle) - below * math.sin(angle),
+    )
+    slab = Collider(
+        Box((ramp.width, RAMP_THICKNESS, ramp.length)),
+        offset=Pose(centre, spatial.from_axis_angle(_X, angle)),
+        layer=ENVIRONMENT,
+    )
+    transform = Transform(spatial.vec3(*ramp.position), heading(ramp.direction))
+    return _static(ramp.name, transform, slab)
+
+
+def _mesh(mesh: SceneMesh) -> tuple[object, ...]:
+    transform = Transform(spatial.vec3(*mesh.position), euler_rotation(mesh.rotation))
+    return _static(mesh.name, transform, Collider(mesh.shape, layer=ENVIRONMENT))
+
+
+def _prop(prop: SceneProp) -> tuple[object, ...]:
+    transform = Transform(spatial.vec3(*prop.position), euler_rotation(prop.rotation))
+    components: tuple[object, ...] = (
+        transform,
+        RigidBody(mass=prop.mass),
+        Colliders(Collider(prop.shape, layer=prop.layer)),
+        Prop(prop.name),
+    )
+    return (*components, Grabbable()) if prop.grabbable else components
+
+
+def _opponent(opponent: SceneOpponent) -> tuple[object, ...]:
+    """A kinematic body standing at its position: the shape is raised by half its height."""
+    lift = spatial.vec3(0.0, _half_height(opponent.shape), 0.0)
+    return (
+        Transform(
+            spatial.vec3(*opponent.position), spatial.yaw_rotation(math.radians(opponent.yaw))
+        ),
+        RigidBody(kind=BodyKind.KINEMATIC),
+        Colliders(Collider(opponent.shape, offset=Pose(lift, spatial.identity()), layer=OPPONENTS)),
+        Opponent(opponent.name),
+    )
+
+
+def _half_height(shape: BodyShape) -> float:
+    if isinstance(shape, Sphere):
+        return shape.radius
+    if isinstance(shape, Box):
+        return shape.size[1] / 2
+    return shape.height / 2

@@ -1,0 +1,617 @@
+"""Scene files: loading, checking, spawning on real Rapier, and `playspace validate`."""
+
+from __future__ import annotations
+
+import math
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from playspace import spatial
+from playspace.components import Transform
+from playspace.components.physics import (
+    BodyKind,
+    Box,
+    Capsule,
+    Colliders,
+    RigidBody,
+    TriangleMesh,
+)
+from playspace.components.scene import Grabbable, Opponent, PlayerStart, Prop, Static
+from playspace.ecs import World
+from playspace.scene import (
+    Scene,
+    SceneError,
+    SpawnedScene,
+    euler_rotation,
+    load_scene,
+    physics_plugin_for,
+    spawn_scene,
+)
+from playspace.systems.physics import FallPolicy, Layers, Physics, PhysicsPlugin
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAYGROUND = ROOT / "examples" / "scenes" / "playground.toml"
+QUAD_OBJ = """# a 4 m square at y = 0, as two triangles
+v -2 0 -2
+v 2 0 -2
+v 2 0 2
+v -2 0 2
+f 1 3 2
+f 1 4 3
+"""
+FLOOR = """
+[[box]]
+name = "floor"
+size = [20, 0.2, 20]
+position = [0, -0.1, 0]
+"""
+
+
+def write(folder: Path, text: str, name: str = "scene.toml") -> Path:
+    path = folder / name
+    path.write_text(text)
+    return path
+
+
+def errors(folder: Path, text: str) -> list[str]:
+    """The messages of the SceneError that loading `text` (as kitchen.toml) raises."""
+    with pytest.raises(SceneError) as raised:
+        load_scene(write(folder, text, "kitchen.toml"))
+    assert str(raised.value) == "\n".join(raised.value.errors)
+    return raised.value.errors
+
+
+def spawned(scene: Scene) -> tuple[World, SpawnedScene]:
+    """A world with the scene's physics and its entities, built into Rapier by one step."""
+    world = World(fixed_hz=90)
+    world.add_plugin(physics_plugin_for(scene))
+    entities = spawn_scene(world, scene)
+    world.step(1)
+    return world, entities
+
+
+EPS = 1e-5  # Rapier computes in single precision
+
+
+def height_below(world: World, x: float, z: float) -> float | None:
+    """The height of the first surface straight below (x, 10, z), if any."""
+    hit = world.resource(Physics).ray_cast(
+        spatial.vec3(x, 10.0, z), spatial.vec3(0.0, -1.0, 0.0), 20.0
+    )
+    return None if hit is None else hit.point.y
+
+
+# --- a whole scene --------------------------------------------------------------------------
+
+
+def test_the_playground_example_uses_every_table_and_spawns_what_it_says() -> None:
+    scene = load_scene(PLAYGROUND)
+    assert scene.name == "playground"
+    assert scene.summary() == "3 boxes, 1 stairs, 1 ramp, 4 props, 1 opponent"
+    world, entities = spawned(scene)
+    assert len(entities.statics) == 5 and len(entities.props) == 4
+    assert len(entities.opponents) == 1
+    assert world.entity_count() == 10
+    statics = {static.name for _, static in world.each(Static)}
+    assert statics == {"floor", "wall", "platform", "stairs", "ramp"}
+    grabbable = {world.get(e, Prop).name for e, _ in world.query(Grabbable)}
+    assert grabbable == {"ball", "crate", "bat"}
+    start = world.resource(PlayerStart)
+    assert tuple(start.position) == (0.0, 0.0, 2.0) and start.yaw == 0.0
+    assert start.slope_quantization == 0.2
+    assert world.resource(Physics).fall_policy is FallPolicy.RESPAWN
+    # the top step is level with the platform
+    assert height_below(world, 0.0, -4.9) == pytest.approx(1.2, abs=EPS)
+    assert height_below(world, 0.0, -3.35) == pytest.approx(1.2, abs=EPS)
+
+
+def test_the_documented_example_loads(tmp_path: Path) -> None:
+    docs = (ROOT / "docs" / "scene-format.md").read_text()
+    [example] = re.findall(r"```toml\n(.*?)```", docs, re.S)
+    (tmp_path / "meshes").mkdir()
+    (tmp_path / "meshes" / "room.obj").write_text(QUAD_OBJ)
+    scene = load_scene(write(tmp_path, example))
+    assert scene.summary() == "1 box, 1 stairs, 1 ramp, 1 mesh, 1 prop, 1 opponent"
+
+
+def test_a_scene_spawns_statics_props_and_opponents_with_their_bodies(tmp_path: Path) -> None:
+    scene = load_scene(
+        write(
+            tmp_path,
+            FLOOR
+            + """
+            [[prop]]
+            name = "ball"
+            shape = "sphere"
+            radius = 0.1
+            position = [0, 1, 0]
+            grabbable = true
+
+            [[prop]]
+            name = "crate"
+            shape = "box"
+            size = [0.4, 0.2, 0.4]
+            mass = 3
+            position = [1, 0.5, 0]
+
+            [[opponent]]
+            name = "guard"
+            position = [0, 0, -3]
+            yaw = 90
+            """,
+        )
+    )
+    world, entities = spawned(scene)
+    assert list(entities.entities) == ["floor", "ball", "crate", "guard"]
+    assert entities.statics == (entities["floor"],) and entities.opponents == (entities["guard"],)
+    assert entities.props == (entities["ball"], entities["crate"])
+    assert world.has(entities["floor"], Static) and not world.has(entities["floor"], RigidBody)
+    floor_part = world.get(entities["floor"], Colliders).parts[0]
+    assert floor_part.layer == "environment" and floor_part.shape == Box((20, 0.2, 20))
+
+    ball, crate = entities["ball"], entities["crate"]
+    assert world.get(ball, Prop).name == "ball" and world.has(ball, Grabbable)
+    assert not world.has(crate, Grabbable)
+    assert world.get(ball, RigidBody).mass == 0.5  # the default
+    assert world.get(crate, RigidBody).mass == 3
+    assert world.get(crate, Colliders).parts[0].layer == "props"
+
+    guard = entities["guard"]
+    assert world.get(guard, Opponent).name == "guard"
+    assert world.get(guard, RigidBody).kind is BodyKind.KINEMATIC
+    part = world.get(guard, Colliders).parts[0]
+    assert part.layer == "opponents" and part.shape == Capsule(0.25, 1.8)
+    assert spatial.yaw(world.get(guard, Transform).rotation) == pytest.approx(math.pi / 2)
+
+    world.step(120)
+    assert world.get(ball, Transform).position.y == pytest.approx(0.1, abs=0.01)
+    assert world.get(crate, Transform).position.y == pytest.approx(0.1, abs=0.01)
+    # the opponent stands on the floor where it was put, as tall as its capsule
+    assert tuple(world.get(guard, Transform).position) == (0.0, 0.0, -3.0)
+    assert height_below(world, 0.0, -3.0) == pytest.approx(1.8, abs=EPS)
+
+
+def test_player_and_physics_tables_have_defaults_and_take_values(tmp_path: Path) -> None:
+    plain = load_scene(write(tmp_path, FLOOR))
+    assert plain.name == "scene"  # the file's stem
+    assert plain.player.position == (0.0, 0.0, 0.0) and plain.player.yaw == 0.0
+    assert plain.player.slope_quantization == 0.2
+    assert plain.physics.gravity == (0.0, -9.81, 0.0) and plain.physics.kill_height == -50.0
+    assert plain.physics.fall_policy is FallPolicy.REMOVE
+
+    scene = load_scene(
+        write(
+            tmp_path,
+            """
+            [player]
+            position = [1, 0.5, 2]
+            yaw = -90
+            slope_quantization = 0
+
+            [physics]
+            gravity = [0, -1.62, 0]
+            kill_height = -5
+            fall_policy = "respawn"
+            layers = ["bees"]
+
+            [[prop]]
+            shape = "sphere"
+            radius = 0.05
+            position = [0, 1, 0]
+            layer = "bees"
+            """,
+        )
+    )
+    plugin = physics_plugin_for(scene)
+    assert plugin.gravity == (0.0, -1.62, 0.0) and plugin.kill_height == -5.0
+    assert plugin.fall_policy is FallPolicy.RESPAWN
+    world, entities = spawned(scene)
+    assert entities["prop 1"] == entities.props[0]  # an unnamed table is named by its place
+    assert world.resource(Layers).collides("bees", "props")
+    start = world.resource(PlayerStart)
+    assert tuple(start.position) == (1.0, 0.5, 2.0)
+    assert start.yaw == pytest.approx(-math.pi / 2) and start.slope_quantization == 0.0
+
+
+# --- geometry ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "direction", [[0, -1], [1, 0, 0], [1, 0, 1], [0, 5, 1]], ids=["forward", "x", "diagonal", "z"]
+)
+def test_stairs_climb_along_their_direction_one_rise_a_step(
+    tmp_path: Path, direction: list[float]
+) -> None:
+    rise, run = 0.17, 0.28
+    scene = load_scene(
+        write(
+            tmp_path,
+            f"""
+            [[stairs]]
+            position = [2, 0.5, -1]
+            direction = {direction}
+            steps = 5
+            rise = {rise}
+            run = {run}
+            width = 1.2
+            """,
+        )
+    )
+    world, entities = spawned(scene)
+    x, z = direction[0], direction[-1]
+    length = math.hypot(x, z)
+    x, z = x / length, z / length
+    physics = world.resource(Physics)
+    for i in range(5):
+        along = (i + 0.5) * run
+        hit = physics.ray_cast(
+            spatial.vec3(2 + x * along, 10, -1 + z * along), spatial.vec3(0, -1, 0), 20
+        )
+        assert hit is not None and hit.entity == entities["stairs 1"] and hit.part == i
+        assert hit.point.y == pytest.approx(0.5 + (i + 1) * rise, abs=EPS)
+    # the first step's front edge is at `position`; the top step's back edge one run per step on
+    assert height_below(world, 2 - x * 0.01, -1 - z * 0.01) is None
+    assert height_below(world, 2 + x * 0.01, -1 + z * 0.01) == pytest.approx(0.5 + rise, abs=EPS)
+    assert height_below(world, 2 + x * (5 * run + 0.01), -1 + z * (5 * run + 0.01)) is None
+    # solid below: a ray along the floor under the top step hits the stairs' side
+    side = physics.ray_cast(
+        spatial.vec3(2 + x * 4.5 * run - z * 2, 0.51, -1 + z * 4.5 * run + x * 2),
+        spatial.vec3(z, 0, -x),
+        3,
+    )
+    assert side is not None and side.distance == pytest.approx(2 - 0.6, abs=EPS)
+
+
+@pytest.mark.parametrize("angle", [10.0, 30.0, 60.0])
+def test_a_ramp_rises_from_its_bottom_edge_at_its_angle(tmp_path: Path, angle: float) -> None:
+    length = 3.0
+    scene = load_scene(
+        write(
+            tmp_path,
+            f"""
+            [[ramp]]
+            position = [1, 0, 0]
+            direction = [-1, 0]
+            length = {length}
+            width = 1
+            angle = {angle}
+            """,
+        )
+    )
+    world, _ = spawned(scene)
+    a = math.radians(angle)
+    middle = 1 - length / 2 * math.cos(a)
+    assert height_below(world, middle, 0.3) == pytest.approx(length / 2 * math.sin(a), abs=EPS)
+    assert height_below(world, 1 - 0.01, 0) == pytest.approx(0.01 * math.tan(a), abs=1e-6)
+    assert height_below(world, 1 + 0.01, 0) is None
+    top = 1 - length * math.cos(a)
+    assert height_below(world, top + 0.01, 0) == pytest.approx(length * math.sin(a), abs=0.02)
+    assert height_below(world, middle, 0.51) is None  # half the width to each side
+
+
+def test_box_rotation_turns_about_z_then_x_then_y() -> None:
+    def turned(degrees: tuple[float, float, float], axis: spatial.Vec3) -> tuple[float, ...]:
+        v = spatial.rotate(euler_rotation(degrees), axis)
+        return tuple(round(c, 9) + 0.0 for c in v)
+
+    up = spatial.vec3(0, 1, 0)
+    assert turned((0, 90, 0), spatial.vec3(0, 0, -1)) == (-1.0, 0.0, 0.0)  # a left turn
+    assert turned((90, 0, 0), up) == (0.0, 0.0, 1.0)
+    assert turned((90, 90, 0), up) == (1.0, 0.0, 0.0)  # x first, then y
+    assert turned((0, 90, 90), up) == (0.0, 0.0, 1.0)  # z first, then y
+    assert turned((90, 0, 90), spatial.vec3(1, 0, 0)) == (0.0, 0.0, 1.0)  # z first, then x
+
+
+def test_a_rotated_box_is_where_its_rotation_puts_it(tmp_path: Path) -> None:
+    scene = load_scene(
+        write(
+            tmp_path,
+            """
+            [[box]]
+            size = [0.2, 2, 0.2]
+            position = [0, 1, 0]
+            rotation = [90, 90, 0]
+            """,
+        )
+    )
+    world, _ = spawned(scene)
+    assert height_below(world, 0.9, 0) == pytest.approx(1.1, abs=EPS)  # lying along x
+    assert height_below(world, 0, 0.9) is None
+
+
+# --- meshes -----------------------------------------------------------------------------
+
+
+def test_an_obj_mesh_is_static_ground_a_ball_comes_to_rest_on(tmp_path: Path) -> None:
+    (tmp_path / "meshes").mkdir()
+    (tmp_path / "meshes" / "ground.obj").write_text(QUAD_OBJ)
+    scene = load_scene(
+        write(
+            tmp_path,
+            """
+            [[mesh]]
+            name = "ground"
+            file = "meshes/ground.obj"
+            position = [0, 1, 0]
+            scale = 2
+
+            [[prop]]
+            name = "ball"
+            shape = "sphere"
+            radius = 0.1
+            position = [3, 2, 3]
+            """,
+        )
+    )
+    mesh = scene.meshes[0]
+    assert mesh.file == tmp_path / "meshes" / "ground.obj"
+    assert isinstance(mesh.shape, TriangleMesh) and len(mesh.shape.triangles) == 2
+    assert {abs(c) for v in mesh.shape.vertices for c in (v[0], v[2])} == {4.0}  # scaled
+    world, entities = spawned(scene)
+    assert world.has(entities["ground"], Static)
+    world.step(150)
+    rest = world.get(entities["ball"], Transform).position
+    assert rest.y == pytest.approx(1.1, abs=0.01)
+    assert (rest.x, rest.z) == pytest.approx((3.0, 3.0), abs=0.01)
+
+
+def test_a_gltf_mesh_loads_as_triangles(tmp_path: Path) -> None:
+    import trimesh
+
+    trimesh.creation.box((1.0, 2.0, 1.0)).export(tmp_path / "pillar.glb")
+    scene = load_scene(write(tmp_path, '[[mesh]]\nfile = "pillar.glb"\n'))
+    shape = scene.meshes[0].shape
+    assert len(shape.triangles) == 12
+    assert max(v[1] for v in shape.vertices) == pytest.approx(1.0)
+
+
+# --- errors -----------------------------------------------------------------------------
+
+BOX = "[[box]]\nsize = [1, 1, 1]\nposition = [0, 0, 0]\n"
+BALL = '[[prop]]\nshape = "sphere"\nradius = 0.1\nposition = [0, 1, 0]\n'
+NAMED = BALL + 'name = "ball"\n'
+STAIRS = "[[stairs]]\nposition = [0, 0, 0]\nrise = 0.2\nrun = 0.3\nwidth = 1\n"
+RAMP = "[[ramp]]\nposition = [0, 0, 0]\nlength = 2\nwidth = 1\n"
+CAPSULE = '[[prop]]\nshape = "capsule"\nradius = 0.2\nposition = [0, 1, 0]\n'
+SIZE = "[[box]] 1, key 'size': expected three numbers > 0 (metres)"
+POSITION = "[[box]] 1, key 'position': expected three finite numbers (metres)"
+MASS = "[[prop]] 1, key 'mass': expected a number > 0 (kilograms)"
+SHAPES = 'one of "sphere", "box", "capsule", "cylinder"'
+LAYERS = 'one of "environment", "player", "hands", "props", "held", "opponents"'
+CAPS = "(the height includes both caps)"
+HUGE = "9" * 400  # a TOML integer too large for a float
+ANGLE = "[[ramp]] 1, key 'angle': expected a number > 0 and < 90 (degrees)"
+
+BAD_VALUES = [
+    (BOX + BOX.replace("1, 1, 1", "1, 0, 1"), SIZE.replace("1,", "2,") + ", got [1, 0, 1]"),
+    (BOX.replace("1, 1, 1", "1, -1, 1"), f"{SIZE}, got [1, -1, 1]"),
+    (BOX.replace("1, 1, 1", "1, nan, 1"), f"{SIZE}, got [1, nan, 1]"),
+    (BOX.replace("1, 1, 1", "inf, 1, 1"), f"{SIZE}, got [inf, 1, 1]"),
+    (BOX.replace("1, 1, 1", "1, 1"), f"{SIZE}, got [1, 1]"),
+    (BOX.replace("1, 1, 1", f"1, 1, {HUGE}"), f"{SIZE}, got [1, 1, {HUGE}]"),
+    (BOX.replace("[1, 1, 1]", '"big"'), f'{SIZE}, got "big"'),
+    (BOX.replace("size = [1, 1, 1]\n", ""), SIZE.replace("expected", "missing, expected")),
+    (BOX.replace("0, 0, 0", "0, nan, 0"), f"{POSITION}, got [0, nan, 0]"),
+    (BOX.replace("0, 0, 0", "0, true, 0"), f"{POSITION}, got [0, true, 0]"),
+    (
+        BOX + "rotation = [0, -inf, 0]\n",
+        "[[box]] 1, key 'rotation': expected three finite numbers (degrees), got [0, -inf, 0]",
+    ),
+    (BALL + "mass = 0\n", f"{MASS}, got 0"),
+    (BALL + "mass = -2.5\n", f"{MASS}, got -2.5"),
+    (BALL + "mass = nan\n", f"{MASS}, got nan"),
+    (BALL + "mass = inf\n", f"{MASS}, got inf"),
+    (BALL + 'mass = "1 kg"\n', f'{MASS}, got "1 kg"'),
+    (
+        BALL.replace("0.1", "0"),
+        "[[prop]] 1, key 'radius': expected a number > 0 (metres), got 0",
+    ),
+    (
+        BALL + 'grabbable = "yes"\n',
+        "[[prop]] 1, key 'grabbable': expected true or false, got \"yes\"",
+    ),
+    (BALL.replace("sphere", "cube"), f"[[prop]] 1, key 'shape': expected {SHAPES}, got \"cube\""),
+    (
+        CAPSULE + "height = 0.3\n",
+        f"[[prop]] 1, key 'height': expected a number >= 2 * radius = 0.4 {CAPS}, got 0.3",
+    ),
+    (
+        CAPSULE.replace("capsule", "cylinder"),
+        "[[prop]] 1, key 'height': missing, expected a number > 0 (metres)",
+    ),
+    (BALL + 'layer = "bees"\n', f"[[prop]] 1, key 'layer': expected {LAYERS}, got \"bees\""),
+    (
+        NAMED + NAMED,
+        "[[prop]] 2, key 'name': expected a name no other table uses, got \"ball\" (as [[prop]] 1)",
+    ),
+    (
+        "[[opponent]]\nposition = [0, 0, 0]\nradius = 1\n",
+        f"[[opponent]] 1, key 'height': expected a number >= 2 * radius = 2 {CAPS}, got 1.8",
+    ),
+    (
+        "[[opponent]]\nposition = [0, 0, 0]\nyaw = nan\n",
+        "[[opponent]] 1, key 'yaw': expected a finite number (degrees), got nan",
+    ),
+    (
+        STAIRS + "steps = 2.5\n",
+        "[[stairs]] 1, key 'steps': expected a whole number >= 1 and <= 1000, got 2.5",
+    ),
+    (
+        STAIRS + "steps = 2\ndirection = [0, 1, 0]\n",
+        "[[stairs]] 1, key 'direction': expected a direction with a horizontal part "
+        "([x, z], not [0, 0]), got [0, 1, 0]",
+    ),
+    (
+        RAMP + "angle = 20\ndirection = [1]\n",
+        "[[ramp]] 1, key 'direction': expected two or three finite numbers, got [1]",
+    ),
+    (RAMP + "angle = 90\n", f"{ANGLE}, got 90"),
+    (RAMP + "angle = 0\n", f"{ANGLE}, got 0"),
+    (
+        "[player]\nslope_quantization = -0.1\n",
+        "[player], key 'slope_quantization': expected a number >= 0 (metres), got -0.1",
+    ),
+    ("[player]\nyaw = inf\n", "[player], key 'yaw': expected a finite number (degrees), got inf"),
+    (
+        '[physics]\nfall_policy = "bounce"\n',
+        '[physics], key \'fall_policy\': expected one of "remove", "respawn", got "bounce"',
+    ),
+    (
+        "[physics]\ngravity = [0, -9.81]\n",
+        "[physics], key 'gravity': expected three finite numbers (m/s^2), got [0, -9.81]",
+    ),
+    ("[scene]\nname = 3\n", "[scene], key 'name': expected a non-empty string, got 3"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), BAD_VALUES)
+def test_each_bad_value_is_named_with_its_table_key_and_what_was_expected(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    assert errors(tmp_path, text) == [f"{tmp_path / 'kitchen.toml'}: {message}"]
+
+
+def test_unknown_keys_and_tables_are_errors_that_list_the_known_ones(tmp_path: Path) -> None:
+    file = tmp_path / "kitchen.toml"
+    found = errors(
+        tmp_path, "[[box]]\nsise = [1, 1, 1]\nposition = [0, 0, 0]\n[[boxes]]\n[lights]\n"
+    )
+    known = (
+        "[[box]], [[stairs]], [[ramp]], [[mesh]], [[prop]], [[opponent]], "
+        "[player], [physics], [scene]"
+    )
+    assert found == [
+        f"{file}: unknown table [[boxes]]; known tables: {known}",
+        f"{file}: unknown table [lights]; known tables: {known}",
+        f"{file}: [[box]] 1, key 'size': missing, expected three numbers > 0 (metres)",
+        f"{file}: [[box]] 1: unknown key 'sise'; known keys: name, position, rotation, size",
+    ]
+
+
+def test_keys_of_another_shape_are_unknown_and_a_bad_shape_hides_its_sizes(
+    tmp_path: Path,
+) -> None:
+    file = tmp_path / "kitchen.toml"
+    assert errors(tmp_path, BALL + "size = [1, 1, 1]\n") == [
+        f"{file}: [[prop]] 1: unknown key 'size'; known keys: grabbable, layer, mass, name, "
+        "position, radius, rotation, shape"
+    ]
+    assert len(errors(tmp_path, BALL.replace("sphere", "ball"))) == 1
+
+
+def test_tables_of_the_wrong_kind_are_errors(tmp_path: Path) -> None:
+    file = tmp_path / "kitchen.toml"
+    assert errors(tmp_path, "[[player]]\n[box]\n") == [
+        f"{file}: 'player' must be a single table [player]",
+        f"{file}: 'box' must be an array of tables [[box]]",
+    ]
+
+
+def test_every_problem_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
+    found = errors(
+        tmp_path,
+        "[[box]]\nsize = [0, 1, 1]\nposition = [nan, 0, 0]\n"
+        + BALL.replace("0.1", "-1")
+        + "mass = 0\n[player]\nyaw = nan\n",
+    )
+    assert [m.split(": ", 1)[1].split(":")[0] for m in found] == [
+        "[[box]] 1, key 'size'",
+        "[[box]] 1, key 'position'",
+        "[[prop]] 1, key 'radius'",
+        "[[prop]] 1, key 'mass'",
+        "[player], key 'yaw'",
+    ]
+
+
+def test_a_toml_syntax_error_names_the_file_and_line(tmp_path: Path) -> None:
+    file = tmp_path / "kitchen.toml"
+    assert errors(tmp_path, '[scene]\nname = "x"\n\n[[box]]\nsize = [1, 1,, 1]\n') == [
+        f"{file}: line 5, column 14: invalid TOML: Invalid value"
+    ]
+    assert errors(tmp_path, "[[box]]\nsize = [1, 1") == [
+        f"{file}: at the end of the file: invalid TOML: Unclosed array"
+    ]
+
+
+def test_unreadable_scene_files_are_scene_errors(tmp_path: Path) -> None:
+    with pytest.raises(SceneError, match="cannot read the file"):
+        load_scene(tmp_path / "missing.toml")
+    (tmp_path / "binary.toml").write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(SceneError, match="not a text file"):
+        load_scene(tmp_path / "binary.toml")
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        (None, None, "no such file: {path}"),
+        ("room.obj", QUAD_OBJ + "f 1 2 9\n", "cannot read {path}: "),
+        ("room.obj", "this is not a mesh\n", "{path} has no triangles"),
+        ("room.glb", "garbage", "cannot read {path}: "),
+        ("room.fbx", "", "expected an OBJ (.obj) or glTF (.gltf, .glb) file, got .fbx"),
+    ],
+    ids=["missing", "bad-index", "no-triangles", "bad-glb", "wrong-format"],
+)
+def test_a_missing_or_malformed_mesh_file_is_named(
+    tmp_path: Path, name: str | None, content: str | None, message: str
+) -> None:
+    path = tmp_path / (name or "nothing.obj")
+    if content is not None:
+        path.write_text(content)
+    [found] = errors(tmp_path, f'[[mesh]]\nfile = "{path.name}"\n')
+    expected = message.format(path=path)
+    assert found.startswith(f"{tmp_path / 'kitchen.toml'}: [[mesh]] 1, key 'file': {expected}")
+
+
+def test_a_scene_the_world_cannot_take_spawns_nothing(tmp_path: Path) -> None:
+    scene = load_scene(write(tmp_path, FLOOR + BALL + "[[opponent]]\nposition = [0, 0, 0]\n"))
+    world = World()
+    world.add_plugin(PhysicsPlugin(layers=Layers(["environment", "props"], apart=())))
+    with pytest.raises(SceneError, match="has no layer 'opponents'"):
+        spawn_scene(world, scene)
+    world.step(1)
+    assert world.entity_count() == 0 and not world.resource(Physics).bodies
+    assert world.try_resource(PlayerStart) is None
+
+
+# --- the command ------------------------------------------------------------------------
+
+
+def playspace(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "playspace.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_validate_says_ok_and_what_a_good_file_holds(tmp_path: Path) -> None:
+    path = write(tmp_path, FLOOR + BALL)
+    done = playspace("validate", str(path), str(PLAYGROUND))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        f"{path}: ok (1 box, 1 prop)",
+        f"{PLAYGROUND}: ok (3 boxes, 1 stairs, 1 ramp, 4 props, 1 opponent)",
+    ]
+    assert done.stderr == ""
+
+
+def test_validate_lists_the_problems_of_a_bad_file_and_exits_2(tmp_path: Path) -> None:
+    good = write(tmp_path, FLOOR, "good.toml")
+    bad = write(tmp_path, BALL + "mass = 0\n[[box]]\nsise = 1\n", "bad.toml")
+    done = playspace("validate", str(good), str(bad))
+    assert done.returncode == 2
+    assert done.stdout == f"{good}: ok (1 box)\n"
+    assert "Traceback" not in done.stderr
+    assert done.stderr.splitlines() == [
+        f"{bad}: [[box]] 1, key 'size': missing, expected three numbers > 0 (metres)",
+        f"{bad}: [[box]] 1, key 'position': missing, expected three finite numbers (metres)",
+        f"{bad}: [[box]] 1: unknown key 'sise'; known keys: name, position, rotation, size",
+        f"{bad}: {MASS}, got 0",
+    ]
