@@ -14,6 +14,7 @@ FIXED_SETS = (
     "rig",
     "locomotion",
     "character",
+    "separation",
     "slope",
     "grab",
     "throw",
@@ -21,6 +22,7 @@ FIXED_SETS = (
     "physics_step",
     "physics_writeback",
     "game",
+    "telemetry",
 )
 
 

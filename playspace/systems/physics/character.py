@@ -71,12 +71,9 @@ def character_move(world: World) -> None:
     physics = world.resource(Physics)
     dt = world.fixed_time.dt
     for entity, (transform, body, motion) in world.query(Transform, CharacterBody, CharacterMotion):
-        record = physics.bodies.get(entity)
-        if record is None:
-            if not world.has(entity, RigidBody):
-                world.add(entity, RigidBody(kind=BodyKind.KINEMATIC), character_colliders(body))
+        mover = _mover(world, physics, entity, body)
+        if mover is None:
             continue
-        mover = _Mover(physics, body, record.handle, dt)
         start = spatial.Vec3(transform.position)
         centre = (start.x, start.y + mover.lift, start.z)
         wanted = (motion.desired.x, 0.0, motion.desired.z)
@@ -93,6 +90,38 @@ def character_move(world: World) -> None:
         motion.moved = transform.position - start
         motion.grounded = grounded
         motion.desired = spatial.vec3(0.0, 0.0, 0.0)
+
+
+def walk_character(world: World, entity: int, translation: spatial.Vec3) -> spatial.Vec3:
+    """Walk a character horizontally now, with collision and steps, and return the move made.
+
+    Smooth locomotion uses it so the origin follows what the body really did, not the stick.
+    """
+    physics = world.resource(Physics)
+    mover = _mover(world, physics, entity, world.get(entity, CharacterBody))
+    transform = world.get(entity, Transform)
+    if mover is None:
+        return spatial.vec3(0.0, 0.0, 0.0)
+    start = spatial.Vec3(transform.position)
+    centre = (start.x, start.y + mover.lift, start.z)
+    grounded = world.get(entity, CharacterMotion).grounded
+    centre, _ = mover.walk(centre, (translation.x, 0.0, translation.z), was_grounded=grounded)
+    transform.position = spatial.vec3(centre[0], centre[1] - mover.lift, centre[2])
+    return transform.position - start
+
+
+def _mover(world: World, physics: Physics, entity: int, body: CharacterBody) -> _Mover | None:
+    """The mover of a character whose capsule exists; on first sight, ask for the capsule."""
+    record = physics.bodies.get(entity)
+    colliders = world.try_get(entity, Colliders)
+    if record is None or colliders is None:
+        if not world.has(entity, RigidBody):
+            world.add(entity, RigidBody(kind=BodyKind.KINEMATIC), character_colliders(body))
+        return None
+    capsule = colliders.parts[0]
+    if not isinstance(capsule.shape, Capsule) or capsule.shape.height != body.height:
+        colliders.parts[0] = character_colliders(body).parts[0]  # crouched or stood up
+    return _Mover(physics, body, record.handle, world.fixed_time.dt)
 
 
 Point = tuple[float, float, float]

@@ -227,6 +227,19 @@ class Physics:
         for collider in body.colliders.parts[len(body.parts) :]:
             self._attach(body, collider, self._collider(collider, body.entity, body.component, 0))
 
+    def replace_part(self, body: Body, index: int) -> None:
+        """Rebuild collider `index`, whose Collider was replaced (a crouching capsule)."""
+        assert body.colliders is not None
+        collider = body.colliders.parts[index]
+        old = body.parts[index].handle
+        self.removed_parts[old] = self.parts.pop(old)
+        self.engine.remove_collider(old)
+        builder = self._collider(collider, body.entity, body.component, 0)
+        handle = self.engine.add_collider(builder, body.handle)
+        self.engine.colliders[handle].collision_groups = self.groups(collider.layer)
+        self.parts[handle] = (body.entity, index)
+        body.parts[index] = Part(handle, collider, collider.layer)
+
     def remove(self, entity: int) -> None:
         body = self.bodies.pop(entity, None)
         if body is None:

@@ -16,6 +16,7 @@ from playspace import spatial
 from playspace.components import Transform
 from playspace.components.physics import BodyKind, Colliders, PreviousTransform, RigidBody
 from playspace.ecs import Despawned, Phase, World, system
+from playspace.spatial import Quat, Vec3
 from playspace.systems.physics.engine import Body, FallPolicy, Physics, isometry
 from playspace.systems.physics.events import (
     ContactBegan,
@@ -95,7 +96,11 @@ def _apply_changes(physics: Physics, body: Body, regroup: bool) -> bool:
         if len(colliders.parts) != len(body.parts):
             physics.add_parts(body)
             changed = True
-        for part in body.parts:
+        for index, part in enumerate(body.parts):
+            if colliders.parts[index] is not part.collider:
+                physics.replace_part(body, index)
+                changed = True
+                continue
             if regroup or part.collider.layer != part.layer:
                 physics.engine.colliders[part.handle].collision_groups = physics.groups(
                     part.collider.layer
@@ -191,8 +196,8 @@ def physics_writeback(world: World) -> None:
         if previous is not None:
             previous.position = transform.position
             previous.rotation = transform.rotation
-        transform.position = spatial.vec3(*t)
-        transform.rotation = spatial.quat(x, y, z, w)
+        transform.position = Vec3(*t)
+        transform.rotation = Quat(w, x, y, z)  # glm's order: w first (the hot path skips quat())
         now.add(body.entity)
         if t[1] < physics.kill_height:
             fallen.append(body)

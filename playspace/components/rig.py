@@ -1,0 +1,101 @@
+"""The rig in the player's terms: origin, head, hands and body, and how they may move.
+
+The *origin* places tracking space (the physical room, floor at y = 0) in the world; the head
+and hands are its children, posed by tracking; the *body* is a capsule of its own that follows
+where the player physically stands, with collision. Locomotion moves the origin; the body is
+never a child of the origin (DESIGN.md, "The rig").
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from enum import Enum
+
+from playspace.spatial import Vec3
+
+
+class SeparationPolicy(Enum):
+    """What happens when the body cannot get to where the player physically stands."""
+
+    FADE = "fade"  # the view darkens with the separation (Godot's recommendation)
+    PUSH_BACK = "push_back"  # the origin moves so the head stays with the body
+
+
+class TurnMode(Enum):
+    SNAP = "snap"
+    SMOOTH = "smooth"
+
+
+class MoveRelativeTo(Enum):
+    """Whose yaw the left stick's forward follows."""
+
+    HEAD = "head"
+    LEFT_HAND = "left_hand"
+    RIGHT_HAND = "right_hand"
+
+
+@dataclass(slots=True)
+class RigSettings:
+    """Comfort and movement settings, a resource a game (or its options menu) may change.
+
+    Defaults follow Godot XR Tools and Unity's XR Interaction Toolkit where they agree; the
+    snap turn is the 30 degrees DESIGN.md asks for.
+    """
+
+    neck_offset: float = 0.1  # metres behind the eyes to the neck, projected to the floor
+    policy: SeparationPolicy = SeparationPolicy.FADE
+    fade_start: float = 0.10  # metres of separation where the view starts to darken
+    fade_full: float = 0.20  # black from here; controller movement stops too
+    turn_mode: TurnMode = TurnMode.SNAP
+    snap_turn: float = math.radians(30.0)
+    smooth_turn_speed: float = math.radians(90.0)  # rad/s at full stick
+    move_speed: float = 2.5  # m/s at full stick
+    move_relative_to: MoveRelativeTo = MoveRelativeTo.HEAD
+    stick_deadzone: float = 0.15
+    flick_on: float = 0.7  # stick past this is a flick (snap turn, teleport aim)
+    flick_off: float = 0.3  # back inside this re-arms it
+    slope_quantization: float = 0.20  # metres of vertical travel before the floor snaps; 0: off
+    teleport_speed: float = 7.0  # m/s the arc leaves the hand at
+    teleport_max_time: float = 2.0  # seconds of arc flight cast
+    teleport_blink: float = 0.15  # seconds of the blink (fade out and in)
+    crouch_min_height: float = 0.8  # the capsule never gets shorter than this
+    height_margin: float = 0.1  # capsule height is the head's height plus this
+
+
+@dataclass(slots=True)
+class Rig:
+    """The rig's entities and its running state; a resource.
+
+    `floor_offset` is where the view's floor is relative to the body's floor (0 in step with
+    it; slope quantization lets it lag by up to the threshold). `fade` is 0 (clear) to 1
+    (black), the most of the separation fade and the teleport blink.
+    """
+
+    origin: int
+    head: int
+    left_hand: int
+    right_hand: int
+    body: int
+    fade: float = 0.0
+    separation: float = 0.0
+    blocked: bool = False
+    smooth_moving: bool = False
+    snap_turn_armed: bool = True
+    teleport_aiming: bool = False
+    teleport_target: Vec3 | None = None
+    teleport_valid: bool = False
+    blink_left: float = 0.0
+    floor_offset: float = 0.0
+    snap_floor: bool = True  # snap the floor on the next step (teleport, turn, recenter, start)
+    arc: list[Vec3] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Origin:
+    """Marks the origin entity; its Transform maps tracking space into the world."""
+
+
+@dataclass(slots=True)
+class PlayerBody:
+    """Marks the body: the player's capsule; its Transform is at the feet, facing the head's yaw."""

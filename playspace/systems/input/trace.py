@@ -1,0 +1,438 @@
+"""Trace files, format v1 (``docs/trace-format.md``): loading them, and writing them as a session
+is recorded.
+
+A trace is a promise to users that a recorded session replays to the same state, so loading is
+strict: anything the format does not define is an error that names the file, the line and the
+field, and `playspace run` can print it as it is. The one exception is what real tracking
+produces mid-session: a NaN or infinite component in a device's pose or velocities means the
+device was lost, so it is *not tracked* in that sample (with a warning) and never reaches
+physics.
+
+Files are read as bytes, one line at a time, so every problem (bad UTF-8 included) has a line
+number and nothing is evaluated or unpickled. Every numeric field goes through
+:meth:`_Cursor.numbers`, so all are judged, and described in messages, the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+from types import TracebackType
+from typing import Any, Final, TypeVar
+
+from playspace.components.input import (
+    Button,
+    DevicePose,
+    Gamepad,
+    HandInput,
+    InputFrame,
+    PadButton,
+)
+from playspace.spatial import Pose, Quat, Vec3, normalize, quat_from_xyzw, quat_to_xyzw, vec3_from
+
+logger = logging.getLogger(__name__)
+
+HEADER: Final = {"format": "playspace-trace", "version": 1}
+_HEADER_LINE: Final = json.dumps(HEADER)
+_SAMPLE_KEYS = ("t", "head", "left", "right", "pads")
+_POSE_KEYS = ("p", "q", "v", "w")
+_HAND_KEYS = (*_POSE_KEYS, "grip", "trigger", "stick", "buttons")
+_PAD_KEYS = ("left_stick", "right_stick", "buttons")
+_COUNTS = {2: "two", 3: "three", 4: "four"}
+# A quaternion whose squared length is this close to 1 is kept as written: normalising a unit
+# quaternion again can move its last bit, and a written trace must load back exactly.
+_UNIT_SLACK = 1e-12
+_SHOWN = 60  # characters of an offending value quoted in a message
+
+_E = TypeVar("_E", bound=Enum)
+_Path = str | os.PathLike[str]
+
+
+class TraceError(ValueError):
+    """A trace that cannot be used, and where: ``FILE:LINE: field 'right.grip': expected ...``."""
+
+    def __init__(self, path: str, line: int | None, field: str | None, problem: str) -> None:
+        where = path if line is None else f"{path}:{line}"
+        super().__init__(
+            f"{where}: {problem}" if field is None else f"{where}: field '{field}': {problem}"
+        )
+        self.path = path
+        self.line = line
+        self.field = field
+        self.problem = problem
+
+
+class _NotFinite(TraceError):
+    """A NaN or infinite number: an error, except in a pose, where it means tracking was lost."""
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """The samples of a trace file, in time order, and what loading it warned about."""
+
+    samples: tuple[InputFrame, ...]
+    path: str = "<memory>"
+    warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def duration(self) -> float:
+        """The last sample's time: a replay of the trace is over once its clock passes it."""
+        return self.samples[-1].time
+
+
+class _Cursor:
+    """A place in one trace file (path and 1-based line) that problems are reported against;
+    it also collects the warnings of a load."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.line = 0
+        self.warnings: list[str] = []
+
+    def error(
+        self, field: str | None, problem: str, kind: type[TraceError] = TraceError
+    ) -> TraceError:
+        return kind(self.path, self.line, field, problem)
+
+    def warn(self, message: str) -> None:
+        self.warnings.append(message)
+        logger.warning("%s", message)
+
+    def numbers(
+        self,
+        value: object,
+        field: str,
+        count: int | None,
+        low: float = -math.inf,
+        high: float = math.inf,
+    ) -> tuple[float, ...]:
+        """``value`` as floats: one number (``count`` None) or a list of ``count``, each finite
+        and in ``[low, high]``. Raises :class:`_NotFinite` for NaN or infinity, which the caller
+        may take as lost tracking, and :class:`TraceError` for anything else wrong."""
+        if math.isinf(high):
+            finite = "finite " if math.isinf(low) else ""
+            bounds = "" if math.isinf(low) else f" >= {low:g}"
+        else:
+            finite, bounds = "", f" in [{low:g}, {high:g}]"
+        noun = f"a {finite}number" if count is None else f"{_COUNTS[count]} {finite}numbers"
+        expected = f"expected {noun}{bounds}, got {_show(value)}"
+        items = [value] if count is None else value
+        if (
+            not isinstance(items, list)
+            or len(items) != (count or 1)
+            or not all(map(_is_number, items))
+        ):
+            raise self.error(field, expected)
+        try:
+            checked = tuple(map(float, items))
+        except OverflowError:  # an integer too big for a float
+            raise self.error(field, expected) from None
+        if not all(map(math.isfinite, checked)):
+            raise self.error(field, expected, _NotFinite)
+        if not all(low <= x <= high for x in checked):
+            raise self.error(field, expected)
+        return checked
+
+
+def _is_number(value: object) -> bool:
+    """Whether JSON gave a number: ``true`` is a Python int, but not a number in a trace."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _show(value: object) -> str:
+    """A value as the file writes it (``NaN``, ``[1, 2]``, ``"a"``), cut short if long."""
+    text = json.dumps(value)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
+
+
+def _join(name: str, key: str) -> str:
+    return f"{name}.{key}" if name else key
+
+
+def _object(cursor: _Cursor, value: object, name: str, keys: tuple[str, ...]) -> dict[str, Any]:
+    """``value`` when it is an object with only ``keys`` (and ``x-`` extension keys)."""
+    if not isinstance(value, dict):
+        raise cursor.error(name or None, f"expected an object, got {_show(value)}")
+    unknown = [key for key in value if key not in keys and not key.startswith("x-")]
+    if unknown:
+        others = f" (so are {', '.join(map(repr, unknown[1:]))})" if unknown[1:] else ""
+        raise cursor.error(
+            _join(name, unknown[0]),
+            f"unknown key{others}; expected {', '.join(keys)} or an extension key 'x-...'",
+        )
+    return value
+
+
+def _time(cursor: _Cursor, value: object, previous: float | None) -> float:
+    """A sample's ``t``: seconds since the recording began, later than the sample before."""
+    (time,) = cursor.numbers(value, "t", None, low=0.0)
+    if previous is not None and time <= previous:
+        raise cursor.error(
+            "t", f"expected a time after the previous sample's ({previous!r}), got {time!r}"
+        )
+    return time
+
+
+def _rotation(xyzw: tuple[float, ...]) -> Quat:
+    q = quat_from_xyzw(xyzw)
+    return q if abs(math.fsum(c * c for c in xyzw) - 1.0) <= _UNIT_SLACK else normalize(q)
+
+
+def _device(cursor: _Cursor, record: dict[str, Any], name: str) -> DevicePose | None:
+    """The pose in a head or hand object: None when it gives none, or when tracking was lost (a
+    NaN or infinite component), which is reported as a warning."""
+    given = [key for key in _POSE_KEYS if key in record]
+    if not given:
+        return None
+    for key in ("p", "q"):
+        if key not in record:
+            raise cursor.error(
+                _join(name, key), f"missing: a pose needs both 'p' and 'q', got {given}"
+            )
+    values: dict[str, tuple[float, ...]] = {}
+    lost: _NotFinite | None = None
+    for key in given:  # all of them, so a wrong type is an error even beside a NaN
+        try:
+            values[key] = cursor.numbers(record[key], _join(name, key), 4 if key == "q" else 3)
+        except _NotFinite as error:
+            lost = lost or error
+    if lost is not None:
+        cursor.warn(f"{lost}; {name} not tracked in this sample")
+        return None
+    if not any(values["q"]):
+        raise cursor.error(
+            _join(name, "q"),
+            f"expected a rotation (four numbers, not all zero), got {_show(record['q'])}",
+        )
+    return DevicePose(
+        Pose(vec3_from(values["p"]), _rotation(values["q"])),
+        vec3_from(values["v"]) if "v" in values else None,
+        vec3_from(values["w"]) if "w" in values else None,
+    )
+
+
+def _stick(cursor: _Cursor, record: dict[str, Any], key: str, name: str) -> tuple[float, float]:
+    x, y = cursor.numbers(record.get(key, [0.0, 0.0]), _join(name, key), 2, -1.0, 1.0)
+    return (x, y)
+
+
+def _buttons(cursor: _Cursor, record: dict[str, Any], name: str, kind: type[_E]) -> frozenset[_E]:
+    value = record.get("buttons", [])
+    field = _join(name, "buttons")
+    names = ", ".join(button.value for button in kind)
+    if not isinstance(value, list):
+        raise cursor.error(field, f"expected a list of button names ({names}), got {_show(value)}")
+    buttons: set[_E] = set()
+    for item in value:
+        try:
+            buttons.add(kind(item))
+        except ValueError:
+            raise cursor.error(
+                field, f"unknown button {_show(item)}; expected one of {names}"
+            ) from None
+    return frozenset(buttons)
+
+
+def _hand(cursor: _Cursor, value: object, name: str) -> HandInput:
+    record = _object(cursor, value, name, _HAND_KEYS)
+    (grip,) = cursor.numbers(record.get("grip", 0.0), _join(name, "grip"), None, 0.0, 1.0)
+    (trigger,) = cursor.numbers(record.get("trigger", 0.0), _join(name, "trigger"), None, 0.0, 1.0)
+    return HandInput(
+        _device(cursor, record, name),
+        grip,
+        trigger,
+        _stick(cursor, record, "stick", name),
+        _buttons(cursor, record, name, Button),
+    )
+
+
+def _pads(cursor: _Cursor, value: object) -> tuple[Gamepad, ...]:
+    if not isinstance(value, list):
+        raise cursor.error("pads", f"expected a list of gamepads, got {_show(value)}")
+    pads = []
+    for index, item in enumerate(value):
+        name = f"pads[{index}]"
+        record = _object(cursor, item, name, _PAD_KEYS)
+        pads.append(
+            Gamepad(
+                _stick(cursor, record, "left_stick", name),
+                _stick(cursor, record, "right_stick", name),
+                _buttons(cursor, record, name, PadButton),
+            )
+        )
+    return tuple(pads)
+
+
+def _sample(cursor: _Cursor, value: object, previous: float | None) -> InputFrame:
+    record = _object(cursor, value, "", _SAMPLE_KEYS)
+    if "t" not in record:
+        raise cursor.error("t", "missing: every sample needs its time in seconds")
+    time = _time(cursor, record["t"], previous)
+    head = None
+    if "head" in record:
+        head = _device(cursor, _object(cursor, record["head"], "head", _POSE_KEYS), "head")
+    return InputFrame(
+        time,
+        head,
+        _hand(cursor, record.get("left", {}), "left"),
+        _hand(cursor, record.get("right", {}), "right"),
+        _pads(cursor, record.get("pads", [])),
+    )
+
+
+def _header(cursor: _Cursor, value: object) -> None:
+    if not isinstance(value, dict) or "format" not in value:
+        raise cursor.error(None, f"expected the header {_HEADER_LINE}, got {_show(value)}")
+    record = _object(cursor, value, "", tuple(HEADER))
+    for key, wanted in HEADER.items():
+        got = record.get(key)
+        if type(got) is not type(wanted) or got != wanted:
+            shown = _show(got) if key in record else "nothing"
+            readable = " (this playspace reads version 1)" if key == "version" else ""
+            raise cursor.error(key, f"expected {_show(wanted)}{readable}, got {shown}")
+
+
+def _json(cursor: _Cursor, raw: bytes) -> object:
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise cursor.error(None, f"not UTF-8 text (byte {error.start + 1})") from None
+    except json.JSONDecodeError as error:
+        raise cursor.error(None, f"not valid JSON: {error.msg} at column {error.colno}") from None
+    except ValueError as error:  # an integer too long to convert
+        raise cursor.error(None, f"not valid JSON: {error}") from None
+
+
+def _read(cursor: _Cursor, lines: Iterable[bytes]) -> list[InputFrame]:
+    samples: list[InputFrame] = []
+    blank: int | None = None  # the first blank line: allowed only if nothing follows it
+    for cursor.line, raw in enumerate(lines, 1):
+        if not raw.strip():
+            blank = blank or cursor.line
+            continue
+        if blank is not None:
+            raise TraceError(cursor.path, blank, None, "blank line inside the trace")
+        value = _json(cursor, raw)
+        if cursor.line == 1:
+            _header(cursor, value)
+        else:
+            samples.append(_sample(cursor, value, samples[-1].time if samples else None))
+    if blank == 1 or cursor.line == 0:
+        raise TraceError(cursor.path, 1, None, f"empty file; expected the header {_HEADER_LINE}")
+    if not samples:
+        raise TraceError(cursor.path, 2, None, "no samples after the header")
+    return samples
+
+
+def load_trace(path: _Path) -> Trace:
+    """The trace in the file at ``path``. Raises :class:`TraceError` naming the file, line and
+    field of the first problem; lost tracking is in :attr:`Trace.warnings` (and logged)."""
+    cursor = _Cursor(os.fspath(path))
+    try:
+        with open(path, "rb") as file:
+            samples = _read(cursor, file)
+    except OSError as error:
+        raise TraceError(cursor.path, None, None, f"cannot read: {error.strerror}") from None
+    return Trace(tuple(samples), cursor.path, tuple(cursor.warnings))
+
+
+def _xyz(v: Vec3) -> list[float]:
+    return [v.x, v.y, v.z]
+
+
+def _pose_record(device: DevicePose | None) -> dict[str, object]:
+    if device is None:
+        return {}
+    record: dict[str, object] = {
+        "p": _xyz(device.pose.position),
+        "q": list(quat_to_xyzw(device.pose.rotation)),
+    }
+    if device.linear_velocity is not None:
+        record["v"] = _xyz(device.linear_velocity)
+    if device.angular_velocity is not None:
+        record["w"] = _xyz(device.angular_velocity)
+    return record
+
+
+def _record(frame: InputFrame) -> dict[str, object]:
+    """A frame as one sample object; hands always carry their controls, so nothing is implied."""
+    record: dict[str, object] = {"t": frame.time}
+    if frame.head is not None:
+        record["head"] = _pose_record(frame.head)
+    for name, hand in (("left", frame.left), ("right", frame.right)):
+        record[name] = _pose_record(hand.pose) | {
+            "grip": hand.grip,
+            "trigger": hand.trigger,
+            "stick": list(hand.stick),
+            "buttons": sorted(button.value for button in hand.buttons),
+        }
+    if frame.pads:
+        record["pads"] = [
+            {
+                "left_stick": list(pad.left_stick),
+                "right_stick": list(pad.right_stick),
+                "buttons": sorted(button.value for button in pad.buttons),
+            }
+            for pad in frame.pads
+        ]
+    return record
+
+
+class TraceWriter:
+    """Writes a new trace file frame by frame, as a session is recorded.
+
+    Each line is flushed as it is written, so a crash loses at most the frame in hand. Floats
+    are written with ``repr`` (JSON's own float form), so the file loads back to equal frames.
+    Frames are taken to be valid, as an input source promises; the writer checks their times,
+    which only the sequence can get wrong, raising :class:`TraceError` for one that is not
+    later than the last, and refuses NaN with :class:`ValueError`.
+    """
+
+    def __init__(self, path: _Path) -> None:
+        self._cursor = _Cursor(os.fspath(path))
+        self._previous: float | None = None
+        self._file = open(path, "w", encoding="utf-8", buffering=1)  # noqa: SIM115 (closed in close)
+        self._file.write(_HEADER_LINE + "\n")
+        self._cursor.line = 1
+
+    @property
+    def path(self) -> str:
+        return self._cursor.path
+
+    def write(self, frame: InputFrame) -> None:
+        """Append one frame as the next sample."""
+        self._cursor.line += 1
+        try:
+            time = _time(self._cursor, frame.time, self._previous)
+            text = json.dumps(_record(frame), allow_nan=False)
+        except ValueError:
+            self._cursor.line -= 1  # nothing was written
+            raise
+        self._file.write(text + "\n")
+        self._previous = time
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> TraceWriter:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def write_trace(path: _Path, frames: Iterable[InputFrame]) -> None:
+    """Write ``frames`` as a trace file at ``path`` (replacing it)."""
+    with TraceWriter(path) as writer:
+        for frame in frames:
+            writer.write(frame)

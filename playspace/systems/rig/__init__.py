@@ -1,0 +1,76 @@
+"""The rig: origin, head, hands and body, with room-scale movement, turning, smooth movement,
+teleport and dynamic slope quantization (DESIGN.md, "The rig").
+
+Add :class:`RigPlugin` after the PhysicsPlugin, with the input source that drives it (a replayed
+trace, a test script, the desktop simulator or OpenXR).
+"""
+
+from __future__ import annotations
+
+from playspace import spatial
+from playspace.components import DeviceRole, TrackedDevice, Transform
+from playspace.components.physics import CharacterBody, CharacterMotion
+from playspace.components.rig import Origin, PlayerBody, Rig, RigSettings
+from playspace.components.scene import PlayerStart
+from playspace.ecs import PluginError, World
+from playspace.systems.locomotion import recenter, smooth_move, turning
+from playspace.systems.physics import Physics
+from playspace.systems.rig.events import RIG_EVENTS
+from playspace.systems.rig.follow import body_follow, separation
+from playspace.systems.sets import add_fixed_sets
+from playspace.systems.slope import place_tracked, slope_quantization
+from playspace.systems.teleport import teleport
+from playspace.systems.tracking import InputSource, InputState, tracking_system
+
+
+def spawn_rig(world: World, start: PlayerStart, settings: RigSettings) -> Rig:
+    """Spawn the origin where the player starts, the tracked devices and the body."""
+    facing = spatial.yaw_rotation(start.yaw)
+    origin = world.spawn(
+        Transform(position=spatial.Vec3(start.position), rotation=facing), Origin()
+    )
+    head, left_hand, right_hand = (
+        world.spawn(TrackedDevice(role), Transform(position=spatial.Vec3(start.position)))
+        for role in (DeviceRole.HEAD, DeviceRole.LEFT_HAND, DeviceRole.RIGHT_HAND)
+    )
+    body = world.spawn(
+        Transform(position=spatial.Vec3(start.position), rotation=facing),
+        CharacterBody(),
+        CharacterMotion(grounded=True),
+        PlayerBody(),
+    )
+    return Rig(origin, head, left_hand, right_hand, body)
+
+
+class RigPlugin:
+    """The player's rig, driven by `source`; settings from `settings` and the scene's start."""
+
+    def __init__(self, source: InputSource, settings: RigSettings | None = None) -> None:
+        self.source = source
+        self.settings = settings
+
+    def build(self, world: World) -> None:
+        if world.try_resource(Physics) is None:
+            raise PluginError("RigPlugin needs the PhysicsPlugin: add it first")
+        start = world.try_resource(PlayerStart) or world.insert_resource(PlayerStart())
+        settings = self.settings or RigSettings(slope_quantization=start.slope_quantization)
+        world.insert_resource(settings)
+        world.insert_resource(InputState(self.source))
+        world.insert_resource(spawn_rig(world, start, settings))
+        for kind in RIG_EVENTS:
+            world.add_event(kind)
+        add_fixed_sets(world)
+        world.add_systems(
+            tracking_system,
+            body_follow,
+            turning,
+            smooth_move,
+            teleport,
+            recenter,
+            separation,
+            slope_quantization,
+            place_tracked,
+        )
+
+
+__all__ = ["RigPlugin", "spawn_rig"]

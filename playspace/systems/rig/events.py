@@ -1,0 +1,73 @@
+"""What the rig did, as ECS events; telemetry writes each with its ``kind`` as the type.
+
+`kind` is the name telemetry v1 uses for the event (``floor_snap``, ``turn``, ...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from playspace.spatial import Vec3
+
+
+@dataclass(frozen=True, slots=True)
+class FloorSnapped:
+    """The origin snapped to the body's floor: the view moved by `dy` metres at once."""
+
+    kind: ClassVar[str] = "floor_snap"
+    dy: float
+
+
+@dataclass(frozen=True, slots=True)
+class Turned:
+    """The origin turned around the head by `angle` radians (positive: to the left)."""
+
+    kind: ClassVar[str] = "turn"
+    angle: float
+
+
+@dataclass(frozen=True, slots=True)
+class Teleported:
+    kind: ClassVar[str] = "teleport"
+    to: Vec3
+
+
+@dataclass(frozen=True, slots=True)
+class TeleportRefused:
+    """The arc ended somewhere the body cannot stand: `reason` is "slope", "room" or "none"."""
+
+    kind: ClassVar[str] = "teleport_refused"
+    to: Vec3 | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Blocked:
+    """The body could not follow the player: they walked into something."""
+
+    kind: ClassVar[str] = "blocked"
+    separation: float
+
+
+@dataclass(frozen=True, slots=True)
+class Recentered:
+    kind: ClassVar[str] = "recenter"
+
+
+@dataclass(frozen=True, slots=True)
+class RecenterRequested:
+    """Ask the rig to put the origin back so the player stands at the body (a command)."""
+
+    kind: ClassVar[str] = "recenter_requested"
+
+
+RIG_EVENTS = (
+    FloorSnapped,
+    Turned,
+    Teleported,
+    TeleportRefused,
+    Blocked,
+    Recentered,
+    RecenterRequested,
+)

@@ -1,0 +1,65 @@
+"""The body follows where the player physically stands; what happens when it cannot.
+
+Godot's "Room scale in XR", origin-centric: each step the body is asked to move to the head's
+floor point (the neck, a little behind the eyes) with collision, and faces where the head
+faces. After it moved, the separation between that point and the feet says whether the player
+walked into something: the ``fade`` policy darkens the view with the separation (from 0.10 m,
+black at 0.20 m), which denies nothing of the player's real motion; ``push_back`` moves the
+origin so the head stays with the body instead. The head never sees into a wall at full
+brightness either way.
+"""
+
+from __future__ import annotations
+
+import math
+
+from playspace import spatial
+from playspace.components import TrackedDevice, Transform
+from playspace.components.physics import CharacterBody, CharacterMotion
+from playspace.components.rig import Rig, RigSettings, SeparationPolicy
+from playspace.ecs import Phase, World, system
+from playspace.systems.rig.events import Blocked
+from playspace.systems.rig.poses import floor_point, horizontal, to_world
+
+
+@system(Phase.FIXED, in_set="rig", writes=(CharacterMotion, CharacterBody))
+def body_follow(world: World) -> None:
+    """Ask the body to go where the player stands; fit the capsule to their height."""
+    rig, settings = world.resource(Rig), world.resource(RigSettings)
+    head = world.get(rig.head, TrackedDevice)
+    body = world.get(rig.body, Transform)
+    motion = world.get(rig.body, CharacterMotion)
+    if not head.tracked:
+        motion.desired = spatial.vec3(0.0, 0.0, 0.0)  # lost tracking freezes the body
+        return
+    eyes = to_world(world.get(rig.origin, Transform), head.pose)
+    motion.desired = horizontal(floor_point(eyes, settings.neck_offset) - body.position)
+    body.rotation = spatial.yaw_rotation(spatial.yaw(eyes.rotation))
+    capsule = world.get(rig.body, CharacterBody)
+    height = max(settings.crouch_min_height, head.pose.position.y + settings.height_margin)
+    if abs(height - capsule.height) > 0.05:
+        capsule.height = max(height, 2 * capsule.radius)
+
+
+@system(Phase.FIXED, in_set="separation", writes=(Transform, Rig))
+def separation(world: World) -> None:
+    """Resolve a body that could not follow: fade the view, or push the origin back."""
+    rig, settings = world.resource(Rig), world.resource(RigSettings)
+    head = world.get(rig.head, TrackedDevice)
+    origin = world.get(rig.origin, Transform)
+    feet = world.get(rig.body, Transform).position
+    stands = floor_point(to_world(origin, head.pose), settings.neck_offset)
+    gap = horizontal(feet - stands)
+    distance = math.hypot(gap.x, gap.z)
+    if settings.policy is SeparationPolicy.PUSH_BACK and head.tracked and distance > 1e-4:
+        origin.position = origin.position + gap
+        distance = 0.0
+    rig.separation = distance
+    span = max(settings.fade_full - settings.fade_start, 1e-6)
+    faded = min(max((distance - settings.fade_start) / span, 0.0), 1.0)
+    blink = rig.blink_left / settings.teleport_blink if settings.teleport_blink > 0 else 0.0
+    rig.fade = max(faded, min(blink, 1.0))
+    blocked = distance > settings.fade_start
+    if blocked and not rig.blocked:
+        world.send(Blocked(distance))
+    rig.blocked = blocked

@@ -1,0 +1,51 @@
+"""Dynamic slope quantization (Karl Johnson's technique), and the final placement of the view.
+
+On stairs and slopes the body's floor rises and falls with every step. Carrying the view up and
+down with it is a roller coaster; instead the origin (the view's floor) keeps its height while
+the body's floor changes, the vertical travel accumulates, and once it reaches the threshold
+(0.20 m by default, either way) the origin snaps to the body's floor in one step. The floor
+syncs at once when smooth movement starts and follows continuously while it lasts (the player
+chose to move, and expects the view to); teleport, snap turn and recentering snap it. A
+threshold of 0 turns the technique off: the view then follows the floor continuously.
+"""
+
+from __future__ import annotations
+
+from playspace.components import TrackedDevice, Transform
+from playspace.components.physics import CharacterMotion
+from playspace.components.rig import Rig, RigSettings
+from playspace.ecs import Phase, World, system
+from playspace.systems.rig.events import FloorSnapped
+from playspace.systems.rig.poses import to_world
+
+SETTLED = 1e-4  # metres: closer than this, the floors already agree
+
+
+@system(Phase.FIXED, in_set="slope", writes=(Transform, Rig))
+def slope_quantization(world: World) -> None:
+    """Keep the origin's height until the body's floor is a threshold away, then snap."""
+    rig, settings = world.resource(Rig), world.resource(RigSettings)
+    origin = world.get(rig.origin, Transform)
+    floor = world.get(rig.body, Transform).position.y
+    grounded = world.get(rig.body, CharacterMotion).grounded
+    dy = floor - origin.position.y
+    if rig.snap_floor:  # teleport, snap turn, recentering, the start of smooth movement
+        rig.snap_floor = False
+        if abs(dy) > SETTLED:
+            origin.position.y = floor
+            world.send(FloorSnapped(dy))
+    elif settings.slope_quantization <= 0 or rig.smooth_moving:
+        origin.position.y = floor
+    elif grounded and abs(dy) >= settings.slope_quantization:
+        origin.position.y = floor
+        world.send(FloorSnapped(dy))
+    rig.floor_offset = origin.position.y - floor
+
+
+@system(Phase.FIXED, in_set="slope", after=(slope_quantization,), writes=(Transform,))
+def place_tracked(world: World) -> None:
+    """Put the head and hands in the world through the origin as it finally is this step."""
+    origin = world.get(world.resource(Rig).origin, Transform)
+    for _, (device, transform) in world.query(TrackedDevice, Transform):
+        pose = to_world(origin, device.pose)
+        transform.position, transform.rotation = pose.position, pose.rotation
