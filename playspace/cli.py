@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import math
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from playspace import __version__
 
@@ -23,7 +26,49 @@ def _parser() -> argparse.ArgumentParser:
         "validate", help="check scene files; exit 2 listing every problem if any is bad"
     )
     validate.add_argument("files", nargs="+", metavar="FILE", help="a scene file (TOML)")
+    run = commands.add_parser("run", help="run a scene (headless from a trace for now)")
+    run.add_argument("scene", type=Path, metavar="SCENE.toml")
+    run.add_argument("--headless", action="store_true", help="no window, no GL: simulate only")
+    run.add_argument("--trace", type=Path, metavar="FILE", help="replay this trace (v1)")
+    run.add_argument("--telemetry", type=Path, metavar="FILE", help="write telemetry v1 here")
+    run.add_argument("--seconds", type=float, help="how long to run (default: the trace's length)")
+    run.add_argument("--fixed-hz", type=float, default=90.0, help="fixed steps a second (90)")
+    run.add_argument("--seed", type=int, default=0, help="seed of the run's random generator")
     return parser
+
+
+def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from playspace.app import run_headless
+    from playspace.scene import SceneError
+    from playspace.systems.input import TraceError
+
+    for flag, value in (("--seconds", args.seconds), ("--fixed-hz", args.fixed_hz)):
+        if value is not None and not (math.isfinite(value) and value > 0):
+            parser.error(f"{flag} must be a number > 0, got {value}")
+    if not args.headless:
+        print(
+            "playspace run: only headless runs exist yet; add --headless "
+            f"(playspace run {args.scene} --headless --trace FILE)",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        with contextlib.ExitStack() as stack:
+            out = None
+            if args.telemetry is not None:
+                out = stack.enter_context(open(args.telemetry, "w", encoding="utf-8", newline="\n"))
+            _world, steps = run_headless(
+                args.scene, args.trace, out, args.seconds, args.fixed_hz, args.seed
+            )
+    except (SceneError, TraceError) as error:
+        print(error, file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"playspace run: {error.filename}: {error.strerror}", file=sys.stderr)
+        return 2
+    print(f"{args.scene}: {steps} fixed steps ({steps / args.fixed_hz:.2f} s) headless", end="")
+    print(f", telemetry in {args.telemetry}" if args.telemetry else "")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -47,6 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(error, file=sys.stderr)
                 status = 2
         return status
+    if args.command == "run":
+        return _run(args, parser)
     parser.print_help()
     return 0
 

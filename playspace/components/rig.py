@@ -40,7 +40,10 @@ class RigSettings:
     """Comfort and movement settings, a resource a game (or its options menu) may change.
 
     Defaults follow Godot XR Tools and Unity's XR Interaction Toolkit where they agree; the
-    snap turn is the 30 degrees DESIGN.md asks for.
+    snap turn is the 30 degrees DESIGN.md asks for. A body stopped by a wall stands its radius
+    from it, and the eyes are `neck_offset` ahead of the body's centre: facing the wall, they
+    reach it at a separation of ``body_radius - neck_offset``. Keep that at `fade_full` or
+    more, so the view is black before the eyes can be inside a wall.
     """
 
     neck_offset: float = 0.1  # metres behind the eyes to the neck, projected to the floor
@@ -59,6 +62,7 @@ class RigSettings:
     teleport_speed: float = 7.0  # m/s the arc leaves the hand at
     teleport_max_time: float = 2.0  # seconds of arc flight cast
     teleport_blink: float = 0.15  # seconds of the blink (fade out and in)
+    body_radius: float = 0.3  # see below: with the neck offset it decides when walls go black
     crouch_min_height: float = 0.8  # the capsule never gets shorter than this
     height_margin: float = 0.1  # capsule height is the head's height plus this
 
@@ -84,7 +88,7 @@ class Rig:
     snap_turn_armed: bool = True
     teleport_aiming: bool = False
     teleport_target: Vec3 | None = None
-    teleport_valid: bool = False
+    teleport_problem: str | None = "none"  # why the target is refused: slope, room, none
     blink_left: float = 0.0
     floor_offset: float = 0.0
     snap_floor: bool = True  # snap the floor on the next step (teleport, turn, recenter, start)

@@ -20,6 +20,7 @@ from playspace.components.rig import Rig
 from playspace.components.scene import Grabbable, Opponent, Prop
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Quat, Vec3
+from playspace.systems.sets import add_fixed_sets
 
 FORMAT = "playspace-telemetry"
 VERSION = 1
@@ -119,3 +120,16 @@ def _objects(world: World) -> list[dict[str, Any]]:
             )
     found.sort(key=lambda o: o["id"])
     return found
+
+
+class TelemetryPlugin:
+    """Write telemetry v1 to `out` every fixed step, with the events of `events`."""
+
+    def __init__(self, out: IO[str], events: Iterable[type] = ()) -> None:
+        self.out = out
+        self.events = tuple(events)
+
+    def build(self, world: World) -> None:
+        add_fixed_sets(world)
+        world.insert_resource(Telemetry(self.out, world.fixed_time.hz, self.events))
+        world.add_systems(telemetry_system)

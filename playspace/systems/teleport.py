@@ -43,9 +43,9 @@ def teleport(world: World) -> None:
         return
     rig.teleport_aiming = False
     rig.arc = []
-    target, valid = rig.teleport_target, rig.teleport_valid
-    if target is None or not valid:
-        world.send(TeleportRefused(target, _reason(world, rig, target)))
+    target, problem = rig.teleport_target, rig.teleport_problem
+    if target is None or problem is not None:
+        world.send(TeleportRefused(target, problem or "none"))
         return
     _go(world, rig, settings, target)
 
@@ -59,7 +59,7 @@ def _aim(world: World, rig: Rig, settings: RigSettings, hand: TrackedDevice) -> 
     gravity = physics.engine.gravity.y
     point = pose.position
     rig.arc = [point]
-    rig.teleport_target, rig.teleport_valid = None, False
+    rig.teleport_target, rig.teleport_problem = None, "none"
     for i in range(1, math.ceil(settings.teleport_max_time / ARC_STEP) + 1):
         t = i * ARC_STEP
         following = pose.position + velocity * t + spatial.vec3(0.0, 0.5 * gravity * t * t, 0.0)
@@ -69,7 +69,7 @@ def _aim(world: World, rig: Rig, settings: RigSettings, hand: TrackedDevice) -> 
         if hit is not None:
             rig.arc.append(hit.point)
             rig.teleport_target = hit.point
-            rig.teleport_valid = _stands(world, rig, hit.point, hit.normal)
+            rig.teleport_problem = _problem(world, rig, hit.point, hit.normal)
             return
         rig.arc.append(following)
         point = following
@@ -79,24 +79,17 @@ def _walkable_layers(layers: Layers) -> list[str]:
     return [n for n in layers.names if n != "player" and layers.collides("player", n)]
 
 
-def _stands(world: World, rig: Rig, target: Vec3, normal: Vec3) -> bool:
+def _problem(world: World, rig: Rig, target: Vec3, normal: Vec3) -> str | None:
+    """Why the body could not stand at `target`: too steep, no room, or nothing (None)."""
     capsule = world.get(rig.body, CharacterBody)
-    return normal.y >= math.cos(capsule.max_slope) and _room(world, rig, target)
-
-
-def _room(world: World, rig: Rig, target: Vec3) -> bool:
-    capsule = world.get(rig.body, CharacterBody)
+    if normal.y < math.cos(capsule.max_slope):
+        return "slope"
     centre = target + spatial.vec3(0.0, capsule.height / 2 + CLEARANCE, 0.0)
     shape = Capsule(capsule.radius, capsule.height)
     layers = _walkable_layers(world.resource(Layers))
-    physics = world.resource(Physics)
-    return not physics.overlap(shape, centre, spatial.identity(), layers, exclude=rig.body)
-
-
-def _reason(world: World, rig: Rig, target: Vec3 | None) -> str:
-    if target is None:
-        return "none"
-    return "room" if not _room(world, rig, target) else "slope"
+    if world.resource(Physics).overlap(shape, centre, spatial.identity(), layers, rig.body):
+        return "room"
+    return None
 
 
 def _go(world: World, rig: Rig, settings: RigSettings, target: Vec3) -> None:

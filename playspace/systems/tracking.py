@@ -10,21 +10,12 @@ made up of zeros.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from playspace.components import DeviceRole, TrackedDevice
 from playspace.components.input import DevicePose, InputFrame
 from playspace.ecs import Phase, World, system
 from playspace.ecs.clock import NS_PER_S
-
-
-class InputSource(Protocol):
-    """Anything that can say what the player did at a time on its clock."""
-
-    @property
-    def duration(self) -> float | None: ...
-
-    def sample(self, time: float) -> InputFrame: ...
+from playspace.systems.input import InputSource
 
 
 @dataclass(slots=True)
@@ -35,7 +26,7 @@ class InputState:
     frame: InputFrame = field(default_factory=InputFrame)
 
 
-def device_pose(frame: InputFrame, role: DeviceRole) -> DevicePose | None:
+def _sample_of(frame: InputFrame, role: DeviceRole) -> DevicePose | None:
     if role is DeviceRole.HEAD:
         return frame.head
     return frame.left.pose if role is DeviceRole.LEFT_HAND else frame.right.pose
@@ -48,7 +39,7 @@ def tracking_system(world: World) -> None:
     frame = state.frame = state.source.sample(world.fixed_time.elapsed)
     stamp = round(frame.time * NS_PER_S)
     for _, device in world.each(TrackedDevice):
-        sample = device_pose(frame, device.role)
+        sample = _sample_of(frame, device.role)
         if sample is None:
             device.tracked = False
             continue

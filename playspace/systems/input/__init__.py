@@ -1,0 +1,37 @@
+"""Input without a headset: trace files (format v1, ``docs/trace-format.md``) and the sources
+that turn a trace or a script into input frames, sampled at the fixed step's time.
+
+Load a recording with :func:`load_trace` and play it with :class:`ReplaySource`; record one
+with :class:`TraceWriter`; drive a test with :class:`ScriptedSource` and the builders
+:func:`standing`, :func:`hand_input` and :func:`device_pose`.
+"""
+
+from playspace.systems.input.sources import (
+    InputSource,
+    ReplaySource,
+    ScriptedSource,
+    device_pose,
+    hand_input,
+    standing,
+)
+from playspace.systems.input.trace import (
+    Trace,
+    TraceError,
+    TraceWriter,
+    load_trace,
+    write_trace,
+)
+
+__all__ = [
+    "InputSource",
+    "ReplaySource",
+    "ScriptedSource",
+    "Trace",
+    "TraceError",
+    "TraceWriter",
+    "device_pose",
+    "hand_input",
+    "load_trace",
+    "standing",
+    "write_trace",
+]

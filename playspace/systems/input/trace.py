@@ -37,12 +37,13 @@ from playspace.spatial import Pose, Quat, Vec3, normalize, quat_from_xyzw, quat_
 
 logger = logging.getLogger(__name__)
 
-HEADER: Final = {"format": "playspace-trace", "version": 1}
-_HEADER_LINE: Final = json.dumps(HEADER)
+_HEADER: Final = {"format": "playspace-trace", "version": 1}
+_HEADER_LINE: Final = json.dumps(_HEADER)
 _SAMPLE_KEYS = ("t", "head", "left", "right", "pads")
 _POSE_KEYS = ("p", "q", "v", "w")
 _HAND_KEYS = (*_POSE_KEYS, "grip", "trigger", "stick", "buttons")
 _PAD_KEYS = ("left_stick", "right_stick", "buttons")
+_NUMBER_TYPES = {int, float}  # by exact type: JSON's true is a Python int, but not a number
 _COUNTS = {2: "two", 3: "three", 4: "four"}
 # A quaternion whose squared length is this close to 1 is kept as written: normalising a unit
 # quaternion again can move its last bit, and a written trace must load back exactly.
@@ -114,34 +115,36 @@ class _Cursor:
         """``value`` as floats: one number (``count`` None) or a list of ``count``, each finite
         and in ``[low, high]``. Raises :class:`_NotFinite` for NaN or infinity, which the caller
         may take as lost tracking, and :class:`TraceError` for anything else wrong."""
-        if math.isinf(high):
-            finite = "finite " if math.isinf(low) else ""
-            bounds = "" if math.isinf(low) else f" >= {low:g}"
-        else:
-            finite, bounds = "", f" in [{low:g}, {high:g}]"
-        noun = f"a {finite}number" if count is None else f"{_COUNTS[count]} {finite}numbers"
-        expected = f"expected {noun}{bounds}, got {_show(value)}"
         items = [value] if count is None else value
+        kind: type[TraceError] = TraceError
         if (
-            not isinstance(items, list)
-            or len(items) != (count or 1)
-            or not all(map(_is_number, items))
+            isinstance(items, list)
+            and len(items) == (count or 1)
+            and all(type(item) in _NUMBER_TYPES for item in items)
         ):
-            raise self.error(field, expected)
-        try:
-            checked = tuple(map(float, items))
-        except OverflowError:  # an integer too big for a float
-            raise self.error(field, expected) from None
-        if not all(map(math.isfinite, checked)):
-            raise self.error(field, expected, _NotFinite)
-        if not all(low <= x <= high for x in checked):
-            raise self.error(field, expected)
-        return checked
+            try:
+                checked = tuple(map(float, items))
+            except OverflowError:  # an integer too big for a float
+                pass
+            else:
+                if not all(map(math.isfinite, checked)):
+                    kind = _NotFinite
+                elif all(low <= x <= high for x in checked):
+                    return checked
+        expected = _describe(count, low, high)
+        raise self.error(field, f"expected {expected}, got {_show(value)}", kind)
 
 
-def _is_number(value: object) -> bool:
-    """Whether JSON gave a number: ``true`` is a Python int, but not a number in a trace."""
-    return isinstance(value, int | float) and not isinstance(value, bool)
+def _describe(count: int | None, low: float, high: float) -> str:
+    """``a number in [0, 1]``, ``three finite numbers``, ``a number >= 0``."""
+    if not math.isinf(high):
+        finite, bounds = "", f" in [{low:g}, {high:g}]"
+    elif math.isinf(low):
+        finite, bounds = "finite ", ""
+    else:
+        finite, bounds = "", f" >= {low:g}"
+    noun = f"a {finite}number" if count is None else f"{_COUNTS[count]} {finite}numbers"
+    return noun + bounds
 
 
 def _show(value: object) -> str:
@@ -160,7 +163,7 @@ def _object(cursor: _Cursor, value: object, name: str, keys: tuple[str, ...]) ->
         raise cursor.error(name or None, f"expected an object, got {_show(value)}")
     unknown = [key for key in value if key not in keys and not key.startswith("x-")]
     if unknown:
-        others = f" (so are {', '.join(map(repr, unknown[1:]))})" if unknown[1:] else ""
+        others = f" (also unknown: {', '.join(map(repr, unknown[1:]))})" if unknown[1:] else ""
         raise cursor.error(
             _join(name, unknown[0]),
             f"unknown key{others}; expected {', '.join(keys)} or an extension key 'x-...'",
@@ -192,7 +195,8 @@ def _device(cursor: _Cursor, record: dict[str, Any], name: str) -> DevicePose | 
     for key in ("p", "q"):
         if key not in record:
             raise cursor.error(
-                _join(name, key), f"missing: a pose needs both 'p' and 'q', got {given}"
+                _join(name, key),
+                f"missing: a pose needs both 'p' and 'q'; only {', '.join(map(repr, given))} given",
             )
     values: dict[str, tuple[float, ...]] = {}
     lost: _NotFinite | None = None
@@ -224,18 +228,21 @@ def _stick(cursor: _Cursor, record: dict[str, Any], key: str, name: str) -> tupl
 def _buttons(cursor: _Cursor, record: dict[str, Any], name: str, kind: type[_E]) -> frozenset[_E]:
     value = record.get("buttons", [])
     field = _join(name, "buttons")
-    names = ", ".join(button.value for button in kind)
     if not isinstance(value, list):
-        raise cursor.error(field, f"expected a list of button names ({names}), got {_show(value)}")
+        raise cursor.error(field, f"expected a list of {_names(kind)}, got {_show(value)}")
     buttons: set[_E] = set()
     for item in value:
         try:
             buttons.add(kind(item))
         except ValueError:
             raise cursor.error(
-                field, f"unknown button {_show(item)}; expected one of {names}"
+                field, f"unknown button {_show(item)}; expected {_names(kind)}"
             ) from None
     return frozenset(buttons)
+
+
+def _names(kind: type[Enum]) -> str:
+    return f"button names ({', '.join(button.value for button in kind)})"
 
 
 def _hand(cursor: _Cursor, value: object, name: str) -> HandInput:
@@ -288,8 +295,8 @@ def _sample(cursor: _Cursor, value: object, previous: float | None) -> InputFram
 def _header(cursor: _Cursor, value: object) -> None:
     if not isinstance(value, dict) or "format" not in value:
         raise cursor.error(None, f"expected the header {_HEADER_LINE}, got {_show(value)}")
-    record = _object(cursor, value, "", tuple(HEADER))
-    for key, wanted in HEADER.items():
+    record = _object(cursor, value, "", tuple(_HEADER))
+    for key, wanted in _HEADER.items():
         got = record.get(key)
         if type(got) is not type(wanted) or got != wanted:
             shown = _show(got) if key in record else "nothing"
@@ -311,7 +318,8 @@ def _json(cursor: _Cursor, raw: bytes) -> object:
 def _read(cursor: _Cursor, lines: Iterable[bytes]) -> list[InputFrame]:
     samples: list[InputFrame] = []
     blank: int | None = None  # the first blank line: allowed only if nothing follows it
-    for cursor.line, raw in enumerate(lines, 1):
+    for number, raw in enumerate(lines, 1):
+        cursor.line = number
         if not raw.strip():
             blank = blank or cursor.line
             continue
@@ -387,7 +395,8 @@ class TraceWriter:
     """Writes a new trace file frame by frame, as a session is recorded.
 
     Each line is flushed as it is written, so a crash loses at most the frame in hand. Floats
-    are written with ``repr`` (JSON's own float form), so the file loads back to equal frames.
+    are written with ``repr`` (JSON's own float form), so the file loads back to equal frames
+    (given unit quaternions, as sources give: any other loads back normalised).
     Frames are taken to be valid, as an input source promises; the writer checks their times,
     which only the sequence can get wrong, raising :class:`TraceError` for one that is not
     later than the last, and refuses NaN with :class:`ValueError`.
@@ -396,9 +405,9 @@ class TraceWriter:
     def __init__(self, path: _Path) -> None:
         self._cursor = _Cursor(os.fspath(path))
         self._previous: float | None = None
+        self._samples = 0
         self._file = open(path, "w", encoding="utf-8", buffering=1)  # noqa: SIM115 (closed in close)
         self._file.write(_HEADER_LINE + "\n")
-        self._cursor.line = 1
 
     @property
     def path(self) -> str:
@@ -406,14 +415,11 @@ class TraceWriter:
 
     def write(self, frame: InputFrame) -> None:
         """Append one frame as the next sample."""
-        self._cursor.line += 1
-        try:
-            time = _time(self._cursor, frame.time, self._previous)
-            text = json.dumps(_record(frame), allow_nan=False)
-        except ValueError:
-            self._cursor.line -= 1  # nothing was written
-            raise
+        self._cursor.line = self._samples + 2  # the line this frame will be written on
+        time = _time(self._cursor, float(frame.time), self._previous)
+        text = json.dumps(_record(frame), allow_nan=False)
         self._file.write(text + "\n")
+        self._samples += 1
         self._previous = time
 
     def close(self) -> None:

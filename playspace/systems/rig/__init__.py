@@ -13,6 +13,7 @@ from playspace.components.physics import CharacterBody, CharacterMotion
 from playspace.components.rig import Origin, PlayerBody, Rig, RigSettings
 from playspace.components.scene import PlayerStart
 from playspace.ecs import PluginError, World
+from playspace.systems.input import InputSource
 from playspace.systems.locomotion import recenter, smooth_move, turning
 from playspace.systems.physics import Physics
 from playspace.systems.rig.events import RIG_EVENTS
@@ -20,7 +21,7 @@ from playspace.systems.rig.follow import body_follow, separation
 from playspace.systems.sets import add_fixed_sets
 from playspace.systems.slope import place_tracked, slope_quantization
 from playspace.systems.teleport import teleport
-from playspace.systems.tracking import InputSource, InputState, tracking_system
+from playspace.systems.tracking import InputState, tracking_system
 
 
 def spawn_rig(world: World, start: PlayerStart, settings: RigSettings) -> Rig:
@@ -35,7 +36,7 @@ def spawn_rig(world: World, start: PlayerStart, settings: RigSettings) -> Rig:
     )
     body = world.spawn(
         Transform(position=spatial.Vec3(start.position), rotation=facing),
-        CharacterBody(),
+        CharacterBody(radius=settings.body_radius),
         CharacterMotion(grounded=True),
         PlayerBody(),
     )

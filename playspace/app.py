@@ -1,0 +1,76 @@
+"""The composition root: a world built from a scene and plugins, an input source, a loop.
+
+A game embeds playspace through these functions or builds the same thing itself: the world,
+the physics from the scene's ``[physics]`` table, the scene's entities, the rig driven by an
+input source, and whatever plugins and systems the game adds. The loop that drives a world
+(headless here; a window or a headset elsewhere) is kept apart from the world itself.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from playspace.ecs import World
+from playspace.scene import Scene, SpawnedScene, load_scene, physics_plugin_for, spawn_scene
+from playspace.systems.input import InputSource, ReplaySource, load_trace, standing
+from playspace.systems.input.sources import ScriptedSource
+from playspace.systems.rig import RigPlugin
+from playspace.systems.rig.events import RIG_EVENTS
+from playspace.systems.telemetry import TelemetryPlugin
+
+
+@dataclass(slots=True)
+class Seed:
+    """The run's random generator, a resource: systems that need chance draw from it, so a
+    replay with the same seed is the same run."""
+
+    rng: random.Random
+
+
+def build_world(
+    scene: Scene,
+    source: InputSource,
+    fixed_hz: float = 90.0,
+    seed: int = 0,
+    plugins: Iterable[object] = (),
+) -> tuple[World, SpawnedScene]:
+    """A world with the scene's physics and entities, the rig on `source`, then `plugins`."""
+    world = World(fixed_hz=fixed_hz)
+    world.insert_resource(Seed(random.Random(seed)))
+    world.add_plugin(physics_plugin_for(scene))
+    spawned = spawn_scene(world, scene)
+    world.add_plugin(RigPlugin(source))
+    for plugin in plugins:
+        world.add_plugin(plugin)  # type: ignore[arg-type]
+    return world, spawned
+
+
+def replay_source(trace: Path | None) -> InputSource:
+    """The recorded trace, or a player standing still at the start when there is none."""
+    if trace is None:
+        return ScriptedSource(lambda t: standing())
+    return ReplaySource(load_trace(trace))
+
+
+def run_headless(
+    scene_path: Path,
+    trace: Path | None,
+    telemetry: IO[str] | None,
+    seconds: float | None = None,
+    fixed_hz: float = 90.0,
+    seed: int = 0,
+) -> tuple[World, int]:
+    """Replay `trace` through the scene for its length (or `seconds`); return the world and
+    the number of fixed steps run. Deterministic: the same inputs write the same telemetry."""
+    source = replay_source(trace)
+    plugins = [TelemetryPlugin(telemetry, RIG_EVENTS)] if telemetry is not None else []
+    world, _ = build_world(load_scene(scene_path), source, fixed_hz, seed, plugins)
+    length = seconds if seconds is not None else (source.duration or 0.0)
+    steps = max(1, math.ceil(length * fixed_hz - 1e-9))
+    world.step(steps)
+    return world, steps

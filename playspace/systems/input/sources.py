@@ -1,0 +1,187 @@
+"""Input sources without a headset: a replayed trace, and a script for tests and examples.
+
+Every source answers :meth:`InputSource.sample`: the input frame at a time on the source's
+clock. The tracking system samples once per fixed step at the step's time, so a trace drives the
+world the same way whatever frame rate it was recorded or replayed at; that is why replay
+interpolates between samples instead of handing out the nearest one.
+
+The builders at the end (:func:`device_pose`, :func:`hand_input`, :func:`standing`) make the
+frames tests start from, in tracking space: floor at y = 0, looking down -Z.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from itertools import pairwise
+from typing import Protocol
+
+from playspace.components.input import Button, DevicePose, Gamepad, HandInput, InputFrame
+from playspace.spatial import Pose, Vec3, lerp_pose, vec3_from, yaw_rotation
+from playspace.systems.input.trace import Trace
+
+_Triple = tuple[float, float, float]
+
+
+class InputSource(Protocol):
+    """Anything that can say what the player did at a time on its clock."""
+
+    @property
+    def duration(self) -> float | None:
+        """The time after which the source has nothing new to say; None if it never ends."""
+        ...
+
+    def sample(self, time: float) -> InputFrame:
+        """The input frame at ``time`` (seconds on the source's clock), stamped with it."""
+        ...
+
+
+def _at(frame: InputFrame, time: float) -> InputFrame:
+    return frame if frame.time == time else replace(frame, time=time)
+
+
+class ReplaySource:
+    """Plays a trace back, interpolating between the two samples around each time asked for.
+
+    Positions, velocities and analog controls move linearly; rotations slerp the short way;
+    buttons, and a device tracked in only one of the two samples, keep the earlier sample's
+    state, so a press or a loss of tracking starts where it was recorded and nothing is made
+    up between a lost and a found pose. Before the first sample the source holds the first;
+    after :attr:`duration` it holds the last.
+
+    A sample costs a binary search at worst; stepping forward in time, as a replay does, checks
+    the interval of the last call first.
+    """
+
+    def __init__(self, trace: Trace) -> None:
+        self.trace = trace
+        self._samples = trace.samples
+        self._times = [sample.time for sample in trace.samples]
+        if not self._times:
+            raise ValueError(f"{trace.path}: a trace with no samples cannot be replayed")
+        if any(b <= a for a, b in pairwise(self._times)):
+            raise ValueError(f"{trace.path}: sample times must strictly increase")
+        self._index = 0  # the interval [times[i], times[i + 1]) of the last sample
+
+    @property
+    def duration(self) -> float:
+        return self.trace.duration
+
+    def sample(self, time: float) -> InputFrame:
+        times = self._times
+        if time <= times[0]:
+            return _at(self._samples[0], time)
+        if time >= times[-1]:
+            return _at(self._samples[-1], time)
+        i = self._index
+        if time >= times[i + 1]:
+            i = bisect_right(times, time, i + 1) - 1
+        elif time < times[i]:
+            i = bisect_right(times, time, 0, i) - 1
+        self._index = i
+        a, b = self._samples[i], self._samples[i + 1]
+        if time == a.time:
+            return a
+        f = (time - a.time) / (b.time - a.time)
+        return InputFrame(
+            time,
+            _device(a.head, b.head, f),
+            _hand(a.left, b.left, f),
+            _hand(a.right, b.right, f),
+            tuple(_pad(pa, pb, f) for pa, pb in zip(a.pads, b.pads, strict=False))
+            + a.pads[len(b.pads) :],
+        )
+
+
+def _mix(a: float, b: float, f: float) -> float:
+    return a + (b - a) * f
+
+
+def _stick(a: tuple[float, float], b: tuple[float, float], f: float) -> tuple[float, float]:
+    return (_mix(a[0], b[0], f), _mix(a[1], b[1], f))
+
+
+def _vector(a: Vec3 | None, b: Vec3 | None, f: float) -> Vec3 | None:
+    return a if a is None or b is None else a + (b - a) * f
+
+
+def _device(a: DevicePose | None, b: DevicePose | None, f: float) -> DevicePose | None:
+    if a is None or b is None:
+        return a
+    return DevicePose(
+        lerp_pose(a.pose, b.pose, f),
+        _vector(a.linear_velocity, b.linear_velocity, f),
+        _vector(a.angular_velocity, b.angular_velocity, f),
+    )
+
+
+def _hand(a: HandInput, b: HandInput, f: float) -> HandInput:
+    return HandInput(
+        _device(a.pose, b.pose, f),
+        _mix(a.grip, b.grip, f),
+        _mix(a.trigger, b.trigger, f),
+        _stick(a.stick, b.stick, f),
+        a.buttons,
+    )
+
+
+def _pad(a: Gamepad, b: Gamepad, f: float) -> Gamepad:
+    return Gamepad(
+        _stick(a.left_stick, b.left_stick, f), _stick(a.right_stick, b.right_stick, f), a.buttons
+    )
+
+
+class ScriptedSource:
+    """Frames from a function of time, for tests and examples: ``script(t)`` says what the
+    player does at ``t``. The source stamps each frame with ``t``, so a script may return the
+    same frame every time (``ScriptedSource(lambda t: standing())``)."""
+
+    def __init__(
+        self, script: Callable[[float], InputFrame], duration: float | None = None
+    ) -> None:
+        self.script = script
+        self.duration = duration
+
+    def sample(self, time: float) -> InputFrame:
+        return _at(self.script(time), time)
+
+
+def device_pose(
+    position: _Triple,
+    yaw: float = 0.0,
+    velocity: _Triple | None = None,
+    angular_velocity: _Triple | None = None,
+) -> DevicePose:
+    """A tracked pose at ``position`` (metres, tracking space) turned ``yaw`` radians to the
+    left of -Z, with velocities (m/s, rad/s) when given."""
+    return DevicePose(
+        Pose(vec3_from(position), yaw_rotation(yaw)),
+        None if velocity is None else vec3_from(velocity),
+        None if angular_velocity is None else vec3_from(angular_velocity),
+    )
+
+
+def hand_input(
+    position: _Triple,
+    yaw: float = 0.0,
+    *,
+    grip: float = 0.0,
+    trigger: float = 0.0,
+    stick: tuple[float, float] = (0.0, 0.0),
+    buttons: Iterable[Button] = (),
+) -> HandInput:
+    """A tracked controller at ``position`` turned ``yaw`` to the left, with its controls."""
+    return HandInput(device_pose(position, yaw), grip, trigger, stick, frozenset(buttons))
+
+
+def standing(head_height: float = 1.7) -> InputFrame:
+    """A player standing still at the tracking-space origin, looking down -Z, hands relaxed at
+    their sides (0.2 m out, 0.8 m below the eyes): the neutral frame a test starts from."""
+    hands_y = head_height - 0.8
+    return InputFrame(
+        0.0,
+        device_pose((0.0, head_height, 0.0)),
+        hand_input((-0.2, hands_y, 0.0)),
+        hand_input((0.2, hands_y, 0.0)),
+    )

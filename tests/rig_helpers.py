@@ -1,0 +1,97 @@
+"""A headless rig world driven by a script, and its telemetry read back as a player would."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from physics_helpers import floor, static
+
+from playspace import spatial
+from playspace.components.input import DevicePose, HandInput, InputFrame
+from playspace.components.physics import Box
+from playspace.components.rig import RigSettings
+from playspace.components.scene import PlayerStart
+from playspace.ecs import World
+from playspace.systems.input import ScriptedSource, device_pose, hand_input
+from playspace.systems.physics import PhysicsPlugin
+from playspace.systems.rig import RigPlugin
+from playspace.systems.rig.events import RIG_EVENTS
+from playspace.systems.telemetry import TelemetryPlugin
+
+Script = Callable[[float], InputFrame]
+
+
+@dataclass
+class Run:
+    world: World
+    out: io.StringIO
+
+    def steps(self) -> list[dict[str, Any]]:
+        lines = self.out.getvalue().splitlines()
+        return [json.loads(line) for line in lines[1:]]
+
+    def events(self, kind: str) -> list[dict[str, Any]]:
+        return [e for s in self.steps() for e in s["events"] if e["type"] == kind]
+
+
+def rig_world(
+    script: Script,
+    build: Callable[[World], None] | None = None,
+    settings: RigSettings | None = None,
+    start: PlayerStart | None = None,
+) -> Run:
+    world = World(fixed_hz=90)
+    world.add_plugin(PhysicsPlugin())
+    floor(world)
+    if build is not None:
+        build(world)
+    if start is not None:
+        world.insert_resource(start)
+    world.add_plugin(RigPlugin(ScriptedSource(script), settings))
+    out = io.StringIO()
+    world.add_plugin(TelemetryPlugin(out, RIG_EVENTS))
+    return Run(world, out)
+
+
+def head_at(x: float, y: float, z: float, yaw: float = 0.0, **hands: HandInput) -> InputFrame:
+    """A frame with the head at (x, y, z) in tracking space and relaxed hands (or `hands`)."""
+    return InputFrame(
+        0.0,
+        device_pose((x, y, z), yaw),
+        hands.get("left", hand_input((x - 0.2, y - 0.8, z))),
+        hands.get("right", hand_input((x + 0.2, y - 0.8, z))),
+    )
+
+
+def with_sticks(
+    frame: InputFrame, left: tuple[float, float] = (0, 0), right: tuple[float, float] = (0, 0)
+) -> InputFrame:
+    return replace(
+        frame, left=replace(frame.left, stick=left), right=replace(frame.right, stick=right)
+    )
+
+
+def aiming_hand(position: tuple[float, float, float], pitch: float) -> DevicePose:
+    """A controller pointing forward (-Z), tilted up by `pitch` radians."""
+    tilt = spatial.from_axis_angle(spatial.vec3(1, 0, 0), pitch)
+    return DevicePose(spatial.Pose(spatial.vec3(*position), tilt))
+
+
+def stairs(world: World, rise: float = 0.17, run: float = 0.3, steps: int = 8) -> None:
+    """Steps climbing toward -Z from z = -0.5, the last a 3 m landing."""
+    for i in range(steps):
+        top = (i + 1) * rise
+        depth = run if i < steps - 1 else 3.0
+        static(world, Box((3.0, top, depth)), spatial.vec3(0, top / 2, -0.5 - run * i - depth / 2))
+
+
+def walking(
+    speed: float, direction: tuple[float, float] = (0.0, -1.0), height: float = 1.7
+) -> Script:
+    """Walk physically at `speed` m/s along `direction` (x, z) in the room, from its centre."""
+    dx, dz = direction
+    return lambda t: head_at(dx * speed * t, height, dz * speed * t)

@@ -1,0 +1,245 @@
+"""The rig, driven by scripted input and checked from telemetry as a player would notice it."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+from physics_helpers import static
+from rig_helpers import aiming_hand, head_at, rig_world, stairs, walking, with_sticks
+
+from playspace import spatial
+from playspace.components.input import HandInput
+from playspace.components.physics import Box, CharacterBody
+from playspace.components.rig import Rig, RigSettings, SeparationPolicy
+from playspace.components.scene import PlayerStart
+from playspace.ecs import World
+from playspace.systems.input import hand_input
+from playspace.systems.rig.events import RecenterRequested
+
+THRESHOLD = 0.2
+
+
+def view_floor(step: dict) -> float:  # type: ignore[type-arg]
+    """The height of the view's floor: the head's height less its height in the room."""
+    return step["head"]["p"][1] - 1.7
+
+
+def test_physically_walking_stairs_moves_the_view_only_by_floor_snaps() -> None:
+    run = rig_world(walking(0.6), build=stairs)
+    run.world.step(round(5.0 * 90))
+    steps = run.steps()
+    body_floor = [s["body"]["p"][1] for s in steps]
+    assert max(body_floor) == pytest.approx(8 * 0.17, abs=0.02)  # walked to the top landing
+    snaps = run.events("floor_snap")
+    assert len(snaps) >= 4
+    for before, after in itertools.pairwise(steps):
+        moved = after["head"]["p"][1] - before["head"]["p"][1]
+        snapped = [e for e in after["events"] if e["type"] == "floor_snap"]
+        if snapped:
+            assert moved == pytest.approx(snapped[0]["dy"], abs=1e-5)
+        else:
+            assert moved == pytest.approx(0.0, abs=1e-6)  # no continuous vertical motion
+    for step in steps:
+        assert abs(view_floor(step) - step["body"]["p"][1]) < THRESHOLD
+    for snap in snaps:  # each snap comes with the first step that reaches the threshold
+        assert THRESHOLD <= abs(snap["dy"]) <= THRESHOLD + 0.17 + 0.02
+
+
+def test_with_quantization_off_the_view_follows_the_floor() -> None:
+    run = rig_world(walking(0.6), build=stairs, settings=RigSettings(slope_quantization=0.0))
+    run.world.step(round(4.0 * 90))
+    steps = run.steps()
+    assert run.events("floor_snap") == []
+    for step in steps[1:]:
+        assert view_floor(step) == pytest.approx(step["body"]["p"][1], abs=1e-5)
+
+
+def test_smooth_movement_syncs_the_floor_at_start_and_follows_it() -> None:
+    def script(t: float):  # type: ignore[no-untyped-def]
+        # physically step onto the first stair, stand, then push the stick forward
+        if t < 1.5:
+            return head_at(0.0, 1.7, -min(t, 0.8))
+        return with_sticks(head_at(0.0, 1.7, -0.8), left=(0.0, 0.6))
+
+    run = rig_world(script, build=lambda world: stairs(world, run=0.6))
+    run.world.step(round(1.5 * 90) - 1)
+    offset = view_floor(run.steps()[-1]) - run.steps()[-1]["body"]["p"][1]
+    assert abs(offset) > 0.1  # on the first step, the floor has not snapped yet
+    run.world.step(round(2.0 * 90))
+    steps = run.steps()[round(1.5 * 90) - 1 :]
+    first_moving = steps[0]
+    assert [e["type"] for e in first_moving["events"]] == ["floor_snap"]
+    rise = [s["body"]["p"][1] for s in steps]
+    assert max(rise) > 0.6
+    for step in steps[1:]:
+        assert view_floor(step) == pytest.approx(step["body"]["p"][1], abs=1e-5)
+
+
+def test_twelve_snap_turns_leave_the_head_where_it_was() -> None:
+    def script(t: float):  # type: ignore[no-untyped-def]
+        flick = int(t * 4) % 2 == 1 and t < 6.0  # flick right twelve times, 0.25 s each
+        return with_sticks(head_at(0.5, 1.7, -0.3, yaw=0.4), right=(1.0 if flick else 0.0, 0.0))
+
+    start = PlayerStart(spatial.vec3(1.0, 0.0, 2.0), yaw=0.3)
+    run = rig_world(script, start=start)
+    run.world.step(round(6.5 * 90))
+    turns = run.events("turn")
+    assert len(turns) == 12
+    assert all(e["angle"] == pytest.approx(-math.radians(30)) for e in turns)
+    steps = run.steps()
+    first, last = steps[0]["head"]["p"], steps[-1]["head"]["p"]
+    assert math.dist(first, last) < 0.001
+    before, after = steps[0]["origin"]["q"], steps[-1]["origin"]["q"]
+    assert abs(sum(a * b for a, b in zip(before, after, strict=True))) == pytest.approx(1.0)
+
+
+def test_each_snap_turn_keeps_the_head_still_and_snaps_the_floor() -> None:
+    def script(t: float):  # type: ignore[no-untyped-def]
+        return with_sticks(head_at(0.6, 1.7, -0.4), right=(-1.0 if t > 0.5 else 0.0, 0.0))
+
+    run = rig_world(script)
+    run.world.step(90)
+    steps = run.steps()
+    turned = next(i for i, s in enumerate(steps) if any(e["type"] == "turn" for e in s["events"]))
+    turn = next(e for e in steps[turned]["events"] if e["type"] == "turn")
+    assert turn["angle"] == pytest.approx(math.radians(30))
+    assert math.dist(steps[turned - 1]["head"]["p"], steps[turned]["head"]["p"]) < 1e-3
+
+
+def wall(world: World) -> None:
+    """A wall whose near face is at z = -1.0."""
+    static(world, Box((4.0, 2.5, 0.2)), spatial.vec3(0, 1.25, -1.1))
+
+
+def head_inside_wall(step: dict) -> bool:  # type: ignore[type-arg]
+    _x, y, z = step["head"]["p"]
+    return -1.2 <= z <= -1.0 and y <= 2.5
+
+
+def test_walking_into_a_wall_with_fade_keeps_the_body_out_and_blacks_out_the_view() -> None:
+    run = rig_world(walking(0.5), build=wall)  # to z = -2 in 4 s: a metre into the wall
+    run.world.step(round(4.0 * 90))
+    steps = run.steps()
+    assert any(head_inside_wall(s) for s in steps)
+    for step in steps:
+        assert step["body"]["p"][2] >= -1.0 + 0.3 - 0.02  # the capsule never enters the wall
+        if head_inside_wall(step):
+            assert step["fade"] == 1.0
+    assert run.events("blocked")
+    assert steps[0]["fade"] == 0.0
+
+
+def test_walking_into_a_wall_with_push_back_keeps_the_head_out() -> None:
+    settings = RigSettings(policy=SeparationPolicy.PUSH_BACK)
+    run = rig_world(walking(0.5), build=wall, settings=settings)
+    run.world.step(round(4.0 * 90))
+    for step in run.steps():
+        assert not head_inside_wall(step)
+        assert step["head"]["p"][2] > -1.0
+        assert step["fade"] == 0.0
+
+
+def test_smooth_movement_into_a_wall_stops_the_view_at_the_wall() -> None:
+    run = rig_world(lambda t: with_sticks(head_at(0, 1.7, 0), left=(0.0, 1.0)), build=wall)
+    run.world.step(round(3.0 * 90))
+    for step in run.steps():
+        assert step["head"]["p"][2] > -1.0
+        assert step["body"]["p"][2] >= -1.0 + 0.3 - 0.02
+    assert run.steps()[-1]["body"]["p"][2] < -0.6  # it did get to the wall
+
+
+def teleport_script(pitch: float, hold: float = 0.5):  # type: ignore[no-untyped-def]
+    """Push the right stick forward from 0.2 s for `hold` s, aiming up by `pitch`, release."""
+
+    def script(t: float):  # type: ignore[no-untyped-def]
+        aiming = 0.2 < t < 0.2 + hold
+        right = HandInput(aiming_hand((0.2, 1.2, -0.2), pitch), stick=(0.0, 1.0 if aiming else 0.0))
+        return head_at(0.0, 1.7, 0.0, right=right)
+
+    return script
+
+
+def test_teleport_moves_the_player_s_spot_onto_a_valid_target_and_snaps_the_floor() -> None:
+    def platform(world: World) -> None:
+        static(world, Box((3.0, 0.3, 3.0)), spatial.vec3(0, 0.15, -4.0))
+
+    run = rig_world(teleport_script(math.radians(20)), build=platform)
+    run.world.step(90)
+    teleports = run.events("teleport")
+    assert len(teleports) == 1
+    to = teleports[0]["to"]
+    assert to[1] == pytest.approx(0.3, abs=0.01)
+    last = run.steps()[-1]
+    assert last["body"]["p"][0] == pytest.approx(to[0], abs=0.01)
+    assert last["body"]["p"][2] == pytest.approx(to[2], abs=0.01)
+    assert view_floor(last) == pytest.approx(0.3, abs=0.01)  # the floor snapped with it
+    assert run.events("floor_snap")
+    stands = run.steps()[-1]["head"]["p"]
+    assert math.hypot(stands[0] - to[0], stands[2] + 0.1 - to[2]) < 0.02  # neck over the spot
+    blink = [s["fade"] for s in run.steps()]
+    assert max(blink) == 1.0 and blink[-1] == 0.0
+
+
+def test_teleport_onto_a_too_steep_slope_is_refused() -> None:
+    def steep(world: World) -> None:
+        tilt = spatial.from_axis_angle(spatial.vec3(1, 0, 0), math.radians(60))
+        static(world, Box((4.0, 0.2, 4.0)), spatial.vec3(0, 0.5, -3.5), tilt)
+
+    run = rig_world(teleport_script(math.radians(10)), build=steep)
+    run.world.step(90)
+    assert run.events("teleport") == []
+    assert [e["reason"] for e in run.events("teleport_refused")] == ["slope"]
+
+
+def test_teleport_under_a_low_ceiling_is_refused() -> None:
+    def low_ceiling(world: World) -> None:
+        static(world, Box((4.0, 0.2, 4.0)), spatial.vec3(0, 1.2, -4.5))  # 1.1 m of room
+
+    run = rig_world(teleport_script(math.radians(5)), build=low_ceiling)
+    run.world.step(90)
+    assert run.events("teleport") == []
+    assert [e["reason"] for e in run.events("teleport_refused")] == ["room"]
+
+
+def test_lost_head_tracking_freezes_the_body() -> None:
+    def script(t: float):  # type: ignore[no-untyped-def]
+        frame = head_at(0.0, 1.7, -0.5 * t)
+        return frame if not 1.0 < t < 2.0 else type(frame)(0.0, None, frame.left, frame.right)
+
+    run = rig_world(script)
+    run.world.step(round(2.5 * 90))
+    steps = run.steps()
+    frozen = [s["body"]["p"] for s in steps[round(1.05 * 90) : round(1.95 * 90)]]
+    assert all(p == frozen[0] for p in frozen)
+    assert steps[-1]["body"]["p"][2] < frozen[0][2] - 0.1  # and follows again once found
+
+
+def test_recentering_puts_the_player_back_at_the_body() -> None:
+    run = rig_world(walking(0.5), build=wall)
+    run.world.step(round(3.0 * 90))
+    assert run.steps()[-1]["fade"] == 1.0
+    run.world.send(RecenterRequested())
+    run.world.step(2)
+    assert run.events("recenter")
+    assert run.steps()[-1]["fade"] == 0.0
+    assert run.steps()[-1]["head"]["p"][2] > -1.0
+
+
+def test_crouching_shortens_the_capsule() -> None:
+    run = rig_world(lambda t: head_at(0.0, 1.7 if t < 1.0 else 1.0, 0.0))
+    run.world.step(45)
+    body = run.world.resource(Rig).body
+    assert run.world.get(body, CharacterBody).height == pytest.approx(1.8)
+    run.world.step(90)
+    assert run.world.get(body, CharacterBody).height == pytest.approx(1.1)
+
+
+def test_hands_follow_the_controllers_through_the_origin() -> None:
+    right = hand_input((0.3, 1.1, -0.4))
+    start = PlayerStart(spatial.vec3(2.0, 0.0, 0.0), yaw=math.pi / 2)
+    run = rig_world(lambda t: head_at(0.0, 1.7, 0.0, right=right), start=start)
+    run.world.step(2)
+    # the room is turned a quarter left: its -Z is the world's -X, its +X the world's -Z
+    assert run.steps()[-1]["right_hand"]["p"] == pytest.approx([2.0 - 0.4, 1.1, -0.3], abs=1e-6)

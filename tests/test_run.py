@@ -1,0 +1,152 @@
+"""``playspace run``: a scene replayed headless from a trace, as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from playspace.components.input import InputFrame
+from playspace.systems.input import TraceWriter, device_pose, hand_input
+
+SCENE = """
+[player]
+position = [0, 0, 0]
+
+[[box]]
+name = "floor"
+size = [10, 0.2, 10]
+position = [0, -0.1, 0]
+
+[[stairs]]
+position = [0, 0, -0.5]
+steps = 6
+rise = 0.17
+run = 0.3
+width = 2
+
+[[prop]]
+name = "ball"
+shape = "sphere"
+radius = 0.1
+position = [0.5, 1.0, -0.2]
+"""
+
+
+def playspace(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    code = (
+        "import sys; from playspace.cli import main; code = main(sys.argv[1:]); "
+        "assert 'moderngl' not in sys.modules, 'headless must not load GL'; sys.exit(code)"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code, *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture
+def scene(tmp_path: Path) -> Path:
+    path = tmp_path / "stairs.toml"
+    path.write_text(SCENE)
+    return path
+
+
+@pytest.fixture
+def trace(tmp_path: Path) -> Path:
+    """Three seconds walking up the stairs at 0.6 m/s, recorded at an uneven 72-ish Hz."""
+    path = tmp_path / "walk.jsonl"
+    with TraceWriter(path) as writer:
+        t = 0.0
+        while t <= 3.0:
+            z = -0.6 * t
+            writer.write(
+                InputFrame(
+                    t,
+                    device_pose((0.0, 1.7, z)),
+                    hand_input((-0.2, 0.9, z)),
+                    hand_input((0.2, 0.9, z), grip=min(t, 1.0)),
+                )
+            )
+            t = round(t + (0.013 if int(t * 100) % 2 else 0.015), 6)
+    return path
+
+
+def test_replays_a_trace_headless_and_writes_telemetry(
+    scene: Path, trace: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "telemetry.jsonl"
+    done = playspace("run", scene, "--headless", "--trace", trace, "--telemetry", out)
+    assert done.returncode == 0, done.stderr
+    lines = out.read_text().splitlines()
+    assert json.loads(lines[0]) == {"format": "playspace-telemetry", "version": 1, "fixed_hz": 90}
+    steps = [json.loads(line) for line in lines[1:]]
+    assert len(steps) == 270  # the trace's three seconds at 90 Hz
+    assert steps[-1]["body"]["p"][1] > 0.8  # climbed
+    assert any(e["type"] == "floor_snap" for s in steps for e in s["events"])
+    assert [o["name"] for o in steps[0]["objects"]] == ["ball"]
+
+
+def test_the_same_scene_and_trace_give_byte_identical_telemetry(
+    scene: Path, trace: Path, tmp_path: Path
+) -> None:
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for out in (first, second):
+        done = playspace("run", scene, "--headless", "--trace", trace, "--telemetry", out)
+        assert done.returncode == 0, done.stderr
+    assert first.read_bytes() == second.read_bytes()
+
+
+def test_seconds_and_fixed_hz_options(scene: Path, trace: Path, tmp_path: Path) -> None:
+    out = tmp_path / "t.jsonl"
+    done = playspace(
+        "run",
+        scene,
+        "--headless",
+        "--trace",
+        trace,
+        "--telemetry",
+        out,
+        "--seconds",
+        "1.0",
+        "--fixed-hz",
+        "120",
+        "--seed",
+        "7",
+    )
+    assert done.returncode == 0, done.stderr
+    lines = out.read_text().splitlines()
+    assert json.loads(lines[0])["fixed_hz"] == 120
+    assert len(lines) - 1 == 120
+
+
+def test_a_bad_trace_exits_2_naming_line_and_field(scene: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(
+        '{"format": "playspace-trace", "version": 1}\n'
+        '{"t": 0.0, "head": {"p": [0, 1.7, 0], "q": [0, 0, 0, 1]}}\n'
+        '{"t": 0.1, "right": {"grip": 1.5}}\n'
+    )
+    done = playspace("run", scene, "--headless", "--trace", bad)
+    assert done.returncode == 2
+    assert f"{bad}:3: field 'right.grip'" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_bad_scene_exits_2_without_a_traceback(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[[box]]\nsize = [1, 0, 1]\nposition = [0, 0, 0]\n")
+    done = playspace("run", bad, "--headless", "--seconds", "1")
+    assert done.returncode == 2
+    assert "key 'size'" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_without_headless_it_says_how_to_run(scene: Path) -> None:
+    done = playspace("run", scene)
+    assert done.returncode == 2
+    assert "--headless" in done.stderr
