@@ -17,8 +17,8 @@ from typing import IO
 
 from playspace.ecs import World
 from playspace.scene import Scene, SpawnedScene, load_scene, physics_plugin_for, spawn_scene
-from playspace.systems.input import InputSource, ReplaySource, load_trace, standing
-from playspace.systems.input.sources import ScriptedSource
+from playspace.systems.grab import TELEMETRY_EVENTS, GrabPlugin
+from playspace.systems.input import InputSource, ReplaySource, ScriptedSource, load_trace, standing
 from playspace.systems.rig import RigPlugin
 from playspace.systems.rig.events import RIG_EVENTS
 from playspace.systems.telemetry import TelemetryPlugin
@@ -39,12 +39,14 @@ def build_world(
     seed: int = 0,
     plugins: Iterable[object] = (),
 ) -> tuple[World, SpawnedScene]:
-    """A world with the scene's physics and entities, the rig on `source`, then `plugins`."""
+    """A world with the scene's physics and entities, the rig on `source`, grab and throw,
+    then `plugins`."""
     world = World(fixed_hz=fixed_hz)
     world.insert_resource(Seed(random.Random(seed)))
     world.add_plugin(physics_plugin_for(scene))
     spawned = spawn_scene(world, scene)
     world.add_plugin(RigPlugin(source))
+    world.add_plugin(GrabPlugin())
     for plugin in plugins:
         world.add_plugin(plugin)  # type: ignore[arg-type]
     return world, spawned
@@ -68,7 +70,8 @@ def run_headless(
     """Replay `trace` through the scene for its length (or `seconds`); return the world and
     the number of fixed steps run. Deterministic: the same inputs write the same telemetry."""
     source = replay_source(trace)
-    plugins = [TelemetryPlugin(telemetry, RIG_EVENTS)] if telemetry is not None else []
+    events = (*RIG_EVENTS, *TELEMETRY_EVENTS)
+    plugins = [TelemetryPlugin(telemetry, events)] if telemetry is not None else []
     world, _ = build_world(load_scene(scene_path), source, fixed_hz, seed, plugins)
     length = seconds if seconds is not None else (source.duration or 0.0)
     steps = max(1, math.ceil(length * fixed_hz - 1e-9))

@@ -148,6 +148,7 @@ _mix: Callable[[Vec3, Vec3, float], Vec3] = _untyped_glm.mix
 _basis: Callable[[Vec3, Vec3, Vec3], glm.dmat3] = _untyped_glm.dmat3
 _rotate: Callable[[Quat, Vec3], Vec3] = operator.mul
 _quat_div: Callable[[Quat, float], Quat] = operator.truediv
+_quat_between: Callable[[Vec3, Vec3], Quat] = _untyped_glm.dquat
 
 # Private operands, never returned, so their mutability cannot leak.
 _FORWARD = glm.dvec3(0.0, 0.0, -1.0)
@@ -208,6 +209,24 @@ def inverse(q: Quat) -> Quat:
 def rotate(q: Quat, v: Vec3) -> Vec3:
     """``v`` rotated by unit ``q``."""
     return _rotate(q, v)
+
+
+def length(v: Vec3) -> float:
+    """The length of a vector."""
+    return _length(v)
+
+
+def cross(a: Vec3, b: Vec3) -> Vec3:
+    """The cross product a x b (the point velocity w x r, for one)."""
+    return _cross(a, b)
+
+
+def rotation_between(a: Vec3, b: Vec3) -> Quat:
+    """The shortest rotation that turns direction `a` onto direction `b` (neither zero)."""
+    la, lb = _length(a), _length(b)
+    if not (la > 0 and lb > 0 and math.isfinite(la) and math.isfinite(lb)):
+        raise ValueError(f"rotation_between needs two non-zero finite vectors, got {a}, {b}")
+    return _quat_between(a / la, b / lb)
 
 
 def normalize(q: Quat) -> Quat:

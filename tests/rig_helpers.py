@@ -43,6 +43,8 @@ def rig_world(
     build: Callable[[World], None] | None = None,
     settings: RigSettings | None = None,
     start: PlayerStart | None = None,
+    plugins: tuple[object, ...] = (),
+    events: tuple[type, ...] = (),
 ) -> Run:
     world = World(fixed_hz=90)
     world.add_plugin(PhysicsPlugin())
@@ -52,8 +54,10 @@ def rig_world(
     if start is not None:
         world.insert_resource(start)
     world.add_plugin(RigPlugin(ScriptedSource(script), settings))
+    for plugin in plugins:
+        world.add_plugin(plugin)  # type: ignore[arg-type]
     out = io.StringIO()
-    world.add_plugin(TelemetryPlugin(out, RIG_EVENTS))
+    world.add_plugin(TelemetryPlugin(out, (*RIG_EVENTS, *events)))
     return Run(world, out)
 
 

@@ -424,3 +424,11 @@ def test_collider_parts_appended_at_run_time_are_created() -> None:
     world.get(b, Colliders).parts.append(Collider(Sphere(0.6), sensor=True, layer="props"))
     world.step(2)
     assert entered == [SensorEntered(b, wall, 1, 0)]
+
+
+def test_the_layer_docstring_example_runs() -> None:
+    import doctest
+
+    from playspace.systems.physics import layers
+
+    assert doctest.testmod(layers).failed == 0

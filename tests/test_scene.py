@@ -31,7 +31,7 @@ from playspace.scene import (
     physics_plugin_for,
     spawn_scene,
 )
-from playspace.systems.physics import FallPolicy, Layers, Physics, PhysicsPlugin
+from playspace.systems.physics import DEFAULT_LAYERS, FallPolicy, Layers, Physics, PhysicsPlugin
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYGROUND = ROOT / "examples" / "scenes" / "playground.toml"
@@ -381,7 +381,7 @@ SIZE = "[[box]] 1, key 'size': expected three numbers > 0 (metres)"
 POSITION = "[[box]] 1, key 'position': expected three finite numbers (metres)"
 MASS = "[[prop]] 1, key 'mass': expected a number > 0 (kilograms)"
 SHAPES = 'one of "sphere", "box", "capsule", "cylinder"'
-LAYERS = 'one of "environment", "player", "hands", "props", "held", "opponents"'
+LAYERS = "one of " + ", ".join(f'"{name}"' for name in DEFAULT_LAYERS)
 CAPS = "(the height includes both caps)"
 HUGE = "9" * 400  # a TOML integer too large for a float
 ANGLE = "[[ramp]] 1, key 'angle': expected a number > 0 and < 90 (degrees)"

@@ -40,6 +40,9 @@ class Grabbable:
 
     held_by: int | None = None
     ghost: bool = False
+    second_grip: Vec3 | None = None  # a second grab point (object frame): held in two hands
+    throw_scale: tuple[float, float] = (1.0, 1.0)  # linear, angular
+    max_throw_speed: float = 20.0  # m/s: a tracking glitch must not fire a missile
 
 
 @dataclass(slots=True)

@@ -135,6 +135,14 @@ def _solid_volume(parts: list[Collider]) -> float:
     return sum(shared_shape(c.shape).mass_properties(1.0).mass for c in parts if not c.sensor)
 
 
+def _cast_direction(start: Vec3, direction: Vec3, what: str) -> Vec3:
+    """The unit direction of a cast, after refusing what would poison the query."""
+    length = spatial.length(direction)
+    if not (_finite(start) and _finite(direction) and length > 0):
+        raise PhysicsError(f"{what} needs a finite start and direction, got {start}, {direction}")
+    return direction / length
+
+
 def _finite(v: Vec3 | Quat) -> bool:
     return all(math.isfinite(c) for c in v)
 
@@ -292,6 +300,55 @@ class Physics:
     def set_kind(self, body: Body, kind: BodyKind) -> None:
         self.engine.rigid_bodies[body.handle].body_type = _KINDS[kind]
         body.kind = kind
+        if kind is BodyKind.KINEMATIC:
+            body.pushed = (spatial.Vec3(body.transform.position), body.transform.rotation)
+
+    def set_body_kind(self, entity: int, kind: BodyKind) -> None:
+        """Change a body's kind now (and its component, so the next step agrees)."""
+        body = self._body(entity)
+        if body.component is not None:
+            body.component.kind = kind
+        if body.kind is not kind:
+            self.set_kind(body, kind)
+
+    def set_layer(self, entity: int, part: int, layer: str) -> None:
+        """Move one collider to `layer` now (and its component): held objects change layers
+        mid-step and must not wait for the next one."""
+        body = self._body(entity)
+        record = body.parts[part]
+        record.collider.layer = layer
+        if record.layer != layer:
+            self.engine.colliders[record.handle].collision_groups = self.groups(layer)
+            record.layer = layer
+
+    def report_contacts(self, entity: int, part: int, on: bool) -> None:
+        """Start or stop contact events for one solid collider (a held object's hits)."""
+        record = self._body(entity).parts[part]
+        record.collider.report_contacts = on
+        collider = self.engine.colliders[record.handle]
+        collider.active_events = rp.ActiveEvents.COLLISION_EVENTS if on else rp.ActiveEvents.NONE
+        # a held object is kinematic, and so are opponents: Rapier skips kinematic pairs unless
+        # asked, and then no hit could be seen
+        collider.active_collision_types = (
+            rp.ActiveCollisionTypes.all() if on else rp.ActiveCollisionTypes.default_types()
+        )
+
+    def center_of_mass(self, entity: int) -> Vec3:
+        """A body's centre of mass in the world."""
+        rb = self.engine.rigid_bodies[self._body(entity).handle]
+        return spatial.vec3_from(rb.center_of_mass.to_tuple())
+
+    def local_center_of_mass(self, entity: int) -> Vec3:
+        """A body's centre of mass in its own frame."""
+        rb = self.engine.rigid_bodies[self._body(entity).handle]
+        return spatial.vec3_from(rb.local_center_of_mass.to_tuple())
+
+    def layer_of(self, entity: int, part: int) -> str | None:
+        """The layer a collider is on now, or None if the entity has no such collider."""
+        body = self.bodies.get(entity)
+        if body is None or part >= len(body.parts):
+            return None
+        return body.parts[part].layer
 
     # Commands ----------------------------------------------------------------------------
 
@@ -370,12 +427,7 @@ class Physics:
         sensors: bool = False,
     ) -> RayHit | None:
         """The first collider on `layers` along a ray from `origin` (direction need not be unit)."""
-        length = math.sqrt(direction.x**2 + direction.y**2 + direction.z**2)
-        if not (_finite(origin) and _finite(direction) and length > 0):
-            raise PhysicsError(
-                f"ray needs a finite origin and direction, got {origin}, {direction}"
-            )
-        unit = direction / length
+        unit = _cast_direction(origin, direction, "ray")
         ray = rp.Ray((origin.x, origin.y, origin.z), (unit.x, unit.y, unit.z))
         found = self.engine.query_pipeline.cast_ray_and_get_normal(
             ray, max_distance, True, self._filter(layers, exclude, sensors)
@@ -398,10 +450,7 @@ class Physics:
         exclude: int | None = None,
     ) -> ShapeHit | None:
         """Sweep `shape` from a pose along `direction`; the first thing it would touch."""
-        length = math.sqrt(direction.x**2 + direction.y**2 + direction.z**2)
-        if not (_finite(position) and _finite(direction) and length > 0):
-            raise PhysicsError(f"shape cast needs a finite pose and direction, got {position}")
-        unit = direction / length
+        unit = _cast_direction(position, direction, "shape cast")
         found = self.engine.query_pipeline.cast_shape(
             isometry(position, rotation),
             (unit.x, unit.y, unit.z),

@@ -7,21 +7,44 @@ collides with; Rapier's AND test (both sides must accept) then agrees with the m
 
     >>> layers = Layers()
     >>> layers.add("bees")
-    6
+    9
     >>> layers.set_collides("bees", "environment", False)
     >>> layers.collides("bees", "environment"), layers.collides("bees", "props")
     (False, True)
 
-Defaults: every pair collides except a held object with the environment and the player's body
-(it passes through walls and never pushes its holder) and the hands with the player's body.
+Defaults: every pair collides, except what the held-object layers need (BeeBeeQ's technique):
+``held`` (a held object) passes through the environment and never pushes the player's body;
+``ghost`` (a held object inside the environment) also passes through opponents; ``dropped``
+(an object just let go of) ignores the body until they no longer overlap; ``probe`` (the sensor
+twins that watch for the environment) sees the environment only. The hands never push the body.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-DEFAULT_LAYERS = ("environment", "player", "hands", "props", "held", "opponents")
-DEFAULT_APART = (("held", "environment"), ("held", "player"), ("hands", "player"))
+DEFAULT_LAYERS = (
+    "environment",
+    "player",
+    "hands",
+    "props",
+    "held",
+    "opponents",
+    "ghost",
+    "dropped",
+    "probe",
+)
+_PROBE_APART = tuple(("probe", n) for n in DEFAULT_LAYERS if n != "environment")
+DEFAULT_APART = (
+    ("held", "environment"),
+    ("held", "player"),
+    ("hands", "player"),
+    ("ghost", "environment"),
+    ("ghost", "player"),
+    ("ghost", "opponents"),
+    ("dropped", "player"),
+    *_PROBE_APART,
+)
 MAX_LAYERS = 32
 
 

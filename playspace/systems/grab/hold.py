@@ -1,0 +1,164 @@
+"""Grab and hold: a gripping hand takes the nearest grabbable within reach, and keeps it.
+
+Grip above 0.7 grabs, below 0.3 lets go (hysteresis, so a trembling finger does not drop the
+object). The candidate is the grabbable overlapping the hand's sensor whose centre of mass is
+nearest, and never one with the environment between hand and object: no grabbing through
+walls. The offset between hand and object at the grab is kept, so the object does not jump
+into the palm. A held object becomes a kinematic body that follows the hand every fixed step,
+after locomotion moved the origin, so it neither lags nor jitters while the player moves; what
+it strikes gets a real velocity from Rapier's next-kinematic-position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from playspace import spatial
+from playspace.components import DeviceRole, TrackedDevice, Transform
+from playspace.components.interaction import GrabSettings, Hand
+from playspace.components.physics import BodyKind, Colliders, RigidBody, Sphere
+from playspace.components.scene import Grabbable
+from playspace.ecs import Phase, World, system
+from playspace.spatial import Pose
+from playspace.systems.grab.events import Grabbed, LetGo
+from playspace.systems.physics import Physics
+from playspace.systems.tracking import InputState
+
+GRABBABLE_LAYERS = ("props", "held", "ghost", "dropped")
+
+
+@dataclass(slots=True)
+class Hold:
+    """What an object was before a hand took it, so letting go restores exactly that."""
+
+    kind: BodyKind
+    layers: dict[int, str]  # solid part -> its layer before the grab
+    reported: dict[int, bool]  # solid part -> whether it reported contacts
+    last_clear: Pose | None = None  # the last held pose outside the environment
+
+
+@dataclass(slots=True)
+class Holds:
+    """The objects held now, by entity; a resource."""
+
+    held: dict[int, Hold] = field(default_factory=dict)
+
+
+def hand_pose(transform: Transform) -> Pose:
+    return Pose(transform.position, transform.rotation)
+
+
+@system(Phase.FIXED, in_set="grab", writes=(Hand, Grabbable))
+def grab(world: World) -> None:
+    """Turn grip values into grabs and let-gos, with hysteresis."""
+    settings = world.resource(GrabSettings)
+    frame = world.resource(InputState).frame
+    for entity, (hand, device) in world.query(Hand, TrackedDevice):
+        grip = (frame.left if hand.side is DeviceRole.LEFT_HAND else frame.right).grip
+        if not hand.gripping and grip > settings.grip_on:
+            hand.gripping = True
+            if device.tracked:
+                _try_grab(world, entity, hand)
+        elif hand.gripping and grip < settings.grip_off:
+            hand.gripping = False
+            if hand.holding is not None:
+                held, offset = hand.holding, hand.offset
+                hand.holding, hand.offset = None, None
+                if hand.second:
+                    hand.second = False
+                elif offset is not None:
+                    world.send(LetGo(entity, held, offset))
+
+
+def _try_grab(world: World, entity: int, hand: Hand) -> None:
+    physics = world.resource(Physics)
+    settings = world.resource(GrabSettings)
+    here = world.get(entity, Transform).position
+    reach = physics.overlap(Sphere(settings.reach), here, spatial.identity(), GRABBABLE_LAYERS)
+    candidates = sorted(
+        {e for e, _ in reach if world.has(e, Grabbable)},
+        key=lambda e: spatial.length(physics.center_of_mass(e) - here),
+    )
+    for candidate in candidates:
+        centre = physics.center_of_mass(candidate)
+        between = centre - here
+        distance = spatial.length(between)
+        if distance > 1e-6:
+            wall = physics.ray_cast(here, between, distance, layers=["environment"])
+            if wall is not None:
+                continue  # the environment stands between the hand and the object
+        _take(world, entity, hand, candidate)
+        return
+
+
+def _take(world: World, entity: int, hand: Hand, held: int) -> None:
+    grabbable = world.get(held, Grabbable)
+    holder = grabbable.held_by
+    if holder is not None and holder != entity:
+        other = world.get(holder, Hand)
+        if grabbable.second_grip is not None and not other.second:
+            hand.holding, hand.second = held, True  # both hands now: aimed first to second
+            return
+        other.holding, other.offset, other.second = None, None, False  # taken from the other hand
+    else:
+        _start_holding(world, held)
+    own = hand_pose(world.get(entity, Transform))
+    obj = world.get(held, Transform)
+    hand.holding = held
+    hand.offset = spatial.compose(spatial.invert(own), Pose(obj.position, obj.rotation))
+    grabbable.held_by = entity
+    world.send(Grabbed(entity, held))
+
+
+def _start_holding(world: World, held: int) -> None:
+    physics = world.resource(Physics)
+    body = physics.bodies[held]
+    component = world.get(held, RigidBody)
+    colliders = world.get(held, Colliders)
+    solids = [i for i, c in enumerate(colliders.parts) if not c.sensor]
+    record = Hold(
+        kind=component.kind,
+        layers={i: colliders.parts[i].layer for i in solids},
+        reported={i: colliders.parts[i].report_contacts for i in solids},
+        last_clear=Pose(body.transform.position, body.transform.rotation),
+    )
+    world.resource(Holds).held[held] = record
+    physics.set_body_kind(held, BodyKind.KINEMATIC)
+    for part in solids:
+        physics.set_layer(held, part, "held")
+        physics.report_contacts(held, part, True)
+
+
+@system(Phase.FIXED, in_set="grab", after=(grab,), writes=(Transform,))
+def hold(world: World) -> None:
+    """Move each held object with its hand (aimed at the second hand when two hold it)."""
+    seconds = {
+        hand.holding: world.get(e, Transform).position
+        for e, hand in world.each(Hand)
+        if hand.second and hand.holding is not None
+    }
+    for _, (hand, device, transform) in world.query(Hand, TrackedDevice, Transform):
+        if hand.holding is None or hand.second or hand.offset is None or not device.tracked:
+            continue  # a hand that lost tracking leaves the object where it was
+        pose = spatial.compose(hand_pose(transform), hand.offset)
+        grabbable = world.get(hand.holding, Grabbable)
+        other = seconds.get(hand.holding)
+        if other is not None and grabbable.second_grip is not None:
+            pose = _aimed(pose, hand.offset, grabbable.second_grip, transform.position, other)
+        obj = world.get(hand.holding, Transform)
+        obj.position, obj.rotation = pose.position, pose.rotation
+
+
+def _aimed(
+    pose: Pose, offset: Pose, second_grip: spatial.Vec3, first: spatial.Vec3, second: spatial.Vec3
+) -> Pose:
+    """Turn the object about the first hand so its first-to-second grip axis points at the
+    second hand."""
+    first_grip = spatial.invert(offset).position  # the first hand in the object's frame
+    axis = spatial.rotate(pose.rotation, second_grip - first_grip)
+    toward = second - first
+    if spatial.length(axis) < 1e-6 or spatial.length(toward) < 1e-6:
+        return pose
+    turn = spatial.rotation_between(axis, toward)
+    rotation = spatial.normalize(spatial.multiply(turn, pose.rotation))
+    return Pose(first - spatial.rotate(rotation, first_grip), rotation)

@@ -1,0 +1,132 @@
+"""Held-object collision layers (BeeBeeQ's technique), for every grabbable, with no set-up.
+
+A held object's solid colliders leave the environment's collisions (layer ``held``), so the
+virtual hand and the real hand never disagree about where the object is. Each solid collider
+has a sensor twin, made when the grabbable spawns, on the ``probe`` layer that sees only the
+environment. While a twin overlaps any environment collider the object is inside a wall: its
+solids also stop colliding with opponents (layer ``ghost``), so nobody is hit through a wall,
+and the ``ghost`` flag tells the renderer to draw it see-through. Leaving the last environment
+collider brings opponent hits back. A hit on an opponent is a :class:`Hit` event.
+
+After a drop the solids sit on ``dropped`` (everything but the player's body) until the object
+no longer overlaps the body, then go back to the layers they had: an object dropped at the
+player's feet never launches them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from playspace import spatial
+from playspace.components import Transform
+from playspace.components.physics import Capsule, CharacterBody, Collider, Colliders
+from playspace.components.rig import Rig
+from playspace.components.scene import Grabbable
+from playspace.ecs import Phase, World, system
+from playspace.spatial import Pose
+from playspace.systems.grab.events import Hit
+from playspace.systems.grab.hold import Holds
+from playspace.systems.physics import ContactBegan, Physics, SensorEntered, SensorExited
+from playspace.systems.physics.character import SKIN
+
+
+@dataclass(slots=True)
+class Twins:
+    """Each grabbable's solid parts and their sensor twins, and what the twins overlap."""
+
+    solids: dict[int, list[int]] = field(default_factory=dict)
+    twins: dict[int, set[int]] = field(default_factory=dict)
+    inside: dict[int, set[tuple[int, int]]] = field(default_factory=dict)
+    dropped: dict[int, dict[int, str]] = field(default_factory=dict)  # part -> layer to restore
+    seen: object = None  # the query list last scanned for new grabbables
+
+
+@system(Phase.FIXED, in_set="physics_prepare", before=("physics_prepare",))
+def make_twins(world: World) -> None:
+    """Give every new grabbable's solid colliders a sensor twin on the probe layer."""
+    twins = world.resource(Twins)
+    rows = world.query(Grabbable, Colliders)
+    if rows is twins.seen:
+        return
+    twins.seen = rows
+    for entity, (_, colliders) in rows:
+        if entity in twins.solids:
+            continue
+        solids = [i for i, c in enumerate(colliders.parts) if not c.sensor]
+        twins.solids[entity] = solids
+        twins.twins[entity] = set()
+        twins.inside[entity] = set()
+        for part in solids:
+            solid = colliders.parts[part]
+            twins.twins[entity].add(len(colliders.parts))
+            colliders.parts.append(Collider(solid.shape, solid.offset, "probe", sensor=True))
+
+
+@system(Phase.FIXED, in_set="layers", reads=(SensorEntered, SensorExited, ContactBegan))
+def held_layers(world: World) -> None:
+    """Ghost held objects inside the environment, restore dropped ones, report hits."""
+    twins, physics = world.resource(Twins), world.resource(Physics)
+    _track_overlaps(world, twins, physics)
+    holds = world.resource(Holds)
+    for entity, record in holds.held.items():
+        grabbable = world.get(entity, Grabbable)
+        inside = bool(twins.inside.get(entity))
+        if inside != grabbable.ghost:
+            for part in twins.solids.get(entity, []):
+                physics.set_layer(entity, part, "ghost" if inside else "held")
+            grabbable.ghost = inside
+        if not inside:
+            transform = world.get(entity, Transform)
+            record.last_clear = Pose(spatial.Vec3(transform.position), transform.rotation)
+    _restore_dropped(world, twins, physics)
+    _report_hits(world, physics, holds)
+
+
+def _track_overlaps(world: World, twins: Twins, physics: Physics) -> None:
+    for entered in world.read_events(SensorEntered, reader=held_layers):
+        mine = entered.sensor_part in twins.twins.get(entered.sensor, ())
+        if mine and physics.layer_of(entered.other, entered.other_part) == "environment":
+            twins.inside[entered.sensor].add((entered.other, entered.other_part))
+    for exited in world.read_events(SensorExited, reader=held_layers):
+        if exited.sensor_part in twins.twins.get(exited.sensor, ()):
+            twins.inside[exited.sensor].discard((exited.other, exited.other_part))
+
+
+def _restore_dropped(world: World, twins: Twins, physics: Physics) -> None:
+    if not twins.dropped:
+        return
+    rig = world.resource(Rig)
+    capsule = world.get(rig.body, CharacterBody)
+    feet = world.get(rig.body, Transform).position
+    centre = feet + spatial.vec3(0.0, capsule.height / 2 + SKIN, 0.0)
+    touching = {
+        entity
+        for entity, _ in physics.overlap(
+            Capsule(capsule.radius, capsule.height), centre, spatial.identity(), ["dropped"]
+        )
+    }
+    for entity in [e for e in twins.dropped if e not in touching]:
+        for part, layer in twins.dropped.pop(entity).items():
+            if physics.layer_of(entity, part) == "dropped":
+                physics.set_layer(entity, part, layer)
+
+
+def _report_hits(world: World, physics: Physics, holds: Holds) -> None:
+    for contact in world.read_events(ContactBegan, reader=held_layers):
+        for held, other, other_part in (
+            (contact.a, contact.b, contact.b_part),
+            (contact.b, contact.a, contact.a_part),
+        ):
+            if held in holds.held and physics.layer_of(other, other_part) == "opponents":
+                ours, _ = physics.velocity(held)
+                theirs, _ = physics.velocity(other)
+                world.send(Hit(held, other, spatial.length(ours - theirs)))
+
+
+def drop_layers(world: World, entity: int, layers: dict[int, str]) -> None:
+    """Put a released object's solids on ``dropped`` until it is clear of the player's body."""
+    physics, twins = world.resource(Physics), world.resource(Twins)
+    for part in layers:
+        physics.set_layer(entity, part, "dropped")
+    twins.dropped[entity] = dict(layers)
+    world.get(entity, Grabbable).ghost = False

@@ -1,0 +1,32 @@
+"""Throwing: the velocity a released object leaves the hand with.
+
+:func:`release_velocity` is a plain function of timestamped controller poses (no world, no
+components), so it can be used and tested on its own; ``estimate.py`` explains the technique
+and ``python benchmarks/throw_accuracy.py`` measures it against the source's 5-step average.
+The fixed-step system that calls it on release lives in ``system.py``; this top level exports
+the estimator only.
+"""
+
+from playspace.systems.throw.estimate import (
+    AVERAGE_STEPS,
+    DEFAULT_MAX_ANGULAR_SPEED,
+    DEFAULT_MAX_SPEED,
+    DEFAULT_WINDOW,
+    GATE_MIN_SPEED,
+    GATE_RATIO,
+    GATE_STEPS,
+    Estimator,
+    release_velocity,
+)
+
+__all__ = [
+    "AVERAGE_STEPS",
+    "DEFAULT_MAX_ANGULAR_SPEED",
+    "DEFAULT_MAX_SPEED",
+    "DEFAULT_WINDOW",
+    "GATE_MIN_SPEED",
+    "GATE_RATIO",
+    "GATE_STEPS",
+    "Estimator",
+    "release_velocity",
+]

@@ -1,0 +1,325 @@
+"""The release velocity of a thrown object, estimated from the controller's recent poses.
+
+What the object gets (Karl Lewis's throw)
+-----------------------------------------
+A held object moves rigidly with the controller. If the controller's centre of mass moves with
+linear velocity ``v`` and turns with angular velocity ``w``, a point at offset ``r`` from that
+centre moves with ``v + w x r``. The object's centre of mass is such a point, so that is the
+velocity it leaves the hand with, and ``w`` is its spin. Throwing with ``v`` alone loses most
+of a wrist throw: an axe head 0.35 m beyond the controller, flicked about the wrist at
+18 rad/s, leaves at 8 m/s while the controller's own centre moves at 2. ``v``, ``w`` and ``r``
+must belong to the same point: ``positions`` are the controller's centre of mass and
+``offset`` is measured from it.
+
+Why a window, and why fit rather than average
+---------------------------------------------
+The release step alone is a poor witness: one finite difference of noisy poses is jittery, a
+tracker that repeated a pose makes it zero, and a flick that stops at the instant of release
+reports nothing. So the estimate comes from a window of recent fixed steps.
+
+The source technique (:attr:`Estimator.AVERAGE_5`) averages the finite-difference velocities
+of the last 5 steps. Each difference is the velocity at the middle of its step, so their mean
+is the velocity of 2.5 steps ago, 28 ms at 90 Hz. A throw is all acceleration, so that is
+slow (30-40 % slow on the benchmark's overhand and wrist throws); and a throw is made of
+rotations (shoulder, elbow, wrist), which turn the hand's velocity at 10-20 rad/s, so the mean
+also points behind where the hand was going (14 degrees on the overhand throw).
+
+:attr:`Estimator.FITTED` fits the window and evaluates the fit at the newest sample instead: the
+velocity of now, not of 28 ms ago. The model is constant acceleration, a least-squares line
+through the steps' finite-difference rates (the derivative of a quadratic through the poses),
+and it is fitted in the controller's own frame: each step's velocity and angular velocity is
+first expressed in the controller's axes at the middle of that step, and the line's value at the
+newest sample is turned back into the frame of the samples with the orientation there. A swing
+about a shoulder, elbow or wrist carries the hand's velocity round with the hand, so in the
+hand's frame it keeps its direction and only grows, which a line follows; in the world it turns
+at 10-20 rad/s, which bends a quadratic fit of world positions by degrees (8 on a 16 rad/s swing
+fitted over 8 samples). A hand that does not turn has the same axes throughout, and the fit is
+the plain world-frame one. The price is paid by a hand that moves straight while it turns
+(walking on while twirling the controller): its velocity turns in the hand's frame instead, and
+comes out 1 % fast at 5 rad/s, 4 % at 10. ``python benchmarks/throw_accuracy.py`` measures the
+difference: median landing errors 1.9 to 11 times smaller than the 5-step average's, the largest
+gains on overhand and wrist throws.
+
+Repeated samples (a tracker that missed an update reports the last pose again) are noise, not a
+stop: a sample whose position and orientation are bit for bit those of the one before is left
+out, and the step across the gap is one longer step. Only a lone repeat is left out: two or
+more in a row are a hand held still (real tracking always jitters, scripted input does not),
+which is a stop. Dropped samples need nothing: steps are divided by the sample times as they are.
+
+The flick gate
+--------------
+A flick ends with the hand stopping dead, often a step or two before the grip opens, so even the
+fit at the newest sample is slow. So the same fit is also made as it would have been 1 to
+:data:`GATE_STEPS` steps earlier (over the window ending there, evaluated there) and the
+object's speeds compared: when the newest is below :data:`GATE_RATIO` of the fastest, and the
+fastest reaches :data:`GATE_MIN_SPEED`, the hand has lost more than 30 % of its speed within
+33 ms (at 90 Hz): it stopped before the grip opened, and the object gets the fastest
+candidate's velocity and spin. A throw released while the hand still accelerates has its
+fastest candidate at the newest sample, and slow motions (setting an object down) never
+trigger the gate. The ratio stays below 1 / 1.35 because a line fitted across the sudden start
+of a motion (scripted input goes from rest to full speed in one step) overshoots it by up to
+35 %, and such a candidate must not make the correct newest fit look like a stop.
+
+Reported velocities
+-------------------
+Runtimes that track velocity (OpenXR's ``XrSpaceVelocity``) can pass ``reported = (v, w)`` for
+the last sample; it must be the velocity of the controller's centre of mass, the point of
+``positions`` (from a grip pose's velocity ``vg``, that is ``vg + w x (centre - grip)``).
+:attr:`Estimator.FITTED` then uses it in place of its newest fit, as fresher and less noisy
+than any fit of poses, still forms ``v + w x r`` and still applies the flick gate, because a
+runtime reports a stopped hand as stopped. The two reference estimators reproduce their sources,
+which know nothing of it, and ignore it.
+
+Limits
+------
+``scale = (linear, angular)`` multiplies the object's linear velocity and its spin (per-object
+``throw_scale``). Then the linear speed is clamped to ``max_speed`` (20 m/s by default) and the
+angular speed to ``max_angular_speed`` (50 rad/s, 8 turns a second, well past a hard wrist
+flick), keeping directions, so a tracking glitch cannot fire a missile.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+from playspace import spatial
+from playspace.spatial import FloatArray
+
+__all__ = [
+    "AVERAGE_STEPS",
+    "DEFAULT_MAX_ANGULAR_SPEED",
+    "DEFAULT_MAX_SPEED",
+    "DEFAULT_WINDOW",
+    "GATE_MIN_SPEED",
+    "GATE_RATIO",
+    "GATE_STEPS",
+    "Estimator",
+    "release_velocity",
+]
+
+#: Samples in the fitted window: 7 samples are 6 steps, 67 ms at 90 Hz. The best over all four
+#: throws of ``python benchmarks/throw_accuracy.py --sweep``: fewer let tracking noise through,
+#: more let the rise and turn of a fast throw bend the line.
+DEFAULT_WINDOW = 7
+DEFAULT_MAX_SPEED = 20.0
+DEFAULT_MAX_ANGULAR_SPEED = 50.0
+#: Steps the source technique averages over.
+AVERAGE_STEPS = 5
+#: How many steps back the flick gate looks for the speed the hand had before it stopped.
+GATE_STEPS = 3
+#: The gate fires when the newest speed is below this fraction of the fastest candidate's ...
+GATE_RATIO = 0.7
+#: ... and the fastest candidate is at least this fast (m/s).
+GATE_MIN_SPEED = 1.0
+
+# Multiplying a unit quaternion by this gives its inverse; index arrays for the cross product.
+_CONJUGATE = np.array([-1.0, -1.0, -1.0, 1.0])
+_NEXT = np.array([1, 2, 0])
+_AFTER = np.array([2, 0, 1])
+
+
+class Estimator(enum.Enum):
+    """How the controller's velocity is read from the window; the values name them in files."""
+
+    #: A line fitted to the window's rates in the controller's frame, evaluated at the newest
+    #: sample, with the flick gate. The default.
+    FITTED = "fitted"
+    #: The source technique: the plain mean of the last 5 steps' finite differences.
+    AVERAGE_5 = "average_5"
+    #: The finite difference of the release step alone, for comparison.
+    LAST_STEP = "last_step"
+
+
+def release_velocity(
+    times: npt.ArrayLike,
+    positions: npt.ArrayLike,
+    orientations: npt.ArrayLike,
+    offset: npt.ArrayLike,
+    *,
+    estimator: Estimator = Estimator.FITTED,
+    window: int = DEFAULT_WINDOW,
+    max_speed: float = DEFAULT_MAX_SPEED,
+    max_angular_speed: float = DEFAULT_MAX_ANGULAR_SPEED,
+    scale: tuple[float, float] = (1.0, 1.0),
+    reported: tuple[npt.ArrayLike, npt.ArrayLike] | None = None,
+) -> tuple[FloatArray, FloatArray]:
+    """The linear and angular velocity, each (3,), a released object leaves the hand with.
+
+    ``times`` (N,) strictly increasing seconds, ``positions`` (N, 3) of the controller's centre
+    of mass and ``orientations`` (N, 4, xyzw, any length) of the controller, all in one frame;
+    ``offset`` (3,) the object's centre of mass minus the controller's, in the controller's
+    frame at the last sample. The result is in the frame of the samples.
+
+    ``window`` is the number of samples :attr:`Estimator.FITTED` fits; the reference estimators
+    have theirs in their names. Pass ``window + GATE_STEPS`` samples for the full flick gate;
+    older ones are ignored, and any N >= 2 works, a short grab using what it has. The module
+    docstring explains the technique, ``reported``, ``scale`` and the speed limits.
+
+    Raises ValueError, naming the input, for wrong shapes, N < 2, non-finite values, zero-length
+    quaternions, times that do not increase, and options out of range.
+    """
+    t, p, q, r = _validated(times, positions, orientations, offset)
+    estimator = Estimator(estimator)  # also takes the value, as a settings file names it
+    if window < 2:
+        raise ValueError(f"window must be at least 2 samples; got {window}")
+    linear_scale, angular_scale = _scales(scale)
+    if not (max_speed > 0.0 and max_angular_speed > 0.0):  # also rejects NaN
+        raise ValueError(
+            f"max_speed and max_angular_speed must be positive; got {max_speed}, "
+            f"{max_angular_speed}"
+        )
+    if estimator is Estimator.FITTED:
+        keep = window + GATE_STEPS
+        t, p, q = t[-keep:], p[-keep:], q[-keep:]
+        ends = np.arange(len(t) - 1, max(len(t) - 2 - GATE_STEPS, 0), -1)
+        v, w = _fitted(t, p, q, ends, window)
+        if reported is not None:
+            v[0], w[0] = _reported(reported)
+    else:
+        keep = (AVERAGE_STEPS if estimator is Estimator.AVERAGE_5 else 1) + 1
+        t, p, q = t[-keep:], p[-keep:], q[-keep:]
+        ends = np.array([len(t) - 1])
+        mean = _rates(t, p, *_turns(q)).mean(axis=0)
+        v, w = mean[None, :3], mean[None, 3:]
+    linear = v + _cross(w, spatial.rotate_many(q[ends], r))
+    speeds = np.sqrt(np.einsum("ij,ij->i", linear, linear))
+    fastest = int(np.argmax(speeds))
+    stopped = speeds[fastest] >= GATE_MIN_SPEED and speeds[0] < GATE_RATIO * speeds[fastest]
+    pick = fastest if stopped else 0
+    return (
+        _clamped(linear[pick] * linear_scale, max_speed),
+        _clamped(w[pick] * angular_scale, max_angular_speed),
+    )
+
+
+def _turns(q: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Each step's rotation ``q[i+1] q[i]^-1`` as unit axes (N-1, 3) and angles (N-1,).
+
+    Taken the short way (``q`` and ``-q`` are one rotation), which allows up to half a turn a
+    step: 280 rad/s at 90 Hz.
+    """
+    return spatial.to_axis_angle_many(spatial.multiply_many(q[1:], spatial.inverse_many(q[:-1])))
+
+
+def _rates(t: FloatArray, p: FloatArray, axes: FloatArray, angles: FloatArray) -> FloatArray:
+    """Each step's finite-difference velocity and angular velocity, side by side (N-1, 6)."""
+    return np.hstack((p[1:] - p[:-1], axes * angles[:, None])) / (t[1:] - t[:-1])[:, None]
+
+
+def _fresh(p: FloatArray, q: FloatArray) -> npt.NDArray[np.intp]:
+    """Indices of the samples to fit: all but lone repeats of the previous pose."""
+    repeat = np.zeros(len(p) + 2, dtype=bool)  # padded: repeat[i + 1] is sample i's
+    repeat[2:-1] = (p[1:] == p[:-1]).all(axis=1) & (q[1:] == q[:-1]).all(axis=1)
+    lone = repeat[1:-1] & ~repeat[:-2] & ~repeat[2:]
+    return np.flatnonzero(~lone)
+
+
+def _fitted(
+    t: FloatArray, p: FloatArray, q: FloatArray, ends: npt.NDArray[np.intp], window: int
+) -> tuple[FloatArray, FloatArray]:
+    """``v`` and ``w`` (len(ends), 3) at each end, fitted to the ``window`` samples up to it.
+
+    Each step's rates are taken into the controller's frame at the middle of the step (halfway
+    along the slerp between its samples). Every candidate fits its own least-squares line
+    through the steps inside its window (masks, no loop), evaluates it at its end and turns it
+    back into the frame of the samples with the orientation there. A window holding one step
+    gives that step's rates; one holding none (two samples, the second a repeat) gives zero.
+    """
+    fresh = _fresh(p, q)
+    axes, angles = _turns(q[fresh])
+    rates = _rates(t[fresh], p[fresh], axes, angles)
+    middles = spatial.slerp_many(q[fresh[:-1]], q[fresh[1:]], 0.5) * _CONJUGATE
+    body = spatial.rotate_many(middles[:, None], rates.reshape(-1, 2, 3)).reshape(-1, 6)
+
+    # Times from the newest sample, so that large clock values lose no precision.
+    mid_times = (t[fresh[1:]] + t[fresh[:-1]]) / 2 - t[-1]
+    starts = np.maximum(ends - window + 1, 0)
+    inside = (fresh[:-1] >= starts[:, None]) & (fresh[1:] <= ends[:, None])
+    weights = inside / np.maximum(inside.sum(axis=1, keepdims=True), 1)  # rows of means
+    mean_time = weights @ mid_times
+    deviation = mid_times - mean_time[:, None]
+    variance = np.einsum("km,km->k", weights * deviation, deviation)
+    slope = ((weights * deviation) @ body) / np.where(variance > 0.0, variance, np.inf)[:, None]
+    at_end = weights @ body + slope * (t[ends] - t[-1] - mean_time)[:, None]
+
+    world = spatial.rotate_many(q[ends][:, None], at_end.reshape(-1, 2, 3))
+    return world[:, 0], world[:, 1]
+
+
+def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
+    """Row-wise cross products of (K, 3) arrays (``np.cross`` costs far more at this size)."""
+    return a[:, _NEXT] * b[:, _AFTER] - a[:, _AFTER] * b[:, _NEXT]
+
+
+def _clamped(x: FloatArray, limit: float) -> FloatArray:
+    """``x`` shortened to length ``limit`` if longer, direction kept."""
+    n = math.sqrt(float(x @ x))
+    return x * (limit / n) if n > limit else x
+
+
+def _validated(
+    times: npt.ArrayLike,
+    positions: npt.ArrayLike,
+    orientations: npt.ArrayLike,
+    offset: npt.ArrayLike,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """The inputs as float64 arrays with unit quaternions, or a ValueError naming the culprit."""
+    t = _finite(times, "times")
+    if t.ndim != 1 or len(t) < 2:
+        raise ValueError(f"times must have shape (N,) with N >= 2 samples; got {t.shape}")
+    n = len(t)
+    bad = np.flatnonzero(~(np.diff(t) > 0.0))
+    if len(bad):
+        i = int(bad[0]) + 1
+        raise ValueError(f"times must increase strictly; times[{i}] = {t[i]} after {t[i - 1]}")
+    p = _finite(positions, "positions")
+    if p.shape != (n, 3):
+        raise ValueError(f"positions must have shape ({n}, 3) to match times; got {p.shape}")
+    q = _finite(orientations, "orientations")
+    if q.shape != (n, 4):
+        raise ValueError(f"orientations must have shape ({n}, 4) to match times; got {q.shape}")
+    try:
+        q = spatial.normalize_many(q)
+    except ValueError as error:  # only zero length is left to find
+        raise ValueError(f"orientations: {error}") from None
+    return t, p, q, _vector(offset, "offset")
+
+
+def _finite(a: npt.ArrayLike, name: str) -> FloatArray:
+    """``a`` as float64; a ValueError naming ``name`` and the first non-finite index."""
+    try:
+        arr = np.asarray(a, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{name} must be an array of numbers: {error}") from None
+    bad = np.argwhere(~np.isfinite(arr))
+    if len(bad):
+        index = tuple(int(i) for i in bad[0])
+        raise ValueError(f"{name} has a non-finite value at index {index}")
+    return arr
+
+
+def _vector(a: npt.ArrayLike, name: str) -> FloatArray:
+    """A finite (3,) float64 vector, or a ValueError naming ``name``."""
+    x = _finite(a, name)
+    if x.shape != (3,):
+        raise ValueError(f"{name} must have shape (3,); got {x.shape}")
+    return x
+
+
+def _reported(reported: tuple[npt.ArrayLike, npt.ArrayLike]) -> tuple[FloatArray, FloatArray]:
+    """The runtime's ``(v, w)``, checked."""
+    if len(reported) != 2:
+        raise ValueError(f"reported must be a pair (v, w); got {len(reported)} items")
+    return _vector(reported[0], "reported v"), _vector(reported[1], "reported w")
+
+
+def _scales(scale: tuple[float, float]) -> tuple[float, float]:
+    """``(linear, angular)`` as two finite non-negative floats, or a ValueError."""
+    linear, angular = (float(x) for x in scale)
+    if not (0.0 <= linear < math.inf and 0.0 <= angular < math.inf):
+        raise ValueError(f"scale must be two finite non-negative factors; got {scale}")
+    return linear, angular

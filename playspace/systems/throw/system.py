@@ -1,0 +1,140 @@
+"""The throw in the fixed step: a history of controller poses, and what a released object gets.
+
+Each step the controller's centre of mass (the grip pose moved by the profile's offset) is kept
+in *tracking space*, so a snap turn or a teleport inside the window cannot bend the estimate:
+the origin jumps, the room does not. On release the estimator (``estimate.release_velocity``)
+gives v + w x r for the object from that window; it is turned into the world through the
+origin, and smooth locomotion's own velocity is added, since the player carried the object.
+A hand whose tracking was lost gives no velocity: stale samples never throw anything.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from playspace import spatial
+from playspace.components import TrackedDevice, Transform
+from playspace.components.interaction import GrabSettings, Hand
+from playspace.components.rig import Rig
+from playspace.components.scene import Grabbable
+from playspace.ecs import Phase, World, system
+from playspace.spatial import Pose, Vec3
+from playspace.systems.grab.events import LetGo, Released
+from playspace.systems.grab.hold import Holds, hand_pose
+from playspace.systems.grab.layers import drop_layers
+from playspace.systems.physics import Physics
+from playspace.systems.throw.estimate import release_velocity
+
+Sample = tuple[float, tuple[float, float, float], tuple[float, float, float, float]]
+
+
+@dataclass(slots=True)
+class ThrowHistory:
+    """Recent controller centre-of-mass poses per hand (tracking space), and the origin's
+    velocity from smooth locomotion; a resource."""
+
+    hands: dict[int, deque[Sample]] = field(default_factory=dict)
+    origin_velocity: Vec3 = field(default_factory=lambda: spatial.vec3(0.0, 0.0, 0.0))
+    last_origin: Vec3 | None = None
+
+
+def _controller(device: TrackedDevice, settings: GrabSettings) -> Pose:
+    """The controller's centre of mass in tracking space."""
+    grip = device.pose
+    return Pose(grip.position + spatial.rotate(grip.rotation, settings.com_offset), grip.rotation)
+
+
+@system(Phase.FIXED, in_set="throw", writes=(ThrowHistory,))
+def throw_history(world: World) -> None:
+    """Keep each hand's recent poses; forget them when tracking is lost."""
+    history, settings = world.resource(ThrowHistory), world.resource(GrabSettings)
+    now = world.fixed_time.elapsed
+    for entity, (_, device) in world.query(Hand, TrackedDevice):
+        samples = history.hands.setdefault(entity, deque(maxlen=settings.history))
+        if not device.tracked:
+            samples.clear()
+            continue
+        com = _controller(device, settings)
+        p, q = com.position, com.rotation
+        samples.append((now, (p.x, p.y, p.z), (q.x, q.y, q.z, q.w)))
+    rig = world.resource(Rig)
+    origin = spatial.Vec3(world.get(rig.origin, Transform).position)
+    moved = rig.smooth_moving and history.last_origin is not None
+    if moved and history.last_origin is not None:
+        step = origin - history.last_origin
+        history.origin_velocity = spatial.vec3(step.x, 0.0, step.z) / world.fixed_time.dt
+    else:
+        history.origin_velocity = spatial.vec3(0.0, 0.0, 0.0)
+    history.last_origin = origin
+
+
+@system(Phase.FIXED, in_set="throw", after=(throw_history,), reads=(LetGo,))
+def throw(world: World) -> None:
+    """Let go of released objects: restore what they were, and launch them."""
+    for let_go in world.read_events(LetGo, reader=throw):
+        _release(world, let_go)
+
+
+def _release(world: World, let_go: LetGo) -> None:
+    physics, holds = world.resource(Physics), world.resource(Holds)
+    record = holds.held.pop(let_go.object, None)
+    if record is None:
+        return
+    grabbable = world.get(let_go.object, Grabbable)
+    hand_device = world.get(let_go.hand, TrackedDevice)
+    linear, angular = spatial.vec3(0.0, 0.0, 0.0), spatial.vec3(0.0, 0.0, 0.0)
+    if grabbable.ghost and record.last_clear is not None:
+        start = record.last_clear  # never left in a wall, never launched out of it
+    elif hand_device.tracked:
+        start = spatial.compose(hand_pose(world.get(let_go.hand, Transform)), let_go.offset)
+        linear, angular = _launch(world, let_go, grabbable)
+    else:
+        transform = world.get(let_go.object, Transform)
+        start = Pose(transform.position, transform.rotation)
+    grabbable.held_by = None
+    physics.teleport(let_go.object, start.position, start.rotation)
+    physics.set_body_kind(let_go.object, record.kind)
+    for part, reported in record.reported.items():
+        physics.report_contacts(let_go.object, part, reported)
+    drop_layers(world, let_go.object, record.layers)
+    physics.set_velocity(let_go.object, linear, angular)
+    world.send(Released(let_go.hand, let_go.object, linear, angular))
+
+
+def _launch(world: World, let_go: LetGo, grabbable: Grabbable) -> tuple[Vec3, Vec3]:
+    """The object's velocity in the world from the hand's recent motion (v + w x r)."""
+    history = world.resource(ThrowHistory)
+    samples = history.hands.get(let_go.hand)
+    if not samples or len(samples) < 2:
+        return spatial.vec3(0.0, 0.0, 0.0), spatial.vec3(0.0, 0.0, 0.0)
+    settings = world.resource(GrabSettings)
+    physics = world.resource(Physics)
+    # r: the object's centre of mass from the controller's, in the controller's frame (the
+    # controller's frame is the grip's, moved by com_offset)
+    centre = spatial.transform_point(let_go.offset, physics.local_center_of_mass(let_go.object))
+    offset = centre - settings.com_offset
+    times = np.array([s[0] for s in samples])
+    positions = np.array([s[1] for s in samples])
+    orientations = np.array([s[2] for s in samples])
+    device = world.get(let_go.hand, TrackedDevice)
+    reported = None
+    if device.linear_velocity is not None and device.angular_velocity is not None:
+        lever = spatial.rotate(device.pose.rotation, settings.com_offset)
+        v = device.linear_velocity + spatial.cross(device.angular_velocity, lever)
+        w = device.angular_velocity
+        reported = (np.array([v.x, v.y, v.z]), np.array([w.x, w.y, w.z]))
+    linear, angular = release_velocity(
+        times,
+        positions,
+        orientations,
+        np.array([offset.x, offset.y, offset.z]),
+        max_speed=grabbable.max_throw_speed,
+        scale=grabbable.throw_scale,
+        reported=reported,
+    )
+    turn = world.get(world.resource(Rig).origin, Transform).rotation
+    world_linear = spatial.rotate(turn, spatial.vec3_from(linear)) + history.origin_velocity
+    return world_linear, spatial.rotate(turn, spatial.vec3_from(angular))
