@@ -361,3 +361,42 @@ def test_tracking_lost_while_holding_keeps_the_object_and_releases_it_without_ve
     run.world.step(round(1.5 * 90))
     (release,) = released(run)
     assert release["linear"] == [0.0, 0.0, 0.0]
+
+
+def test_an_object_can_be_taken_from_one_hand_by_the_other() -> None:
+    left_at = (HAND[0] - 0.05, HAND[1], HAND[2])
+
+    def script(t: float) -> InputFrame:
+        left = hand_input(left_at, grip=1.0 if t > 0.5 else 0.0)
+        return head_at(0.0, 1.7, 0.0, left=left, right=right(HAND, 1.0 if t > 0.1 else 0.0))
+
+    run = grab_world(script, lambda w: prop(w, "ball", spatial.vec3(*HAND), Sphere(0.04)))
+    run.world.step(round(0.8 * 90))
+    rig = run.world.resource(Rig)
+    assert [g["hand"] for g in run.events("grab")] == [rig.right_hand, rig.left_hand]
+    ball = next(e for e, p in run.world.each(Prop) if p.name == "ball")
+    assert run.world.get(ball, Grabbable).held_by == rig.left_hand
+    assert run.events("release") == []  # handed over, never dropped
+
+
+def test_an_object_with_a_second_grab_point_is_aimed_from_the_first_hand_to_the_second() -> None:
+    def build(world: World) -> None:  # a 0.8 m spear along -Z, held at its back end
+        at = spatial.vec3(HAND[0], HAND[1], HAND[2] - 0.35)
+        spear = prop(world, "spear", at, Box((0.03, 0.03, 0.8)), gravity_scale=0.0)
+        world.get(spear, Grabbable).second_grip = spatial.vec3(0.0, 0.0, -0.3)
+
+    def script(t: float) -> InputFrame:
+        # the left hand takes the spear's front, then rises: the spear tilts up toward it
+        rise = 0.3 * min(max(t - 0.6, 0.0) / 0.3, 1.0)
+        left = hand_input((HAND[0], HAND[1] + rise, HAND[2] - 0.65), grip=1.0 if t > 0.4 else 0.0)
+        return head_at(0.0, 1.7, 0.0, left=left, right=right(HAND, 1.0 if t > 0.1 else 0.0))
+
+    run = grab_world(script, build)
+    run.world.step(round(1.2 * 90))
+    spear = next(e for e, p in run.world.each(Prop) if p.name == "spear")
+    pose = run.world.get(spear, Transform)
+    axis = spatial.rotate(pose.rotation, spatial.vec3(0, 0, -1))
+    expected = spatial.glm.normalize(spatial.vec3(0.0, 0.3, -0.65))
+    assert spatial.length(axis - expected) < 0.02
+    back_end = pose.position + spatial.rotate(pose.rotation, spatial.vec3(0, 0, 0.35))
+    assert spatial.length(back_end - spatial.vec3(*HAND)) < 0.03  # still in the first hand
