@@ -243,3 +243,17 @@ def test_hands_follow_the_controllers_through_the_origin() -> None:
     run.world.step(2)
     # the room is turned a quarter left: its -Z is the world's -X, its +X the world's -Z
     assert run.steps()[-1]["right_hand"]["p"] == pytest.approx([2.0 - 0.4, 1.1, -0.3], abs=1e-6)
+
+
+def test_the_scene_s_player_table_chooses_push_back_and_smooth_turning(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from playspace.app import build_world
+    from playspace.components.rig import TurnMode
+    from playspace.scene import load_scene
+    from playspace.systems.input import ScriptedSource
+
+    scene = tmp_path / "room.toml"
+    scene.write_text('[player]\npolicy = "push_back"\nturn = "smooth"\n')
+    world, _ = build_world(load_scene(scene), ScriptedSource(lambda t: head_at(0, 1.7, 0)))
+    settings = world.resource(RigSettings)
+    assert settings.policy is SeparationPolicy.PUSH_BACK
+    assert settings.turn_mode is TurnMode.SMOOTH

@@ -64,3 +64,5 @@ class PlayerStart:
     position: Vec3 = field(default_factory=lambda: spatial.vec3(0.0, 0.0, 0.0))
     yaw: float = 0.0
     slope_quantization: float = 0.2
+    policy: str = "fade"  # walking into a wall: "fade" the view or "push_back" the origin
+    turn: str = "snap"  # "snap" or "smooth" turning

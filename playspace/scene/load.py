@@ -280,6 +280,8 @@ class _SceneReader:
             position=_triple(t.vector("position", METRES, ZERO)),
             yaw=t.number("yaw", DEGREES, 0.0),
             slope_quantization=t.number("slope_quantization", THRESHOLD, 0.2),
+            policy=t.string("policy", "fade", ("fade", "push_back")),
+            turn=t.string("turn", "snap", ("snap", "smooth")),
         )
 
     def _physics(self, t: Table) -> ScenePhysics:

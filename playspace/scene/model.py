@@ -92,6 +92,8 @@ class ScenePlayer:
     position: Triple = (0.0, 0.0, 0.0)
     yaw: float = 0.0  # degrees
     slope_quantization: float = 0.2
+    policy: str = "fade"  # what walking into a wall does: fade or push_back
+    turn: str = "snap"  # snap or smooth
 
 
 @dataclass(frozen=True, slots=True)

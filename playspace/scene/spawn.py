@@ -109,7 +109,11 @@ def spawn_scene(world: World, scene: Scene) -> SpawnedScene:
     player = scene.player
     world.insert_resource(
         PlayerStart(
-            spatial.vec3(*player.position), math.radians(player.yaw), player.slope_quantization
+            spatial.vec3(*player.position),
+            math.radians(player.yaw),
+            player.slope_quantization,
+            player.policy,
+            player.turn,
         )
     )
     return spawned

@@ -10,7 +10,14 @@ from __future__ import annotations
 from playspace import spatial
 from playspace.components import DeviceRole, TrackedDevice, Transform
 from playspace.components.physics import CharacterBody, CharacterMotion
-from playspace.components.rig import Origin, PlayerBody, Rig, RigSettings
+from playspace.components.rig import (
+    Origin,
+    PlayerBody,
+    Rig,
+    RigSettings,
+    SeparationPolicy,
+    TurnMode,
+)
 from playspace.components.scene import PlayerStart
 from playspace.ecs import PluginError, World
 from playspace.systems.input import InputSource
@@ -54,7 +61,11 @@ class RigPlugin:
         if world.try_resource(Physics) is None:
             raise PluginError("RigPlugin needs the PhysicsPlugin: add it first")
         start = world.try_resource(PlayerStart) or world.insert_resource(PlayerStart())
-        settings = self.settings or RigSettings(slope_quantization=start.slope_quantization)
+        settings = self.settings or RigSettings(
+            slope_quantization=start.slope_quantization,
+            policy=SeparationPolicy(start.policy),
+            turn_mode=TurnMode(start.turn),
+        )
         world.insert_resource(settings)
         world.insert_resource(InputState(self.source))
         world.insert_resource(spawn_rig(world, start, settings))
