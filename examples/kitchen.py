@@ -1,0 +1,96 @@
+"""BeeBeeQ's kitchen, as a playspace example: bees, a chef, and a game system that scores.
+
+The bees are opponents. With a gamepad connected each is flown by one (left stick: across,
+right stick: up and down); without one a bee flies toward the chef whenever it can see them,
+and hovers an arm's length away. A held pan or spatula that strikes a bee raises the runtime's
+``hit`` event: this game knocks the bee back and scores it. Held objects pass through walls and
+cannot hit a bee through one: that is the runtime's held-object layers, not this file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from playspace import spatial
+from playspace.components import Opponent, Transform
+from playspace.components.rig import Rig
+from playspace.ecs import Phase, World, system
+from playspace.spatial import Vec3
+from playspace.systems.grab.events import Hit
+from playspace.systems.physics import Physics
+from playspace.systems.tracking import InputState
+
+SCENE = "kitchen.toml"
+TRACE = "traces/kitchen.jsonl"
+
+APPROACH = 0.3  # m/s toward the chef
+HOVER = 0.9  # metres from the chef's head where a bee stops
+PAD_SPEED = 1.5  # m/s at full stick
+KNOCKBACK = (3.0, 0.4)  # m/s, seconds
+
+
+@dataclass(slots=True)
+class Hive:
+    """The score and each bee's knock-back, a resource."""
+
+    score: int = 0
+    knocked: dict[int, tuple[Vec3, float]] = field(default_factory=dict)
+
+
+def _bees(world: World) -> list[tuple[int, Transform]]:
+    return [(e, t) for e, (o, t) in world.query(Opponent, Transform) if o.name.startswith("bee")]
+
+
+@system(Phase.FIXED, in_set="game", reads=(Hit,))
+def bee_hits(world: World) -> None:
+    """A bee struck by a held object is knocked back, away from the chef, and scores."""
+    hive = world.resource(Hive)
+    head = world.get(world.resource(Rig).head, Transform).position
+    for hit in world.read_events(Hit, reader=bee_hits):
+        bee = world.try_get(hit.opponent, Transform)
+        if bee is None or hit.opponent in hive.knocked:
+            continue
+        away = spatial.vec3(bee.position.x - head.x, 0.0, bee.position.z - head.z)
+        if spatial.length(away) < 1e-6:
+            away = spatial.vec3(0.0, 0.0, -1.0)
+        hive.knocked[hit.opponent] = (away / spatial.length(away), KNOCKBACK[1])
+        hive.score += 1
+
+
+@system(Phase.FIXED, in_set="game", after=(bee_hits,))
+def bee_flight(world: World) -> None:
+    """Fly each bee: knocked back, by its gamepad, or toward the chef it can see."""
+    hive, dt = world.resource(Hive), world.fixed_time.dt
+    pads = world.resource(InputState).frame.pads
+    head = world.get(world.resource(Rig).head, Transform).position
+    physics = world.resource(Physics)
+    for i, (entity, transform) in enumerate(_bees(world)):
+        knocked = hive.knocked.get(entity)
+        if knocked is not None:
+            away, left = knocked
+            transform.position = transform.position + away * (KNOCKBACK[0] * dt)
+            left -= dt
+            if left > 0:
+                hive.knocked[entity] = (away, left)
+            else:
+                del hive.knocked[entity]
+        elif i < len(pads):
+            pad = pads[i]
+            step = spatial.vec3(pad.left_stick[0], pad.right_stick[1], -pad.left_stick[1])
+            transform.position = transform.position + step * (PAD_SPEED * dt)
+        else:
+            toward = head - transform.position
+            distance = spatial.length(toward)
+            seen = physics.ray_cast(transform.position, toward, distance, ["environment"])
+            if distance > HOVER and seen is None:
+                transform.position = transform.position + toward / distance * (APPROACH * dt)
+
+
+def build(world: World) -> None:
+    """The kitchen's rules: the hive's score, the bees' flight, knock-back on a hit."""
+    world.insert_resource(Hive())
+    world.add_systems(bee_hits, bee_flight)
+
+
+def summary(world: World) -> str:
+    return f"bees hit: {world.resource(Hive).score}"

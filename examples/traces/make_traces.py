@@ -1,0 +1,135 @@
+"""Make the example traces: scripted players, written as trace v1 files at a headset's 72 Hz.
+
+No headset records here, so each example's trace is a script of what a player does, sampled as
+a Quest would (72 Hz, a slightly uneven clock). Run ``python examples/traces/make_traces.py``
+to write them again; the same script always writes the same bytes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from pathlib import Path
+
+from playspace import spatial
+from playspace.components.input import DevicePose, HandInput, InputFrame
+from playspace.systems.input import TraceWriter, device_pose, hand_input
+
+HERE = Path(__file__).resolve().parent
+HEIGHT = 1.7
+
+
+def frames(script: Callable[[float], InputFrame], seconds: float) -> list[InputFrame]:
+    out, t, tick = [], 0.0, 0
+    while t <= seconds:
+        out.append(InputFrame(round(t, 6), *_fields(script(t))))
+        tick += 1
+        t = tick / 72.0 + (0.0007 if tick % 3 == 0 else 0.0)
+    return out
+
+
+def _fields(frame: InputFrame) -> tuple[object, ...]:
+    return (frame.head, frame.left, frame.right, frame.pads)
+
+
+def player(
+    head: tuple[float, float, float],
+    right: HandInput | None = None,
+    left_stick: tuple[float, float] = (0.0, 0.0),
+    right_stick: tuple[float, float] = (0.0, 0.0),
+    yaw: float = 0.0,
+) -> InputFrame:
+    x, y, z = head
+    left = hand_input((x - 0.2, y - 0.8, z - 0.1), yaw, stick=left_stick)
+    hand = right or hand_input((x + 0.2, y - 0.8, z - 0.1), yaw)
+    hand = HandInput(hand.pose, hand.grip, hand.trigger, right_stick, hand.buttons)
+    return InputFrame(0.0, device_pose(head, yaw), left, hand)
+
+
+def ramp(t: float, start: float, length: float) -> float:
+    """0 before `start`, rising to 1 over `length` seconds."""
+    return min(max((t - start) / length, 0.0), 1.0)
+
+
+def stairs(t: float) -> InputFrame:
+    """Walk up the staircase physically for 7 s, then smooth-move back down it."""
+    walked = 0.5 * min(t, 7.0)
+    back = -0.8 if t > 7.5 else 0.0
+    return player((0.0, HEIGHT, -walked), left_stick=(0.0, back))
+
+
+def roomscale(t: float) -> InputFrame:
+    """Walk into the north wall, snap turn right three times, then teleport ahead."""
+    walked = 0.5 * min(t, 5.0)
+    flick = 1.0 if any(a < t < a + 0.2 for a in (5.5, 6.0, 6.5)) else 0.0
+    aim = 1.0 if 7.5 < t < 8.3 else 0.0
+    tilt = spatial.from_axis_angle(spatial.vec3(1, 0, 0), math.radians(-10))
+    hand = HandInput(DevicePose(spatial.Pose(spatial.vec3(0.2, 1.2, -walked - 0.2), tilt)))
+    return player((0.0, HEIGHT, -walked), right=hand, right_stick=(flick, aim))
+
+
+def snowball(t: float) -> InputFrame:
+    """Take a snowball from the pile and throw it at the 5 m target: 8 m/s, 20 degrees up."""
+    pile = (0.3, 0.92, -0.3)
+    wound = (0.25, 1.0, 0.3)
+    up = math.radians(20)
+    direction = (0.0, math.sin(up), -math.cos(up))
+    if t < 0.6:
+        p = pile
+    elif t < 1.05:
+        k = ramp(t, 0.6, 0.4)
+        p = tuple(a + (b - a) * k for a, b in zip(pile, wound, strict=True))
+    else:
+        s = min(t, 1.3) - 1.05
+        travel = 0.5 * (8.0 / 0.25) * s * s
+        p = tuple(w + travel * d for w, d in zip(wound, direction, strict=True))
+    grip = 1.0 if 0.3 < t < 1.3 else 0.0
+    return player((0.0, HEIGHT, 0.0), right=hand_input(p, grip=grip))  # type: ignore[arg-type]
+
+
+def _path(t: float, keys: list[tuple[float, tuple[float, float, float]]]) -> tuple[float, ...]:
+    """The hand's position at `t` along straight moves between timed key positions."""
+    for (t0, a), (t1, b) in itertools.pairwise(keys):
+        if t <= t1:
+            k = ramp(t, t0, t1 - t0)
+            return tuple(x + (y - x) * k for x, y in zip(a, b, strict=True))
+    return keys[-1][1]
+
+
+def kitchen(t: float) -> InputFrame:
+    """Take the pan, swat the bee that flies in, then push the pan into the pantry wall at the
+    bee behind it (no hit: the pan is inside the wall), and let go there."""
+    keys = [
+        (0.0, (0.2, 0.9, -0.1)),
+        (0.5, (0.3, 0.92, -0.5)),  # the pan, on the counter
+        (0.8, (0.3, 0.92, -0.5)),
+        (1.4, (0.3, 1.3, -0.5)),
+        (3.8, (0.3, 1.3, -0.5)),  # wait for the bee to come close
+        (4.2, (-0.35, 1.62, -1.0)),  # swat
+        (4.6, (0.0, 1.3, -0.4)),
+        (5.4, (0.9, 1.26, -0.3)),  # into the pantry wall, at the bee behind it
+    ]
+    grip = 1.0 if 0.6 < t < 6.0 else 0.0
+    return player((0.0, HEIGHT, 0.0), right=hand_input(_path(t, keys), grip=grip))  # type: ignore[arg-type]
+
+
+TRACES: dict[str, tuple[Callable[[float], InputFrame], float]] = {
+    "kitchen": (kitchen, 7.0),
+    "stairs": (stairs, 11.0),
+    "roomscale": (roomscale, 10.0),
+    "snowball": (snowball, 3.0),
+}
+
+
+def main() -> None:
+    for name, (script, seconds) in TRACES.items():
+        path = HERE / f"{name}.jsonl"
+        with TraceWriter(path) as writer:
+            for frame in frames(script, seconds):
+                writer.write(frame)
+        print(f"wrote {path.relative_to(HERE.parent.parent)}")
+
+
+if __name__ == "__main__":
+    main()
