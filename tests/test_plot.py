@@ -1,0 +1,47 @@
+"""Comfort plots from telemetry."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from test_examples import EXAMPLES, replay
+
+from playspace.plot import PlotError, plot_telemetry
+
+
+@pytest.fixture
+def telemetry(tmp_path: Path) -> Path:
+    import json
+
+    steps = replay(EXAMPLES / "stairs.toml", EXAMPLES / "traces" / "stairs.jsonl")
+    path = tmp_path / "stairs.jsonl"
+    header = {"format": "playspace-telemetry", "version": 1, "fixed_hz": 90}
+    path.write_text("\n".join(json.dumps(r) for r in [header, *steps]) + "\n")
+    return path
+
+
+def test_plot_writes_a_png(telemetry: Path, tmp_path: Path) -> None:
+    out = tmp_path / "stairs.png"
+    plot_telemetry(telemetry, out)
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+
+
+def test_bad_telemetry_names_the_file_and_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"format": "playspace-trace", "version": 1}\n')
+    with pytest.raises(PlotError, match=r"bad.jsonl:1: not a playspace telemetry file"):
+        plot_telemetry(bad, tmp_path / "x.png")
+    bad.write_text('{"format": "playspace-telemetry", "version": 1}\n{not json\n')
+    with pytest.raises(PlotError, match=r"bad.jsonl:2: not JSON"):
+        plot_telemetry(bad, tmp_path / "x.png")
+
+
+def test_without_matplotlib_the_message_names_the_extra(
+    telemetry: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(PlotError, match=r"pip install 'playspace\[plot\]'"):
+        plot_telemetry(telemetry, tmp_path / "x.png")
