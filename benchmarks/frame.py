@@ -1,0 +1,117 @@
+"""One full fixed step of the kitchen, against the raw physics step alone on the same scene.
+
+The kitchen example (rig, grab and throw, four bees flying by their rule, its game systems)
+with 200, then 1,000 extra props on the floor. A fixed step through ``World.step`` runs every
+built-in system and physics; the raw figure steps a rapier3d world restored from a snapshot
+of the same engine, so it is the same bodies in the same state, with nothing around it.
+
+Run: ``python benchmarks/frame.py [--props 200 1000] [--steps N]``. The last line printed is
+one JSON object of the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import rapier3d as rp
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from playspace import spatial  # noqa: E402
+from playspace.app import build_world  # noqa: E402
+from playspace.components import Grabbable, Prop, Transform  # noqa: E402
+from playspace.components.physics import Collider, Colliders, RigidBody, Sphere  # noqa: E402
+from playspace.ecs import World  # noqa: E402
+from playspace.example import load_example  # noqa: E402
+from playspace.scene import load_scene  # noqa: E402
+from playspace.systems.input import ReplaySource, load_trace  # noqa: E402
+from playspace.systems.physics import Physics  # noqa: E402
+
+
+def kitchen(props: int) -> World:
+    example = load_example(ROOT / "examples" / "kitchen.py")
+    assert example.trace is not None
+    source = ReplaySource(load_trace(example.trace))
+    world, _ = build_world(load_scene(example.scene), source, plugins=[example.build])
+    rng = random.Random(7)
+    for i in range(props):
+        x, z = rng.uniform(-2.6, -0.8), rng.uniform(-2.6, 2.6)
+        world.spawn(
+            Transform(position=spatial.vec3(x, 0.05 + 0.1 * (i % 3), z)),
+            RigidBody(mass=0.2),
+            Colliders(Collider(Sphere(0.05))),
+            Prop(f"crumb {i}"),
+            Grabbable(),
+        )
+    world.step(180)  # built, settled, the bees on their way
+    return world
+
+
+def time_steps(step: object, steps: int) -> list[float]:
+    times = []
+    for _ in range(steps):
+        start = time.perf_counter()
+        step()  # type: ignore[operator]
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--props", type=int, nargs="+", default=[200, 1000])
+    parser.add_argument("--steps", type=int, default=300)
+    args = parser.parse_args()
+    rows = []
+    for props in args.props:
+        world = kitchen(props)
+        raw = rp.PhysicsWorld.restore(world.resource(Physics).engine.snapshot())
+        ours = time_steps(lambda world=world: world.step(1), args.steps)
+        alone = time_steps(raw.step, args.steps)
+        slowest = sorted(world.schedule.all(), key=lambda s: s.stats.total_ns, reverse=True)[:4]
+        rows.append(
+            {
+                "props": props,
+                "step_ms": statistics.mean(ours) * 1e3,
+                "step_worst_ms": max(ours) * 1e3,
+                "raw_physics_ms": statistics.mean(alone) * 1e3,
+                "slowest": {s.name: s.stats.total_ns / s.stats.calls / 1e6 for s in slowest},
+            }
+        )
+    print(f"kitchen fixed step, {args.steps} steps (mean ms)")
+    print(f"{'props':>6}{'full step':>11}{'worst':>8}{'raw physics':>13}{'around':>9}{'ratio':>7}")
+    for row in rows:
+        row["around_ms"] = row["step_ms"] - row["raw_physics_ms"]
+        row["around_over_physics"] = row["around_ms"] / row["raw_physics_ms"]
+        print(
+            f"{row['props']:>6}{row['step_ms']:>11.3f}{row['step_worst_ms']:>8.2f}"
+            f"{row['raw_physics_ms']:>13.3f}{row['around_ms']:>9.3f}"
+            f"{row['around_over_physics']:>7.2f}"
+        )
+        print(
+            "        slowest systems: "
+            + ", ".join(f"{k} {v:.3f}" for k, v in row["slowest"].items())
+        )
+    print("goal: at 200 props a step costs at most 1.5 ms; the systems around physics add at most")
+    print("half of what the physics step itself costs")
+    print(json.dumps({"steps": args.steps, "rows": _rounded(rows)}))
+
+
+def _rounded(value: object) -> object:
+    if isinstance(value, float):
+        return round(value, 4)
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rounded(v) for v in value]
+    return value
+
+
+if __name__ == "__main__":
+    main()
