@@ -1,0 +1,32 @@
+"""Every benchmark still runs and ends with its one JSON line (small sizes: no timing here)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+SMALL = {
+    "ecs_overhead.py": ["--entities", "300", "--steps", "3", "--rounds", "1"],
+    "physics.py": ["--counts", "50", "--steps", "5"],
+    "frame.py": ["--props", "20", "--steps", "5"],
+}
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in BENCHMARKS.glob("*.py")))
+def test_benchmark_runs_and_prints_json_last(script: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *SMALL.get(script, [])],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert isinstance(figures, dict) and figures
