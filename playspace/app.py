@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -59,6 +59,11 @@ def replay_source(trace: Path | None) -> InputSource:
     return ReplaySource(load_trace(trace))
 
 
+AfterStep = Callable[[World, int, bool], None]
+"""Called after each fixed step of a headless run with the world, the number of steps run so
+far and whether that was the last one: how captures draw the end of a step."""
+
+
 def run_headless(
     scene_path: Path,
     trace: Path | None,
@@ -66,14 +71,19 @@ def run_headless(
     seconds: float | None = None,
     fixed_hz: float = 90.0,
     seed: int = 0,
+    after_step: AfterStep | None = None,
 ) -> tuple[World, int]:
     """Replay `trace` through the scene for its length (or `seconds`); return the world and
-    the number of fixed steps run. Deterministic: the same inputs write the same telemetry."""
+    the number of fixed steps run. Deterministic: the same inputs write the same telemetry,
+    whether or not `after_step` watches (a capture, say)."""
     source = replay_source(trace)
     events = (*RIG_EVENTS, *TELEMETRY_EVENTS)
     plugins = [TelemetryPlugin(telemetry, events)] if telemetry is not None else []
     world, _ = build_world(load_scene(scene_path), source, fixed_hz, seed, plugins)
     length = seconds if seconds is not None else (source.duration or 0.0)
     steps = max(1, math.ceil(length * fixed_hz - 1e-9))
-    world.step(steps)
+    for done in range(1, steps + 1):
+        world.step(1)
+        if after_step is not None:
+            after_step(world, done, done == steps)
     return world, steps

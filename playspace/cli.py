@@ -8,8 +8,12 @@ import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from playspace import __version__
+
+if TYPE_CHECKING:  # the render package loads GL: import it only in runs that draw
+    from playspace.render.capture import Capture
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -28,12 +32,33 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument("files", nargs="+", metavar="FILE", help="a scene file (TOML)")
     run = commands.add_parser("run", help="run a scene (headless from a trace for now)")
     run.add_argument("scene", type=Path, metavar="SCENE.toml")
-    run.add_argument("--headless", action="store_true", help="no window, no GL: simulate only")
+    run.add_argument(
+        "--headless",
+        action="store_true",
+        help="no window; no GL either unless --screenshot or --frames asks for pictures",
+    )
     run.add_argument("--trace", type=Path, metavar="FILE", help="replay this trace (v1)")
     run.add_argument("--telemetry", type=Path, metavar="FILE", help="write telemetry v1 here")
     run.add_argument("--seconds", type=float, help="how long to run (default: the trace's length)")
     run.add_argument("--fixed-hz", type=float, default=90.0, help="fixed steps a second (90)")
     run.add_argument("--seed", type=int, default=0, help="seed of the run's random generator")
+    run.add_argument(
+        "--screenshot",
+        type=Path,
+        metavar="OUT.png",
+        help="draw the last fixed step from the player's eye into this PNG (offscreen, EGL)",
+    )
+    run.add_argument(
+        "--frames", type=Path, metavar="DIR", help="draw every N-th step into DIR/step_NNNNNN.png"
+    )
+    run.add_argument(
+        "--every", type=int, default=1, metavar="N", help="with --frames: every N fixed steps (1)"
+    )
+    run.add_argument(
+        "--no-render",
+        action="store_true",
+        help="draw nothing, even with --screenshot or --frames: simulate only",
+    )
     return parser
 
 
@@ -45,6 +70,8 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     for flag, value in (("--seconds", args.seconds), ("--fixed-hz", args.fixed_hz)):
         if value is not None and not (math.isfinite(value) and value > 0):
             parser.error(f"{flag} must be a number > 0, got {value}")
+    if args.every < 1:
+        parser.error(f"--every must be a whole number >= 1, got {args.every}")
     if not args.headless:
         print(
             "playspace run: only headless runs exist yet; add --headless "
@@ -52,13 +79,26 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             file=sys.stderr,
         )
         return 2
+    capture: Capture | None = None
+    if (args.screenshot or args.frames) and not args.no_render:
+        # Only a run that draws imports the render package: a plain headless run loads no GL.
+        from playspace.render.capture import Capture
+        from playspace.render.context import GLUnavailableError
+
+        try:
+            capture = Capture(args.screenshot, args.frames, args.every)
+        except GLUnavailableError as error:
+            print(f"playspace run: {error}", file=sys.stderr)
+            return 2
     try:
         with contextlib.ExitStack() as stack:
+            if capture is not None:
+                stack.callback(capture.release)
             out = None
             if args.telemetry is not None:
                 out = stack.enter_context(open(args.telemetry, "w", encoding="utf-8", newline="\n"))
             _world, steps = run_headless(
-                args.scene, args.trace, out, args.seconds, args.fixed_hz, args.seed
+                args.scene, args.trace, out, args.seconds, args.fixed_hz, args.seed, capture
             )
     except (SceneError, TraceError) as error:
         print(error, file=sys.stderr)
@@ -66,8 +106,16 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except OSError as error:
         print(f"playspace run: {error.filename}: {error.strerror}", file=sys.stderr)
         return 2
-    print(f"{args.scene}: {steps} fixed steps ({steps / args.fixed_hz:.2f} s) headless", end="")
-    print(f", telemetry in {args.telemetry}" if args.telemetry else "")
+    done = [f"{args.scene}: {steps} fixed steps ({steps / args.fixed_hz:.2f} s) headless"]
+    if args.telemetry:
+        done.append(f"telemetry in {args.telemetry}")
+    if capture is None and (args.screenshot or args.frames):
+        done.append("nothing drawn (--no-render)")
+    if capture is not None and args.screenshot:
+        done.append(f"screenshot in {args.screenshot}")
+    if capture is not None and args.frames:
+        done.append(f"{capture.frame_count} frames in {args.frames}")
+    print(", ".join(done))
     return 0
 
 

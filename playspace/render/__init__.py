@@ -1,1 +1,58 @@
-"""placeholder"""
+"""Drawing the world with ModernGL: the preview, the headset's eyes and headless captures.
+
+The renderer reads components (``Transform``, ``PreviousTransform``, ``Colliders``, the
+markers of ``playspace.components.scene``, ``Grabbable.ghost``, the ``Rig``) and writes
+nothing back. It draws the world as physics sees it, coloured by kind, one instanced draw call
+per mesh and material::
+
+    from playspace.render import Offscreen, Renderer, create_context, preview_view
+
+    ctx = create_context()                      # EGL: no window, no display needed
+    renderer, target = Renderer(ctx), Offscreen(ctx, (1280, 720))
+    renderer.prepare(world)                     # once a frame
+    renderer.draw(preview_view(head_pose, target.aspect), target.framebuffer)  # per view
+    picture = target.read()                     # (720, 1280, 3) RGB, top row first
+    target.release(); renderer.release(); ctx.release()
+
+A headset draws each eye with ``View(eye_pose, fov_projection(left, right, up, down))``.
+``docs/rendering.md`` says what is drawn, how the ghost and the vignette work, and how
+captures are made. Only this package (and the app and command) imports moderngl.
+"""
+
+from playspace.render.assets import AssetError, Texture, load_mesh_file, load_texture
+from playspace.render.capture import Capture, Offscreen, eye_view, write_png
+from playspace.render.comfort import Comfort, VignetteSettings
+from playspace.render.context import GLUnavailableError, create_context
+from playspace.render.instances import Batch, SceneInstances
+from playspace.render.materials import Lighting, Material, Palette
+from playspace.render.meshes import MeshData
+from playspace.render.renderer import GhostSettings, Renderer
+from playspace.render.views import View, fov_projection, perspective, preview_view, view_matrix
+
+__all__ = [
+    "AssetError",
+    "Batch",
+    "Capture",
+    "Comfort",
+    "GLUnavailableError",
+    "GhostSettings",
+    "Lighting",
+    "Material",
+    "MeshData",
+    "Offscreen",
+    "Palette",
+    "Renderer",
+    "SceneInstances",
+    "Texture",
+    "View",
+    "VignetteSettings",
+    "create_context",
+    "eye_view",
+    "fov_projection",
+    "load_mesh_file",
+    "load_texture",
+    "perspective",
+    "preview_view",
+    "view_matrix",
+    "write_png",
+]

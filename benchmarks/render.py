@@ -1,0 +1,185 @@
+"""What a rendered frame costs: Python time to prepare and submit it, and frames per second.
+
+100, 1,000 and 5,000 moving props (boxes and spheres, each with a previous pose to
+interpolate from) stand in a block in front of the eye on a floor, drawn offscreen at
+1280x720 through EGL (Mesa's software renderer on a machine with no GPU). Per frame:
+
+- collect: gathering instances from the world (poses, interpolation, matrices, batches),
+  timed back to back ("warm") and right after a drawn frame ("after a frame": the software
+  renderer has just run through megabytes of pixels on the same cores, so Python's objects
+  come from memory, not cache; a GPU leaves the caches alone);
+- prepare: collect plus the upload of the instance buffers (``Renderer.prepare``), after a
+  frame;
+- submit: the Python side of drawing one view (``Renderer.draw``: uniforms, one instanced
+  draw call per mesh and material). llvmpipe shades vertices inside the draw calls, so this
+  is timed in a second run with Mesa's ``mesa_glthread=true``, which hands every GL call to a
+  driver thread: what is left on the calling thread is Python's own work;
+- frame: prepare, draw and ``ctx.finish()``, which waits for the pixels: its inverse is the
+  frames per second (without glthread, Mesa's default).
+
+Run: ``python benchmarks/render.py [--counts 100 1000 5000] [--frames N]``. The last line
+printed is one JSON object of the figures. Goal: preparing and submitting 1,000 objects
+takes under 1 ms of Python per view.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from playspace import spatial
+from playspace.components import Prop, Static, Transform
+from playspace.components.physics import Box, Collider, Colliders, PreviousTransform, Sphere
+from playspace.ecs import World
+from playspace.render import Offscreen, Renderer, create_context, preview_view
+from playspace.spatial import Pose
+
+SIZE = (1280, 720)
+
+
+def block_world(count: int) -> World:
+    """A floor and `count` props in a block 3 m ahead, all inside the 90 degree view."""
+    world = World(fixed_hz=90)
+    world.spawn(
+        Transform(spatial.vec3(0.0, -0.1, 0.0)),
+        Colliders(Collider(Box((40.0, 0.2, 40.0)))),
+        Static("floor"),
+    )
+    side = math.ceil(count ** (1 / 3))
+    for i in range(count):
+        x, y, z = i % side, (i // side) % side, i // (side * side)
+        at = spatial.vec3(x * 0.3 - side * 0.15, 0.2 + y * 0.3, -3.0 - z * 0.3)
+        turned = spatial.yaw_rotation(0.1 * i)
+        shape = Sphere(0.1) if i % 2 else Box((0.2, 0.2, 0.2))
+        world.spawn(
+            Transform(at, turned),
+            PreviousTransform(at - spatial.vec3(0.0, 0.01, 0.0), spatial.identity()),
+            Colliders(Collider(shape)),
+            Prop(f"prop {i}"),
+        )
+    world.fixed_time.alpha = 0.5  # between two steps: the interpolation runs
+    return world
+
+
+def measure(count: int, frames: int) -> dict[str, float]:
+    ctx = create_context()
+    renderer, target = Renderer(ctx), Offscreen(ctx, SIZE)
+    world = block_world(count)
+    eye = preview_view(Pose(spatial.vec3(0.0, 1.2, 1.0), spatial.identity()), target.aspect)
+    for _ in range(10):  # the first frames build the layout, the buffers and llvmpipe's code
+        renderer.prepare(world)
+        renderer.draw(eye, target.framebuffer)
+    ctx.finish()
+    warm, collect, prepare, submit, frame = [], [], [], [], []
+    for _ in range(frames):
+        start = time.perf_counter()
+        renderer.instances.collect(world)
+        warm.append(time.perf_counter() - start)
+    for _ in range(frames):
+        renderer.draw(eye, target.framebuffer)
+        ctx.finish()
+        start = time.perf_counter()
+        renderer.instances.collect(world)
+        collect.append(time.perf_counter() - start)
+    for _ in range(frames):
+        ctx.finish()
+        start = time.perf_counter()
+        renderer.prepare(world)
+        prepared = time.perf_counter()
+        renderer.draw(eye, target.framebuffer)
+        submitted = time.perf_counter()
+        ctx.finish()
+        prepare.append(prepared - start)
+        submit.append(submitted - prepared)
+        frame.append(time.perf_counter() - start)
+    error = ctx.error
+    target.release()
+    renderer.release()
+    ctx.release()
+    if error != "GL_NO_ERROR":
+        raise RuntimeError(f"GL error while drawing: {error}")
+    return {
+        "objects": count,
+        "collect_warm_ms": statistics.median(warm) * 1e3,
+        "collect_ms": statistics.median(collect) * 1e3,
+        "prepare_ms": statistics.median(prepare) * 1e3,
+        "submit_ms": statistics.median(submit) * 1e3,
+        "frame_ms": statistics.median(frame) * 1e3,
+        "fps": 1.0 / statistics.median(frame),
+    }
+
+
+def threaded_submit(counts: list[int], frames: int) -> list[float]:
+    """Submit times from this script run again under ``mesa_glthread=true`` (Mesa reads it
+    once, when EGL starts, so it takes a process of its own)."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            __file__,
+            "--counts",
+            *map(str, counts),
+            "--frames",
+            str(frames),
+            "--rows-only",
+        ],
+        env={**os.environ, "mesa_glthread": "true"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    rows = json.loads(done.stdout.splitlines()[-1])["rows"]
+    return [float(row["submit_ms"]) for row in rows]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--counts", type=int, nargs="+", default=[100, 1000, 5000])
+    parser.add_argument("--frames", type=int, default=60, help="frames timed per count")
+    parser.add_argument("--rows-only", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    rows = [measure(count, args.frames) for count in args.counts]
+    if args.rows_only:  # the glthread run: its figures go back to the first run
+        print(json.dumps({"rows": rows}))
+        return
+    for row, python in zip(rows, threaded_submit(args.counts, args.frames), strict=True):
+        row["submit_python_ms"] = python
+        row["python_per_view_ms"] = row["prepare_ms"] + python
+    print(
+        f"{args.frames} frames of moving props at {SIZE[0]}x{SIZE[1]} on Mesa's software "
+        "renderer (llvmpipe, EGL); median ms"
+    )
+    print(
+        f"{'objects':>8}{'collect':>9}{'after':>8}{'prepare':>9}{'submit':>8}{'python':>8}"
+        f"{'draw':>8}{'frame':>8}{'fps':>7}"
+    )
+    print(f"{'':>8}{'warm':>9}{'frame':>8}{'':>9}{'python':>8}{'/view':>8}{'wall':>8}")
+    for row in rows:
+        print(
+            f"{row['objects']:>8}{row['collect_warm_ms']:>9.3f}{row['collect_ms']:>8.3f}"
+            f"{row['prepare_ms']:>9.3f}{row['submit_python_ms']:>8.3f}"
+            f"{row['python_per_view_ms']:>8.3f}{row['submit_ms']:>8.2f}{row['frame_ms']:>8.2f}"
+            f"{row['fps']:>7.1f}"
+        )
+    print("goal: at 1,000 objects, prepare + submit under 1 ms of Python per view")
+    print(
+        json.dumps(
+            {
+                "frames": args.frames,
+                "size": list(SIZE),
+                "rows": [{k: round(v, 4) for k, v in r.items()} for r in rows],
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,120 @@
+"""Headless captures: draw the world offscreen and write PNG files.
+
+``playspace run SCENE --headless --screenshot OUT.png`` draws the last fixed step;
+``--frames DIR --every N`` draws every N-th step into ``DIR/step_000090.png`` (named by the
+number of fixed steps run, as telemetry counts them). The camera is the player's eye: the rig
+head's world pose, with the preview's symmetric projection (90 degrees vertically). A capture
+draws the end of the step it follows (interpolation alpha 1): it shows the state telemetry
+reports for that step.
+
+PNG files are written with Pillow, which moderngl-window requires and installs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import moderngl
+import numpy as np
+import numpy.typing as npt
+
+from playspace.components import Transform
+from playspace.components.rig import Rig
+from playspace.ecs import World
+from playspace.render.context import create_context
+from playspace.render.renderer import Renderer
+from playspace.render.views import View, preview_view
+from playspace.spatial import Pose
+
+SIZE = (1280, 720)
+U8Image = npt.NDArray[np.uint8]
+
+
+class Offscreen:
+    """A colour and depth framebuffer to draw into without a window."""
+
+    def __init__(self, ctx: moderngl.Context, size: tuple[int, int] = SIZE) -> None:
+        self.ctx, self.size = ctx, size
+        self._colour = ctx.renderbuffer(size, 4)
+        self._depth = ctx.depth_renderbuffer(size)
+        self.framebuffer = ctx.framebuffer(self._colour, self._depth)
+
+    @property
+    def aspect(self) -> float:
+        return self.size[0] / self.size[1]
+
+    def read(self) -> U8Image:
+        """The picture as (height, width, 3) RGB bytes, top row first (GL reads bottom-up)."""
+        width, height = self.size
+        data = self.framebuffer.read(components=3, alignment=1)
+        return np.frombuffer(data, dtype=np.uint8).reshape(height, width, 3)[::-1]
+
+    def release(self) -> None:
+        if self.ctx.fbo is self.framebuffer:
+            # ModernGL rebinds the last framebuffer used after making a new one: let that not
+            # be a deleted one (an invalid operation in a core profile).
+            (self.ctx.screen or self.ctx.detect_framebuffer(0)).use()
+        for item in (self.framebuffer, self._colour, self._depth):
+            item.release()
+
+
+def write_png(path: Path | str, image: U8Image) -> None:
+    """Write an (height, width, 3) RGB image as a PNG file."""
+    from PIL import Image  # here: only captures pay for it
+
+    Image.fromarray(np.ascontiguousarray(image), "RGB").save(path, format="PNG")
+
+
+def eye_view(world: World, aspect: float) -> View:
+    """The player's eye: the rig head's world pose (where the world's origin is, looking
+    down -Z, when the world has no rig)."""
+    rig = world.try_resource(Rig)
+    head = world.try_get(rig.head, Transform) if rig is not None else None
+    pose = Pose(head.position, head.rotation) if head is not None else Pose.identity()
+    return preview_view(pose, aspect)
+
+
+class Capture:
+    """Draws and saves the fixed steps a headless run asks for; the run calls it after each
+    step. Owns its GL context, renderer and framebuffer: :meth:`release` frees them."""
+
+    def __init__(
+        self,
+        screenshot: Path | None = None,
+        frames: Path | None = None,
+        every: int = 1,
+        size: tuple[int, int] = SIZE,
+    ) -> None:
+        if every < 1:
+            raise ValueError(f"capture every N steps needs N >= 1, got {every}")
+        self.screenshot, self.frames, self.every = screenshot, frames, every
+        self.frame_count = 0  # files written into `frames`
+        self.ctx = create_context()
+        self.renderer = Renderer(self.ctx)
+        self.target = Offscreen(self.ctx, size)
+        if frames is not None:
+            frames.mkdir(parents=True, exist_ok=True)
+
+    def shoot(self, world: World) -> U8Image:
+        """Draw the world as it is at the end of its last step, from the player's eye."""
+        self.renderer.prepare(world, alpha=1.0)
+        self.renderer.draw(eye_view(world, self.target.aspect), self.target.framebuffer)
+        return self.target.read()
+
+    def __call__(self, world: World, step: int, last: bool) -> None:
+        """After fixed step number `step` (from 1); `last` is the run's final step."""
+        frame = self.frames is not None and step % self.every == 0
+        screenshot = self.screenshot is not None and last
+        if not (frame or screenshot):
+            return
+        image = self.shoot(world)
+        if frame and self.frames is not None:
+            write_png(self.frames / f"step_{step:06d}.png", image)
+            self.frame_count += 1
+        if screenshot and self.screenshot is not None:
+            write_png(self.screenshot, image)
+
+    def release(self) -> None:
+        self.target.release()
+        self.renderer.release()
+        self.ctx.release()

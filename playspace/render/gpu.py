@@ -1,0 +1,128 @@
+"""The GPU side of a batch: programs, mesh buffers and growing instance buffers.
+
+Each object here owns the ModernGL objects it makes and frees them in ``release``; the
+renderer owns these objects in turn and frees them when their mesh or batch goes away.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Protocol, TypeVar
+
+import moderngl
+
+from playspace.render.instances import Batch
+from playspace.render.meshes import VERTEX_ATTRIBUTES, F32Array, MeshData
+
+INSTANCE_BYTES = 16 * 4  # one column-major float32 mat4
+
+
+class _Releasable(Protocol):
+    def release(self) -> None: ...
+
+
+K = TypeVar("K", bound=Hashable)
+R = TypeVar("R", bound=_Releasable)
+
+
+def prune(cache: dict[K, R], used: set[K]) -> None:
+    """Release and forget what is no longer used."""
+    for key in [key for key in cache if key not in used]:
+        cache.pop(key).release()
+
+
+class Program:
+    """A program and its uniforms by name (ModernGL's own lookup returns a union of kinds)."""
+
+    def __init__(self, ctx: moderngl.Context, vertex: str, fragment: str) -> None:
+        self.program = ctx.program(vertex_shader=vertex, fragment_shader=fragment)
+        members = {name: self.program[name] for name in self.program}
+        self.uniforms = {n: m for n, m in members.items() if isinstance(m, moderngl.Uniform)}
+        self.attributes = {n for n, m in members.items() if isinstance(m, moderngl.Attribute)}
+
+    def __getitem__(self, name: str) -> moderngl.Uniform:
+        return self.uniforms[name]
+
+    def release(self) -> None:
+        self.program.release()
+
+
+class GpuMesh:
+    """A mesh's vertex and index buffers."""
+
+    def __init__(self, ctx: moderngl.Context, mesh: MeshData) -> None:
+        self.vertices = ctx.buffer(mesh.vertices.tobytes())
+        self.indices = ctx.buffer(mesh.indices.tobytes())
+
+    def release(self) -> None:
+        self.vertices.release()
+        self.indices.release()
+
+
+class InstanceBuffer:
+    """An instance buffer that grows as needed, and the vertex array drawing a mesh with it."""
+
+    def __init__(self, ctx: moderngl.Context, program: Program, mesh: GpuMesh) -> None:
+        self.ctx, self.program, self.mesh = ctx, program, mesh
+        self.capacity = 0
+        self.buffer: moderngl.Buffer | None = None
+        self.array: moderngl.VertexArray | None = None
+
+    def reserve(self, count: int) -> bool:
+        """Room for `count` instances; True when the buffer was remade (its contents lost)."""
+        if count <= self.capacity and self.buffer is not None:
+            return False
+        self.release()
+        self.capacity = max(count, 2 * self.capacity, 16)
+        self.buffer = self.ctx.buffer(reserve=self.capacity * INSTANCE_BYTES, dynamic=True)
+        # Attributes the program does not use are optimised out and must be skipped by bytes.
+        used = [name for name, _ in VERTEX_ATTRIBUTES if name in self.program.attributes]
+        formats = [f"{n}f" if name in used else f"{4 * n}x" for name, n in VERTEX_ATTRIBUTES]
+        self.array = self.ctx.vertex_array(
+            self.program.program,
+            [
+                (self.mesh.vertices, " ".join(formats), *used),
+                (self.buffer, "16f/i", "i_model"),
+            ],
+            index_buffer=self.mesh.indices,
+            index_element_size=4,
+        )
+        return True
+
+    def write(self, rows: F32Array, first: int = 0) -> None:
+        if len(rows) and self.buffer is not None:
+            self.buffer.write(rows.tobytes(), offset=first * INSTANCE_BYTES)
+
+    def render(self, count: int) -> None:
+        if count and self.array is not None:
+            self.array.render(moderngl.TRIANGLES, instances=count)
+
+    def release(self) -> None:
+        for item in (self.array, self.buffer):
+            if item is not None:
+                item.release()
+        self.array, self.buffer = None, None
+
+
+class GpuBatch:
+    """One batch on the GPU: lit instances (scenery first, then moving) and ghost instances."""
+
+    def __init__(self, ctx: moderngl.Context, lit: Program, ghost: Program, mesh: GpuMesh) -> None:
+        self.opaque = InstanceBuffer(ctx, lit, mesh)
+        self.ghosts = InstanceBuffer(ctx, ghost, mesh)
+        self.version = -1
+        self.batch: Batch | None = None
+
+    def upload(self, batch: Batch) -> None:
+        self.batch = batch
+        if self.opaque.reserve(batch.opaque_count) or batch.version != self.version:
+            self.opaque.write(batch.scenery)
+            self.version = batch.version
+        self.opaque.write(batch.moving, len(batch.scenery))
+        if len(batch.ghosts):
+            self.ghosts.reserve(len(batch.ghosts))
+            self.ghosts.write(batch.ghosts)
+
+    def release(self) -> None:
+        self.opaque.release()
+        self.ghosts.release()

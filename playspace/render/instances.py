@@ -1,0 +1,299 @@
+"""What to draw this frame: every visible collider, hand and head as instance matrices, batched
+by mesh and material. CPU only (numpy), so it is tested and measured without GL.
+
+The world is drawn as physics sees it: each solid collider part of an entity is a unit mesh
+scaled to the shape and placed at the part's offset; sensors are invisible; the player's
+own capsule (``CharacterBody``) is not drawn. The rig's hands and a head
+marker are added (blue and white boxes) for the preview and for captures. A renderer-side
+appearance (:meth:`SceneInstances.set_appearance`) replaces an entity's collider shapes with
+a mesh from a file.
+
+Cost. Working out *what* is drawn (which entity, which parts, which batch, which offsets)
+is redone only when the world's structure changes: esper hands out the same cached query
+list until an entity or component is added or removed, so the list's identity, plus the
+number of collider parts, says when to rebuild. Scenery (``Static`` with no body) never moves,
+so its matrices are made then too. Each frame only the moving entities' poses are read, one
+PyGLM array per field, and everything else is numpy over all instances at once:
+interpolation between ``PreviousTransform`` and ``Transform`` at ``alpha``, model matrices,
+part offsets, the ghost split.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from playspace.components import Grabbable, Opponent, Prop, Static, Transform
+from playspace.components.physics import (
+    Box,
+    Capsule,
+    CharacterBody,
+    Collider,
+    Colliders,
+    Cylinder,
+    PreviousTransform,
+    RigidBody,
+    Shape,
+    Sphere,
+    TriangleMesh,
+)
+from playspace.components.rig import Rig
+from playspace.ecs import World
+from playspace.render import meshes
+from playspace.render.materials import Material, Palette
+from playspace.render.matrices import (
+    NO_INSTANCES,
+    column_major,
+    quaternions,
+    scale_matrix,
+    short_lerp,
+    trs_many,
+    vectors,
+)
+from playspace.render.meshes import F32Array, MeshData
+from playspace.render.views import pose_matrix
+from playspace.spatial import FloatArray, Pose
+
+HAND_SIZE = (0.05, 0.035, 0.1)  # metres: a controller-sized block at the grip pose
+HEAD_SIZE = (0.16, 0.2, 0.2)  # a head-sized block at the eyes (invisible from inside it)
+
+
+@dataclass(slots=True)
+class Batch:
+    """The instances of one mesh and material this frame, as column-major float32 matrices.
+
+    `scenery` is the same every frame until the layout changes (`version`), so a renderer
+    uploads it once; `moving` and `ghosts` change every frame (and are views of buffers the
+    next frame reuses). Ghosts are drawn with the ghost passes instead of the lit one.
+    """
+
+    mesh: MeshData
+    material: Material
+    version: int
+    scenery: F32Array
+    moving: F32Array = field(default_factory=lambda: NO_INSTANCES)
+    ghosts: F32Array = field(default_factory=lambda: NO_INSTANCES)
+
+    @property
+    def opaque_count(self) -> int:
+        return len(self.scenery) + len(self.moving)
+
+
+@dataclass(slots=True)
+class _Part:
+    row: int  # entity row among the moving entities, or -1 for scenery
+    batch: tuple[MeshData, Material]
+    local: FloatArray  # (4, 4): part offset times the shape's scale on the unit mesh
+    scenery_world: FloatArray | None = None
+
+
+Posed = Transform | PreviousTransform
+
+
+class SceneInstances:
+    """Collects the world's drawables into batches; one per renderer, kept between frames."""
+
+    def __init__(self, palette: Palette | None = None) -> None:
+        self.palette = palette or Palette()
+        self._unit: dict[Hashable, MeshData] = {}
+        self._shaped: dict[int, tuple[Shape, MeshData]] = {}  # by id; the shape kept alive
+        self._appearances: dict[int, tuple[MeshData, Material, FloatArray]] = {}
+        self._entries: object = None  # the query list the layout was made from
+        self._rig: Rig | None = None
+        self._part_lists: list[list[Collider]] = []
+        self._part_count = -1
+        self._version = 0
+        self._transforms: list[Transform] = []
+        self._previous: list[Posed] = []
+        self._ghostable: list[tuple[int, Grabbable]] = []
+        self._rows = np.zeros(0, dtype=np.intp)
+        self._locals = np.zeros((0, 4, 4))
+        self._models = np.zeros((0, 4, 4))
+        self._gathered = np.zeros((0, 4, 4))
+        self._placed = np.zeros((0, 4, 4), dtype=np.float32)
+        self._batches: list[Batch] = []
+        self._slices: list[slice] = []
+
+    def set_appearance(
+        self, entity: int, mesh: MeshData, material: Material, local: Pose | None = None
+    ) -> None:
+        """Draw `entity` as `mesh` (placed at `local` in the entity's frame) instead of its
+        collider shapes or marker; for a mesh loaded with :func:`load_mesh_file`."""
+        offset = pose_matrix(local) if local is not None else np.eye(4)
+        self._appearances[entity] = (mesh, material, offset)
+        self._part_count = -1
+
+    def clear_appearance(self, entity: int) -> None:
+        """Draw `entity` by its colliders again."""
+        if self._appearances.pop(entity, None) is not None:
+            self._part_count = -1
+
+    # Layout ------------------------------------------------------------------------------
+
+    def _unit_mesh(self, key: Hashable, make: Callable[[], MeshData]) -> MeshData:
+        mesh = self._unit.get(key)
+        if mesh is None:
+            mesh = self._unit[key] = make()
+        return mesh
+
+    def shape_mesh(self, shape: Shape) -> tuple[MeshData, FloatArray]:
+        """The mesh of `shape` and the scale that sizes it (unit primitives are shared)."""
+        if isinstance(shape, Box):
+            return self._unit_mesh("box", meshes.box), scale_matrix(*shape.size)
+        if isinstance(shape, Sphere):
+            r = shape.radius
+            return self._unit_mesh("sphere", meshes.sphere), scale_matrix(r, r, r)
+        if isinstance(shape, Cylinder):
+            r = shape.radius
+            return self._unit_mesh("cylinder", meshes.cylinder), scale_matrix(r, shape.height, r)
+        if isinstance(shape, Capsule):
+            r, ratio = shape.radius, round(shape.height / shape.radius, 3)
+            mesh = self._unit_mesh(("capsule", ratio), lambda: meshes.capsule(ratio))
+            return mesh, scale_matrix(r, r, r)
+        known = self._shaped.get(id(shape))
+        if known is None:
+            if isinstance(shape, TriangleMesh):
+                mesh = meshes.from_triangles(shape.vertices, shape.triangles)
+            else:
+                mesh = meshes.convex_hull(shape.points)
+            known = self._shaped[id(shape)] = (shape, mesh)
+        return known[1], np.eye(4)
+
+    def _material(self, world: World, entity: int) -> Material:
+        for kind, material in (
+            (Static, self.palette.static),
+            (Prop, self.palette.prop),
+            (Opponent, self.palette.opponent),
+        ):
+            if world.has(entity, kind):
+                return material
+        return self.palette.other
+
+    def _plan(self, world: World, entity: int, colliders: Colliders | None) -> list[_Part]:
+        """The parts one entity is drawn as, in its own frame."""
+        appearance = self._appearances.get(entity)
+        if appearance is not None:
+            mesh, material, offset = appearance
+            return [_Part(-1, (mesh, material), offset)]
+        parts = []
+        if colliders is not None and not world.has(entity, CharacterBody):  # the player's own
+            material = self._material(world, entity)
+            for collider in colliders.parts:
+                if not collider.sensor:
+                    mesh, scale = self.shape_mesh(collider.shape)
+                    local = pose_matrix(collider.offset) @ scale
+                    parts.append(_Part(-1, (mesh, material), local))
+        rig = self._rig
+        if rig is not None and entity in (rig.left_hand, rig.right_hand, rig.head):
+            box = self._unit_mesh("box", meshes.box)
+            if entity == rig.head:
+                parts.append(_Part(-1, (box, self.palette.head), scale_matrix(*HEAD_SIZE)))
+            else:
+                parts.append(_Part(-1, (box, self.palette.hand), scale_matrix(*HAND_SIZE)))
+        return parts
+
+    def _rebuild(
+        self, world: World, entries: list[tuple[int, tuple[Transform, Colliders]]]
+    ) -> None:
+        self._version += 1
+        self._entries, self._rig = entries, world.try_resource(Rig)
+        self._part_lists = [colliders.parts for _, (_, colliders) in entries]
+        self._part_count = sum(map(len, self._part_lists))
+        self._transforms, self._previous, self._ghostable = [], [], []
+        planned = [(e, t, self._plan(world, e, c)) for e, (t, c) in entries]
+        extra = set(self._appearances)  # drawn without colliders: appearances, the rig
+        if self._rig is not None:
+            extra.update((self._rig.head, self._rig.left_hand, self._rig.right_hand))
+        for entity in sorted(extra - {entity for entity, _ in entries}):
+            transform = world.try_get(entity, Transform)
+            if transform is not None:
+                planned.append((entity, transform, self._plan(world, entity, None)))
+        parts: list[_Part] = []
+        for entity, transform, own in planned:
+            if world.has(entity, Static) and not world.has(entity, RigidBody):
+                placed = pose_matrix(Pose(transform.position, transform.rotation))
+                placed = placed @ scale_matrix(*transform.scale)
+                for part in own:
+                    part.scenery_world = placed @ part.local
+            elif own:
+                row = len(self._transforms)
+                self._transforms.append(transform)
+                self._previous.append(world.try_get(entity, PreviousTransform) or transform)
+                grabbable = world.try_get(entity, Grabbable)
+                if grabbable is not None:
+                    self._ghostable.append((row, grabbable))
+                for part in own:
+                    part.row = row
+            parts.extend(own)
+        self._group(parts)
+
+    def _group(self, parts: list[_Part]) -> None:
+        """Sort parts into batches: scenery matrices final, moving ones as rows and offsets."""
+        groups: dict[tuple[MeshData, Material], tuple[list[_Part], list[_Part]]] = {}
+        for part in parts:
+            scenery, moving = groups.setdefault(part.batch, ([], []))
+            (moving if part.row >= 0 else scenery).append(part)
+        ordered = [part for _, moving in groups.values() for part in moving]
+        self._rows = np.array([p.row for p in ordered], dtype=np.intp)
+        # column-major: (model @ local) transposed is local transposed @ model transposed
+        self._locals = np.array([p.local.T for p in ordered]).reshape(-1, 4, 4)
+        self._models = np.zeros((len(self._transforms), 4, 4))
+        self._gathered = np.zeros((len(ordered), 4, 4))
+        self._placed = np.zeros((len(ordered), 4, 4), dtype=np.float32)
+        self._batches, self._slices, start = [], [], 0
+        for (mesh, material), (scenery, moving) in groups.items():
+            placed = [p.scenery_world for p in scenery]
+            matrices = column_major(np.array(placed)) if placed else NO_INSTANCES
+            self._batches.append(Batch(mesh, material, self._version, matrices))
+            self._slices.append(slice(start, start + len(moving)))
+            start += len(moving)
+
+    # Every frame -------------------------------------------------------------------------
+
+    def collect(self, world: World, alpha: float | None = None) -> list[Batch]:
+        """This frame's batches. Moving things are drawn between their previous and current
+        fixed-step poses at `alpha` (default: the world's ``fixed_time.alpha``); pass 1.0 to
+        draw the state at the end of the last step, as a capture does. The batches' arrays
+        are reused: they hold until the next call."""
+        entries = world.query(Transform, Colliders)
+        if (
+            entries is not self._entries
+            or world.try_resource(Rig) is not self._rig
+            or sum(map(len, self._part_lists)) != self._part_count
+        ):
+            self._rebuild(world, entries)
+        self._place(world.fixed_time.alpha if alpha is None else alpha)
+        placed = self._placed.reshape(-1, 16)
+        ghost = np.zeros(len(self._transforms), dtype=bool)
+        for row, grabbable in self._ghostable:
+            ghost[row] = grabbable.ghost
+        ghost_parts = ghost[self._rows]
+        any_ghost = bool(ghost_parts.any())
+        for batch, part_slice in zip(self._batches, self._slices, strict=True):
+            rows = placed[part_slice]
+            mask = ghost_parts[part_slice]
+            if any_ghost and mask.any():
+                batch.moving, batch.ghosts = rows[~mask], rows[mask]
+            else:
+                batch.moving, batch.ghosts = rows, NO_INSTANCES
+        return self._batches
+
+    def _place(self, alpha: float) -> None:
+        """World matrices of the moving parts into ``_placed``: the entities' poses,
+        interpolated at `alpha`, times each part's offset (column-major, so the product is
+        taken the other way round). Buffers are kept between frames: arrays this size would
+        otherwise be fresh pages from the system every frame."""
+        current = self._transforms
+        position = vectors([t.position for t in current])
+        rotation = quaternions([t.rotation for t in current])
+        if alpha < 1.0 and current:
+            before = vectors([p.position for p in self._previous])
+            position = before + (position - before) * alpha
+            rotation = short_lerp(
+                quaternions([p.rotation for p in self._previous]), rotation, alpha
+            )
+        models = trs_many(position, rotation, vectors([t.scale for t in current]), self._models)
+        np.take(models, self._rows, axis=0, out=self._gathered)
+        np.matmul(self._locals, self._gathered, out=self._placed)

@@ -1,0 +1,593 @@
+"""The renderer on Mesa's software renderer through EGL: pixels, projections, captures.
+
+GL tests draw into a small offscreen framebuffer and read pixels back; each fails on a GL
+error before or after it. They skip (saying why) only where no GL context can be made at
+all; CI installs what EGL needs (``.ci/run``).
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pytest
+
+from playspace import spatial
+from playspace.app import build_world, replay_source
+from playspace.components import Grabbable, Prop, Static, Transform
+from playspace.components.physics import (
+    Box,
+    Capsule,
+    CharacterBody,
+    Collider,
+    Colliders,
+    ConvexHull,
+    PreviousTransform,
+    Sphere,
+)
+from playspace.components.rig import Rig
+from playspace.ecs import World
+from playspace.render import (
+    AssetError,
+    Batch,
+    Comfort,
+    GhostSettings,
+    GLUnavailableError,
+    Lighting,
+    Material,
+    Offscreen,
+    Palette,
+    Renderer,
+    SceneInstances,
+    View,
+    VignetteSettings,
+    create_context,
+    fov_projection,
+    load_mesh_file,
+    load_texture,
+    meshes,
+    perspective,
+    write_png,
+)
+from playspace.render.matrices import quaternions, short_lerp, trs_many
+from playspace.scene import load_scene
+from playspace.spatial import Pose
+
+if TYPE_CHECKING:
+    from moderngl import Context
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAYGROUND = ROOT / "examples" / "scenes" / "playground.toml"
+SIZE = (96, 64)
+RED = Material((1.0, 0.0, 0.0, 1.0))
+GREEN = Material((0.0, 1.0, 0.0, 1.0))
+GREY = Material((0.5, 0.5, 0.5, 1.0))
+# Light straight along the camera's view, no ambient: a face turned to the camera shows its
+# material's colour exactly.
+FLAT = Lighting(direction=(0.0, 0.0, -1.0), colour=(1.0, 1.0, 1.0), ambient=(0.0, 0.0, 0.0))
+BACKGROUND = (0.0, 0.0, 0.25, 1.0)
+
+
+@pytest.fixture(scope="module")
+def ctx() -> Iterator[Context]:
+    try:
+        context = create_context()
+    except GLUnavailableError as error:
+        pytest.skip(f"no OpenGL context on this machine: {error}")
+    yield context
+    context.release()
+
+
+@pytest.fixture
+def gl(ctx: Context) -> Iterator[Context]:
+    """The context, checked for GL errors before and after the test."""
+    assert ctx.error == "GL_NO_ERROR"
+    yield ctx
+    assert ctx.error == "GL_NO_ERROR"
+
+
+def camera() -> View:
+    """At the origin looking down -Z, 90 degrees vertically."""
+    return View(Pose.identity(), perspective(math.pi / 2, SIZE[0] / SIZE[1]))
+
+
+def box(
+    world: World, at: tuple[float, float, float], size: tuple[float, float, float], *kind: object
+) -> int:
+    return world.spawn(Transform(spatial.vec3(*at)), Colliders(Collider(Box(size))), *kind)
+
+
+def draw(
+    gl: Context,
+    world: World,
+    view: View | None = None,
+    vignette: float = 0.0,
+    fade: float = 0.0,
+    **renderer_options: Any,
+) -> np.ndarray:
+    """`world` drawn once with this vignette and fade: rows top-down, RGB floats in [0, 1]."""
+    options = {"lighting": FLAT, "clear_colour": BACKGROUND, **renderer_options}
+    renderer = Renderer(gl, **options)
+    target = Offscreen(gl, SIZE)
+    try:
+        renderer.prepare(world, alpha=1.0)
+        renderer.vignette, renderer.fade = vignette, fade
+        renderer.draw(view or camera(), target.framebuffer)
+        return target.read() / 255.0
+    finally:
+        target.release()
+        renderer.release()
+
+
+def centre(image: np.ndarray) -> np.ndarray:
+    return image[image.shape[0] // 2, image.shape[1] // 2]
+
+
+# Pixels -----------------------------------------------------------------------------------
+
+
+def test_a_red_box_in_front_of_the_camera_is_red_at_the_centre(gl: Context) -> None:
+    world = World()
+    box(world, (0, 0, -3), (1, 1, 1), Prop("crate"))
+    image = draw(gl, world, palette=Palette(prop=RED))
+    assert centre(image) == pytest.approx((1.0, 0.0, 0.0), abs=1 / 255)
+    assert image[0, 0] == pytest.approx(BACKGROUND[:3], abs=1 / 255)
+
+
+def test_a_box_behind_another_is_hidden_whatever_the_order(gl: Context) -> None:
+    for near_first in (True, False):
+        world = World()
+        spots = [((0, 0, -3), Prop("near")), ((0, 0, -6), Static("far"))]
+        for at, kind in spots if near_first else spots[::-1]:
+            box(world, at, (1, 1, 1), kind)
+        image = draw(gl, world, palette=Palette(prop=GREEN, static=RED))
+        assert centre(image) == pytest.approx((0.0, 1.0, 0.0), abs=1 / 255)
+
+
+def test_a_ghost_behind_a_wall_shows_through_it_fainter(gl: Context) -> None:
+    """A held crate reaching into a wall that covers the left half of the picture: over the
+    background it is the strong pass; behind the wall, the faint one blended over the wall."""
+    settings = GhostSettings()
+    palette = Palette(static=GREY, prop=RED)
+    world = World()
+    box(world, (-2.5, 0, -2), (5, 5, 0.1), Static("wall"))
+    crate = box(world, (0, 0, -3), (3, 1, 0.2), Prop("crate"), Grabbable(held_by=1, ghost=True))
+    image = draw(gl, world, ghost=settings, palette=palette)
+    row = SIZE[1] // 2
+    behind, in_front = image[row, SIZE[0] // 2 - 12], image[row, SIZE[0] // 2 + 12]
+    wall = np.array(GREY.colour[:3])
+    # a face turned to the eye has no rim: colour as the material, opacity facing_alpha
+    strong = settings.in_front * settings.facing_alpha
+    faint = settings.behind * settings.facing_alpha
+    red = np.array(RED.colour[:3])
+    assert in_front == pytest.approx(
+        np.array(BACKGROUND[:3]) * (1 - strong) + red * strong, abs=0.02
+    )
+    assert behind == pytest.approx(wall * (1 - faint) + red * faint, abs=0.02)
+    assert faint < strong
+    # not a ghost: the wall hides it
+    world.get(crate, Grabbable).ghost = False
+    image = draw(gl, world, palette=palette)
+    assert image[row, SIZE[0] // 2 - 12] == pytest.approx(wall, abs=1 / 255)
+    assert image[row, SIZE[0] // 2 + 12] == pytest.approx(red, abs=1 / 255)
+
+
+def test_the_vignette_darkens_the_corners_and_not_the_centre(gl: Context) -> None:
+    world = World()
+    box(world, (0, 0, -2), (20, 20, 0.1), Static("backdrop"))
+    palette = Palette(static=GREY)
+    plain = draw(gl, world, palette=palette)
+    vignetted = draw(gl, world, palette=palette, vignette=0.8)
+    assert centre(vignetted) == pytest.approx(centre(plain), abs=1 / 255)
+    for corner in (vignetted[0, 0], vignetted[0, -1], vignetted[-1, 0], vignetted[-1, -1]):
+        assert corner.max() < 0.5 * plain[0, 0].max()
+
+
+def test_a_full_fade_is_black_everywhere(gl: Context) -> None:
+    world = World()
+    box(world, (0, 0, -3), (1, 1, 1), Prop("crate"))
+    image = draw(gl, world, fade=1.0)
+    assert image.max() == 0.0
+    half = draw(gl, world, fade=0.5, palette=Palette(prop=RED))
+    assert centre(half) == pytest.approx((0.5, 0.0, 0.0), abs=2 / 255)
+
+
+def test_an_asymmetric_eye_sees_straight_ahead_off_centre(gl: Context) -> None:
+    """A headset eye sees more to its own side: what is straight ahead lands off the image
+    centre, where the projection says, and the vignette centres on it."""
+    world = World()
+    box(world, (0, 0, -10), (0.3, 0.3, 0.3), Prop("marker"))
+    eye = View(Pose.identity(), fov_projection(-0.9, 0.6, 0.7, -0.7))
+    image = draw(gl, world, eye, palette=Palette(prop=RED))
+    x_ndc, y_ndc = eye.centre()
+    column = round((x_ndc + 1) / 2 * SIZE[0] - 0.5)
+    row = round((1 - (y_ndc + 1) / 2) * SIZE[1] - 0.5)
+    assert x_ndc > 0.1
+    assert image[row, column] == pytest.approx((1.0, 0.0, 0.0), abs=1 / 255)
+    assert centre(image) == pytest.approx(BACKGROUND[:3], abs=1 / 255)
+
+
+def test_a_textured_mesh_from_a_file(gl: Context, tmp_path: Path) -> None:
+    """An OBJ quad with uvs, textured with a PNG whose top half is green, bottom half red."""
+    obj = tmp_path / "quad.obj"
+    obj.write_text(
+        "v -1 -1 0\nv 1 -1 0\nv 1 1 0\nv -1 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n"
+        "f 1/1 2/2 3/3\nf 1/1 3/3 4/4\n"
+    )
+    picture = np.zeros((4, 4, 3), dtype=np.uint8)
+    picture[:2] = (0, 255, 0)
+    picture[2:] = (255, 0, 0)
+    write_png(tmp_path / "halves.png", picture)
+    world = World()
+    entity = world.spawn(Transform(spatial.vec3(0, 0, -1.5)))
+    white = Material((1.0, 1.0, 1.0, 1.0), load_texture(tmp_path / "halves.png"))
+    renderer = Renderer(gl, lighting=FLAT)
+    renderer.instances.set_appearance(entity, load_mesh_file(obj), white)
+    target = Offscreen(gl, SIZE)
+    try:
+        renderer.prepare(world)
+        renderer.draw(camera(), target.framebuffer)
+        image = target.read() / 255.0
+    finally:
+        target.release()
+        renderer.release()
+    x = SIZE[0] // 2
+    assert image[SIZE[1] // 2 - 10, x] == pytest.approx((0.0, 1.0, 0.0), abs=2 / 255)
+    assert image[SIZE[1] // 2 + 10, x] == pytest.approx((1.0, 0.0, 0.0), abs=2 / 255)
+
+
+# Projections ------------------------------------------------------------------------------
+
+
+def test_the_per_eye_projection_matches_the_hand_computed_matrix() -> None:
+    """OpenXR's angles left -0.9, right 0.7, up 0.8, down -0.75 rad; near 0.1, far 100.
+    Tangents l, r, t, d = -1.2601582, 0.8422884, 1.0296386, -0.9315965, worked by hand into
+    2/(r-l), (r+l)/(r-l), 2/(t-d), (t+d)/(t-d), -(f+n)/(f-n), -2fn/(f-n)."""
+    expected = np.array(
+        [
+            [0.9512727, 0.0, -0.1987541, 0.0],
+            [0.0, 1.0197656, 0.0499900, 0.0],
+            [0.0, 0.0, -1.0020020, -0.2002002],
+            [0.0, 0.0, -1.0, 0.0],
+        ]
+    )
+    projection = fov_projection(-0.9, 0.7, 0.8, -0.75, near=0.1, far=100.0)
+    assert projection == pytest.approx(expected, abs=1e-6)
+    # the frustum's edges land on the edges of the picture, near plane at depth -1
+    corner = projection @ np.array([0.1 * -1.2601582, 0.1 * 1.0296386, -0.1, 1.0])
+    assert corner[:3] / corner[3] == pytest.approx((-1.0, 1.0, -1.0), abs=1e-6)
+
+
+def test_the_preview_projection_is_the_usual_symmetric_one() -> None:
+    p = perspective(math.radians(90), 16 / 9, 0.05, 200.0)
+    f = 1 / math.tan(math.radians(45))
+    assert p[0, 0] == pytest.approx(f * 9 / 16) and p[1, 1] == pytest.approx(f)
+    assert p[0, 2] == 0 and p[1, 2] == 0
+    with pytest.raises(ValueError, match="near < far"):
+        fov_projection(-0.5, 0.5, 0.5, -0.5, near=1.0, far=0.5)
+
+
+def test_the_view_matrix_takes_the_world_into_the_eye() -> None:
+    turned = Pose(spatial.vec3(1.0, 2.0, 3.0), spatial.yaw_rotation(math.pi / 2))  # facing -X
+    ahead = View(turned, perspective(1.0, 1.0)).view_projection() @ np.array([-1.0, 2.0, 3.0, 1])
+    assert ahead[0] / ahead[3] == pytest.approx(0.0, abs=1e-12)
+    assert ahead[1] / ahead[3] == pytest.approx(0.0, abs=1e-12)
+
+
+# What is drawn ----------------------------------------------------------------------------
+
+
+def moving_matrices(batches: list[Batch]) -> np.ndarray:
+    return np.vstack([b.moving for b in batches if len(b.moving)]).reshape(-1, 4, 4)
+
+
+def test_moving_things_are_drawn_between_their_last_two_fixed_steps() -> None:
+    world = World()
+    quarter = spatial.yaw_rotation(math.pi / 2)
+    world.spawn(
+        Transform(spatial.vec3(2.0, 0.0, 0.0), quarter),
+        PreviousTransform(spatial.vec3(0.0, 0.0, 0.0), spatial.identity()),
+        Colliders(Collider(Sphere(0.5))),
+        Prop("ball"),
+    )
+    instances = SceneInstances()
+    (matrix,) = moving_matrices(instances.collect(world, alpha=0.25))  # column-major rows
+    assert matrix[3, :3] == pytest.approx((0.5, 0.0, 0.0))
+    (matrix,) = moving_matrices(instances.collect(world, alpha=0.5))
+    # half of a quarter turn about +Y, scaled by the radius: the first column is (cos, 0, -sin)
+    angle = math.pi / 4
+    assert matrix[0, :3] == pytest.approx((0.5 * math.cos(angle), 0.0, -0.5 * math.sin(angle)))
+    world.fixed_time.alpha = 1.0
+    (matrix,) = moving_matrices(instances.collect(world))
+    assert matrix[3, :3] == pytest.approx((2.0, 0.0, 0.0))
+
+
+def test_rotations_between_steps_match_slerp_for_a_step_worth_of_turn() -> None:
+    """Drawn between two fixed steps 5 degrees apart (a fast spin), the rotation is slerp's
+    to a few millionths, and trs_many's matrices are rotations: orthonormal, scaled per axis."""
+    rng = np.random.default_rng(7)
+    start = spatial.normalize_many(rng.normal(size=(200, 4)))
+    step = spatial.from_axis_angle_many(rng.normal(size=(200, 3)), np.full(200, math.radians(5)))
+    end = spatial.multiply_many(step, start) * np.where(rng.random(200) < 0.5, -1, 1)[:, None]
+
+    def matrices(xyzw: np.ndarray, scale: tuple[float, float, float] = (1, 1, 1)) -> np.ndarray:
+        rotations = quaternions([spatial.quat_from_xyzw(q) for q in xyzw])  # as drawn
+        scales = np.broadcast_to(scale, (len(xyzw), 3))
+        return trs_many(np.zeros((len(xyzw), 3)), rotations, scales, np.zeros((len(xyzw), 4, 4)))
+
+    for t in (0.1, 0.37, 0.5, 0.9):
+        drawn = matrices(short_lerp(start, end, t))
+        assert drawn == pytest.approx(matrices(spatial.slerp_many(start, end, t)), abs=5e-6)
+    axes = matrices(start, (1, 2, 3))[:, :3, :3]  # column-major: row c is the image of axis c
+    gram = np.einsum("nij,nkj->nik", axes, axes)
+    assert gram == pytest.approx(np.broadcast_to(np.diag([1.0, 4.0, 9.0]), gram.shape))
+    points = rng.normal(size=(200, 3))
+    rotated = np.einsum("ncr,nc->nr", matrices(start)[:, :3, :3], points)
+    assert rotated == pytest.approx(spatial.rotate_many(start, points))
+
+
+def test_shapes_are_drawn_as_physics_sees_them() -> None:
+    world = World()
+    offset = Pose(spatial.vec3(0.0, 1.0, 0.0), spatial.identity())
+    world.spawn(
+        Transform(spatial.vec3(5.0, 0.0, 0.0)),
+        Colliders(
+            Collider(Capsule(0.25, 1.5), offset=offset),
+            Collider(Sphere(0.4), sensor=True),  # sensors are invisible
+        ),
+        Prop("pawn"),
+    )
+    world.spawn(Transform(), CharacterBody(), Colliders(Collider(Capsule(0.3, 1.8))))  # never
+    batches = SceneInstances().collect(world, alpha=1.0)
+    (matrix,) = moving_matrices(batches)
+    assert np.diag(matrix)[:3] == pytest.approx((0.25, 0.25, 0.25))  # a 1:6 unit capsule
+    assert matrix[3, :3] == pytest.approx((5.0, 1.0, 0.0))
+    (batch,) = [b for b in batches if len(b.moving)]
+    heights = batch.mesh.vertices[:, 1]
+    assert (heights.min(), heights.max()) == pytest.approx((-3.0, 3.0))
+
+
+def test_scenery_is_placed_once_and_the_rig_gets_hands_and_a_head() -> None:
+    world = World()
+    box(world, (0, -0.1, 0), (10, 0.2, 10), Static("floor"))
+    origin, head, left, right, body = (world.spawn(Transform()) for _ in range(5))
+    world.insert_resource(Rig(origin, head, left, right, body))
+    instances = SceneInstances()
+    batches = instances.collect(world, alpha=1.0)
+    assert sum(len(b.scenery) for b in batches) == 1
+    by_material = {b.material: len(b.moving) for b in batches}
+    assert by_material[instances.palette.hand] == 2
+    assert by_material[instances.palette.head] == 1
+    again = instances.collect(world, alpha=1.0)
+    assert again[0].version == batches[0].version  # nothing changed: no new layout
+    box(world, (0, 1, -3), (1, 1, 1), Prop("crate"))
+    assert instances.collect(world, alpha=1.0)[0].version != batches[0].version
+
+
+def test_the_playground_is_drawn_piece_by_piece() -> None:
+    """Floor, wall, eight steps, platform and ramp as scenery; four props and the opponent
+    moving; two hands and a head; the player's capsule and the grab sensors not at all."""
+    world, _ = build_world(load_scene(PLAYGROUND), replay_source(None))
+    world.step(1)
+    instances = SceneInstances()
+    batches = instances.collect(world)
+    palette = instances.palette
+    count = {m: 0 for m in (palette.static, palette.prop, palette.opponent, palette.hand)}
+    count[palette.head] = 0
+    for batch in batches:
+        count[batch.material] += len(batch.scenery) + len(batch.moving)
+    assert [count[m] for m in count] == [12, 4, 1, 2, 1]
+    assert all(len(b.scenery) == 0 for b in batches if b.material is not palette.static)
+
+
+def test_a_ghost_moves_from_the_lit_instances_to_the_ghost_ones() -> None:
+    world = World()
+    crate = box(world, (0, 0, -3), (1, 1, 1), Prop("crate"), Grabbable())
+    instances = SceneInstances()
+    (batch,) = instances.collect(world, alpha=1.0)
+    assert (len(batch.moving), len(batch.ghosts)) == (1, 0)
+    world.get(crate, Grabbable).ghost = True
+    (batch,) = instances.collect(world, alpha=1.0)
+    assert (len(batch.moving), len(batch.ghosts)) == (0, 1)
+
+
+@pytest.mark.parametrize(
+    "mesh",
+    [
+        meshes.box(),
+        meshes.plane(),
+        meshes.sphere(),
+        meshes.capsule(5.0),
+        meshes.cylinder(),
+        meshes.convex_hull(np.random.default_rng(3).normal(size=(40, 3)).tolist()),
+    ],
+    ids=["box", "plane", "sphere", "capsule", "cylinder", "hull"],
+)
+def test_every_mesh_winds_counter_clockwise_from_outside(mesh: meshes.MeshData) -> None:
+    corners = mesh.vertices[:, :3][mesh.indices]
+    faces = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
+    real = np.linalg.norm(faces, axis=1) > 1e-9  # a sphere's pole triangles have no area
+    normals = mesh.vertices[:, 3:6][mesh.indices].mean(axis=1)
+    assert (np.einsum("ij,ij->i", faces[real], normals[real]) > 0).all()
+
+
+def test_a_convex_hull_collider_is_drawn_as_its_hull() -> None:
+    cube = [(x, y, z) for x in (0, 1) for y in (0, 1) for z in (0, 1)] + [(0.5, 0.5, 0.5)]
+    mesh, _ = SceneInstances().shape_mesh(ConvexHull(tuple(cube)))
+    assert len(mesh.indices) == 12  # six faces of two triangles; the inner point is gone
+
+
+# Bad input --------------------------------------------------------------------------------
+
+
+def test_a_missing_or_malformed_mesh_file_is_an_error_naming_it(tmp_path: Path) -> None:
+    with pytest.raises(AssetError, match=r"nowhere\.obj: no such mesh file"):
+        load_mesh_file(tmp_path / "nowhere.obj")
+    broken = tmp_path / "broken.obj"
+    broken.write_text("v 0 0 0\nf 1 7 9\n")
+    with pytest.raises(AssetError, match=r"broken\.obj"):
+        load_mesh_file(broken)
+    wrong = tmp_path / "model.fbx"
+    wrong.write_text("")
+    with pytest.raises(AssetError, match=r"model\.fbx: expected an OBJ"):
+        load_mesh_file(wrong)
+
+
+def test_a_missing_or_malformed_texture_is_an_error_naming_it(tmp_path: Path) -> None:
+    with pytest.raises(AssetError, match=r"gone\.png: no such texture file"):
+        load_texture(tmp_path / "gone.png")
+    junk = tmp_path / "junk.png"
+    junk.write_bytes(b"not a picture at all")
+    with pytest.raises(AssetError, match=r"junk\.png: cannot read this image"):
+        load_texture(junk)
+
+
+def test_a_missing_gl_driver_says_which(tmp_path: Path) -> None:
+    with pytest.raises(GLUnavailableError, match="libegl1"):
+        create_context(libegl="libEGL-not-here.so.1")
+    with pytest.raises(GLUnavailableError, match="libgl1"):
+        create_context(libgl="libGL-not-here.so.1")
+
+
+# Comfort ----------------------------------------------------------------------------------
+
+
+def rig_world() -> tuple[World, Rig]:
+    world = World(fixed_hz=90)
+    origin, head, left, right, body = (world.spawn(Transform()) for _ in range(5))
+    return world, world.insert_resource(Rig(origin, head, left, right, body))
+
+
+def test_the_vignette_eases_in_while_moving_smoothly_and_has_an_off_switch() -> None:
+    world, rig = rig_world()
+    comfort = Comfort(VignetteSettings(strength=0.6, ramp=0.1))
+    world.step(1)
+    assert comfort.update(world) == (0.0, 0.0)
+    rig.smooth_moving = True
+    amounts = []
+    for _ in range(12):
+        world.step(1)
+        amounts.append(comfort.update(world)[0])
+    assert 0 < amounts[0] < 0.6 and amounts[-1] == pytest.approx(0.6)  # eased, not popped
+    comfort.settings.enabled = False
+    world.step(1)
+    assert comfort.update(world)[0] == 0.0
+    rig.fade = 0.7
+    assert comfort.update(world)[1] == 0.7
+
+
+def test_smooth_turning_brings_the_vignette_and_a_snap_turn_does_not() -> None:
+    world, rig = rig_world()
+    comfort = Comfort(VignetteSettings(ramp=0.0))
+    origin = world.get(rig.origin, Transform)
+    comfort.update(world)
+    for _ in range(3):  # 90 degrees a second
+        origin.rotation = spatial.multiply(spatial.yaw_rotation(math.pi / 2 / 90), origin.rotation)
+        world.step(1)
+        assert comfort.update(world)[0] == comfort.settings.strength
+    origin.rotation = spatial.multiply(spatial.yaw_rotation(math.radians(30)), origin.rotation)
+    world.step(1)
+    assert comfort.update(world)[0] == 0.0
+
+
+# The command ------------------------------------------------------------------------------
+
+
+def playspace(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "playspace.cli", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_a_headless_screenshot_of_the_playground(ctx: Context, tmp_path: Path) -> None:
+    from PIL import Image
+
+    shot = tmp_path / "shot.png"
+    done = playspace("run", PLAYGROUND, "--headless", "--seconds", "0.2", "--screenshot", shot)
+    assert done.returncode == 0, done.stderr
+    assert f"screenshot in {shot}" in done.stdout
+    with Image.open(shot) as picture:
+        assert picture.size == (1280, 720)
+        pixels = np.asarray(picture.convert("RGB"))
+    assert len(np.unique(pixels.reshape(-1, 3), axis=0)) > 50  # sky, floor, stairs, props...
+    sky, floor = pixels[10, 640], pixels[-10, 640]
+    assert sky[2] > sky[0] and abs(int(floor[0]) - int(floor[2])) < 40  # blue above, grey below
+
+
+def test_numbered_frames_every_n_steps(ctx: Context, tmp_path: Path) -> None:
+    frames = tmp_path / "frames"
+    done = playspace(
+        "run", PLAYGROUND, "--headless", "--seconds", "0.1", "--frames", frames, "--every", "3"
+    )
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in frames.iterdir()) == [
+        "step_000003.png",
+        "step_000006.png",
+        "step_000009.png",
+    ]
+    assert "3 frames in" in done.stdout
+
+
+def test_no_render_still_simulates_and_loads_no_gl(tmp_path: Path) -> None:
+    shot = tmp_path / "shot.png"
+    code = (
+        "import sys; from playspace.cli import main; code = main(sys.argv[1:]); "
+        "assert 'moderngl' not in sys.modules, 'no-render must not load GL'; sys.exit(code)"
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            code,
+            "run",
+            str(PLAYGROUND),
+            "--headless",
+            "--seconds",
+            "0.1",
+            "--screenshot",
+            str(shot),
+            "--no-render",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "9 fixed steps" in done.stdout and "nothing drawn (--no-render)" in done.stdout
+    assert not shot.exists()
+
+
+def test_no_gl_is_exit_2_with_the_reason(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from playspace import cli
+    from playspace.render import capture
+
+    def refuse() -> object:
+        raise GLUnavailableError("no OpenGL context: libEGL, the EGL loader, is missing")
+
+    monkeypatch.setattr(capture, "create_context", refuse)
+    status = cli.main(
+        ["run", str(PLAYGROUND), "--headless", "--screenshot", str(tmp_path / "x.png")]
+    )
+    assert status == 2
+    assert "libEGL, the EGL loader, is missing" in capsys.readouterr().err
+
+
+def test_every_must_be_a_whole_number_of_steps(capsys: pytest.CaptureFixture[str]) -> None:
+    from playspace import cli
+
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["run", str(PLAYGROUND), "--headless", "--frames", "out", "--every", "0"])
+    assert exit_info.value.code == 2
+    assert "--every must be a whole number >= 1" in capsys.readouterr().err
