@@ -59,7 +59,25 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="draw nothing, even with --screenshot or --frames: simulate only",
     )
+    run.add_argument(
+        "--vr", action="store_true", help="run in the headset through OpenXR (docs/vr.md)"
+    )
+    commands.add_parser(
+        "doctor", help="say what this machine offers: OpenXR runtime, GL, display, gamepads"
+    )
     return parser
+
+
+def _gl_probe() -> str:
+    """The GL renderer of a standalone EGL context (no window needed), for ``doctor``."""
+    from playspace.render import create_context
+
+    ctx = create_context()
+    try:
+        major, minor = divmod(ctx.version_code // 10, 10)
+        return f"{ctx.info['GL_RENDERER']}, OpenGL {major}.{minor} (EGL, no window)"
+    finally:
+        ctx.release()
 
 
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -72,6 +90,10 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             parser.error(f"{flag} must be a number > 0, got {value}")
     if args.every < 1:
         parser.error(f"--every must be a whole number >= 1, got {args.every}")
+    if args.vr:
+        from playspace.xr.run import run_vr
+
+        return run_vr(args.scene, seconds=args.seconds, fixed_hz=args.fixed_hz, seed=args.seed)
     if not args.headless:
         print(
             "playspace run: only headless runs exist yet; add --headless "
@@ -142,6 +164,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return status
     if args.command == "run":
         return _run(args, parser)
+    if args.command == "doctor":
+        from playspace.xr.doctor import doctor_report
+
+        print("\n".join(doctor_report(_gl_probe)))
+        return 0
     parser.print_help()
     return 0
 

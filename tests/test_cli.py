@@ -56,3 +56,24 @@ def test_demo_refuses_a_nonsense_duration(capsys: pytest.CaptureFixture[str]) ->
         main(["demo", "--seconds", "-1"])
     assert exit_info.value.code == 2
     assert "--seconds must be between 0 and 3600" in capsys.readouterr().err
+
+
+def test_vr_without_a_runtime_exits_2_quickly_with_one_clear_message() -> None:
+    import time
+
+    start = time.monotonic()
+    done = playspace("run", "examples/kitchen.toml", "--vr")
+    took = time.monotonic() - start
+    assert done.returncode == 2
+    assert (
+        "no OpenXR runtime" in done.stderr and "playspace run examples/kitchen.toml" in done.stderr
+    )
+    assert "Traceback" not in done.stderr
+    assert took < 10  # the real loader answers at once; this bounds a failure path
+
+
+def test_doctor_reports_what_it_found() -> None:
+    done = playspace("doctor")
+    assert done.returncode == 0, done.stderr
+    for topic in ("OpenXR loader", "OpenXR runtime", "GL:", "display", "gamepads"):
+        assert topic in done.stdout

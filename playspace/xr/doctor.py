@@ -1,0 +1,96 @@
+"""``playspace doctor``: what this machine offers a playspace run, one line per finding.
+
+Each check says what it found or why it found nothing, so a user who cannot start a run sees
+the missing piece: the OpenXR runtime (and whether it sees a headset), the GL driver, a
+display for the preview window, gamepads. No check raises; a missing piece is a line.
+
+The GL check needs ModernGL, which ``playspace.xr`` must not import (only the renderer and
+the command line may), so the caller passes it in as `gl_probe`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+
+import glfw
+
+from playspace.xr.state import XrUnavailable
+
+
+def doctor_report(
+    gl_probe: Callable[[], str] | None = None, environ: Mapping[str, str] = os.environ
+) -> list[str]:
+    """Lines for people: OpenXR loader and runtime, GL renderer, display, gamepads.
+
+    `gl_probe` returns the GL renderer's description (creating a context to ask it) or raises
+    with why it could not; without one the GL line says it was not checked.
+    """
+    lines = _openxr_lines(environ)
+    lines += [_gl_line(gl_probe), _display_line(environ), *_gamepad_lines(environ)]
+    return lines
+
+
+def _openxr_lines(environ: Mapping[str, str]) -> list[str]:
+    try:
+        from playspace.xr import backend
+    except (ImportError, OSError) as error:  # pyopenxr, or its bundled loader, will not load
+        return [f"OpenXR loader: cannot be loaded ({error})"]
+    lines = [f"OpenXR loader: bundled with pyopenxr {backend.PYOPENXR_VERSION}"]
+    manifest = environ.get("XR_RUNTIME_JSON")
+    chosen = f"XR_RUNTIME_JSON={manifest}" if manifest else "the system's active runtime"
+    try:
+        report = backend.probe_runtime()
+    except XrUnavailable as error:
+        return [*lines, f"OpenXR runtime: none, looked for {chosen} ({error.detail})"]
+    return [
+        *lines,
+        f"OpenXR runtime: {report.runtime} ({chosen})",
+        f"OpenXR extensions ({len(report.extensions)}): {', '.join(report.extensions)}",
+        f"OpenXR headset: {report.headset}",
+    ]
+
+
+def _gl_line(gl_probe: Callable[[], str] | None) -> str:
+    if gl_probe is None:
+        return "GL: not checked"
+    try:
+        return f"GL: {gl_probe()}"
+    except Exception as error:  # any driver failure is a finding, not a crash
+        return f"GL: failed ({type(error).__name__}: {error})"
+
+
+def _display(environ: Mapping[str, str]) -> str | None:
+    for name in ("WAYLAND_DISPLAY", "DISPLAY"):
+        if environ.get(name):
+            return f"{name}={environ[name]}"
+    return None
+
+
+def _display_line(environ: Mapping[str, str]) -> str:
+    found = _display(environ)
+    if found is None:
+        return "display: none ($DISPLAY and $WAYLAND_DISPLAY unset): no preview window"
+    return f"display: {found}"
+
+
+def _gamepad_lines(environ: Mapping[str, str]) -> list[str]:
+    """The gamepads glfw sees; glfw needs a display to start at all."""
+    if _display(environ) is None:
+        return ["gamepads: need a display"]
+    if not glfw.init():
+        return ["gamepads: glfw could not start on this display"]
+    try:
+        found = []
+        for joystick in range(glfw.JOYSTICK_1, glfw.JOYSTICK_LAST + 1):
+            if not glfw.joystick_present(joystick):
+                continue
+            if glfw.joystick_is_gamepad(joystick):
+                found.append(f"gamepad {joystick + 1}: {glfw.get_gamepad_name(joystick)}")
+            else:
+                name: object = glfw.get_joystick_name(joystick)  # bytes, whatever the stub says
+                text = name.decode(errors="replace") if isinstance(name, bytes) else str(name)
+                found.append(f"gamepad {joystick + 1}: {text} (no gamepad mapping)")
+    finally:
+        glfw.terminate()
+    return found or ["gamepads: none connected"]

@@ -1,0 +1,137 @@
+"""Haptic pulses: systems ask for a buzz on a hand; the XR backend plays them each frame.
+
+A system (or game code) sends a :class:`HapticPulse` to the :class:`HapticQueue` resource;
+the OpenXR frame loop drains the queue once a frame into ``xrApplyHapticFeedback``. Without a
+headset nothing drains it and the queue stays small: it keeps one pulse per hand, the
+strongest, because a controller plays one vibration at a time and a newer one replaces the
+last anyway.
+
+:class:`HapticsPlugin` gives grab, release and hit their short default pulses
+(:data:`DEFAULT_PULSES`, by event ``kind``), so every game gets that feedback without set-up;
+a game changes the shapes by passing its own table. The plugin takes the event types from its
+caller, so this module depends only on the ECS and the components: any event type with a
+``kind`` class attribute and a ``hand`` entity (the hand that grabbed or let go) or an
+``object`` entity (the held object that hit something: the hands holding it buzz) works.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TypeAlias
+
+from playspace.components import DeviceRole
+from playspace.components.interaction import Hand
+from playspace.ecs import Phase, World
+
+HANDS = (DeviceRole.LEFT_HAND, DeviceRole.RIGHT_HAND)
+
+
+@dataclass(frozen=True, slots=True)
+class HapticPulse:
+    """A vibration to play on one hand: `amplitude` in [0, 1], `duration` in seconds (0: the
+    shortest the controller can play), `frequency` in Hz (0: the controller's own)."""
+
+    hand: DeviceRole
+    amplitude: float
+    duration: float
+    frequency: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.hand not in HANDS:
+            raise ValueError(f"haptics play on a hand, not on {self.hand.value}")
+        if not (math.isfinite(self.amplitude) and 0.0 <= self.amplitude <= 1.0):
+            raise ValueError(f"haptic amplitude must be in [0, 1], got {self.amplitude!r}")
+        if not (math.isfinite(self.duration) and 0.0 <= self.duration <= 10.0):
+            raise ValueError(f"haptic duration must be 0-10 s, got {self.duration!r}")
+        if not (math.isfinite(self.frequency) and self.frequency >= 0.0):
+            raise ValueError(f"haptic frequency must be >= 0 Hz, got {self.frequency!r}")
+
+
+PulseShape: TypeAlias = tuple[
+    float, float, float
+]  # amplitude, duration (s), frequency (Hz, 0: default)
+
+# Short ticks for grab and release (felt, not noticed), a firm knock for a hit: shapes in the
+# range Godot XR Tools and XRI use for the same events (amplitude 0.2-1, 10-100 ms).
+DEFAULT_PULSES: dict[str, PulseShape] = {
+    "grab": (0.4, 0.02, 0.0),
+    "release": (0.2, 0.015, 0.0),
+    "hit": (0.9, 0.06, 0.0),
+}
+
+
+def pulse_for(
+    kind: str, hand: DeviceRole, pulses: Mapping[str, PulseShape] = DEFAULT_PULSES
+) -> HapticPulse | None:
+    """The pulse an event of `kind` plays on `hand`, or None when the table has none."""
+    shape = pulses.get(kind)
+    return None if shape is None else HapticPulse(hand, *shape)
+
+
+@dataclass(slots=True)
+class HapticQueue:
+    """Pulses waiting for the next frame, at most one per hand; a resource."""
+
+    pending: dict[DeviceRole, HapticPulse] = field(default_factory=dict)
+
+    def send(self, pulse: HapticPulse) -> None:
+        """Queue `pulse`; of two for the same hand in one frame the stronger (then the
+        longer) one plays."""
+        waiting = self.pending.get(pulse.hand)
+        if waiting is None or _strength(pulse) > _strength(waiting):
+            self.pending[pulse.hand] = pulse
+
+    def drain(self) -> list[HapticPulse]:
+        """The pulses to play now, left hand first; the queue is empty afterwards."""
+        pulses = [self.pending[hand] for hand in HANDS if hand in self.pending]
+        self.pending.clear()
+        return pulses
+
+
+def _strength(pulse: HapticPulse) -> tuple[float, float]:
+    return (pulse.amplitude, pulse.duration)
+
+
+def _hands_of(world: World, event: object) -> list[DeviceRole]:
+    """The hands an event is about: its `hand` entity's side, or the hands holding its
+    `object`."""
+    hand = getattr(event, "hand", None)
+    if isinstance(hand, int):
+        component = world.try_get(hand, Hand)
+        return [] if component is None else [component.side]
+    held = getattr(event, "object", None)
+    if isinstance(held, int):
+        return [h.side for _, h in world.each(Hand) if h.holding == held]
+    return []
+
+
+class HapticsPlugin:
+    """Play `pulses` (by event ``kind``) on the hands that `events` are about; adds the
+    :class:`HapticQueue` resource that the OpenXR backend drains."""
+
+    def __init__(
+        self, events: Iterable[type[object]], pulses: Mapping[str, PulseShape] = DEFAULT_PULSES
+    ) -> None:
+        self.events: tuple[type[object], ...] = tuple(events)
+        self.pulses = dict(pulses)
+        for kind in self.pulses:  # a bad shape fails here, not at the first grab
+            pulse_for(kind, DeviceRole.LEFT_HAND, self.pulses)
+
+    def build(self, world: World) -> None:
+        world.insert_resource(HapticQueue())
+        for kind in self.events:
+            world.add_event(kind)
+        world.add_system(self, phase=Phase.LATE, reads=self.events, name="haptic_feedback")
+
+    def run(self, world: World) -> None:
+        """Turn this frame's events into pulses (LATE: after every fixed step that sent one)."""
+        queue = world.resource(HapticQueue)
+        for kind in self.events:
+            name = str(getattr(kind, "kind", ""))
+            for event in world.read_events(kind, reader=self):
+                for hand in _hands_of(world, event):
+                    pulse = pulse_for(name, hand, self.pulses)
+                    if pulse is not None:
+                        queue.send(pulse)

@@ -1,0 +1,187 @@
+"""Headset eyes: OpenXR's located views to view and projection matrices, in pure Python.
+
+Each frame ``xrLocateViews`` gives one ``XrView`` per eye: a pose in the reference space and a
+field of view as four angles. :class:`EyeView` is that record; :func:`eye_matrices` places
+each eye in the world through the rig's origin and returns what a draw needs. The eyes are
+located for the frame's predicted display time, the time the head pose in the input frame was
+located for too, so what is drawn and what the world simulated agree.
+
+Matrices are numpy ``float32`` 4x4 arrays in the mathematical layout
+(``clip = projection @ view @ world``, column vectors), as ``playspace.render.views`` writes
+them; OpenGL's column-major upload is ``matrix.T.tobytes()`` (or ``tobytes(order="F")``).
+
+Projections are built from the tangents of the four angles, never with pyopenxr's
+``projection_from_fovf``, which gets the asymmetric frustum of a real headset eye wrong
+(NOTES.md): the frustum edges land exactly on clip x, y = +-1, near on z = -1, far on +1.
+
+The swapchain formats come from the runtime in its order of preference;
+:func:`choose_formats` takes the first it offers that the GL renderer draws into.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from playspace import spatial
+from playspace.spatial import Pose
+
+Matrix: TypeAlias = npt.NDArray[np.float32]
+
+NEAR = 0.05  # metres: the preview's clip planes (playspace.render.views), so both agree
+FAR = 200.0
+
+# GL internal formats, as OpenXR's GL swapchains name them (runtime preference decides).
+GL_SRGB8_ALPHA8 = 0x8C43
+GL_RGBA8 = 0x8058
+GL_DEPTH_COMPONENT16 = 0x81A5
+GL_DEPTH_COMPONENT24 = 0x81A6
+GL_DEPTH_COMPONENT32F = 0x8CAC
+GL_DEPTH24_STENCIL8 = 0x88F0
+COLOR_FORMATS = frozenset({GL_SRGB8_ALPHA8, GL_RGBA8})  # 8-bit RGBA the renderer wraps
+DEPTH_FORMATS = frozenset(
+    {GL_DEPTH_COMPONENT16, GL_DEPTH_COMPONENT24, GL_DEPTH_COMPONENT32F, GL_DEPTH24_STENCIL8}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Fov:
+    """``XrFovf``: radians from the view direction; left and down are negative for an
+    ordinary eye, and each eye sees further to its own side than towards the nose."""
+
+    angle_left: float
+    angle_right: float
+    angle_up: float
+    angle_down: float
+
+
+@dataclass(frozen=True, slots=True)
+class EyeView:
+    """``XrView``: an eye's pose in the reference space (orientation x, y, z, w) and its fov."""
+
+    position: tuple[float, float, float]
+    orientation: tuple[float, float, float, float]
+    fov: Fov
+
+
+@dataclass(frozen=True, slots=True)
+class EyeMatrices:
+    """What drawing one eye needs: the eye's pose in the world and its two matrices."""
+
+    pose: Pose
+    view: Matrix
+    projection: Matrix
+
+
+@dataclass(frozen=True, slots=True)
+class EyeTarget:
+    """An eye's swapchain images for this frame: GL texture names, size and GL formats.
+
+    The caller's ``render_eye`` wraps them in a framebuffer (ModernGL:
+    ``ctx.external_texture(color_texture, (width, height), 4, 0, "f1")``). With
+    ``GL_SRGB8_ALPHA8`` the renderer must write through ``GL_FRAMEBUFFER_SRGB`` so colours are
+    encoded as the compositor expects. `depth_texture` is None where the runtime offers no
+    depth format the renderer knows; the renderer then brings its own depth buffer.
+    """
+
+    color_texture: int
+    depth_texture: int | None
+    width: int
+    height: int
+    color_format: int
+    depth_format: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class FrameTiming:
+    """``XrFrameState``: when this frame will be shown (XrTime, ns), the display's frame
+    period (ns) and whether the runtime wants it drawn."""
+
+    time: int
+    period: int
+    should_render: bool
+
+
+RenderEye: TypeAlias = Callable[[Matrix, Matrix, EyeTarget], None]
+"""``render_eye(view, projection, target)``: draw the world into one eye's images."""
+
+
+def fov_projection(fov: Fov, near: float = NEAR, far: float = FAR) -> Matrix:
+    """The asymmetric perspective projection of one eye, from its angles' tangents."""
+    if not 0 < near < far:
+        raise ValueError(f"clip planes need 0 < near < far, got near={near!r}, far={far!r}")
+    left, right = math.tan(fov.angle_left), math.tan(fov.angle_right)
+    down, up = math.tan(fov.angle_down), math.tan(fov.angle_up)
+    if not (right > left and up > down):
+        raise ValueError(f"a field of view needs right > left and up > down, got {fov}")
+    return np.array(
+        [
+            [2 / (right - left), 0.0, (right + left) / (right - left), 0.0],
+            [0.0, 2 / (up - down), (up + down) / (up - down), 0.0],
+            [0.0, 0.0, -(far + near) / (far - near), -2 * far * near / (far - near)],
+            [0.0, 0.0, -1.0, 0.0],
+        ],
+        dtype=np.float32,
+    )
+
+
+def view_matrix(eye: Pose) -> Matrix:
+    """The world-to-eye transform of an eye at `eye` (world space): the pose's inverse."""
+    inverse = spatial.invert(eye)
+    m = np.eye(4, dtype=np.float64)
+    for column, axis in enumerate(((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))):
+        m[:3, column] = tuple(spatial.rotate(inverse.rotation, spatial.vec3(*axis)))
+    m[:3, 3] = tuple(inverse.position)
+    return m.astype(np.float32)
+
+
+def eye_pose(view: EyeView, origin: Pose, space_height: float = 0.0) -> Pose:
+    """Where an eye is in the world: its reference-space pose, lifted onto the floor by
+    `space_height` (LOCAL space), then placed by the rig's origin."""
+    x, y, z = view.position
+    tracked = Pose(
+        spatial.vec3(x, y + space_height, z),
+        spatial.normalize(spatial.quat_from_xyzw(view.orientation)),
+    )
+    return spatial.compose(origin, tracked)
+
+
+def eye_matrices(
+    views: Iterable[EyeView],
+    origin: Pose,
+    space_height: float = 0.0,
+    near: float = NEAR,
+    far: float = FAR,
+) -> list[EyeMatrices]:
+    """Every eye's world pose, view matrix and projection, in the order OpenXR gave them
+    (left, right for a stereo headset)."""
+    result = []
+    for view in views:
+        pose = eye_pose(view, origin, space_height)
+        result.append(EyeMatrices(pose, view_matrix(pose), fov_projection(view.fov, near, far)))
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class SwapchainFormats:
+    color: int
+    depth: int | None
+
+
+def choose_formats(
+    offered: Sequence[int],
+    color: frozenset[int] = COLOR_FORMATS,
+    depth: frozenset[int] = DEPTH_FORMATS,
+) -> SwapchainFormats:
+    """The runtime's most preferred colour format the renderer can use, and likewise depth
+    (None when it offers none); ValueError naming the offer when there is no colour format."""
+    chosen_color = next((f for f in offered if f in color), None)
+    if chosen_color is None:
+        offer = ", ".join(f"0x{f:04X}" for f in offered) or "nothing"
+        raise ValueError(f"the runtime offers no RGBA8 or SRGB8_ALPHA8 swapchain ({offer})")
+    return SwapchainFormats(chosen_color, next((f for f in offered if f in depth), None))
