@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO
 
 from playspace.ecs import World
+from playspace.example import Example, ExampleError, load_example
 from playspace.scene import Scene, SpawnedScene, load_scene, physics_plugin_for, spawn_scene
 from playspace.systems.grab import TELEMETRY_EVENTS, GrabPlugin
 from playspace.systems.input import InputSource, ReplaySource, ScriptedSource, load_trace, standing
@@ -64,8 +65,28 @@ AfterStep = Callable[[World, int, bool], None]
 far and whether that was the last one: how captures draw the end of a step."""
 
 
+class TargetError(ValueError):
+    """`playspace run` was given something that is neither a scene nor an example module."""
+
+
+def load_target(path: Path) -> tuple[Scene, Example | None]:
+    """The scene to run, and the example module around it when `path` is one."""
+    if path.suffix == ".py":
+        try:
+            example = load_example(path)
+        except ExampleError as error:
+            raise TargetError(str(error)) from None
+        return load_scene(example.scene), example
+    if path.suffix != ".toml":
+        raise TargetError(
+            f"{path}: neither a scene (.toml) nor an example module (.py); "
+            f"see docs/scene-format.md and examples/"
+        )
+    return load_scene(path), None
+
+
 def run_headless(
-    scene_path: Path,
+    target: Path,
     trace: Path | None,
     telemetry: IO[str] | None,
     seconds: float | None = None,
@@ -73,13 +94,18 @@ def run_headless(
     seed: int = 0,
     after_step: AfterStep | None = None,
 ) -> tuple[World, int]:
-    """Replay `trace` through the scene for its length (or `seconds`); return the world and
-    the number of fixed steps run. Deterministic: the same inputs write the same telemetry,
-    whether or not `after_step` watches (a capture, say)."""
+    """Replay `trace` through a scene or an example (its own trace by default) for the trace's
+    length (or `seconds`); return the world and the number of fixed steps run. Deterministic:
+    the same inputs write the same telemetry, whether or not `after_step` watches."""
+    scene, example = load_target(target)
+    if trace is None and example is not None:
+        trace = example.trace
     source = replay_source(trace)
     events = (*RIG_EVENTS, *TELEMETRY_EVENTS)
-    plugins = [TelemetryPlugin(telemetry, events)] if telemetry is not None else []
-    world, _ = build_world(load_scene(scene_path), source, fixed_hz, seed, plugins)
+    plugins: list[object] = [TelemetryPlugin(telemetry, events)] if telemetry is not None else []
+    if example is not None:
+        plugins.append(example.build)
+    world, _ = build_world(scene, source, fixed_hz, seed, plugins)
     length = seconds if seconds is not None else (source.duration or 0.0)
     steps = max(1, math.ceil(length * fixed_hz - 1e-9))
     for done in range(1, steps + 1):

@@ -23,15 +23,21 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"playspace {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    demo = commands.add_parser("demo", help="run a tiny world headless and say what happened")
-    demo.add_argument("--seconds", type=float, default=3.0, help="how long to run (default 3)")
-    demo.add_argument("--seed", type=int, default=0, help="seed of the frame-time jitter")
+    demo = commands.add_parser(
+        "demo", help="replay the kitchen example headless and say what happened"
+    )
+    demo.add_argument(
+        "--out", type=Path, default=Path("playspace-demo"), help="where to write (playspace-demo/)"
+    )
+    demo.add_argument("--no-render", action="store_true", help="no screenshot, simulate only")
     validate = commands.add_parser(
         "validate", help="check scene files; exit 2 listing every problem if any is bad"
     )
     validate.add_argument("files", nargs="+", metavar="FILE", help="a scene file (TOML)")
     run = commands.add_parser("run", help="run a scene (headless from a trace for now)")
-    run.add_argument("scene", type=Path, metavar="SCENE.toml")
+    run.add_argument(
+        "scene", type=Path, metavar="SCENE", help="a scene file (.toml) or an example module (.py)"
+    )
     run.add_argument(
         "--headless",
         action="store_true",
@@ -81,7 +87,7 @@ def _gl_probe() -> str:
 
 
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from playspace.app import run_headless
+    from playspace.app import TargetError, run_headless
     from playspace.scene import SceneError
     from playspace.systems.input import TraceError
 
@@ -122,7 +128,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             _world, steps = run_headless(
                 args.scene, args.trace, out, args.seconds, args.fixed_hz, args.seed, capture
             )
-    except (SceneError, TraceError) as error:
+    except (SceneError, TraceError, TargetError) as error:
         print(error, file=sys.stderr)
         return 2
     except OSError as error:
@@ -147,9 +153,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "demo":
         from playspace import demo
 
-        if not 0 < args.seconds < 3600:
-            parser.error(f"--seconds must be between 0 and 3600, got {args.seconds}")
-        print(demo.run(args.seconds, args.seed))
+        try:
+            print(demo.run(args.out, render=not args.no_render))
+        except demo.DemoError as error:
+            print(f"playspace demo: {error}", file=sys.stderr)
+            return 2
         return 0
     if args.command == "validate":
         from playspace.scene import SceneError, load_scene

@@ -1,101 +1,95 @@
-"""The smallest playspace world: a ball dropped on a floor, run headless.
+"""``playspace demo``: the kitchen, replayed headless from its trace, said in a few lines.
 
-It shows the runtime core at work before any VR system is added: components, systems in two
-phases ordered by ``after``, an event sent in FIXED and read in LATE, a resource, and the
-fixed-step clock under an irregular display rate with one long hitch (clamped, substeps capped).
+It is the first thing a VR developer runs: the rig, slope quantization's floor snaps, grabbing,
+the held-object layers (a pan that ghosts inside a wall and cannot hit the bee behind it),
+hits on a bee, throwing. Without a display it replays ``examples/kitchen.py``'s trace
+headless, writes a screenshot (when GL can be had) and telemetry, and prints what happened.
 """
 
 from __future__ import annotations
 
-import random
+import json
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from playspace import spatial
-from playspace.components import Transform
-from playspace.ecs import Phase, World, system
-from playspace.spatial import Vec3
+from playspace.app import load_target, run_headless
 
-GRAVITY = -9.81
+if TYPE_CHECKING:
+    from playspace.render.capture import Capture
 
-
-@dataclass(slots=True)
-class Ball:
-    radius: float = 0.1
-    restitution: float = 0.6
-    velocity: Vec3 = field(default_factory=lambda: spatial.vec3(0.0, 0.0, 0.0))
+KITCHEN = Path(__file__).resolve().parent.parent / "examples" / "kitchen.py"
 
 
-@dataclass(frozen=True, slots=True)
-class Bounced:
-    entity: int
-    time: float
-    speed: float
+class DemoError(RuntimeError):
+    """The demo cannot run here (its example files are not beside the package)."""
 
 
-@dataclass(slots=True)
-class Tally:
-    bounces: list[Bounced] = field(default_factory=list)
-
-
-@system(Phase.FIXED, writes=(Ball,))
-def fall(world: World) -> None:
-    """Integrate gravity (semi-implicit Euler: velocity first, then position)."""
-    dt = world.fixed_time.dt
-    for _, (transform, ball) in world.query(Transform, Ball):
-        ball.velocity.y += GRAVITY * dt
-        transform.position += ball.velocity * dt
-
-
-@system(Phase.FIXED, after=(fall,), writes=(Ball, Transform))
-def bounce(world: World) -> None:
-    """Reflect a ball that reached the floor, losing energy; a slow one comes to rest."""
-    for entity, (transform, ball) in world.query(Transform, Ball):
-        if transform.position.y > ball.radius or ball.velocity.y >= 0.0:
-            continue
-        transform.position.y = ball.radius
-        speed = -ball.velocity.y
-        ball.velocity.y = speed * ball.restitution if speed > 0.5 else 0.0
-        if ball.velocity.y:
-            world.send(Bounced(entity, world.fixed_time.elapsed, speed))
-
-
-@system(Phase.LATE, reads=(Bounced,))
-def count_bounces(world: World) -> None:
-    world.resource(Tally).bounces.extend(world.read_events(Bounced, reader=count_bounces))
-
-
-def build(world: World) -> int:
-    """Add the demo's systems to `world` and drop one ball from 2 m; return the ball."""
-    world.insert_resource(Tally())
-    world.add_event(Bounced)
-    world.add_systems(fall, bounce, count_bounces)
-    return world.spawn(Transform(position=spatial.vec3(0.0, 2.0, 0.0)), Ball())
-
-
-def run(seconds: float = 3.0, seed: int = 0) -> str:
-    """Run the demo headless at a jittery ~72 Hz display with one 0.4 s hitch; report it."""
-    world = World(fixed_hz=90)
-    ball = build(world)
-    rng = random.Random(seed)
-    elapsed = 0.0
-    hitch_at = seconds / 2
-    while elapsed < seconds:
-        frame = 0.4 if hitch_at <= elapsed < hitch_at + 0.4 else rng.uniform(0.012, 0.016)
-        world.advance(frame)
-        elapsed += frame
-    time, fixed, tally = world.time, world.fixed_time, world.resource(Tally)
-    height = world.get(ball, Transform).position.y
-    slowest = sorted(world.schedule.all(), key=lambda s: s.stats.max_ns, reverse=True)
-    first = f" (first at {tally.bounces[0].time:.2f} s)" if tally.bounces else ""
+def run(out: Path, render: bool = True) -> str:
+    """Replay the kitchen into `out` (telemetry, and a screenshot when `render`); report it."""
+    if not KITCHEN.is_file():
+        raise DemoError(
+            f"the demo's example is not at {KITCHEN}: run it from a clone of the repository"
+        )
+    out.mkdir(parents=True, exist_ok=True)
+    telemetry = out / "kitchen-telemetry.jsonl"
+    screenshot = out / "kitchen.png"
+    capture, picture = _capture(screenshot) if render else (None, "not drawn (--no-render)")
+    try:
+        with open(telemetry, "w", encoding="utf-8", newline="\n") as stream:
+            world, steps = run_headless(KITCHEN, None, stream, after_step=capture)
+    finally:
+        if capture is not None:
+            capture.release()
+    _, example = load_target(KITCHEN)
+    happened = _count(telemetry)
+    throws = [speed for speed in happened.throw_speeds if speed > 0.5]
     lines = [
-        f"playspace demo: a ball dropped from 2.00 m, {seconds:.1f} s headless, "
-        f"~72 Hz display with a 0.4 s hitch, {fixed.hz:.0f} Hz fixed step",
-        f"frames {time.frame}, fixed steps {fixed.step} "
-        f"(clamped frames {time.clamped_frames}, capped frames {time.capped_frames}, "
-        f"dropped steps {time.dropped_steps})",
-        f"bounces {len(tally.bounces)}{first}, ball now at {height:.2f} m",
-        "slowest systems: "
-        + ", ".join(f"{s.name} {s.stats.max_ns / 1e6:.3f} ms" for s in slowest[:3]),
+        f"playspace demo: the kitchen (BeeBeeQ), {steps} fixed steps ({steps / 90:.1f} s) "
+        f"replayed headless from {KITCHEN.parent.name}/traces/kitchen.jsonl",
+        f"grabs {happened.grabs}, throws {len(throws)}, hits {happened.hits}, "
+        f"floor snaps {happened.floor_snaps}, steps with a held object ghosted "
+        f"{happened.ghost_steps}",
     ]
-    world.close()
+    if example is not None and example.summary is not None:
+        lines.append(example.summary(world))
+    lines.append(f"telemetry: {telemetry}")
+    lines.append(f"screenshot: {picture}")
     return "\n".join(lines)
+
+
+def _capture(path: Path) -> tuple[Capture | None, str]:
+    """A capture of the last step, or why there cannot be one (no GL here: said, not fatal)."""
+    from playspace.render.capture import Capture
+    from playspace.render.context import GLUnavailableError
+
+    try:
+        return Capture(path, None, 1), str(path)
+    except GLUnavailableError as error:
+        return None, f"none ({error})"
+
+
+@dataclass(slots=True)
+class Happened:
+    """What the telemetry says happened, in the player's terms."""
+
+    grabs: int = 0
+    hits: int = 0
+    floor_snaps: int = 0
+    ghost_steps: int = 0
+    throw_speeds: list[float] = field(default_factory=list)
+
+
+def _count(telemetry: Path) -> Happened:
+    happened = Happened()
+    for line in telemetry.read_text(encoding="utf-8").splitlines()[1:]:
+        step = json.loads(line)
+        for event in step["events"]:
+            kind = event["type"]
+            happened.grabs += kind == "grab"
+            happened.hits += kind == "hit"
+            happened.floor_snaps += kind == "floor_snap"
+            if kind == "release":
+                happened.throw_speeds.append(sum(v * v for v in event["linear"]) ** 0.5)
+        happened.ghost_steps += any(o["ghost"] for o in step["objects"])
+    return happened

@@ -68,8 +68,13 @@ def load_example(path: Path) -> Example:
 
 
 def _import(path: Path) -> ModuleType:
+    """The module of `path`, imported once (a second load gives the same classes, as Python's
+    own imports do, so a resource made by one load is found by the other)."""
     name = f"playspace_example_{path.stem}"
-    spec = importlib.util.spec_from_file_location(name, path)
+    loaded = sys.modules.get(name)
+    if loaded is not None and Path(getattr(loaded, "__file__", "")) == path.resolve():
+        return loaded
+    spec = importlib.util.spec_from_file_location(name, path.resolve())
     if spec is None or spec.loader is None:
         raise ExampleError(f"{path}: cannot be imported as a Python module")
     module = importlib.util.module_from_spec(spec)

@@ -150,3 +150,26 @@ def test_without_headless_it_says_how_to_run(scene: Path) -> None:
     done = playspace("run", scene)
     assert done.returncode == 2
     assert "--headless" in done.stderr
+
+
+def test_an_example_module_runs_with_its_own_trace(tmp_path: Path) -> None:
+    out = tmp_path / "t.jsonl"
+    done = playspace("run", "examples/snowball.py", "--headless", "--telemetry", out)
+    assert done.returncode == 0, done.stderr
+    kinds = [
+        e["type"] for line in out.read_text().splitlines()[1:] for e in json.loads(line)["events"]
+    ]
+    assert "target_hit" in kinds
+
+
+def test_neither_a_scene_nor_an_example_exits_2(tmp_path: Path) -> None:
+    other = tmp_path / "notes.txt"
+    other.write_text("hello")
+    done = playspace("run", other, "--headless")
+    assert done.returncode == 2
+    assert "neither a scene (.toml) nor an example module (.py)" in done.stderr
+    module = tmp_path / "half.py"
+    module.write_text("SCENE = 'x.toml'\n")
+    done = playspace("run", module, "--headless")
+    assert done.returncode == 2
+    assert "must define build(world)" in done.stderr
