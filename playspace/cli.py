@@ -71,6 +71,9 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "doctor", help="say what this machine offers: OpenXR runtime, GL, display, gamepads"
     )
+    plot = commands.add_parser("plot", help="comfort plots of a telemetry file (plot extra)")
+    plot.add_argument("telemetry", type=Path, metavar="TELEMETRY", help="a telemetry v1 file")
+    plot.add_argument("--out", type=Path, required=True, metavar="FILE.png", help="the PNG")
     return parser
 
 
@@ -172,6 +175,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return status
     if args.command == "run":
         return _run(args, parser)
+    if args.command == "plot":
+        from playspace.plot import PlotError, plot_telemetry
+
+        try:
+            plot_telemetry(args.telemetry, args.out)
+        except PlotError as error:
+            print(f"playspace plot: {error}", file=sys.stderr)
+            return 2
+        print(f"{args.out}: head and floor heights, the path from above, release speeds")
+        return 0
     if args.command == "doctor":
         from playspace.xr.doctor import doctor_report
 

@@ -45,3 +45,26 @@ def test_without_matplotlib_the_message_names_the_extra(
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     with pytest.raises(PlotError, match=r"pip install 'playspace\[plot\]'"):
         plot_telemetry(telemetry, tmp_path / "x.png")
+
+
+def test_the_plot_command(telemetry: Path, tmp_path: Path) -> None:
+    import subprocess
+
+    out = tmp_path / "p.png"
+    done = subprocess.run(
+        [sys.executable, "-m", "playspace.cli", "plot", str(telemetry), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes()[:4] == b"\x89PNG"
+    bad = subprocess.run(
+        [sys.executable, "-m", "playspace.cli", "plot", str(tmp_path / "none"), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert bad.returncode == 2 and "cannot read" in bad.stderr
