@@ -111,7 +111,9 @@ def kitchen(t: float) -> InputFrame:
         (5.4, (0.9, 1.26, -0.3)),  # into the pantry wall, at the bee behind it
     ]
     grip = 1.0 if 0.6 < t < 6.0 else 0.0
-    return player((0.0, HEIGHT, 0.0), right=hand_input(_path(t, keys), grip=grip))  # type: ignore[arg-type]
+    look = -1.1 * ramp(t, 4.4, 0.6)  # turn the head right, to watch the pan go into the wall
+    hand = hand_input(_path(t, keys), grip=grip)  # type: ignore[arg-type]
+    return player((0.0, HEIGHT, 0.0), right=hand, yaw=look)
 
 
 TRACES: dict[str, tuple[Callable[[float], InputFrame], float]] = {
