@@ -1,4 +1,7 @@
-"""The README's promises: its embedding example runs, and CI runs its test command."""
+"""The README's promises: its embedding example runs, and CI runs its test command.
+
+Blocks fenced ```python run as they are; ```py blocks are excerpts of files in the repository.
+"""
 
 from __future__ import annotations
 
