@@ -9,13 +9,8 @@ from __future__ import annotations
 
 from playspace.ecs import World
 from playspace.systems.physics.character import character_colliders, character_move
-from playspace.systems.physics.engine import (
-    FallPolicy,
-    Physics,
-    PhysicsError,
-    RayHit,
-    ShapeHit,
-)
+from playspace.systems.physics.convert import PhysicsError
+from playspace.systems.physics.engine import FallPolicy, Physics
 from playspace.systems.physics.events import (
     PHYSICS_EVENTS,
     ContactBegan,
@@ -26,6 +21,7 @@ from playspace.systems.physics.events import (
     SensorExited,
 )
 from playspace.systems.physics.layers import DEFAULT_LAYERS, Layers
+from playspace.systems.physics.queries import RayHit, ShapeHit
 from playspace.systems.physics.sync import physics_prepare, physics_step, physics_writeback
 from playspace.systems.sets import add_fixed_sets
 

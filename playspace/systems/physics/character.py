@@ -40,7 +40,8 @@ from playspace.components.physics import (
 )
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose
-from playspace.systems.physics.engine import Physics, shared_shape
+from playspace.systems.physics.convert import shared_shape
+from playspace.systems.physics.engine import Physics
 
 SKIN = 0.01  # metres kept between the capsule and what it touches
 

@@ -12,8 +12,6 @@ a collider handle to (entity, part) lives here, so no lookup scans the world.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -23,24 +21,15 @@ from playspace import spatial
 from playspace.components import Transform
 from playspace.components.physics import (
     BodyKind,
-    Box,
-    Capsule,
     Collider,
     Colliders,
-    ConvexHull,
-    Cylinder,
     PreviousTransform,
     RigidBody,
-    Shape,
-    Sphere,
-    TriangleMesh,
 )
 from playspace.spatial import Quat, Vec3
+from playspace.systems.physics.convert import PhysicsError, isometry, shared_shape
 from playspace.systems.physics.layers import Layers
-
-
-class PhysicsError(ValueError):
-    """An entity cannot enter the physics world as it is; nothing of it was added."""
+from playspace.systems.physics.queries import Queries, finite
 
 
 class FallPolicy(Enum):
@@ -82,72 +71,11 @@ class Body:
     pushed: tuple[Vec3, Quat] | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class RayHit:
-    entity: int
-    part: int
-    point: Vec3
-    normal: Vec3
-    distance: float
-
-
-@dataclass(frozen=True, slots=True)
-class ShapeHit:
-    """Where a cast shape first touches something: `distance` travelled along the direction."""
-
-    entity: int
-    part: int
-    point: Vec3
-    normal: Vec3
-    distance: float
-
-
-Isometry = tuple[tuple[float, float, float], tuple[float, float, float, float]]
-
-
-def isometry(position: Vec3, rotation: Quat) -> Isometry:
-    """A pose as the (translation, rotation xyzw) tuples Rapier takes."""
-    return (position.x, position.y, position.z), (rotation.x, rotation.y, rotation.z, rotation.w)
-
-
-def shared_shape(shape: Shape) -> rp.SharedShape:
-    """The Rapier shape of a playspace shape (full extents and total heights converted)."""
-    if isinstance(shape, Sphere):
-        return rp.SharedShape.ball(shape.radius)
-    if isinstance(shape, Box):
-        x, y, z = shape.size
-        return rp.SharedShape.cuboid(x / 2, y / 2, z / 2)
-    if isinstance(shape, Capsule):
-        return rp.SharedShape.capsule_y(shape.height / 2 - shape.radius, shape.radius)
-    if isinstance(shape, Cylinder):
-        return rp.SharedShape.cylinder(shape.height / 2, shape.radius)
-    if isinstance(shape, ConvexHull):
-        hull = rp.SharedShape.convex_hull(list(shape.points))
-        if hull is None:
-            raise PhysicsError("convex hull points are all in a plane: no hull can be built")
-        return hull
-    if isinstance(shape, TriangleMesh):
-        return rp.SharedShape.trimesh(list(shape.vertices), list(shape.triangles))
-    raise PhysicsError(f"not a collider shape: {shape!r}")
-
-
 def _solid_volume(parts: list[Collider]) -> float:
     return sum(shared_shape(c.shape).mass_properties(1.0).mass for c in parts if not c.sensor)
 
 
-def _cast_direction(start: Vec3, direction: Vec3, what: str) -> Vec3:
-    """The unit direction of a cast, after refusing what would poison the query."""
-    length = spatial.length(direction)
-    if not (_finite(start) and _finite(direction) and length > 0):
-        raise PhysicsError(f"{what} needs a finite start and direction, got {start}, {direction}")
-    return direction / length
-
-
-def _finite(v: Vec3 | Quat) -> bool:
-    return all(math.isfinite(c) for c in v)
-
-
-class Physics:
+class Physics(Queries):
     """The engine world, its settings and the entity <-> handle maps; a resource."""
 
     def __init__(
@@ -192,7 +120,7 @@ class Physics:
         """Add an entity's body and colliders, after checking everything that could poison
         the engine; on error nothing is added."""
         kind = component.kind if component is not None else BodyKind.FIXED
-        if not (_finite(transform.position) and _finite(transform.rotation)):
+        if not (finite(transform.position) and finite(transform.rotation)):
             raise PhysicsError(
                 f"entity {entity}: its Transform is not finite (position "
                 f"{tuple(transform.position)}, rotation {tuple(transform.rotation)}); it was "
@@ -354,7 +282,7 @@ class Physics:
 
     def set_velocity(self, entity: int, linear: Vec3, angular: Vec3 | None = None) -> None:
         """Give a body a velocity (m/s, rad/s), also one spawned this step and not yet built."""
-        if not _finite(linear) or (angular is not None and not _finite(angular)):
+        if not finite(linear) or (angular is not None and not finite(angular)):
             raise PhysicsError(f"entity {entity}: velocity must be finite, got {linear}, {angular}")
         body = self.bodies.get(entity)
         if body is None:
@@ -372,7 +300,7 @@ class Physics:
         return spatial.vec3_from(rb.linvel.to_tuple()), spatial.vec3_from(rb.angvel.to_tuple())
 
     def apply_impulse(self, entity: int, impulse: Vec3) -> None:
-        if not _finite(impulse):
+        if not finite(impulse):
             raise PhysicsError(f"entity {entity}: impulse must be finite, got {impulse}")
         self.engine.rigid_bodies[self._body(entity).handle].apply_impulse(
             (impulse.x, impulse.y, impulse.z)
@@ -382,7 +310,7 @@ class Physics:
         """Move a body at once, with no velocity and no interpolation from where it was."""
         body = self._body(entity)
         rotation = body.transform.rotation if rotation is None else spatial.normalize(rotation)
-        if not _finite(position):
+        if not finite(position):
             raise PhysicsError(f"entity {entity}: teleport target is not finite: {position}")
         rb = self.engine.rigid_bodies[body.handle]
         rb.position = rp.Isometry3(*isometry(position, rotation))
@@ -400,98 +328,3 @@ class Physics:
             return self.bodies[entity]
         except KeyError:
             raise PhysicsError(f"entity {entity} has no body in the physics world") from None
-
-    # Queries -----------------------------------------------------------------------------
-
-    def _filter(
-        self, layers: Iterable[str] | None, exclude: int | None, sensors: bool
-    ) -> rp.QueryFilter:
-        mask = self.layers.mask(layers) if layers is not None else 0xFFFFFFFF
-        flags = rp.QueryFilterFlags.empty() if sensors else rp.QueryFilterFlags.EXCLUDE_SENSORS
-        groups = rp.InteractionGroups(memberships=rp.Group.ALL, filter=rp.Group(mask))
-        body = self.bodies.get(exclude) if exclude is not None else None
-        return rp.QueryFilter(
-            flags=flags, groups=groups, exclude_rigid_body=body.handle if body else None
-        )
-
-    def _entity(self, handle: rp.ColliderHandle) -> tuple[int, int]:
-        return self.parts[handle]
-
-    def ray_cast(
-        self,
-        origin: Vec3,
-        direction: Vec3,
-        max_distance: float,
-        layers: Iterable[str] | None = None,
-        exclude: int | None = None,
-        sensors: bool = False,
-    ) -> RayHit | None:
-        """The first collider on `layers` along a ray from `origin` (direction need not be unit)."""
-        unit = _cast_direction(origin, direction, "ray")
-        ray = rp.Ray((origin.x, origin.y, origin.z), (unit.x, unit.y, unit.z))
-        found = self.engine.query_pipeline.cast_ray_and_get_normal(
-            ray, max_distance, True, self._filter(layers, exclude, sensors)
-        )
-        if found is None:
-            return None
-        handle, hit = found
-        entity, part = self._entity(handle)
-        point = origin + unit * hit.toi
-        return RayHit(entity, part, point, spatial.vec3_from(hit.normal.to_tuple()), hit.toi)
-
-    def shape_cast(
-        self,
-        shape: Shape,
-        position: Vec3,
-        rotation: Quat,
-        direction: Vec3,
-        max_distance: float,
-        layers: Iterable[str] | None = None,
-        exclude: int | None = None,
-    ) -> ShapeHit | None:
-        """Sweep `shape` from a pose along `direction`; the first thing it would touch."""
-        unit = _cast_direction(position, direction, "shape cast")
-        found = self.engine.query_pipeline.cast_shape(
-            isometry(position, rotation),
-            (unit.x, unit.y, unit.z),
-            shared_shape(shape),
-            rp.ShapeCastOptions(max_time_of_impact=max_distance),
-            self._filter(layers, exclude, False),
-        )
-        if found is None:
-            return None
-        handle, hit = found
-        entity, part = self._entity(handle)
-        return ShapeHit(
-            entity,
-            part,
-            spatial.vec3_from(hit.witness1.to_tuple()),
-            spatial.vec3_from(hit.normal1.to_tuple()),
-            hit.time_of_impact,
-        )
-
-    def overlap(
-        self,
-        shape: Shape,
-        position: Vec3,
-        rotation: Quat,
-        layers: Iterable[str] | None = None,
-        exclude: int | None = None,
-        sensors: bool = False,
-    ) -> list[tuple[int, int]]:
-        """Every (entity, part) whose collider on `layers` overlaps `shape` at this pose."""
-        if not _finite(position):
-            raise PhysicsError(f"overlap test needs a finite position, got {position}")
-        found: list[tuple[int, int]] = []
-
-        def keep(handle: rp.ColliderHandle) -> bool:
-            found.append(self._entity(handle))
-            return True  # go on
-
-        self.engine.query_pipeline.intersect_shape(
-            isometry(position, rotation),
-            shared_shape(shape),
-            keep,
-            self._filter(layers, exclude, sensors),
-        )
-        return found

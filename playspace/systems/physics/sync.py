@@ -17,7 +17,8 @@ from playspace.components import Transform
 from playspace.components.physics import BodyKind, Colliders, PreviousTransform, RigidBody
 from playspace.ecs import Despawned, Phase, World, system
 from playspace.spatial import Quat, Vec3
-from playspace.systems.physics.engine import Body, FallPolicy, Physics, isometry
+from playspace.systems.physics.convert import isometry
+from playspace.systems.physics.engine import Body, FallPolicy, Physics
 from playspace.systems.physics.events import (
     ContactBegan,
     ContactEnded,

@@ -1,0 +1,49 @@
+"""Between playspace's plain data and Rapier's types: poses, shapes, the physics error."""
+
+from __future__ import annotations
+
+import rapier3d as rp
+
+from playspace.components.physics import (
+    Box,
+    Capsule,
+    ConvexHull,
+    Cylinder,
+    Shape,
+    Sphere,
+    TriangleMesh,
+)
+from playspace.spatial import Quat, Vec3
+
+
+class PhysicsError(ValueError):
+    """An entity cannot enter the physics world as it is; nothing of it was added."""
+
+
+Isometry = tuple[tuple[float, float, float], tuple[float, float, float, float]]
+
+
+def isometry(position: Vec3, rotation: Quat) -> Isometry:
+    """A pose as the (translation, rotation xyzw) tuples Rapier takes."""
+    return (position.x, position.y, position.z), (rotation.x, rotation.y, rotation.z, rotation.w)
+
+
+def shared_shape(shape: Shape) -> rp.SharedShape:
+    """The Rapier shape of a playspace shape (full extents and total heights converted)."""
+    if isinstance(shape, Sphere):
+        return rp.SharedShape.ball(shape.radius)
+    if isinstance(shape, Box):
+        x, y, z = shape.size
+        return rp.SharedShape.cuboid(x / 2, y / 2, z / 2)
+    if isinstance(shape, Capsule):
+        return rp.SharedShape.capsule_y(shape.height / 2 - shape.radius, shape.radius)
+    if isinstance(shape, Cylinder):
+        return rp.SharedShape.cylinder(shape.height / 2, shape.radius)
+    if isinstance(shape, ConvexHull):
+        hull = rp.SharedShape.convex_hull(list(shape.points))
+        if hull is None:
+            raise PhysicsError("convex hull points are all in a plane: no hull can be built")
+        return hull
+    if isinstance(shape, TriangleMesh):
+        return rp.SharedShape.trimesh(list(shape.vertices), list(shape.triangles))
+    raise PhysicsError(f"not a collider shape: {shape!r}")
