@@ -591,3 +591,31 @@ def test_every_must_be_a_whole_number_of_steps(capsys: pytest.CaptureFixture[str
         cli.main(["run", str(PLAYGROUND), "--headless", "--frames", "out", "--every", "0"])
     assert exit_info.value.code == 2
     assert "--every must be a whole number >= 1" in capsys.readouterr().err
+
+
+def test_a_headset_eye_is_drawn_into_its_swapchain_image(gl: Context) -> None:
+    """The OpenXR loop's drawer: an eye 1.6 m up, turned a quarter left, sees the red box that
+    stands 3 m along its -Z; the swapchain image (a GL texture) is what it draws into."""
+    from playspace.render.headset import eye_pose, headset_eyes
+    from playspace.xr.views import EyeTarget, Fov, fov_projection, view_matrix
+
+    world = World()
+    box(world, (-3.0, 1.6, 0.0), (0.6, 0.6, 0.6), Prop("crate"))
+    eye = Pose(spatial.vec3(0.0, 1.6, 0.0), spatial.yaw_rotation(math.pi / 2))
+    view = view_matrix(eye)
+    pose = eye_pose(view)
+    assert spatial.length(pose.position - eye.position) < 1e-6
+    assert abs(spatial.yaw(pose.rotation) - math.pi / 2) < 1e-6
+    image = gl.texture(SIZE, 4)
+    along = Lighting(direction=(-1.0, 0.0, 0.0), colour=(1.0, 1.0, 1.0), ambient=(0.0, 0.0, 0.0))
+    renderer = Renderer(gl, lighting=along, clear_colour=BACKGROUND, palette=Palette(prop=RED))
+    try:
+        draw_eye = headset_eyes(renderer)(world)
+        target = EyeTarget(image.glo, None, SIZE[0], SIZE[1], 0x8058, None)  # GL_RGBA8
+        draw_eye(view, fov_projection(Fov(-0.8, 0.8, 0.7, -0.7)), target)
+        pixels = np.frombuffer(image.read(), dtype=np.uint8).reshape(SIZE[1], SIZE[0], 4)
+        assert pixels[SIZE[1] // 2, SIZE[0] // 2, :3].tolist() == [255, 0, 0]
+        assert pixels[0, 0, :3].tolist() == [round(c * 255) for c in BACKGROUND[:3]]
+    finally:
+        renderer.release()
+        image.release()

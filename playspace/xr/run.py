@@ -117,7 +117,7 @@ def open_backend(app_name: str, graphics: bool) -> XrBackend:
 def run_vr(
     scene_path: Path | str,
     *,
-    render_eye: RenderEye | None = None,
+    eyes: Callable[[World], RenderEye] | None = None,
     seconds: float | None = None,
     fixed_hz: float = 90.0,
     seed: int = 0,
@@ -127,8 +127,9 @@ def run_vr(
 ) -> int:
     """Run the scene in the headset until the runtime or `seconds` ends it; the exit status.
 
-    `render_eye(view, projection, target)` draws one eye; its GL context must be current.
-    Without it the session is input-only (``XR_MND_headless``). The application name the
+    `eyes(world)` makes the ``render_eye(view, projection, target)`` that draws one eye of that
+    world; its GL context must be current. Without it the session is input-only
+    (``XR_MND_headless``). The application name the
     runtime shows is `app_name`, else the scene's name. Returns 0, or 2 with one message on
     stderr when the scene is bad or no session opens.
     """
@@ -140,13 +141,14 @@ def run_vr(
         return 2
     _show_log_lines()
     try:
-        backend = opener(app_name or scene.name, render_eye is not None)
+        backend = opener(app_name or scene.name, eyes is not None)
     except XrUnavailable as error:
         print(failure_message(error, scene_path), file=sys.stderr)
         return 2
     source = OpenXRSource()
     try:
         world, _ = build_world(scene, source, fixed_hz, seed, [HapticsPlugin(GRAB_EVENTS)])
+        render_eye = eyes(world) if eyes is not None else None
         with world:
             space = "STAGE" if backend.stage else "LOCAL, floor estimated from the head"
             print(f"OpenXR: {backend.runtime}; headset: {backend.headset}; {space}", file=out)
