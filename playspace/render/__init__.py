@@ -19,6 +19,7 @@ A headset draws each eye with ``View(eye_pose, fov_projection(left, right, up, d
 captures are made. Only this package (and the app and command) imports moderngl.
 """
 
+from playspace.projection import fov_projection, perspective, view_matrix
 from playspace.render.assets import AssetError, Texture, load_mesh_file, load_texture
 from playspace.render.capture import Capture, Offscreen, eye_view, write_png
 from playspace.render.comfort import Comfort, VignetteSettings
@@ -27,7 +28,7 @@ from playspace.render.instances import Batch, SceneInstances
 from playspace.render.materials import Lighting, Material, Palette
 from playspace.render.meshes import MeshData
 from playspace.render.renderer import GhostSettings, Renderer
-from playspace.render.views import View, fov_projection, perspective, preview_view, view_matrix
+from playspace.render.views import View, preview_view
 
 __all__ = [
     "AssetError",

@@ -41,6 +41,7 @@ from playspace.components.physics import (
 )
 from playspace.components.rig import Rig
 from playspace.ecs import World
+from playspace.projection import pose_matrix
 from playspace.render import meshes
 from playspace.render.materials import Material, Palette
 from playspace.render.matrices import (
@@ -53,7 +54,6 @@ from playspace.render.matrices import (
     vectors,
 )
 from playspace.render.meshes import F32Array, MeshData
-from playspace.render.views import pose_matrix
 from playspace.spatial import FloatArray, Pose
 
 HAND_SIZE = (0.05, 0.035, 0.1)  # metres: a controller-sized block at the grip pose

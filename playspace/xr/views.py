@@ -20,7 +20,6 @@ The swapchain formats come from the runtime in its order of preference;
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
@@ -28,13 +27,12 @@ from typing import TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from playspace import spatial
+from playspace import projection, spatial
+from playspace.projection import FAR, NEAR
 from playspace.spatial import Pose
 
 Matrix: TypeAlias = npt.NDArray[np.float32]
 
-NEAR = 0.05  # metres: the preview's clip planes (playspace.render.views), so both agree
-FAR = 200.0
 
 # GL internal formats, as OpenXR's GL swapchains name them (runtime preference decides).
 GL_SRGB8_ALPHA8 = 0x8C43
@@ -113,31 +111,13 @@ RenderEye: TypeAlias = Callable[[Matrix, Matrix, EyeTarget], None]
 
 def fov_projection(fov: Fov, near: float = NEAR, far: float = FAR) -> Matrix:
     """The asymmetric perspective projection of one eye, from its angles' tangents."""
-    if not 0 < near < far:
-        raise ValueError(f"clip planes need 0 < near < far, got near={near!r}, far={far!r}")
-    left, right = math.tan(fov.angle_left), math.tan(fov.angle_right)
-    down, up = math.tan(fov.angle_down), math.tan(fov.angle_up)
-    if not (right > left and up > down):
-        raise ValueError(f"a field of view needs right > left and up > down, got {fov}")
-    return np.array(
-        [
-            [2 / (right - left), 0.0, (right + left) / (right - left), 0.0],
-            [0.0, 2 / (up - down), (up + down) / (up - down), 0.0],
-            [0.0, 0.0, -(far + near) / (far - near), -2 * far * near / (far - near)],
-            [0.0, 0.0, -1.0, 0.0],
-        ],
-        dtype=np.float32,
-    )
+    angles = (fov.angle_left, fov.angle_right, fov.angle_up, fov.angle_down)
+    return projection.fov_projection(*angles, near, far).astype(np.float32)
 
 
 def view_matrix(eye: Pose) -> Matrix:
     """The world-to-eye transform of an eye at `eye` (world space): the pose's inverse."""
-    inverse = spatial.invert(eye)
-    m = np.eye(4, dtype=np.float64)
-    for column, axis in enumerate(((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))):
-        m[:3, column] = tuple(spatial.rotate(inverse.rotation, spatial.vec3(*axis)))
-    m[:3, 3] = tuple(inverse.position)
-    return m.astype(np.float32)
+    return projection.view_matrix(eye).astype(np.float32)
 
 
 def eye_pose(view: EyeView, origin: Pose, space_height: float = 0.0) -> Pose:
