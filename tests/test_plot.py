@@ -48,23 +48,11 @@ def test_without_matplotlib_the_message_names_the_extra(
 
 
 def test_the_plot_command(telemetry: Path, tmp_path: Path) -> None:
-    import subprocess
+    from cli_helpers import playspace
 
     out = tmp_path / "p.png"
-    done = subprocess.run(
-        [sys.executable, "-m", "playspace.cli", "plot", str(telemetry), "--out", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = playspace("plot", telemetry, "--out", out)
     assert done.returncode == 0, done.stderr
     assert out.read_bytes()[:4] == b"\x89PNG"
-    bad = subprocess.run(
-        [sys.executable, "-m", "playspace.cli", "plot", str(tmp_path / "none"), "--out", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    bad = playspace("plot", tmp_path / "none", "--out", out)
     assert bad.returncode == 2 and "cannot read" in bad.stderr

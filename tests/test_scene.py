@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import math
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import playspace
 
 from playspace import spatial
 from playspace.components import Transform
@@ -579,16 +578,6 @@ def test_a_scene_the_world_cannot_take_spawns_nothing(tmp_path: Path) -> None:
 
 
 # --- the command ------------------------------------------------------------------------
-
-
-def playspace(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "playspace.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
 
 
 def test_validate_says_ok_and_what_a_good_file_holds(tmp_path: Path) -> None:
