@@ -93,6 +93,7 @@ class Physics(Queries):
         self.layers = layers if layers is not None else Layers()
         self.bodies: dict[int, Body] = {}
         self.by_handle: dict[rp.RigidBodyHandle, Body] = {}
+        self.kinematic: dict[int, Body] = {}  # the bodies driven to their Transforms each step
         self.parts: dict[rp.ColliderHandle, tuple[int, int]] = {}
         self.removed_parts: dict[rp.ColliderHandle, tuple[int, int]] = {}
         self.layers_version = self.layers.version
@@ -150,6 +151,8 @@ class Physics(Queries):
             self._attach(body, part, built)
         self.bodies[entity] = body
         self.by_handle[handle] = body
+        if kind is BodyKind.KINEMATIC:
+            self.kinematic[entity] = body
         if entity in self.pending_velocity:
             self.set_velocity(entity, *self.pending_velocity.pop(entity))
         return body
@@ -181,6 +184,7 @@ class Physics(Queries):
         if body is None:
             return
         del self.by_handle[body.handle]
+        self.kinematic.pop(entity, None)
         for part in body.parts:
             self.removed_parts[part.handle] = self.parts.pop(part.handle)
         self.engine.remove_body(body.handle)
@@ -228,7 +232,9 @@ class Physics(Queries):
     def set_kind(self, body: Body, kind: BodyKind) -> None:
         self.engine.rigid_bodies[body.handle].body_type = _KINDS[kind]
         body.kind = kind
+        self.kinematic.pop(body.entity, None)
         if kind is BodyKind.KINEMATIC:
+            self.kinematic[body.entity] = body
             body.pushed = (spatial.Vec3(body.transform.position), body.transform.rotation)
 
     def set_body_kind(self, entity: int, kind: BodyKind) -> None:

@@ -48,7 +48,8 @@ def physics_prepare(world: World) -> None:
     regroup = physics.layers.version != physics.layers_version
     physics.layers_version = physics.layers.version
     for body in physics.bodies.values():
-        changed |= _apply_changes(physics, body, regroup)
+        if regroup or _may_have_changed(body):
+            changed |= _apply_changes(physics, body, regroup)
     if changed:
         physics.engine.update_query_pipeline()
 
@@ -86,6 +87,23 @@ def _create(
         world.add(entity, previous)
 
 
+def _may_have_changed(body: Body) -> bool:
+    """A quick look, by identity, at what a game may edit in place: the body's kind, its parts
+    and their layers (every body, every step, so it must cost next to nothing)."""
+    component, colliders = body.component, body.colliders
+    if component is not None and component.kind is not body.kind:
+        return True
+    if colliders is None:
+        return False
+    parts = colliders.parts
+    if len(parts) != len(body.parts):
+        return True
+    for collider, part in zip(parts, body.parts, strict=True):
+        if collider is not part.collider or collider.layer is not part.layer:
+            return True
+    return False
+
+
 def _apply_changes(physics: Physics, body: Body, regroup: bool) -> bool:
     changed = False
     component = body.component
@@ -120,13 +138,12 @@ def physics_step(world: World) -> None:
     if params.dt != world.fixed_time.dt:
         params.dt = world.fixed_time.dt
     rigid_bodies = engine.rigid_bodies
-    for body in physics.bodies.values():
-        if body.kind is BodyKind.KINEMATIC:
-            transform, previous = body.transform, body.previous
-            target = isometry(transform.position, transform.rotation)
-            rigid_bodies[body.handle].set_next_kinematic_position(target)
-            if previous is not None:
-                previous.position, previous.rotation = _pushed(body)
+    for body in physics.kinematic.values():
+        transform, previous = body.transform, body.previous
+        target = isometry(transform.position, transform.rotation)
+        rigid_bodies[body.handle].set_next_kinematic_position(target)
+        if previous is not None:
+            previous.position, previous.rotation = _pushed(body)
     engine.step()
     _send_collision_events(world, physics)
     _report_quarantine(world, physics)
