@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import math
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -34,7 +35,9 @@ def _parser() -> argparse.ArgumentParser:
         "validate", help="check scene files; exit 2 listing every problem if any is bad"
     )
     validate.add_argument("files", nargs="+", metavar="FILE", help="a scene file (TOML)")
-    run = commands.add_parser("run", help="run a scene (headless from a trace for now)")
+    run = commands.add_parser(
+        "run", help="run a scene: in the desktop preview window, or --headless from a trace"
+    )
     run.add_argument(
         "scene", type=Path, metavar="SCENE", help="a scene file (.toml) or an example module (.py)"
     )
@@ -52,7 +55,8 @@ def _parser() -> argparse.ArgumentParser:
         "--screenshot",
         type=Path,
         metavar="OUT.png",
-        help="draw the last fixed step from the player's eye into this PNG (offscreen, EGL)",
+        help="headless: draw the last fixed step from the player's eye into this PNG "
+        "(offscreen, EGL); preview: save the window's last frame",
     )
     run.add_argument(
         "--frames", type=Path, metavar="DIR", help="draw every N-th step into DIR/step_NNNNNN.png"
@@ -64,6 +68,15 @@ def _parser() -> argparse.ArgumentParser:
         "--no-render",
         action="store_true",
         help="draw nothing, even with --screenshot or --frames: simulate only",
+    )
+    run.add_argument(
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="preview: save what the simulator did as a trace (v1) that replays the session",
+    )
+    run.add_argument(
+        "--quit-after", type=int, metavar="N", help="preview: close the window after N frames"
     )
     run.add_argument(
         "--vr", action="store_true", help="run in the headset through OpenXR (docs/vr.md)"
@@ -89,6 +102,34 @@ def _gl_probe() -> str:
         ctx.release()
 
 
+def _run_vr(args: argparse.Namespace) -> int:
+    """The headset run, drawing with the renderer on an EGL context made current first (the
+    OpenXR session binds to the current context); without GL, an input-only session."""
+    from playspace.render.context import GLUnavailableError, create_context
+    from playspace.xr.run import run_vr
+
+    try:
+        ctx = create_context()
+    except GLUnavailableError as error:
+        print(f"playspace run --vr: no GL ({error}); input only", file=sys.stderr)
+        return run_vr(args.scene, seconds=args.seconds, fixed_hz=args.fixed_hz, seed=args.seed)
+    from playspace.render import Renderer
+    from playspace.render.headset import headset_eyes
+
+    renderer = Renderer(ctx)
+    try:
+        return run_vr(
+            args.scene,
+            eyes=headset_eyes(renderer),
+            seconds=args.seconds,
+            fixed_hz=args.fixed_hz,
+            seed=args.seed,
+        )
+    finally:
+        renderer.release()
+        ctx.release()
+
+
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from playspace.app import TargetError, run_headless
     from playspace.scene import SceneError
@@ -100,16 +141,11 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.every < 1:
         parser.error(f"--every must be a whole number >= 1, got {args.every}")
     if args.vr:
-        from playspace.xr.run import run_vr
-
-        return run_vr(args.scene, seconds=args.seconds, fixed_hz=args.fixed_hz, seed=args.seed)
+        return _run_vr(args)
     if not args.headless:
-        print(
-            "playspace run: only headless runs exist yet; add --headless "
-            f"(playspace run {args.scene} --headless --trace FILE)",
-            file=sys.stderr,
-        )
-        return 2
+        return _preview(args, parser)
+    if args.record is not None or args.quit_after is not None:
+        parser.error("--record and --quit-after are for the preview window (drop --headless)")
     capture: Capture | None = None
     if (args.screenshot or args.frames) and not args.no_render:
         # Only a run that draws imports the render package: a plain headless run loads no GL.
@@ -146,6 +182,71 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         done.append(f"screenshot in {args.screenshot}")
     if capture is not None and args.frames:
         done.append(f"{capture.frame_count} frames in {args.frames}")
+    print(", ".join(done))
+    return 0
+
+
+def _preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """The desktop preview: the scene in a window, driven by the XR simulator."""
+    headless_only = (("--trace", args.trace), ("--telemetry", args.telemetry))
+    for flag, value in (*headless_only, ("--frames", args.frames), ("--no-render", args.no_render)):
+        if value:
+            parser.error(
+                f"{flag} is for headless runs (add --headless); the preview is played live"
+            )
+    if args.quit_after is not None and args.quit_after < 1:
+        parser.error(f"--quit-after must be a whole number >= 1, got {args.quit_after}")
+    headless = f"playspace run {args.scene} --headless --trace FILE"
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        print(
+            "playspace run: no display for the preview window ($DISPLAY and $WAYLAND_DISPLAY "
+            f"are unset); run headless instead: {headless}",
+            file=sys.stderr,
+        )
+        return 2
+    from playspace.app import TargetError, build_world, load_target
+    from playspace.render.preview import PreviewError, preview_window, run_preview
+    from playspace.scene import SceneError
+    from playspace.systems.input import InputSource, TraceWriter
+    from playspace.systems.input.simulator import Recorder, Simulator
+
+    simulator, recorder = Simulator(), None
+    try:
+        scene, example = load_target(args.scene)
+        with contextlib.ExitStack() as stack:
+            window = stack.enter_context(preview_window(f"playspace: {args.scene.name}"))
+            source: InputSource = simulator
+            if args.record is not None:
+                source = recorder = Recorder(
+                    simulator, stack.enter_context(TraceWriter(args.record))
+                )
+            plugins = [example.build] if example is not None else []
+            world, _ = build_world(scene, source, args.fixed_hz, args.seed, plugins)
+            run = run_preview(
+                world,
+                simulator,
+                window,
+                frames=args.quit_after,
+                seconds=args.seconds,
+                screenshot=args.screenshot,
+            )
+    except (SceneError, TargetError) as error:
+        print(error, file=sys.stderr)
+        return 2
+    except PreviewError as error:
+        print(f"playspace run: {error}; run headless instead: {headless}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"playspace run: {error.filename}: {error.strerror}", file=sys.stderr)
+        return 2
+    seconds = run.steps / args.fixed_hz
+    done = [
+        f"{args.scene}: {run.frames} frames, {run.steps} fixed steps ({seconds:.2f} s) previewed"
+    ]
+    if args.screenshot:
+        done.append(f"screenshot in {args.screenshot}")
+    if recorder is not None:
+        done.append(f"{recorder.samples} samples recorded in {args.record}")
     print(", ".join(done))
     return 0
 

@@ -1,0 +1,298 @@
+"""The desktop preview: the world in a window, played through the XR simulator.
+
+``playspace run SCENE.toml`` opens it (``docs/preview.md``). The window is moderngl-window's,
+glfw by default (``MODERNGL_WINDOW=pyglet`` picks another backend); the loop is ours, not the
+library's, so a frame is always: poll events, :meth:`Controls.update`, ``world.advance`` by the
+frame's wall time, draw the head's view at the window's current aspect, draw the overlay, swap.
+
+Keys and mouse buttons go to the controls by name (moderngl-window's key names in lower case,
+``mouse_left``, ``mouse_right``), so the simulator knows nothing of windows. The window keeps
+three keys of its own: M frees or captures the mouse, F11 toggles full screen, Esc closes.
+glfw's gamepads drive opponents: connected pads are read each sample, none gives none.
+
+This module imports moderngl-window and glfw, so only the preview run imports it.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+import time
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import glfw
+import moderngl_window
+import numpy as np
+from moderngl_window.context.base import BaseWindow
+from moderngl_window.text.bitmapped.text_2d import TextWriter2D
+
+from playspace.components.input import Gamepad, PadButton
+from playspace.ecs import World
+from playspace.render.capture import U8Image, eye_view, write_png
+from playspace.render.renderer import Renderer
+from playspace.render.views import View
+
+SIZE = (1280, 720)
+TEXT_SIZE = 16.0  # pixels: the height of a line of overlay text
+CHAR_ASPECT = 77 / 159  # width over height of moderngl-window's bitmapped font (VeraMono)
+MARGIN = 6.0  # pixels between the overlay and the window's edge
+SLOWEST = 3  # systems named in the overlay
+SMOOTHING = 0.1  # how much of each new frame time the overlay's figure takes in
+STICK_DEADZONE = 0.1  # a resting gamepad stick reads a little off centre: not a move
+MOUSE_BUTTONS = {1: "mouse_left", 2: "mouse_right"}  # moderngl-window numbers them from 1
+WINDOW_KEYS = "M mouse | F11 full screen | Esc quit"
+PAD_BUTTONS = {  # glfw's gamepad button indices
+    glfw.GAMEPAD_BUTTON_A: PadButton.A,
+    glfw.GAMEPAD_BUTTON_B: PadButton.B,
+    glfw.GAMEPAD_BUTTON_X: PadButton.X,
+    glfw.GAMEPAD_BUTTON_Y: PadButton.Y,
+    glfw.GAMEPAD_BUTTON_LEFT_BUMPER: PadButton.LEFT_SHOULDER,
+    glfw.GAMEPAD_BUTTON_RIGHT_BUMPER: PadButton.RIGHT_SHOULDER,
+    glfw.GAMEPAD_BUTTON_BACK: PadButton.BACK,
+    glfw.GAMEPAD_BUTTON_START: PadButton.START,
+    glfw.GAMEPAD_BUTTON_LEFT_THUMB: PadButton.LEFT_STICK,
+    glfw.GAMEPAD_BUTTON_RIGHT_THUMB: PadButton.RIGHT_STICK,
+}
+
+
+class PreviewError(RuntimeError):
+    """The preview window could not open; the message says why and what to run instead."""
+
+
+class Controls(Protocol):
+    """What the window drives: the XR simulator (``playspace.systems.input.simulator``)."""
+
+    gamepads: Callable[[], Sequence[Gamepad]]
+
+    def key_down(self, name: str) -> None: ...
+    def key_up(self, name: str) -> None: ...
+    def mouse_moved(self, dx: float, dy: float) -> None: ...
+    def mouse_scrolled(self, dy: float) -> None: ...
+    def update(self, dt: float) -> None: ...
+    def help_line(self) -> str: ...
+
+
+def gamepad_from_state(axes: Sequence[float], buttons: Sequence[int]) -> Gamepad:
+    """A Gamepad from glfw's gamepad state (six axes, fifteen buttons). glfw's sticks read +y
+    pulled back; a Gamepad's read +y pushed forward, as a controller's stick does."""
+
+    def stick(x: float, y: float) -> tuple[float, float]:
+        return (0.0, 0.0) if x * x + y * y < STICK_DEADZONE**2 else (float(x), -float(y))
+
+    return Gamepad(
+        stick(axes[glfw.GAMEPAD_AXIS_LEFT_X], axes[glfw.GAMEPAD_AXIS_LEFT_Y]),
+        stick(axes[glfw.GAMEPAD_AXIS_RIGHT_X], axes[glfw.GAMEPAD_AXIS_RIGHT_Y]),
+        frozenset(button for index, button in PAD_BUTTONS.items() if buttons[index]),
+    )
+
+
+def poll_gamepads() -> tuple[Gamepad, ...]:
+    """The connected gamepads glfw knows a mapping for, in joystick order (glfw must be
+    initialised: the glfw window does that)."""
+    pads = []
+    for joystick in range(glfw.JOYSTICK_1, glfw.JOYSTICK_LAST + 1):
+        if glfw.joystick_present(joystick):
+            state = glfw.get_gamepad_state(joystick)
+            if state is not None:
+                pads.append(gamepad_from_state(state.axes, state.buttons))
+    return tuple(pads)
+
+
+def frame_view(world: World, size: tuple[int, int]) -> View | None:
+    """The head's view for a framebuffer of `size`, its aspect that of the window now (so a
+    resize never stretches the picture); None while the window has no area (minimised)."""
+    width, height = size
+    return eye_view(world, width / height) if width > 0 and height > 0 else None
+
+
+def stats_line(world: World, frame_seconds: float) -> str:
+    """Frame time, fixed steps this frame and the slowest systems of their last run."""
+    ran = [spec for spec in world.schedule.all() if spec.stats.calls]
+    ran.sort(key=lambda spec: spec.stats.last_ns, reverse=True)
+    slowest = ", ".join(f"{s.name} {s.stats.last_ns / 1e6:.2f} ms" for s in ran[:SLOWEST])
+    steps = world.fixed_time.steps_this_frame
+    return (
+        f"frame {frame_seconds * 1e3:.1f} ms, {steps} fixed step{'' if steps == 1 else 's'}, "
+        f"slowest: {slowest or 'none yet'}"
+    )
+
+
+def _glfw_reason(message: Warning | str) -> str:
+    """glfw's words without pyGLFW's wrapping: ``(65550) b'X11: ...'`` is ``X11: ...``."""
+    text = str(message)
+    found = re.fullmatch(r"\(\d+\) b(['\"])(.*)\1", text, re.DOTALL)
+    return found.group(2) if found else text
+
+
+@contextmanager
+def preview_window(
+    title: str, size: tuple[int, int] = SIZE, backend: str = "glfw"
+) -> Iterator[BaseWindow]:
+    """A resizable OpenGL 3.3 core window (``MODERNGL_WINDOW`` overrides `backend`), made the
+    active moderngl-window context and destroyed on leaving; PreviewError, with the windowing
+    system's reason, if it cannot open. Open it before writing anything, so a machine that
+    cannot show it is left as it was."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", glfw.GLFWError)  # glfw says why as a warning
+        try:
+            window_class = moderngl_window.get_local_window_cls(backend)
+            window = window_class(
+                title=title, size=size, resizable=True, vsync=True, gl_version=(3, 3)
+            )
+        except Exception as error:  # each backend fails in its own words, with bare Exceptions
+            said = [_glfw_reason(w.message) for w in caught if w.category is glfw.GLFWError]
+            reasons = said or [str(error) or type(error).__name__]
+            raise PreviewError(f"could not open a window: {'; '.join(reasons)}") from error
+    moderngl_window.activate_context(window=window)
+    try:
+        yield window
+    finally:
+        window.destroy()
+
+
+@dataclass(frozen=True, slots=True)
+class PreviewRun:
+    """What a preview did: frames drawn and fixed steps run, until it was closed."""
+
+    frames: int
+    steps: int
+
+
+class Preview:
+    """The preview's window, renderer and overlay on one world and its controls."""
+
+    def __init__(self, world: World, controls: Controls, window: BaseWindow) -> None:
+        self.world, self.controls, self.window = world, controls, window
+        self.renderer = Renderer(window.ctx)
+        self.text = TextWriter2D()
+        self.frame_seconds: float | None = None  # smoothed, for the overlay
+        names = {name: getattr(window.keys, name) for name in dir(window.keys) if name.isupper()}
+        self._key_names = {key: name.lower() for name, key in names.items()}
+        if window.name == "glfw":  # gamepads come from glfw, which only the glfw window starts
+            controls.gamepads = poll_gamepads
+        window.key_event_func = self._key
+        window.mouse_position_event_func = self._mouse_moved
+        window.mouse_drag_event_func = self._mouse_moved
+        window.mouse_press_event_func = self._mouse_pressed
+        window.mouse_release_event_func = self._mouse_released
+        window.mouse_scroll_event_func = self._mouse_scrolled
+        window.resize_func = self._resized
+        window.mouse_exclusivity = True
+        # glfw re-centres a captured cursor when the window changes size or capture, and reports
+        # the jump as one motion: the first motion after either is not the player's.
+        self._jumped = True
+
+    def _key(self, key: Any, action: Any, modifiers: object) -> None:
+        name = self._key_names.get(key)
+        keys = self.window.keys
+        if name is None or action not in (keys.ACTION_PRESS, keys.ACTION_RELEASE):
+            return  # a key repeat, or a key with no name
+        if action == keys.ACTION_RELEASE:
+            self.controls.key_up(name)
+            return
+        if name == "m":
+            self.window.mouse_exclusivity = not self.window.mouse_exclusivity
+            self._jumped = True
+        self.controls.key_down(name)
+
+    def _resized(self, width: int, height: int) -> None:
+        self._jumped = True  # the view follows by itself: each frame reads the window's size
+
+    def _mouse_moved(self, x: int, y: int, dx: int, dy: int) -> None:
+        if self._jumped:
+            self._jumped = False
+            return
+        self.controls.mouse_moved(dx, dy)
+
+    def _mouse_pressed(self, x: int, y: int, button: int) -> None:
+        if button in MOUSE_BUTTONS:
+            self.controls.key_down(MOUSE_BUTTONS[button])
+
+    def _mouse_released(self, x: int, y: int, button: int) -> None:
+        if button in MOUSE_BUTTONS:
+            self.controls.key_up(MOUSE_BUTTONS[button])
+
+    def _mouse_scrolled(self, dx: float, dy: float) -> None:
+        self.controls.mouse_scrolled(dy)
+
+    def frame(self, seconds: float) -> int:
+        """Simulate `seconds` and draw the result into the window's back buffer; return the
+        number of fixed steps run."""
+        self.controls.update(seconds)
+        steps = self.world.advance(seconds)
+        shown = seconds if self.frame_seconds is None else self.frame_seconds
+        self.frame_seconds = shown = shown + (seconds - shown) * SMOOTHING
+        window = self.window
+        size = window.buffer_size
+        view = frame_view(self.world, size)
+        if view is None:
+            return steps
+        window.fbo.viewport = (0, 0, *size)
+        self.renderer.prepare(self.world)
+        self.renderer.draw(view, window.fbo)
+        help_text = f"{self.controls.help_line()} | {WINDOW_KEYS}"
+        self._write(help_text, stats_line(self.world, shown), size)
+        return steps
+
+    def _write(self, help_text: str, stats: str, size: tuple[int, int]) -> None:
+        """The help at the top (wrapped to the window), the figures at the bottom."""
+        char_width = TEXT_SIZE * CHAR_ASPECT
+        columns = max(20, int((size[0] - 2 * MARGIN) // char_width))
+        first = (MARGIN + char_width / 2, size[1] - MARGIN - TEXT_SIZE / 2)
+        for row, line in enumerate(textwrap.wrap(help_text, columns)):
+            self._line(line, (first[0], first[1] - row * TEXT_SIZE))
+        self._line(stats[:columns], (first[0], MARGIN + TEXT_SIZE / 2))
+
+    def _line(self, line: str, at: tuple[float, float]) -> None:
+        self.text.text = line
+        self.text.draw(at, size=TEXT_SIZE)
+
+    def read(self) -> U8Image:
+        """What the window shows now, as (height, width, 3) RGB rows, top row first."""
+        width, height = self.window.buffer_size
+        # The screen's framebuffer keeps the size it was made with: read the window's size now.
+        data = self.window.fbo.read((0, 0, width, height), components=3, alignment=1)
+        return np.frombuffer(data, dtype=np.uint8).reshape(height, width, 3)[::-1]
+
+    def release(self) -> None:
+        """Free the renderer's GPU objects. The overlay's font is one of moderngl-window's
+        resources, freed with the window's context."""
+        self.renderer.release()
+
+
+def run_preview(
+    world: World,
+    controls: Controls,
+    window: BaseWindow,
+    *,
+    frames: int | None = None,
+    seconds: float | None = None,
+    screenshot: Path | None = None,
+) -> PreviewRun:
+    """Run the world in `window` until it is closed (Esc), `frames` frames have been drawn or
+    the world's clock passes `seconds`; `screenshot` saves the last frame as a PNG."""
+    preview = Preview(world, controls, window)
+    drawn = steps = 0
+    try:
+        last = time.perf_counter()
+        while True:
+            now = time.perf_counter()
+            steps += preview.frame(now - last)
+            last = now
+            drawn += 1
+            done = (frames is not None and drawn >= frames) or (
+                seconds is not None and world.time.elapsed >= seconds
+            )
+            if done or window.is_closing:
+                if screenshot is not None:
+                    write_png(screenshot, preview.read())
+                break
+            window.swap_buffers()  # and poll the window's events
+    finally:
+        preview.release()
+    return PreviewRun(drawn, steps)

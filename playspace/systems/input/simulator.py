@@ -1,0 +1,251 @@
+"""The XR device simulator: keyboard and mouse play a headset and two controllers.
+
+Like Unity's XR Device Simulator, it lets a desktop drive the rig the way a headset would: the
+mouse turns the head, WASD walks *physically* (the head moves in tracking space, so the body
+follows it and walls fade the view exactly as in a real room), and keys hold each hand's grip,
+trigger, stick and buttons. It is an input source like any other, so every rig feature
+(snap turn, teleport, smooth movement, grab and throw) runs unchanged under it.
+
+This module is pure logic, with no window and no GL: the preview window forwards its events
+here by name and calls :meth:`Simulator.update` once a frame; the rig samples it once per fixed
+step. Key names are moderngl-window's key names in lower case (``"w"``, ``"tab"``, ``"up"``,
+``"enter"``); the mouse buttons are ``"mouse_left"`` and ``"mouse_right"``.
+
+A key pressed and released between two fixed steps (a quick tap, or xdotool's) still reaches
+the rig: a release only takes effect once a sample has seen the press. That is what makes a tap
+of Z a snap turn however the frames and steps fall.
+
+:class:`Recorder` writes what a source gave the rig into a trace, so a preview session replays
+headless to the same state.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from playspace import spatial
+from playspace.components.input import Button, DevicePose, Gamepad, HandInput, InputFrame
+from playspace.spatial import Pose, Quat, Vec3
+from playspace.systems.input.sources import InputSource
+from playspace.systems.input.trace import TraceWriter
+
+WALK_SPEED = 1.2  # m/s: an unhurried physical walk
+CROUCH_SPEED = 1.0  # m/s the head goes down (Q) or up (E)
+HEAD_HEIGHT = 1.7  # metres: standing eye height at the start
+HEIGHT_RANGE = (0.4, 2.2)  # metres: from lying low to tiptoes
+LOOK_RATE = 0.003  # radians of head turn per pixel of mouse motion
+MAX_PITCH = math.radians(85.0)  # past straight up or down the view turns over: stop short
+HAND_RATE = 0.002  # metres of hand motion per pixel, in hand mode
+WHEEL_STEP = 0.05  # metres a hand moves away per wheel notch, in hand mode
+REACH = 1.0  # metres: a hand stays within arm's reach of the eyes
+LONGEST_UPDATE = 0.25  # seconds: a stalled frame walks no further than the world's clock allows
+Hand = Literal["left", "right"]
+# Where the hands rest, from the eyes in the head's heading: held out low in front, so the
+# preview shows them (a 90 degree view sees 45 degrees down).
+REST: dict[Hand, Vec3] = {
+    "left": spatial.vec3(-0.2, -0.3, -0.45),
+    "right": spatial.vec3(0.2, -0.3, -0.45),
+}
+
+WALK = {"w": (0.0, -1.0), "s": (0.0, 1.0), "a": (-1.0, 0.0), "d": (1.0, 0.0)}  # x, z
+MOVE = {"up": (0.0, 1.0), "down": (0.0, -1.0), "left": (-1.0, 0.0), "right": (1.0, 0.0)}
+GRIP = ("g", "mouse_left")
+TRIGGER = ("t", "mouse_right")
+SNAP = {"z": -1.0, "c": 1.0}  # the right stick flicked left or right
+TELEPORT = "x"  # held: the right stick forward (aim); released: the stick back (go)
+PRIMARY, SECONDARY, STICK_CLICK, MENU = "b", "n", "v", "enter"
+FACE_BUTTONS: dict[Hand, tuple[Button, Button]] = {
+    "left": (Button.X, Button.Y),
+    "right": (Button.A, Button.B),
+}
+
+HELP = (
+    "mouse look | WASD walk | Q/E down/up | Tab hand ({hand}) | H mouse moves hand "
+    "({mode}; wheel: depth, R: reset) | G/LMB grip | T/RMB trigger | Z/C snap turn | "
+    "hold X teleport | arrows move | B/N buttons, V stick, Enter menu"
+)
+
+
+def no_gamepads() -> Sequence[Gamepad]:
+    """The gamepad poller until a window sets one: no pads (a headless run has none)."""
+    return ()
+
+
+@dataclass(slots=True)
+class _Head:
+    position: Vec3 = field(default_factory=lambda: spatial.vec3(0.0, HEAD_HEIGHT, 0.0))
+    yaw: float = 0.0  # radians, positive to the left, as spatial.yaw measures it
+    pitch: float = 0.0  # radians, positive looking up
+
+    def heading(self) -> Quat:
+        return spatial.yaw_rotation(self.yaw)
+
+    def rotation(self) -> Quat:
+        pitch = spatial.from_axis_angle(spatial.vec3(1.0, 0.0, 0.0), self.pitch)
+        return spatial.multiply(self.heading(), pitch)
+
+
+class Simulator:
+    """An input source played from the keyboard and mouse; see the module docstring.
+
+    `gamepads` is called once a sample for the pads that drive opponents (the preview sets
+    it to its glfw poller). :attr:`hand` is the hand the grip, trigger and button keys act on;
+    :attr:`hand_mode` makes the mouse move that hand instead of turning the head.
+    """
+
+    duration: float | None = None  # a live session never ends by itself
+
+    def __init__(self, gamepads: Callable[[], Sequence[Gamepad]] = no_gamepads) -> None:
+        self.gamepads = gamepads
+        self.head = _Head()
+        self.hands = dict(REST)  # offsets from the eyes, in the head's heading
+        self.hand: Hand = "right"
+        self.hand_mode = False
+        self._held: set[str] = set()
+        self._unseen: set[str] = set()  # pressed since the last sample
+        self._released: set[str] = set()  # let go before a sample saw them: release after one
+
+    # Events from the window ----------------------------------------------------------------
+
+    def key_down(self, name: str) -> None:
+        """A key (or mouse button) went down; names the simulator does not use are ignored."""
+        if name == "tab":
+            self.hand = "left" if self.hand == "right" else "right"
+        elif name == "h":
+            self.hand_mode = not self.hand_mode
+        elif name == "r":
+            self.hands = dict(REST)
+        self._held.add(name)
+        self._unseen.add(name)
+        self._released.discard(name)
+
+    def key_up(self, name: str) -> None:
+        """A key went up: at once, or after the next sample if no sample has seen it down."""
+        if name in self._unseen:
+            self._released.add(name)
+        else:
+            self._held.discard(name)
+
+    def mouse_moved(self, dx: float, dy: float) -> None:
+        """Mouse motion in pixels (+x right, +y down): turns the head, or moves the hand."""
+        if not (math.isfinite(dx) and math.isfinite(dy)):
+            return
+        if self.hand_mode:
+            self._move_hand(spatial.vec3(dx * HAND_RATE, -dy * HAND_RATE, 0.0))
+            return
+        head = self.head
+        head.yaw = math.remainder(head.yaw - dx * LOOK_RATE, math.tau)
+        head.pitch = min(MAX_PITCH, max(-MAX_PITCH, head.pitch - dy * LOOK_RATE))
+
+    def mouse_scrolled(self, dy: float) -> None:
+        """Wheel notches (+ away from the user): in hand mode, the hand's distance ahead."""
+        if self.hand_mode and math.isfinite(dy):
+            self._move_hand(spatial.vec3(0.0, 0.0, -dy * WHEEL_STEP))
+
+    def _move_hand(self, by: Vec3) -> None:
+        moved = self.hands[self.hand] + by
+        reach = spatial.length(moved)
+        self.hands[self.hand] = moved if reach <= REACH else moved * (REACH / reach)
+
+    def update(self, dt: float) -> None:
+        """Walk and crouch for the `dt` seconds of the frame by the keys held."""
+        if not math.isfinite(dt) or dt <= 0:
+            return
+        dt = min(dt, LONGEST_UPDATE)
+        x, z = self._axes(WALK)
+        head = self.head
+        if x or z:
+            step = WALK_SPEED * dt / math.hypot(x, z)
+            head.position = head.position + spatial.rotate(
+                head.heading(), spatial.vec3(x * step, 0.0, z * step)
+            )
+        rise = ("e" in self._held) - ("q" in self._held)
+        if rise:
+            low, high = HEIGHT_RANGE
+            height = min(high, max(low, head.position.y + rise * CROUCH_SPEED * dt))
+            head.position = spatial.vec3(head.position.x, height, head.position.z)
+
+    # The input source --------------------------------------------------------------------
+
+    def sample(self, time: float) -> InputFrame:
+        """The simulated devices now, stamped with `time`; lets go of keys tapped since."""
+        head = self.head
+        rotation = head.rotation()
+        frame = InputFrame(
+            time,
+            DevicePose(Pose(head.position, rotation)),
+            self._hand_input("left", rotation, self._axes(MOVE)),
+            self._hand_input("right", rotation, self._right_stick()),
+            tuple(self.gamepads()),
+        )
+        self._held -= self._released
+        self._released.clear()
+        self._unseen.clear()
+        return frame
+
+    def _axes(self, keys: dict[str, tuple[float, float]]) -> tuple[float, float]:
+        x = sum((keys[key][0] for key in self._held if key in keys), 0.0)
+        y = sum((keys[key][1] for key in self._held if key in keys), 0.0)
+        return (x, y)
+
+    def _right_stick(self) -> tuple[float, float]:
+        turn = sum((SNAP[key] for key in self._held if key in SNAP), 0.0)
+        return (turn, 1.0 if TELEPORT in self._held else 0.0)
+
+    def _hand_input(self, hand: Hand, rotation: Quat, stick: tuple[float, float]) -> HandInput:
+        """A hand where it rests from the eyes, pointing where the head looks (so the
+        teleport arc goes where the player looks), with the selected hand's controls."""
+        head = self.head
+        pose = Pose(head.position + spatial.rotate(head.heading(), self.hands[hand]), rotation)
+        if hand != self.hand:
+            return HandInput(DevicePose(pose), stick=stick)
+        held = self._held
+        primary, secondary = FACE_BUTTONS[hand]
+        keys = {
+            PRIMARY: primary,
+            SECONDARY: secondary,
+            STICK_CLICK: Button.STICK,
+            MENU: Button.MENU,
+        }
+        return HandInput(
+            DevicePose(pose),
+            grip=1.0 if any(key in held for key in GRIP) else 0.0,
+            trigger=1.0 if any(key in held for key in TRIGGER) else 0.0,
+            stick=stick,
+            buttons=frozenset(button for key, button in keys.items() if key in held),
+        )
+
+    def help_line(self) -> str:
+        """The keys, one line, with the selected hand and what the mouse moves."""
+        return HELP.format(hand=self.hand, mode="hand" if self.hand_mode else "head")
+
+
+class Recorder:
+    """Passes a source's frames through and writes each new one to a trace as it goes.
+
+    The rig samples its source once per fixed step at the step's time, so these are exactly the
+    frames the session ran on: replayed at the same fixed rate (and seed), a ReplaySource hands
+    back the very same frames at the very same times, and the session replays to the same
+    state. A time already written (a second sample at the same time) is not written again.
+    """
+
+    def __init__(self, source: InputSource, writer: TraceWriter) -> None:
+        self.source = source
+        self.writer = writer
+        self.samples = 0  # frames written
+        self._last: float | None = None
+
+    @property
+    def duration(self) -> float | None:
+        return self.source.duration
+
+    def sample(self, time: float) -> InputFrame:
+        frame = self.source.sample(time)
+        if self._last is None or time > self._last:
+            self.writer.write(frame)
+            self._last = time
+            self.samples += 1
+        return frame
