@@ -31,6 +31,9 @@ def _parser() -> argparse.ArgumentParser:
         "--out", type=Path, default=Path("playspace-demo"), help="where to write (playspace-demo/)"
     )
     demo.add_argument("--no-render", action="store_true", help="no screenshot, simulate only")
+    demo.add_argument(
+        "--headless", action="store_true", help="replay the trace even when there is a display"
+    )
     validate = commands.add_parser(
         "validate", help="check scene files; exit 2 listing every problem if any is bad"
     )
@@ -186,6 +189,15 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
+def _has_display() -> bool:
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def _demo_preview(kitchen: Path) -> argparse.Namespace:
+    """`playspace run examples/kitchen.py` with its defaults: the demo with a display."""
+    return _parser().parse_args(["run", str(kitchen)])
+
+
 def _preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """The desktop preview: the scene in a window, driven by the XR simulator."""
     headless_only = (("--trace", args.trace), ("--telemetry", args.telemetry))
@@ -197,7 +209,7 @@ def _preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.quit_after is not None and args.quit_after < 1:
         parser.error(f"--quit-after must be a whole number >= 1, got {args.quit_after}")
     headless = f"playspace run {args.scene} --headless --trace FILE"
-    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+    if not _has_display():
         print(
             "playspace run: no display for the preview window ($DISPLAY and $WAYLAND_DISPLAY "
             f"are unset); run headless instead: {headless}",
@@ -257,6 +269,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "demo":
         from playspace import demo
 
+        if _has_display() and not args.headless:
+            return _preview(_demo_preview(demo.KITCHEN), parser)
         try:
             print(demo.run(args.out, render=not args.no_render))
         except demo.DemoError as error:
