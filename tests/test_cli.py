@@ -23,7 +23,7 @@ def test_help_lists_the_commands() -> None:
 
 
 def test_demo_replays_the_kitchen_and_says_what_happened(tmp_path: Path) -> None:
-    done = playspace("demo", "--out", str(tmp_path))
+    done = playspace("demo", "--out", str(tmp_path), "--headless")
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "the kitchen (BeeBeeQ)" in out
@@ -37,7 +37,7 @@ def test_demo_replays_the_kitchen_and_says_what_happened(tmp_path: Path) -> None
 
 
 def test_demo_without_rendering_still_simulates(tmp_path: Path) -> None:
-    done = playspace("demo", "--out", str(tmp_path), "--no-render")
+    done = playspace("demo", "--out", str(tmp_path), "--no-render", "--headless")
     assert done.returncode == 0, done.stderr
     assert "screenshot: not drawn (--no-render)" in done.stdout
     assert not (tmp_path / "kitchen.png").exists()
