@@ -48,7 +48,20 @@ def physics_prepare(world: World) -> None:
     regroup = physics.layers.version != physics.layers_version
     physics.layers_version = physics.layers.version
     for body in physics.bodies.values():
-        if regroup or _may_have_changed(body):
+        # A quick look, by identity, at what a game may edit in place (the body's kind, its
+        # parts and their layers): every body, every step, so it is written out inline.
+        component, colliders = body.component, body.colliders
+        edited = regroup or (component is not None and component.kind is not body.kind)
+        if not edited and colliders is not None:
+            parts, records = colliders.parts, body.parts
+            if len(parts) != len(records):
+                edited = True
+            else:
+                for collider, record in zip(parts, records, strict=True):
+                    if collider is not record.collider or collider.layer is not record.layer:
+                        edited = True
+                        break
+        if edited:
             changed |= _apply_changes(physics, body, regroup)
     if changed:
         physics.engine.update_query_pipeline()
@@ -85,23 +98,6 @@ def _create(
     physics.create(entity, transform, component, world.try_get(entity, Colliders), previous)
     if previous is not None and not world.has(entity, PreviousTransform):
         world.add(entity, previous)
-
-
-def _may_have_changed(body: Body) -> bool:
-    """A quick look, by identity, at what a game may edit in place: the body's kind, its parts
-    and their layers (every body, every step, so it must cost next to nothing)."""
-    component, colliders = body.component, body.colliders
-    if component is not None and component.kind is not body.kind:
-        return True
-    if colliders is None:
-        return False
-    parts = colliders.parts
-    if len(parts) != len(body.parts):
-        return True
-    for collider, part in zip(parts, body.parts, strict=True):
-        if collider is not part.collider or collider.layer is not part.layer:
-            return True
-    return False
 
 
 def _apply_changes(physics: Physics, body: Body, regroup: bool) -> bool:
@@ -202,22 +198,22 @@ def physics_writeback(world: World) -> None:
     rigid_bodies = physics.engine.rigid_bodies
     by_handle = physics.by_handle
     now: set[int] = set()
+    moved, dynamic, kill_height = now.add, BodyKind.DYNAMIC, physics.kill_height
     fallen: list[Body] = []
     for handle in physics.engine.active_bodies():
         body = by_handle.get(handle)
-        if body is None or body.kind is not BodyKind.DYNAMIC:
+        if body is None or body.kind is not dynamic:
             continue
         rb = rigid_bodies[handle]
         t = rb.translation.to_tuple()
         x, y, z, w = rb.rotation.to_tuple()
         transform, previous = body.transform, body.previous
         if previous is not None:
-            previous.position = transform.position
-            previous.rotation = transform.rotation
+            previous.position, previous.rotation = transform.position, transform.rotation
         transform.position = Vec3(*t)
         transform.rotation = Quat(w, x, y, z)  # glm's order: w first (the hot path skips quat())
-        now.add(body.entity)
-        if t[1] < physics.kill_height:
+        moved(body.entity)
+        if t[1] < kill_height:
             fallen.append(body)
     for entity in physics.moved - now:
         body = physics.bodies.get(entity)
