@@ -94,6 +94,7 @@ class Physics(Queries):
         self.bodies: dict[int, Body] = {}
         self.by_handle: dict[rp.RigidBodyHandle, Body] = {}
         self.kinematic: dict[int, Body] = {}  # the bodies driven to their Transforms each step
+        self.step_ns = 0  # how long Rapier's own step took last time: what the rest is measured by
         self.parts: dict[rp.ColliderHandle, tuple[int, int]] = {}
         self.removed_parts: dict[rp.ColliderHandle, tuple[int, int]] = {}
         self.layers_version = self.layers.version

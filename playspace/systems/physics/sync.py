@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import logging
+from time import perf_counter_ns
 
 from playspace import spatial
 from playspace.components import Transform
@@ -140,7 +141,9 @@ def physics_step(world: World) -> None:
         rigid_bodies[body.handle].set_next_kinematic_position(target)
         if previous is not None:
             previous.position, previous.rotation = _pushed(body)
+    start = perf_counter_ns()
     engine.step()
+    physics.step_ns = perf_counter_ns() - start
     _send_collision_events(world, physics)
     _report_quarantine(world, physics)
 
