@@ -71,9 +71,9 @@ class RigSettings:
 class Rig:
     """The rig's entities and its running state; a resource.
 
-    `floor_offset` is where the view's floor is relative to the body's floor (0 in step with
-    it; slope quantization lets it lag by up to the threshold). `fade` is 0 (clear) to 1
-    (black), the most of the separation fade and the teleport blink.
+    `fade` is 0 (clear) to 1 (black), the most of the separation fade and the teleport
+    blink. `arc` is the teleport arc while aiming, for whatever draws it. How far the view's
+    floor lags the body's is not kept: it is the origin's height less the body's feet.
     """
 
     origin: int
@@ -90,7 +90,6 @@ class Rig:
     teleport_target: Vec3 | None = None
     teleport_problem: str | None = "none"  # why the target is refused: slope, room, none
     blink_left: float = 0.0
-    floor_offset: float = 0.0
     snap_floor: bool = True  # snap the floor on the next step (teleport, turn, recenter, start)
     arc: list[Vec3] = field(default_factory=list)
 

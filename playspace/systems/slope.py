@@ -39,7 +39,6 @@ def slope_quantization(world: World) -> None:
     elif grounded and abs(dy) >= settings.slope_quantization:
         origin.position.y = floor
         world.send(FloorSnapped(dy))
-    rig.floor_offset = origin.position.y - floor
 
 
 @system(Phase.FIXED, in_set="slope", after=(slope_quantization,), writes=(Transform,))
