@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 from physics_helpers import ball, floor, physics, physics_world, static
@@ -189,6 +190,33 @@ def test_changing_a_layer_at_run_time_takes_effect_next_step() -> None:
     assert world.get(b, Transform).position.y == pytest.approx(0.1, abs=0.02)
     world.get(b, Colliders).parts[0].layer = "held"  # held passes through the environment
     world.step(1)
+    world.step(45)
+    assert world.get(b, Transform).position.y < -0.5
+
+
+def test_a_replaced_collider_is_watched_even_when_equal_to_the_old_one() -> None:
+    world = physics_world()
+    floor(world)
+    b = ball(world, spatial.vec3(0, 0.5, 0))
+    world.step(90)
+    parts = world.get(b, Colliders).parts
+    parts[0] = replace(parts[0])  # equal, but another object: the one to watch from now on
+    world.step(30)
+    assert world.get(b, Transform).position.y == pytest.approx(0.1, abs=0.02)
+    parts[0].layer = "held"
+    world.step(45)
+    assert world.get(b, Transform).position.y < -0.5
+
+
+def test_a_static_collider_moved_to_another_layer_stops_holding_things_up() -> None:
+    layers = Layers()
+    layers.add("cloud")
+    layers.set_collides("cloud", "props", False)
+    world = physics_world(layers=layers)
+    ground = floor(world)
+    b = ball(world, spatial.vec3(0, 0.5, 0))
+    world.step(90)
+    world.get(ground, Colliders).parts[0].layer = "cloud"
     world.step(45)
     assert world.get(b, Transform).position.y < -0.5
 

@@ -161,7 +161,7 @@ class RigidBody:
         _finite(self.gravity_scale, "gravity scale")
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Collider:
     """One collision shape of a body, placed at `offset` in the body's frame.
 
@@ -169,6 +169,8 @@ class Collider:
     at run time takes effect on the next step. A `sensor` detects overlaps and pushes nothing;
     sensors always report enter and exit, solids report contacts when `report_contacts` is set
     (contact events for every collider would cost a Python call per touching pair).
+    Colliders compare by identity: each one is one collider in the engine, and replacing it
+    in its ``Colliders`` (even by an equal one) rebuilds that collider.
     """
 
     shape: Shape

@@ -84,8 +84,8 @@ class EventQueue(Generic[E]):
 
     def end_frame(self) -> None:
         """Drop events that every reader has passed and that are two frames old."""
-        self._frame_marks.append(self.sent)
-        if len(self._frame_marks) < 2:
+        self._frame_marks.append(self._base + len(self._events))
+        if not self._events or len(self._frame_marks) < 2:
             return
         keep_from = min([self._frame_marks[0], *self._cursors.values()])
         while self._base < keep_from and self._events:

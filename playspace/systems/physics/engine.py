@@ -28,6 +28,7 @@ from playspace.components.physics import (
 )
 from playspace.spatial import Quat, Vec3
 from playspace.systems.physics.convert import PhysicsError, isometry, shared_shape
+from playspace.systems.physics.edits import EditWatch
 from playspace.systems.physics.layers import Layers
 from playspace.systems.physics.queries import Queries, finite
 
@@ -98,11 +99,14 @@ class Physics(Queries):
         self.parts: dict[rp.ColliderHandle, tuple[int, int]] = {}
         self.removed_parts: dict[rp.ColliderHandle, tuple[int, int]] = {}
         self.layers_version = self.layers.version
+        self.filters = {}
+        self.filters_version = self.layers.version
         self.pending_velocity: dict[int, tuple[Vec3, Vec3 | None]] = {}
         # What the systems remember between steps: the query lists last seen (esper returns
         # the same cached list until a structural change) and the bodies that moved.
         self.seen_queries: tuple[object, object] = (None, None)
-        self.moved: set[int] = set()
+        self.edits = EditWatch()
+        self.moved: set[rp.RigidBodyHandle] = set()
         # The character controllers, by entity and the settings they were made with.
         self.controllers: dict[
             tuple[int, float, float, float, float],
@@ -152,6 +156,7 @@ class Physics(Queries):
             self._attach(body, part, built)
         self.bodies[entity] = body
         self.by_handle[handle] = body
+        self.edits.stale = True
         if kind is BodyKind.KINEMATIC:
             self.kinematic[entity] = body
         if entity in self.pending_velocity:
@@ -164,17 +169,23 @@ class Physics(Queries):
         An appended solid adds its shape but not mass to a body whose mass was given.
         """
         assert body.colliders is not None
+        self.edits.stale = True
         for collider in body.colliders.parts[len(body.parts) :]:
             self._attach(body, collider, self._collider(collider, body.entity, body.component, 0))
 
     def replace_part(self, body: Body, index: int) -> None:
-        """Rebuild collider `index`, whose Collider was replaced (a crouching capsule)."""
+        """Rebuild collider `index`, whose Collider was replaced (a crouching capsule).
+
+        The new part takes its share, by volume, of a mass the body was given.
+        """
         assert body.colliders is not None
         collider = body.colliders.parts[index]
+        self.edits.stale = True
         old = body.parts[index].handle
         self.removed_parts[old] = self.parts.pop(old)
         self.engine.remove_collider(old)
-        builder = self._collider(collider, body.entity, body.component, 0)
+        volume = _solid_volume(body.colliders.parts)
+        builder = self._collider(collider, body.entity, body.component, volume)
         handle = self.engine.add_collider(builder, body.handle)
         self.engine.colliders[handle].collision_groups = self.groups(collider.layer)
         self.parts[handle] = (body.entity, index)
@@ -185,6 +196,7 @@ class Physics(Queries):
         if body is None:
             return
         del self.by_handle[body.handle]
+        self.edits.stale = True
         self.kinematic.pop(entity, None)
         for part in body.parts:
             self.removed_parts[part.handle] = self.parts.pop(part.handle)
@@ -233,6 +245,7 @@ class Physics(Queries):
     def set_kind(self, body: Body, kind: BodyKind) -> None:
         self.engine.rigid_bodies[body.handle].body_type = _KINDS[kind]
         body.kind = kind
+        self.edits.stale = True
         self.kinematic.pop(body.entity, None)
         if kind is BodyKind.KINEMATIC:
             self.kinematic[body.entity] = body
@@ -255,6 +268,7 @@ class Physics(Queries):
         if record.layer != layer:
             self.engine.colliders[record.handle].collision_groups = self.groups(layer)
             record.layer = layer
+            self.edits.stale = True
 
     def report_contacts(self, entity: int, part: int, on: bool) -> None:
         """Start or stop contact events for one solid collider (a held object's hits)."""

@@ -48,22 +48,10 @@ def physics_prepare(world: World) -> None:
         physics.seen_queries = (with_body, without_body)
     regroup = physics.layers.version != physics.layers_version
     physics.layers_version = physics.layers.version
-    for body in physics.bodies.values():
-        # A quick look, by identity, at what a game may edit in place (the body's kind, its
-        # parts and their layers): every body, every step, so it is written out inline.
-        component, colliders = body.component, body.colliders
-        edited = regroup or (component is not None and component.kind is not body.kind)
-        if not edited and colliders is not None:
-            parts, records = colliders.parts, body.parts
-            if len(parts) != len(records):
-                edited = True
-            else:
-                for collider, record in zip(parts, records, strict=True):
-                    if collider is not record.collider or collider.layer is not record.layer:
-                        edited = True
-                        break
-        if edited:
+    if regroup or not physics.edits.unchanged():
+        for body in physics.bodies.values():
             changed |= _apply_changes(physics, body, regroup)
+        physics.edits.watch(physics.bodies.values())
     if changed:
         physics.engine.update_query_pipeline()
 
@@ -200,10 +188,10 @@ def physics_writeback(world: World) -> None:
     physics = world.resource(Physics)
     rigid_bodies = physics.engine.rigid_bodies
     by_handle = physics.by_handle
-    now: set[int] = set()
-    moved, dynamic, kill_height = now.add, BodyKind.DYNAMIC, physics.kill_height
+    dynamic, kill_height = BodyKind.DYNAMIC, physics.kill_height
+    active = physics.engine.active_bodies()
     fallen: list[Body] = []
-    for handle in physics.engine.active_bodies():
+    for handle in active:
         body = by_handle.get(handle)
         if body is None or body.kind is not dynamic:
             continue
@@ -215,12 +203,13 @@ def physics_writeback(world: World) -> None:
             previous.position, previous.rotation = transform.position, transform.rotation
         transform.position = Vec3(*t)
         transform.rotation = Quat(w, x, y, z)  # glm's order: w first (the hot path skips quat())
-        moved(body.entity)
         if t[1] < kill_height:
             fallen.append(body)
-    for entity in physics.moved - now:
-        body = physics.bodies.get(entity)
-        if body is not None and body.previous is not None:
+    # a body that stopped moving (fell asleep) stops interpolating from where it was
+    now = set(active)
+    for handle in physics.moved - now:
+        body = by_handle.get(handle)
+        if body is not None and body.kind is dynamic and body.previous is not None:
             body.previous.position = body.transform.position
             body.previous.rotation = body.transform.rotation
     physics.moved = now
