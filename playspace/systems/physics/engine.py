@@ -62,6 +62,7 @@ class Body:
 
     entity: int
     handle: rp.RigidBodyHandle
+    rigid_body: rp.RigidBody  # a live view of the engine's body: no lookup by handle
     component: RigidBody | None
     transform: Transform
     previous: PreviousTransform | None
@@ -95,6 +96,7 @@ class Physics(Queries):
         self.bodies: dict[int, Body] = {}
         self.by_handle: dict[rp.RigidBodyHandle, Body] = {}
         self.kinematic: dict[int, Body] = {}  # the bodies driven to their Transforms each step
+        self.dynamic: dict[rp.RigidBodyHandle, Body] = {}  # the bodies written back, by handle
         self.step_ns = 0  # how long Rapier's own step took last time: what the rest is measured by
         self.parts: dict[rp.ColliderHandle, tuple[int, int]] = {}
         self.removed_parts: dict[rp.ColliderHandle, tuple[int, int]] = {}
@@ -150,7 +152,16 @@ class Physics(Queries):
                 .can_sleep(component.can_sleep)
             )
         handle = self.engine.add_body(builder)
-        body = Body(entity, handle, component, transform, previous, kind, colliders)
+        body = Body(
+            entity,
+            handle,
+            self.engine.rigid_bodies[handle],
+            component,
+            transform,
+            previous,
+            kind,
+            colliders,
+        )
         body.spawn = body.pushed = (spatial.Vec3(transform.position), rotation)
         for part, built in zip(parts, builders, strict=True):
             self._attach(body, part, built)
@@ -159,6 +170,8 @@ class Physics(Queries):
         self.edits.stale = True
         if kind is BodyKind.KINEMATIC:
             self.kinematic[entity] = body
+        elif kind is BodyKind.DYNAMIC:
+            self.dynamic[handle] = body
         if entity in self.pending_velocity:
             self.set_velocity(entity, *self.pending_velocity.pop(entity))
         return body
@@ -198,6 +211,7 @@ class Physics(Queries):
         del self.by_handle[body.handle]
         self.edits.stale = True
         self.kinematic.pop(entity, None)
+        self.dynamic.pop(body.handle, None)
         for part in body.parts:
             self.removed_parts[part.handle] = self.parts.pop(part.handle)
         self.engine.remove_body(body.handle)
@@ -243,12 +257,15 @@ class Physics(Queries):
         )
 
     def set_kind(self, body: Body, kind: BodyKind) -> None:
-        self.engine.rigid_bodies[body.handle].body_type = _KINDS[kind]
+        body.rigid_body.body_type = _KINDS[kind]
         body.kind = kind
         self.edits.stale = True
         self.kinematic.pop(body.entity, None)
+        self.dynamic.pop(body.handle, None)
         if kind is BodyKind.KINEMATIC:
             self.kinematic[body.entity] = body
+        elif kind is BodyKind.DYNAMIC:
+            self.dynamic[body.handle] = body
             body.pushed = (spatial.Vec3(body.transform.position), body.transform.rotation)
 
     def set_body_kind(self, entity: int, kind: BodyKind) -> None:
@@ -284,12 +301,12 @@ class Physics(Queries):
 
     def center_of_mass(self, entity: int) -> Vec3:
         """A body's centre of mass in the world."""
-        rb = self.engine.rigid_bodies[self._body(entity).handle]
+        rb = self._body(entity).rigid_body
         return spatial.vec3_from(rb.center_of_mass.to_tuple())
 
     def local_center_of_mass(self, entity: int) -> Vec3:
         """A body's centre of mass in its own frame."""
-        rb = self.engine.rigid_bodies[self._body(entity).handle]
+        rb = self._body(entity).rigid_body
         return spatial.vec3_from(rb.local_center_of_mass.to_tuple())
 
     def layer_of(self, entity: int, part: int) -> str | None:
@@ -309,7 +326,7 @@ class Physics(Queries):
         if body is None:
             self.pending_velocity[entity] = (spatial.Vec3(linear), angular)
             return
-        rb = self.engine.rigid_bodies[body.handle]
+        rb = body.rigid_body
         rb.linvel = rp.Vec3(linear.x, linear.y, linear.z)
         if angular is not None:
             rb.angvel = rp.Vec3(angular.x, angular.y, angular.z)
@@ -317,15 +334,13 @@ class Physics(Queries):
 
     def velocity(self, entity: int) -> tuple[Vec3, Vec3]:
         """A body's linear and angular velocity."""
-        rb = self.engine.rigid_bodies[self._body(entity).handle]
+        rb = self._body(entity).rigid_body
         return spatial.vec3_from(rb.linvel.to_tuple()), spatial.vec3_from(rb.angvel.to_tuple())
 
     def apply_impulse(self, entity: int, impulse: Vec3) -> None:
         if not finite(impulse):
             raise PhysicsError(f"entity {entity}: impulse must be finite, got {impulse}")
-        self.engine.rigid_bodies[self._body(entity).handle].apply_impulse(
-            (impulse.x, impulse.y, impulse.z)
-        )
+        self._body(entity).rigid_body.apply_impulse((impulse.x, impulse.y, impulse.z))
 
     def teleport(self, entity: int, position: Vec3, rotation: Quat | None = None) -> None:
         """Move a body at once, with no velocity and no interpolation from where it was."""
@@ -333,7 +348,7 @@ class Physics(Queries):
         rotation = body.transform.rotation if rotation is None else spatial.normalize(rotation)
         if not finite(position):
             raise PhysicsError(f"entity {entity}: teleport target is not finite: {position}")
-        rb = self.engine.rigid_bodies[body.handle]
+        rb = body.rigid_body
         rb.position = rp.Isometry3(*isometry(position, rotation))
         if body.kind is BodyKind.KINEMATIC:
             rb.set_next_kinematic_position(isometry(position, rotation))

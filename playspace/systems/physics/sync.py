@@ -122,11 +122,11 @@ def physics_step(world: World) -> None:
     params = engine.integration_parameters
     if params.dt != world.fixed_time.dt:
         params.dt = world.fixed_time.dt
-    rigid_bodies = engine.rigid_bodies
     for body in physics.kinematic.values():
         transform, previous = body.transform, body.previous
-        target = isometry(transform.position, transform.rotation)
-        rigid_bodies[body.handle].set_next_kinematic_position(target)
+        body.rigid_body.set_next_kinematic_position(
+            isometry(transform.position, transform.rotation)
+        )
         if previous is not None:
             previous.position, previous.rotation = _pushed(body)
     start = perf_counter_ns()
@@ -186,30 +186,28 @@ def _report_quarantine(world: World, physics: Physics) -> None:
 def physics_writeback(world: World) -> None:
     """Copy moving dynamic bodies into their Transforms; catch what fell out of the world."""
     physics = world.resource(Physics)
-    rigid_bodies = physics.engine.rigid_bodies
-    by_handle = physics.by_handle
-    dynamic, kill_height = BodyKind.DYNAMIC, physics.kill_height
+    dynamic_body, kill_height = physics.dynamic.get, physics.kill_height
     active = physics.engine.active_bodies()
     fallen: list[Body] = []
     for handle in active:
-        body = by_handle.get(handle)
-        if body is None or body.kind is not dynamic:
+        body = dynamic_body(handle)
+        if body is None:
             continue
-        rb = rigid_bodies[handle]
+        rb = body.rigid_body
         t = rb.translation.to_tuple()
         x, y, z, w = rb.rotation.to_tuple()
         transform, previous = body.transform, body.previous
         if previous is not None:
             previous.position, previous.rotation = transform.position, transform.rotation
-        transform.position = Vec3(*t)
+        transform.position = Vec3(t)
         transform.rotation = Quat(w, x, y, z)  # glm's order: w first (the hot path skips quat())
         if t[1] < kill_height:
             fallen.append(body)
     # a body that stopped moving (fell asleep) stops interpolating from where it was
     now = set(active)
     for handle in physics.moved - now:
-        body = by_handle.get(handle)
-        if body is not None and body.kind is dynamic and body.previous is not None:
+        body = physics.dynamic.get(handle)
+        if body is not None and body.previous is not None:
             body.previous.position = body.transform.position
             body.previous.rotation = body.transform.rotation
     physics.moved = now
