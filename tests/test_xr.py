@@ -49,6 +49,7 @@ from playspace.xr.state import (
     SessionState,
     StateChanged,
     XrEvent,
+    XrFailed,
     XrUnavailable,
 )
 from playspace.xr.views import EyeTarget, EyeView, Fov, FrameTiming
@@ -371,6 +372,8 @@ class FakeDisplay:
     def wait_frame(self) -> FrameTiming:
         rt = self.runtime
         rt.calls.append("wait_frame")
+        if rt.frames + 1 == rt.fails_at:
+            raise XrFailed("xrWaitFrame", "RuntimeFailureError: the compositor crashed")
         rt.t += PERIOD
         rt.frames += 1
         rt.pending += rt.script.pop(rt.frames, [])
@@ -403,6 +406,7 @@ class FakeRuntime:
         self.t = self.frames = 0
         self.head_y = 1.6
         self.pulses: list[HapticPulse] = []
+        self.fails_at: int | None = None  # the frame whose xrWaitFrame fails, if any
 
     def clock(self) -> float:
         return self.t / 1e9
@@ -524,6 +528,19 @@ def test_a_lost_session_is_destroyed_without_ending_it(world_on) -> None:
     assert runtime.calls.count("wait_frame") == 10
 
 
+def test_a_runtime_failing_mid_session_is_destroyed_and_named(world_on) -> None:
+    runtime = FakeRuntime()
+    runtime.fails_at = 12
+    loop, _ = world_on(runtime)
+    reason = loop.run(seconds=5)
+    assert reason == (
+        "the OpenXR runtime failed (xrWaitFrame: RuntimeFailureError: the compositor crashed)"
+    )
+    assert loop.lifecycle.failed and loop.source.paused
+    assert "end" not in runtime.calls and runtime.calls[-1] == "destroy"
+    assert runtime.calls.count("wait_frame") == 12
+
+
 def test_a_runtime_that_never_stops_is_given_up_on(world_on) -> None:
     runtime = FakeRuntime(answers_exit=False)
     loop, _ = world_on(runtime)
@@ -622,6 +639,32 @@ def test_run_vr_reports_the_runtime_and_why_it_stopped(scene: Path) -> None:
     lines = out.getvalue().splitlines()
     assert lines[0] == "OpenXR: Fake 1.0; headset: Fake HMD; STAGE"
     assert lines[-1] == "OpenXR: stopped: 0.05 s are over"
+
+
+def test_run_vr_exits_1_with_one_line_when_the_runtime_fails(
+    scene: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    runtime = FakeRuntime()
+    runtime.fails_at = 3
+    assert run_vr(scene, opener=lambda name, graphics: runtime, out=io.StringIO()) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        "playspace run --vr: stopped: the OpenXR runtime failed (xrWaitFrame: "
+        "RuntimeFailureError: the compositor crashed)"
+    ]
+
+
+def test_an_openxr_error_mid_session_names_the_call() -> None:
+    from playspace.xr import errors
+
+    @errors.mid_session("xrSyncActions")
+    def sync() -> None:
+        raise errors.xr.SessionLostError()
+
+    with pytest.raises(XrFailed) as caught:
+        sync()
+    assert caught.value.step == "xrSyncActions"
+    assert caught.value.detail.startswith("SessionLostError")
 
 
 def test_openxr_errors_are_classified_by_the_step_that_failed() -> None:

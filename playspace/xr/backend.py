@@ -24,8 +24,7 @@ import ctypes
 import logging
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +34,7 @@ from playspace.components import DeviceRole
 from playspace.xr import bindings
 from playspace.xr.bindings import ActionType
 from playspace.xr.display import STEREO, XrDisplay, current_gl_binding
+from playspace.xr.errors import failing_as, mid_session
 from playspace.xr.haptics import HapticPulse
 from playspace.xr.mapping import ActionStates, HandActions, LocatedPose, LocatedPoses
 from playspace.xr.state import (
@@ -78,17 +78,6 @@ _EVENT_TYPES: dict[Any, XrEvent] = {
 def quiet_loader() -> None:
     """Silence the loader's stderr lines, unless the user asked for them."""
     os.environ.setdefault("XR_LOADER_DEBUG", "none")
-
-
-@contextmanager
-def failing_as(kind: FailureKind, step: str = "") -> Iterator[None]:
-    """Turn an OpenXR error inside the block into XrUnavailable(`kind`), naming the error and
-    the `step` where the kind alone does not say where it happened."""
-    try:
-        yield
-    except xr.XrException as error:
-        where = f"{step}: " if step else ""
-        raise XrUnavailable(kind, f"{where}{type(error).__name__}: {error}") from error
 
 
 def runtime_extensions() -> list[str]:
@@ -268,6 +257,7 @@ class OpenXRBackend:
 
     # --- the session's life ------------------------------------------------------------
 
+    @mid_session("xrPollEvent")
     def poll_events(self) -> list[XrEvent]:
         """Every event waiting, as plain records; other events (other spaces, ...) dropped."""
         events: list[XrEvent] = []
@@ -287,12 +277,15 @@ class OpenXRBackend:
             elif kind in _EVENT_TYPES:
                 events.append(_EVENT_TYPES[kind])
 
+    @mid_session("xrBeginSession")
     def begin(self) -> None:
         xr.begin_session(self.session, xr.SessionBeginInfo(STEREO))
 
+    @mid_session("xrEndSession")
     def end(self) -> None:
         xr.end_session(self.session)
 
+    @mid_session("xrRequestExitSession")
     def request_exit(self) -> None:
         xr.request_exit_session(self.session)
 
@@ -305,6 +298,7 @@ class OpenXRBackend:
             except xr.XrException as error:
                 log.info("OpenXR: %s failed: %s", destroy.__name__, type(error).__name__)
 
+    @mid_session("xrGetCurrentInteractionProfile")
     def interaction_profile(self) -> str | None:
         """The profile bound to the right hand (else the left), as a path; None if neither."""
         for hand in (self._hands[DeviceRole.RIGHT_HAND], self._hands[DeviceRole.LEFT_HAND]):
@@ -315,12 +309,14 @@ class OpenXRBackend:
 
     # --- one frame (the display's calls are in playspace.xr.display) --------------------
 
+    @mid_session("xrConvertTimespecTimeToTimeKHR")
     def now(self) -> int:
         """The runtime's clock now (XrTime, ns), for an input-only session with no frames."""
         ns = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
         spec = xr.timespec(tv_sec=ns // 1_000_000_000, tv_nsec=ns % 1_000_000_000)
         return int(xr.convert_timespec_time_to_time_khr(self.instance, spec).value)
 
+    @mid_session("xrSyncActions")
     def sync(self, at: int) -> tuple[ActionStates, LocatedPoses]:
         """Sync the actions and locate head and hands for display time `at`."""
         try:
@@ -374,6 +370,7 @@ class OpenXRBackend:
             int(velocity.velocity_flags),
         )
 
+    @mid_session("xrApplyHapticFeedback")
     def apply_haptics(self, pulses: Sequence[HapticPulse]) -> None:
         for pulse in pulses:
             ns = xr.MIN_HAPTIC_DURATION if pulse.duration == 0 else round(pulse.duration * 1e9)

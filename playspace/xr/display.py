@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import xr  # type: ignore[import-untyped]
 
+from playspace.xr.errors import mid_session
 from playspace.xr.state import FailureKind, XrUnavailable
 from playspace.xr.views import EyeTarget, EyeView, Fov, FrameTiming, choose_formats
 
@@ -176,6 +177,7 @@ class XrDisplay:
         images = xr.enumerate_swapchain_images(handle, xr.SwapchainImageOpenGLKHR)
         return _Chain(handle, tuple(int(image.image) for image in images), image_format)
 
+    @mid_session("xrWaitFrame")
     def wait_frame(self) -> FrameTiming | None:
         """Wait for the runtime's next frame and begin it; None if the session is being lost."""
         try:
@@ -188,6 +190,7 @@ class XrDisplay:
             state.predicted_display_time, state.predicted_display_period, bool(state.should_render)
         )
 
+    @mid_session("xrLocateViews")
     def locate_views(self, at: int) -> list[EyeView]:
         """The eyes at display time `at`; empty when the runtime cannot place them."""
         info = xr.ViewLocateInfo(STEREO, at, self._backend.space)
@@ -196,6 +199,7 @@ class XrDisplay:
         self._views = views if state.view_state_flags & valid == valid else ()
         return [_eye_view(view) for view in self._views]
 
+    @mid_session("xrEndFrame")
     def end_frame(self, frame: FrameTiming, draw: Callable[[int, EyeTarget], None] | None) -> None:
         """Draw each eye located last (``draw(eye_index, target)``) and submit them as one
         projection layer; an empty frame when there is nothing to show."""

@@ -49,6 +49,7 @@ from playspace.xr.state import (
     ReferenceSpaceChanged,
     SessionLifecycle,
     XrEvent,
+    XrFailed,
     XrUnavailable,
 )
 from playspace.xr.views import EyeTarget, EyeView, FrameTiming, RenderEye, eye_matrices
@@ -130,8 +131,9 @@ def run_vr(
     `eyes(world)` makes the ``render_eye(view, projection, target)`` that draws one eye of that
     world; its GL context must be current. Without it the session is input-only
     (``XR_MND_headless``). The application name the
-    runtime shows is `app_name`, else the scene's name. Returns 0, or 2 with one message on
-    stderr when the scene is bad or no session opens.
+    runtime shows is `app_name`, else the scene's name. Returns 0; 2 with one message on
+    stderr when the scene is bad or no session opens; 1 with one message when the runtime
+    failed a call mid-session.
     """
     out = out or sys.stdout
     try:
@@ -152,9 +154,13 @@ def run_vr(
         with world:
             space = "STAGE" if backend.stage else "LOCAL, floor estimated from the head"
             print(f"OpenXR: {backend.runtime}; headset: {backend.headset}; {space}", file=out)
-            reason = VrLoop(backend, world, source, render_eye, out).run(seconds)
+            loop = VrLoop(backend, world, source, render_eye, out)
+            reason = loop.run(seconds)
     finally:
         backend.destroy()  # a no-op when the loop already destroyed it
+    if loop.lifecycle.failed:
+        print(f"playspace run --vr: stopped: {reason}", file=sys.stderr)
+        return 1
     print(f"OpenXR: stopped: {reason}", file=out)
     return 0
 
@@ -208,12 +214,18 @@ class VrLoop:
         started = self.clock()
         while not self.lifecycle.finished:
             try:
-                if seconds is not None and self.clock() - started >= seconds:
-                    self._exit(f"{seconds:g} s are over")
-                self._step()
-            except KeyboardInterrupt:
-                self._exit("interrupted")
+                self._turn(started, seconds)
+            except XrFailed as error:
+                self._execute(self.lifecycle.fail(error))
         return self.lifecycle.reason
+
+    def _turn(self, started: float, seconds: float | None) -> None:
+        try:
+            if seconds is not None and self.clock() - started >= seconds:
+                self._exit(f"{seconds:g} s are over")
+            self._step()
+        except KeyboardInterrupt:
+            self._exit("interrupted")
 
     def _exit(self, reason: str) -> None:
         if self._exit_asked_at is None:

@@ -99,12 +99,25 @@ class XrUnavailable(Exception):
         self.detail = detail
 
 
+class XrFailed(Exception):
+    """The runtime failed a call while the session ran: no frame loop goes on from that.
+
+    `step` names the call (``xrWaitFrame``), `detail` what the runtime said.
+    """
+
+    def __init__(self, step: str, detail: str) -> None:
+        super().__init__(f"{step}: {detail}")
+        self.step = step
+        self.detail = detail
+
+
 class SessionLifecycle:
     """Where the session is and what must happen next.
 
     `running` is True between BEGIN_SESSION and END_SESSION: only then may the loop call
     ``xrWaitFrame``/``xrBeginFrame``/``xrEndFrame``. `input_active` is True while FOCUSED.
-    `finished` is True once STOP was given, and `reason` then says why, for the user.
+    `finished` is True once STOP was given, and `reason` then says why, for the user;
+    `failed` says the runtime broke the session rather than anyone ending it.
     """
 
     def __init__(self) -> None:
@@ -113,6 +126,7 @@ class SessionLifecycle:
         self.input_active = False
         self.exit_requested = False
         self.finished = False
+        self.failed = False
         self.reason = ""
 
     @property
@@ -148,6 +162,14 @@ class SessionLifecycle:
         if self.finished:
             return []
         return self._shut_down(f"{self.reason} ({reason})" if self.reason else reason)
+
+    def fail(self, error: XrFailed) -> list[Command]:
+        """A call failed mid-session: destroy the session and stop, since nothing can end it
+        in order now (the runtime's own error says what broke)."""
+        if self.finished:
+            return []
+        self.failed = True
+        return self._shut_down(f"the OpenXR runtime failed ({error})")
 
     def _on_state(self, state: SessionState) -> list[Command]:
         self.state = state
