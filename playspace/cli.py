@@ -219,8 +219,8 @@ def _preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from playspace.app import TargetError, build_world, load_target
     from playspace.render.preview import PreviewError, preview_window, run_preview
     from playspace.scene import SceneError
-    from playspace.systems.input import InputSource, TraceWriter
-    from playspace.systems.input.simulator import Recorder, Simulator
+    from playspace.systems.input import InputSource, Recorder, TraceWriter
+    from playspace.systems.input.simulator import Simulator
 
     simulator, recorder = Simulator(), None
     try:

@@ -28,13 +28,12 @@ from playspace.ecs import World
 from playspace.render.preview import frame_view, gamepad_from_state, stats_line
 from playspace.scene import load_scene
 from playspace.spatial import yaw
-from playspace.systems.input import ReplaySource, TraceWriter, load_trace
+from playspace.systems.input import Recorder, ReplaySource, TraceWriter, load_trace
 from playspace.systems.input.simulator import (
     LOOK_RATE,
     MAX_PITCH,
     REACH,
     WALK_SPEED,
-    Recorder,
     Simulator,
 )
 

@@ -2,12 +2,14 @@
 that turn a trace or a script into input frames, sampled at the fixed step's time.
 
 Load a recording with :func:`load_trace` and play it with :class:`ReplaySource`; record one
-with :class:`TraceWriter`; drive a test with :class:`ScriptedSource` and the builders
-:func:`standing`, :func:`hand_input` and :func:`device_pose`.
+with :class:`TraceWriter`, or pass any source through a :class:`Recorder`; drive a test with
+:class:`ScriptedSource` and the builders :func:`standing`, :func:`hand_input` and
+:func:`device_pose`.
 """
 
 from playspace.systems.input.sources import (
     InputSource,
+    Recorder,
     ReplaySource,
     ScriptedSource,
     device_pose,
@@ -24,6 +26,7 @@ from playspace.systems.input.trace import (
 
 __all__ = [
     "InputSource",
+    "Recorder",
     "ReplaySource",
     "ScriptedSource",
     "Trace",

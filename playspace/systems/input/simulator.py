@@ -14,9 +14,6 @@ step. Key names are moderngl-window's key names in lower case (``"w"``, ``"tab"`
 A key pressed and released between two fixed steps (a quick tap, or xdotool's) still reaches
 the rig: a release only takes effect once a sample has seen the press. That is what makes a tap
 of Z a snap turn however the frames and steps fall.
-
-:class:`Recorder` writes what a source gave the rig into a trace, so a preview session replays
-headless to the same state.
 """
 
 from __future__ import annotations
@@ -29,8 +26,6 @@ from typing import Literal
 from playspace import spatial
 from playspace.components.input import Button, DevicePose, Gamepad, HandInput, InputFrame
 from playspace.spatial import Pose, Quat, Vec3
-from playspace.systems.input.sources import InputSource
-from playspace.systems.input.trace import TraceWriter
 
 WALK_SPEED = 1.2  # m/s: an unhurried physical walk
 CROUCH_SPEED = 1.0  # m/s the head goes down (Q) or up (E)
@@ -221,31 +216,3 @@ class Simulator:
     def help_line(self) -> str:
         """The keys, one line, with the selected hand and what the mouse moves."""
         return HELP.format(hand=self.hand, mode="hand" if self.hand_mode else "head")
-
-
-class Recorder:
-    """Passes a source's frames through and writes each new one to a trace as it goes.
-
-    The rig samples its source once per fixed step at the step's time, so these are exactly the
-    frames the session ran on: replayed at the same fixed rate (and seed), a ReplaySource hands
-    back the very same frames at the very same times, and the session replays to the same
-    state. A time already written (a second sample at the same time) is not written again.
-    """
-
-    def __init__(self, source: InputSource, writer: TraceWriter) -> None:
-        self.source = source
-        self.writer = writer
-        self.samples = 0  # frames written
-        self._last: float | None = None
-
-    @property
-    def duration(self) -> float | None:
-        return self.source.duration
-
-    def sample(self, time: float) -> InputFrame:
-        frame = self.source.sample(time)
-        if self._last is None or time > self._last:
-            self.writer.write(frame)
-            self._last = time
-            self.samples += 1
-        return frame

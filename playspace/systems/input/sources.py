@@ -5,6 +5,9 @@ clock. The tracking system samples once per fixed step at the step's time, so a 
 world the same way whatever frame rate it was recorded or replayed at; that is why replay
 interpolates between samples instead of handing out the nearest one.
 
+:class:`Recorder` passes any source through and writes what it gave the rig into a trace, so a
+preview session replays headless to the same state.
+
 The builders at the end (:func:`device_pose`, :func:`hand_input`, :func:`standing`) make the
 frames tests start from, in tracking space: floor at y = 0, looking down -Z.
 """
@@ -19,7 +22,7 @@ from typing import Protocol
 
 from playspace.components.input import Button, DevicePose, Gamepad, HandInput, InputFrame
 from playspace.spatial import Pose, Vec3, lerp_pose, vec3_from, yaw_rotation
-from playspace.systems.input.trace import Trace
+from playspace.systems.input.trace import Trace, TraceWriter
 
 _Triple = tuple[float, float, float]
 
@@ -145,6 +148,34 @@ class ScriptedSource:
 
     def sample(self, time: float) -> InputFrame:
         return _at(self.script(time), time)
+
+
+class Recorder:
+    """Passes a source's frames through and writes each new one to a trace as it goes.
+
+    The rig samples its source once per fixed step at the step's time, so these are exactly the
+    frames the session ran on: replayed at the same fixed rate (and seed), a ReplaySource hands
+    back the very same frames at the very same times, and the session replays to the same
+    state. A time already written (a second sample at the same time) is not written again.
+    """
+
+    def __init__(self, source: InputSource, writer: TraceWriter) -> None:
+        self.source = source
+        self.writer = writer
+        self.samples = 0  # frames written
+        self._last: float | None = None
+
+    @property
+    def duration(self) -> float | None:
+        return self.source.duration
+
+    def sample(self, time: float) -> InputFrame:
+        frame = self.source.sample(time)
+        if self._last is None or time > self._last:
+            self.writer.write(frame)
+            self._last = time
+            self.samples += 1
+        return frame
 
 
 def device_pose(
