@@ -134,19 +134,27 @@ class _Mover:
     def __init__(
         self, physics: Physics, body: CharacterBody, handle: rp.RigidBodyHandle, dt: float
     ):
-        key = (handle.index, body.radius, body.height, body.step_height, body.max_slope)
+        key = (
+            handle,  # with its generation: the filter excludes this very body
+            body.radius,
+            body.height,
+            body.step_height,
+            body.max_slope,
+            body.layer,
+            physics.layers.version,
+        )
         found = physics.controllers.get(key)
         if found is None:
-            found = (_controller(body), shared_shape(Capsule(body.radius, body.height)))
-            physics.controllers[key] = found
-        self.controller, self.shape = found
+            query = rp.QueryFilter(
+                flags=rp.QueryFilterFlags.EXCLUDE_SENSORS,
+                groups=physics.groups(body.layer),
+                exclude_rigid_body=handle,
+            )
+            capsule = shared_shape(Capsule(body.radius, body.height))
+            found = physics.controllers[key] = (_controller(body), capsule, query)
+        self.controller, self.shape, self.filter = found
         self.physics, self.body, self.dt = physics, body, dt
         self.lift = body.height / 2 + SKIN  # feet to capsule centre
-        self.filter = rp.QueryFilter(
-            flags=rp.QueryFilterFlags.EXCLUDE_SENSORS,
-            groups=physics.groups(body.layer),
-            exclude_rigid_body=handle,
-        )
 
     def move(self, centre: Point, translation: Point) -> tuple[Point, bool]:
         engine = self.physics.engine

@@ -109,10 +109,11 @@ class Physics(Queries):
         self.seen_queries: tuple[object, object] = (None, None)
         self.edits = EditWatch()
         self.moved: set[rp.RigidBodyHandle] = set()
-        # The character controllers, by entity and the settings they were made with.
+        # The character controllers, with the capsule and query filter they move with, by
+        # entity and the settings (and layer matrix) they were made with.
         self.controllers: dict[
-            tuple[int, float, float, float, float],
-            tuple[rp.KinematicCharacterController, rp.SharedShape],
+            tuple[rp.RigidBodyHandle, float, float, float, float, str, int],
+            tuple[rp.KinematicCharacterController, rp.SharedShape, rp.QueryFilter],
         ] = {}
 
     # Bodies ------------------------------------------------------------------------------
