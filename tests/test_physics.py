@@ -182,30 +182,36 @@ def test_layer_matrix_decides_what_collides() -> None:
     assert world.get(ghost, Transform).position.y < -1.0
 
 
-def test_changing_a_layer_at_run_time_takes_effect_next_step() -> None:
-    world = physics_world()
-    floor(world)
+def ball_at_rest(world: World) -> tuple[int, int]:
+    """A ball settled on a floor, as (floor, ball): what the edits below must let fall."""
+    ground = floor(world)
     b = ball(world, spatial.vec3(0, 0.5, 0))
     world.step(90)
     assert world.get(b, Transform).position.y == pytest.approx(0.1, abs=0.02)
-    world.get(b, Colliders).parts[0].layer = "held"  # held passes through the environment
-    world.step(1)
+    return ground, b
+
+
+def falls_through(world: World, b: int) -> bool:
     world.step(45)
-    assert world.get(b, Transform).position.y < -0.5
+    return world.get(b, Transform).position.y < -0.5
+
+
+def test_changing_a_layer_at_run_time_takes_effect_next_step() -> None:
+    world = physics_world()
+    _, b = ball_at_rest(world)
+    world.get(b, Colliders).parts[0].layer = "held"  # held passes through the environment
+    assert falls_through(world, b)
 
 
 def test_a_replaced_collider_is_watched_even_when_equal_to_the_old_one() -> None:
     world = physics_world()
-    floor(world)
-    b = ball(world, spatial.vec3(0, 0.5, 0))
-    world.step(90)
+    _, b = ball_at_rest(world)
     parts = world.get(b, Colliders).parts
     parts[0] = replace(parts[0])  # equal, but another object: the one to watch from now on
     world.step(30)
-    assert world.get(b, Transform).position.y == pytest.approx(0.1, abs=0.02)
+    assert world.get(b, Transform).position.y == pytest.approx(0.1, abs=0.02)  # kept its mass
     parts[0].layer = "held"
-    world.step(45)
-    assert world.get(b, Transform).position.y < -0.5
+    assert falls_through(world, b)
 
 
 def test_a_static_collider_moved_to_another_layer_stops_holding_things_up() -> None:
@@ -213,22 +219,16 @@ def test_a_static_collider_moved_to_another_layer_stops_holding_things_up() -> N
     layers.add("cloud")
     layers.set_collides("cloud", "props", False)
     world = physics_world(layers=layers)
-    ground = floor(world)
-    b = ball(world, spatial.vec3(0, 0.5, 0))
-    world.step(90)
+    ground, b = ball_at_rest(world)
     world.get(ground, Colliders).parts[0].layer = "cloud"
-    world.step(45)
-    assert world.get(b, Transform).position.y < -0.5
+    assert falls_through(world, b)
 
 
 def test_changing_the_matrix_at_run_time_regroups_every_collider() -> None:
     world = physics_world()
-    floor(world)
-    b = ball(world, spatial.vec3(0, 0.5, 0))
-    world.step(60)
+    _, b = ball_at_rest(world)
     world.resource(Layers).set_collides("props", "environment", False)
-    world.step(45)
-    assert world.get(b, Transform).position.y < -0.5
+    assert falls_through(world, b)
 
 
 def test_an_unknown_layer_is_a_clear_error_and_nothing_is_added() -> None:
