@@ -130,6 +130,17 @@ def test_a_body_that_falls_asleep_stops_interpolating() -> None:
     assert world.get(b, PreviousTransform).position == world.get(b, Transform).position
 
 
+def test_a_body_made_kinematic_interpolates_from_where_it_was_taken() -> None:
+    world = physics_world()
+    b = ball(world, spatial.vec3(0, 5, 0))
+    world.step(30)  # falling: well away from where it spawned
+    taken = spatial.Vec3(world.get(b, Transform).position)
+    physics(world).set_body_kind(b, BodyKind.KINEMATIC)
+    world.get(b, Transform).position = taken + spatial.vec3(0.1, 0, 0)  # a hand moves it
+    world.step(1)
+    assert world.get(b, PreviousTransform).position == taken  # not the spawn point
+
+
 def test_kinematic_body_follows_its_transform_and_pushes_with_real_velocity() -> None:
     world = physics_world()
     floor(world)

@@ -265,9 +265,9 @@ class Physics(Queries):
         self.dynamic.pop(body.handle, None)
         if kind is BodyKind.KINEMATIC:
             self.kinematic[body.entity] = body
+            body.pushed = (spatial.Vec3(body.transform.position), body.transform.rotation)
         elif kind is BodyKind.DYNAMIC:
             self.dynamic[body.handle] = body
-            body.pushed = (spatial.Vec3(body.transform.position), body.transform.rotation)
 
     def set_body_kind(self, entity: int, kind: BodyKind) -> None:
         """Change a body's kind now (and its component, so the next step agrees)."""
