@@ -69,13 +69,14 @@ class Queries:
         """The query filter for these layers, kept: building one costs a quarter of a ray cast."""
         body = self.bodies.get(exclude) if exclude is not None else None
         handle = body.handle if body else None
-        key = (None if layers is None else tuple(layers), handle, sensors)
+        names = None if layers is None else tuple(layers)
+        key = (names, handle, sensors)
         if self.filters_version != self.layers.version or len(self.filters) > 256:
             self.filters.clear()
             self.filters_version = self.layers.version
         found = self.filters.get(key)
         if found is None:
-            mask = self.layers.mask(key[0]) if key[0] is not None else 0xFFFFFFFF
+            mask = self.layers.mask(names) if names is not None else 0xFFFFFFFF
             flags = rp.QueryFilterFlags.empty() if sensors else rp.QueryFilterFlags.EXCLUDE_SENSORS
             groups = rp.InteractionGroups(memberships=rp.Group.ALL, filter=rp.Group(mask))
             found = self.filters[key] = rp.QueryFilter(
