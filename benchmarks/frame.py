@@ -8,7 +8,9 @@ of the same engine, so it is the same bodies in the same state, with nothing aro
 "around" is the full step less Rapier's own step as it ran inside the world, in two parts:
 "sync", the physics systems' own work (building and watching bodies, driving kinematic bodies,
 events, writing poses back), and "others", every other system and the schedule itself. Means are
-over the measured steps only (not the 180 warm-up steps), whether or not a system ran.
+over the measured steps only (not the 180 warm-up steps), whether or not a system ran. The
+raw world's pose reads (one call per value: rapier3d has no batch accessor) are timed apart
+from its step: the least any write-back costs.
 
 Run: ``python benchmarks/frame.py [--props 200 1000] [--steps N]``. The last line printed is
 one JSON object of the figures.
@@ -72,6 +74,28 @@ def _stepper(world: World, engine_ns: list[int]) -> Callable[[], None]:
     return step
 
 
+def _read_poses(raw: rp.PhysicsWorld) -> None:
+    """What any write-back must at least do: read the pose of every awake body (no batch
+    accessor exists, so one call per value)."""
+    bodies = raw.rigid_bodies
+    for handle in raw.active_bodies():
+        body = bodies[handle]
+        body.translation.to_tuple()
+        body.rotation.to_tuple()
+
+
+def _raw_stepper(raw: rp.PhysicsWorld, read_s: list[float]) -> Callable[[], None]:
+    """One raw step, then (timed apart) the reading of the awake bodies' poses."""
+
+    def step() -> None:
+        raw.step()
+        start = time.perf_counter()
+        _read_poses(raw)
+        read_s.append(time.perf_counter() - start)
+
+    return step
+
+
 def time_steps(step: object, steps: int) -> list[float]:
     times = []
     for _ in range(steps):
@@ -93,7 +117,11 @@ def main() -> None:
         engine_ns: list[int] = []
         settled = {s.name: s.stats.total_ns for s in world.schedule.all()}
         ours = time_steps(_stepper(world, engine_ns), args.steps)
-        alone = time_steps(raw.step, args.steps)
+        reads: list[float] = []
+        alone = [
+            a - r
+            for a, r in zip(time_steps(_raw_stepper(raw, reads), args.steps), reads, strict=True)
+        ]
         # per measured step, whether or not the system ran (the warm-up steps left out)
         mean_ms = {
             s.name: (s.stats.total_ns - settled[s.name]) / args.steps / 1e6
@@ -109,6 +137,7 @@ def main() -> None:
                 "step_worst_ms": max(ours) * 1e3,
                 "raw_physics_ms": statistics.mean(alone) * 1e3,
                 "engine_in_world_ms": engine_ms,
+                "raw_pose_reads_ms": statistics.mean(reads) * 1e3,
                 # the physics systems' own work: keeping Rapier in step with the components
                 "sync_ms": sum(mean_ms[name] for name in SYNC) - engine_ms,
                 "slowest": {name: mean_ms[name] for name in slowest},
@@ -135,6 +164,11 @@ def main() -> None:
         print(
             "        slowest systems: "
             + ", ".join(f"{k} {v:.3f}" for k, v in row["slowest"].items())
+        )
+        floor = row["raw_pose_reads_ms"] / row["engine_in_world_ms"]
+        print(
+            f"        reading the awake bodies' poses alone, raw rapier3d: "
+            f"{row['raw_pose_reads_ms']:.3f} ms ({floor:.2f}x the engine step)"
         )
     print("goal: at 200 props a step costs at most 1.5 ms; the systems around physics add at most")
     print("half of what the physics step itself costs")

@@ -199,7 +199,7 @@ def physics_writeback(world: World) -> None:
         transform, previous = body.transform, body.previous
         if previous is not None:
             previous.position, previous.rotation = transform.position, transform.rotation
-        transform.position = Vec3(t)
+        transform.position = Vec3(*t)
         transform.rotation = Quat(w, x, y, z)  # glm's order: w first (the hot path skips quat())
         if t[1] < kill_height:
             fallen.append(body)
