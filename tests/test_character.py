@@ -166,3 +166,14 @@ def test_stairs_do_not_stall_at_room_scale_or_smooth_move_speeds(speed: float) -
     ideal = 2.3 / speed * 90
     assert steps < 1.1 * ideal
     assert world.get(c, Transform).position.y == pytest.approx(0.8, abs=0.01)
+
+
+def test_characters_coming_and_going_reuse_their_controllers_slots() -> None:
+    world = physics_world()
+    floor(world)
+    for _ in range(20):
+        character = walker(world)
+        world.step(3)
+        world.despawn(character)
+        world.step(1)
+    assert len(physics(world).controllers) == 1

@@ -130,6 +130,19 @@ def test_a_body_that_falls_asleep_stops_interpolating() -> None:
     assert world.get(b, PreviousTransform).position == world.get(b, Transform).position
 
 
+@pytest.mark.parametrize("how", ["component", "command"])
+def test_a_falling_body_fixed_in_place_stops_interpolating(how: str) -> None:
+    world = physics_world()
+    b = ball(world, spatial.vec3(0, 5, 0))
+    world.step(30)
+    if how == "component":
+        world.get(b, RigidBody).kind = BodyKind.FIXED
+    else:
+        physics(world).set_body_kind(b, BodyKind.FIXED)
+    world.step(2)
+    assert world.get(b, PreviousTransform).position == world.get(b, Transform).position
+
+
 def test_a_body_made_kinematic_interpolates_from_where_it_was_taken() -> None:
     world = physics_world()
     b = ball(world, spatial.vec3(0, 5, 0))
@@ -219,10 +232,23 @@ def test_a_replaced_collider_is_watched_even_when_equal_to_the_old_one() -> None
     _, b = ball_at_rest(world)
     parts = world.get(b, Colliders).parts
     parts[0] = replace(parts[0])  # equal, but another object: the one to watch from now on
-    world.step(30)
-    assert world.get(b, Transform).position.y == pytest.approx(0.1, abs=0.02)  # kept its mass
+    world.step(1)
+    assert physics(world).bodies[b].rigid_body.mass == pytest.approx(0.5)  # the ball's mass
     parts[0].layer = "held"
     assert falls_through(world, b)
+
+
+def test_a_replaced_part_keeps_its_share_of_the_bodys_given_mass() -> None:
+    world = physics_world()
+    b = world.spawn(
+        Transform(position=spatial.vec3(0, 5, 0)),
+        RigidBody(mass=2.0),
+        Colliders(Collider(Sphere(0.1)), Collider(Box((0.4, 0.4, 0.4)))),
+    )
+    world.step(1)
+    world.get(b, Colliders).parts[1] = Collider(Box((0.2, 0.2, 0.2)))  # the box shrinks
+    world.step(1)
+    assert physics(world).bodies[b].rigid_body.mass == pytest.approx(2.0, rel=1e-5)
 
 
 def test_a_static_collider_moved_to_another_layer_stops_holding_things_up() -> None:

@@ -134,25 +134,31 @@ class _Mover:
     def __init__(
         self, physics: Physics, body: CharacterBody, handle: rp.RigidBodyHandle, dt: float
     ):
-        key = (
+        made_for = (
             handle,  # with its generation: the filter excludes this very body
             body.radius,
             body.height,
             body.step_height,
             body.max_slope,
+            body.snap_to_ground,
             body.layer,
             physics.layers.version,
         )
-        found = physics.controllers.get(key)
-        if found is None:
+        found = physics.controllers.get(handle.index)  # one a slot: bounded as Rapier's arena
+        if found is None or found[0] != made_for:
             query = rp.QueryFilter(
                 flags=rp.QueryFilterFlags.EXCLUDE_SENSORS,
                 groups=physics.groups(body.layer),
                 exclude_rigid_body=handle,
             )
             capsule = shared_shape(Capsule(body.radius, body.height))
-            found = physics.controllers[key] = (_controller(body), capsule, query)
-        self.controller, self.shape, self.filter = found
+            found = physics.controllers[handle.index] = (
+                made_for,
+                _controller(body),
+                capsule,
+                query,
+            )
+        _, self.controller, self.shape, self.filter = found
         self.physics, self.body, self.dt = physics, body, dt
         self.lift = body.height / 2 + SKIN  # feet to capsule centre
 

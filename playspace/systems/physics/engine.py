@@ -109,11 +109,16 @@ class Physics(Queries):
         self.seen_queries: tuple[object, object] = (None, None)
         self.edits = EditWatch()
         self.moved: set[rp.RigidBodyHandle] = set()
-        # The character controllers, with the capsule and query filter they move with, by
-        # entity and the settings (and layer matrix) they were made with.
+        # The character controllers, with the capsule and query filter they move with, by the
+        # body's slot in Rapier's arena, and what they were made for (body, settings, matrix).
         self.controllers: dict[
-            tuple[rp.RigidBodyHandle, float, float, float, float, str, int],
-            tuple[rp.KinematicCharacterController, rp.SharedShape, rp.QueryFilter],
+            int,
+            tuple[
+                tuple[object, ...],
+                rp.KinematicCharacterController,
+                rp.SharedShape,
+                rp.QueryFilter,
+            ],
         ] = {}
 
     # Bodies ------------------------------------------------------------------------------
@@ -190,16 +195,19 @@ class Physics(Queries):
     def replace_part(self, body: Body, index: int) -> None:
         """Rebuild collider `index`, whose Collider was replaced (a crouching capsule).
 
-        The new part takes its share, by volume, of a mass the body was given.
+        On a body given a mass, the new part carries the old part's share of it, so the body
+        weighs what it was given whatever shape the part takes now.
         """
         assert body.colliders is not None
         collider = body.colliders.parts[index]
         self.edits.stale = True
         old = body.parts[index].handle
+        share = self.engine.colliders[old].mass
         self.removed_parts[old] = self.parts.pop(old)
         self.engine.remove_collider(old)
-        volume = _solid_volume(body.colliders.parts)
-        builder = self._collider(collider, body.entity, body.component, volume)
+        builder = self._collider(collider, body.entity, body.component, 0)
+        if body.component is not None and body.component.mass is not None and not collider.sensor:
+            builder = builder.mass(share)
         handle = self.engine.add_collider(builder, body.handle)
         self.engine.colliders[handle].collision_groups = self.groups(collider.layer)
         self.parts[handle] = (body.entity, index)

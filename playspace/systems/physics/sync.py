@@ -13,6 +13,8 @@ from __future__ import annotations
 import logging
 from time import perf_counter_ns
 
+import rapier3d as rp
+
 from playspace import spatial
 from playspace.components import Transform
 from playspace.components.physics import BodyKind, Colliders, PreviousTransform, RigidBody
@@ -187,12 +189,14 @@ def physics_writeback(world: World) -> None:
     """Copy moving dynamic bodies into their Transforms; catch what fell out of the world."""
     physics = world.resource(Physics)
     dynamic_body, kill_height = physics.dynamic.get, physics.kill_height
-    active = physics.engine.active_bodies()
+    now: set[rp.RigidBodyHandle] = set()
+    written = now.add
     fallen: list[Body] = []
-    for handle in active:
+    for handle in physics.engine.active_bodies():
         body = dynamic_body(handle)
         if body is None:
             continue
+        written(handle)
         rb = body.rigid_body
         t = rb.translation.to_tuple()
         x, y, z, w = rb.rotation.to_tuple()
@@ -203,11 +207,11 @@ def physics_writeback(world: World) -> None:
         transform.rotation = Quat(w, x, y, z)  # glm's order: w first (the hot path skips quat())
         if t[1] < kill_height:
             fallen.append(body)
-    # a body that stopped moving (fell asleep) stops interpolating from where it was
-    now = set(active)
+    # a body that stopped moving (fell asleep, was fixed in place) stops interpolating from
+    # where it was; a kinematic one's previous pose is the drive's (physics_step)
     for handle in physics.moved - now:
-        body = physics.dynamic.get(handle)
-        if body is not None and body.previous is not None:
+        body = physics.by_handle.get(handle)
+        if body is not None and body.kind is not BodyKind.KINEMATIC and body.previous is not None:
             body.previous.position = body.transform.position
             body.previous.rotation = body.transform.rotation
     physics.moved = now
