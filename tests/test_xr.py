@@ -50,6 +50,7 @@ from playspace.xr.state import (
     StateChanged,
     XrEvent,
     XrFailed,
+    XrLost,
     XrUnavailable,
 )
 from playspace.xr.views import EyeTarget, EyeView, Fov, FrameTiming
@@ -386,6 +387,8 @@ class FakeDisplay:
 
     def end_frame(self, frame: FrameTiming, draw: object) -> None:
         self.runtime.calls.append("end_frame")
+        if self.runtime.frames == self.runtime.lost_at:
+            raise XrLost("xrEndFrame")
         if callable(draw):
             for eye in range(2):
                 draw(eye, EyeTarget(10 + eye, None, 64, 64, views.GL_RGBA8, None))
@@ -407,6 +410,7 @@ class FakeRuntime:
         self.head_y = 1.6
         self.pulses: list[HapticPulse] = []
         self.fails_at: int | None = None  # the frame whose xrWaitFrame fails, if any
+        self.lost_at: int | None = None  # the frame whose xrEndFrame says loss pending
 
     def clock(self) -> float:
         return self.t / 1e9
@@ -541,6 +545,16 @@ def test_a_runtime_failing_mid_session_is_destroyed_and_named(world_on) -> None:
     assert runtime.calls.count("wait_frame") == 12
 
 
+def test_a_call_saying_loss_pending_stops_as_a_lost_session(world_on) -> None:
+    runtime = FakeRuntime()
+    runtime.lost_at = 7
+    loop, _ = world_on(runtime)
+    assert loop.run(seconds=5) == "the OpenXR session was lost"
+    assert not loop.lifecycle.failed
+    assert "end" not in runtime.calls and runtime.calls[-1] == "destroy"
+    assert runtime.calls.count("end_frame") == 7
+
+
 def test_a_runtime_that_never_stops_is_given_up_on(world_on) -> None:
     runtime = FakeRuntime(answers_exit=False)
     loop, _ = world_on(runtime)
@@ -665,6 +679,13 @@ def test_an_openxr_error_mid_session_names_the_call() -> None:
         sync()
     assert caught.value.step == "xrSyncActions"
     assert caught.value.detail.startswith("SessionLostError")
+
+    @errors.mid_session("xrEndFrame")
+    def end_frame() -> None:
+        raise errors.xr.SessionLossPending()
+
+    with pytest.raises(XrLost):
+        end_frame()
 
 
 def test_openxr_errors_are_classified_by_the_step_that_failed() -> None:

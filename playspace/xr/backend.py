@@ -295,8 +295,8 @@ class OpenXRBackend:
             destroy, handle = self._handles.pop()
             try:
                 destroy(handle)
-            except xr.XrException as error:
-                log.info("OpenXR: %s failed: %s", destroy.__name__, type(error).__name__)
+            except xr.XrException as error:  # expected after a failure: kept out of the way
+                log.debug("OpenXR: %s failed: %s", destroy.__name__, type(error).__name__)
 
     @mid_session("xrGetCurrentInteractionProfile")
     def interaction_profile(self) -> str | None:

@@ -177,7 +177,7 @@ class XrDisplay:
         images = xr.enumerate_swapchain_images(handle, xr.SwapchainImageOpenGLKHR)
         return _Chain(handle, tuple(int(image.image) for image in images), image_format)
 
-    @mid_session("xrWaitFrame")
+    @mid_session("xrWaitFrame, xrBeginFrame")
     def wait_frame(self) -> FrameTiming | None:
         """Wait for the runtime's next frame and begin it; None if the session is being lost."""
         try:

@@ -50,6 +50,7 @@ from playspace.xr.state import (
     SessionLifecycle,
     XrEvent,
     XrFailed,
+    XrLost,
     XrUnavailable,
 )
 from playspace.xr.views import EyeTarget, EyeView, FrameTiming, RenderEye, eye_matrices
@@ -215,6 +216,8 @@ class VrLoop:
         while not self.lifecycle.finished:
             try:
                 self._turn(started, seconds)
+            except XrLost:
+                self._execute(self.lifecycle.lose())
             except XrFailed as error:
                 self._execute(self.lifecycle.fail(error))
         return self.lifecycle.reason

@@ -90,6 +90,9 @@ class FailureKind(Enum):
     SESSION_REFUSED = "the runtime refused the session"
 
 
+LOST = "the OpenXR session was lost"
+
+
 class XrUnavailable(Exception):
     """No session: `kind` says which step failed, `detail` what the runtime said."""
 
@@ -109,6 +112,10 @@ class XrFailed(Exception):
         super().__init__(f"{step}: {detail}")
         self.step = step
         self.detail = detail
+
+
+class XrLost(Exception):
+    """A call answered that the session is being lost (``XR_SESSION_LOSS_PENDING``)."""
 
 
 class SessionLifecycle:
@@ -163,6 +170,12 @@ class SessionLifecycle:
             return []
         return self._shut_down(f"{self.reason} ({reason})" if self.reason else reason)
 
+    def lose(self) -> list[Command]:
+        """A call said the session is being lost: as the LOSS_PENDING state, destroy and stop."""
+        if self.finished:
+            return []
+        return self._shut_down(LOST)
+
     def fail(self, error: XrFailed) -> list[Command]:
         """A call failed mid-session: destroy the session and stop, since nothing can end it
         in order now (the runtime's own error says what broke)."""
@@ -188,7 +201,7 @@ class SessionLifecycle:
                 commands += self._shut_down(self.reason)
         elif state is SessionState.LOSS_PENDING:
             # The session is being lost: ending it would fail; destroy it and stop.
-            commands += self._shut_down("the OpenXR session was lost")
+            commands += self._shut_down(LOST)
         elif state is SessionState.EXITING:  # comes after STOPPING and IDLE: already ended
             reason = self.reason if self.exit_requested else "the OpenXR runtime asked to exit"
             commands += self._shut_down(reason)
