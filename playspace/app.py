@@ -85,6 +85,21 @@ def load_target(path: Path) -> tuple[Scene, Example | None]:
     return load_scene(path), None
 
 
+@dataclass(slots=True)
+class Replayed:
+    """A headless run: the world as it ended, how many fixed steps ran, the example if any."""
+
+    world: World
+    steps: int
+    example: Example | None
+
+    def summary(self) -> str | None:
+        """The example's own line on what happened, when it has one."""
+        if self.example is None or self.example.summary is None:
+            return None
+        return self.example.summary(self.world)
+
+
 def run_headless(
     target: Path,
     trace: Path | None,
@@ -93,10 +108,10 @@ def run_headless(
     fixed_hz: float = 90.0,
     seed: int = 0,
     after_step: AfterStep | None = None,
-) -> tuple[World, int]:
+) -> Replayed:
     """Replay `trace` through a scene or an example (its own trace by default) for the trace's
-    length (or `seconds`); return the world and the number of fixed steps run. Deterministic:
-    the same inputs write the same telemetry, whether or not `after_step` watches."""
+    length (or `seconds`). Deterministic: the same inputs write the same telemetry, whether
+    or not `after_step` watches."""
     scene, example = load_target(target)
     if trace is None and example is not None:
         trace = example.trace
@@ -112,4 +127,4 @@ def run_headless(
         world.step(1)
         if after_step is not None:
             after_step(world, done, done == steps)
-    return world, steps
+    return Replayed(world, steps, example)

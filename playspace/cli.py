@@ -167,7 +167,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             out = None
             if args.telemetry is not None:
                 out = stack.enter_context(open(args.telemetry, "w", encoding="utf-8", newline="\n"))
-            _world, steps = run_headless(
+            replayed = run_headless(
                 args.scene, args.trace, out, args.seconds, args.fixed_hz, args.seed, capture
             )
     except (SceneError, TraceError, TargetError) as error:
@@ -176,6 +176,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except OSError as error:
         print(f"playspace run: {error.filename}: {error.strerror}", file=sys.stderr)
         return 2
+    steps = replayed.steps
     done = [f"{args.scene}: {steps} fixed steps ({steps / args.fixed_hz:.2f} s) headless"]
     if args.telemetry:
         done.append(f"telemetry in {args.telemetry}")
@@ -186,6 +187,9 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if capture is not None and args.frames:
         done.append(f"{capture.frame_count} frames in {args.frames}")
     print(", ".join(done))
+    summary = replayed.summary()
+    if summary is not None:
+        print(summary)
     return 0
 
 
@@ -208,7 +212,9 @@ def _preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             )
     if args.quit_after is not None and args.quit_after < 1:
         parser.error(f"--quit-after must be a whole number >= 1, got {args.quit_after}")
-    headless = f"playspace run {args.scene} --headless --trace FILE"
+    from playspace.example import headless_command
+
+    headless = headless_command(args.scene)
     if not _has_display():
         print(
             "playspace run: no display for the preview window ($DISPLAY and $WAYLAND_DISPLAY "

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from playspace.app import load_target, run_headless
+from playspace.app import run_headless
 
 if TYPE_CHECKING:
     from playspace.render.capture import Capture
@@ -37,22 +37,23 @@ def run(out: Path, render: bool = True) -> str:
     capture, picture = _capture(screenshot) if render else (None, "not drawn (--no-render)")
     try:
         with open(telemetry, "w", encoding="utf-8", newline="\n") as stream:
-            world, steps = run_headless(KITCHEN, None, stream, after_step=capture)
+            replayed = run_headless(KITCHEN, None, stream, after_step=capture)
     finally:
         if capture is not None:
             capture.release()
-    _, example = load_target(KITCHEN)
+    steps = replayed.steps
     happened = _count(telemetry)
     throws = [speed for speed in happened.throw_speeds if speed > 0.5]
     lines = [
-        f"playspace demo: the kitchen (BeeBeeQ), {steps} fixed steps ({steps / 90:.1f} s) "
+        f"playspace demo: the kitchen (BeeBeeQ), {steps} fixed steps ({steps / 90:.2f} s) "
         f"replayed headless from {KITCHEN.parent.name}/traces/kitchen.jsonl",
         f"grabs {happened.grabs}, throws {len(throws)}, hits {happened.hits}, "
         f"floor snaps {happened.floor_snaps}, steps with a held object ghosted "
         f"{happened.ghost_steps}",
     ]
-    if example is not None and example.summary is not None:
-        lines.append(example.summary(world))
+    summary = replayed.summary()
+    if summary is not None:
+        lines.append(summary)
     lines.append(f"telemetry: {telemetry}")
     lines.append(f"screenshot: {picture}")
     return "\n".join(lines)

@@ -85,3 +85,9 @@ def _import(path: Path) -> ModuleType:
         del sys.modules[name]
         raise ExampleError(f"{path}: importing it failed: {error!r}") from error
     return module
+
+
+def headless_command(target: Path | str) -> str:
+    """How to run `target` with no headset and no window: an example brings its own trace."""
+    trace = "" if str(target).endswith(".py") else " --trace FILE"
+    return f"playspace run {target} --headless{trace}"

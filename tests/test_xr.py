@@ -21,7 +21,7 @@ from playspace.components import DeviceRole, TrackedDevice, Transform
 from playspace.components.input import Button
 from playspace.components.interaction import GrabSettings, Hand
 from playspace.components.rig import Rig
-from playspace.ecs import World
+from playspace.ecs import Phase, World, system
 from playspace.scene import load_scene
 from playspace.systems.grab.events import GRAB_EVENTS, Grabbed, Hit, Released
 from playspace.systems.rig.events import Recentered
@@ -686,6 +686,19 @@ def test_an_openxr_error_mid_session_names_the_call() -> None:
 
     with pytest.raises(XrLost):
         end_frame()
+
+
+def test_run_vr_takes_an_example_module_and_the_games_plugins(scene: Path) -> None:
+    kitchen = Path(__file__).resolve().parent.parent / "examples" / "kitchen.py"
+    steps: list[int] = []
+
+    def count(world: World) -> None:
+        world.add_systems(system(Phase.FIXED)(lambda w: steps.append(w.fixed_time.step)))
+
+    out = io.StringIO()
+    opener = lambda name, graphics: FakeRuntime()  # noqa: E731
+    assert run_vr(kitchen, plugins=[count], seconds=0.1, opener=opener, out=out) == 0
+    assert steps and out.getvalue().splitlines()[-1] == "bees hit: 0"  # kitchen.py's summary
 
 
 def test_openxr_errors_are_classified_by_the_step_that_failed() -> None:

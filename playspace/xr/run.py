@@ -25,16 +25,17 @@ from __future__ import annotations
 import logging
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Protocol, TextIO
 
-from playspace.app import build_world
+from playspace.app import TargetError, build_world, load_target
 from playspace.components import Transform
 from playspace.components.interaction import GrabSettings
 from playspace.components.rig import Rig
 from playspace.ecs import World
-from playspace.scene import SceneError, load_scene
+from playspace.example import headless_command
+from playspace.scene import SceneError
 from playspace.spatial import Pose
 from playspace.systems.grab.events import GRAB_EVENTS
 from playspace.systems.rig.events import RecenterRequested
@@ -102,7 +103,7 @@ def failure_message(error: XrUnavailable, scene: Path | str) -> str:
     return (
         f"playspace run --vr: {error.kind.value} ({error.detail}); {_WHAT_TO_DO[error.kind]}. "
         f"To run without a headset, use the desktop preview: playspace run {scene} "
-        f"(or headless: playspace run {scene} --headless --trace FILE)"
+        f"(or headless: {headless_command(scene)})"
     )
 
 
@@ -117,8 +118,9 @@ def open_backend(app_name: str, graphics: bool) -> XrBackend:
 
 
 def run_vr(
-    scene_path: Path | str,
+    target: Path | str,
     *,
+    plugins: Iterable[object] = (),
     eyes: Callable[[World], RenderEye] | None = None,
     seconds: float | None = None,
     fixed_hz: float = 90.0,
@@ -127,7 +129,9 @@ def run_vr(
     opener: Callable[[str, bool], XrBackend] = open_backend,
     out: TextIO | None = None,
 ) -> int:
-    """Run the scene in the headset until the runtime or `seconds` ends it; the exit status.
+    """Run a scene or an example module (``.toml`` or ``.py``, as ``playspace run`` takes) in
+    the headset until the runtime or `seconds` ends it, with the game's `plugins` added as
+    :func:`~playspace.app.build_world` adds them; the exit status.
 
     `eyes(world)` makes the ``render_eye(view, projection, target)`` that draws one eye of that
     world; its GL context must be current. Without it the session is input-only
@@ -138,19 +142,22 @@ def run_vr(
     """
     out = out or sys.stdout
     try:
-        scene = load_scene(scene_path)
-    except SceneError as error:
+        scene, example = load_target(Path(target))
+    except (SceneError, TargetError) as error:
         print(error, file=sys.stderr)
         return 2
     _show_log_lines()
     try:
         backend = opener(app_name or scene.name, eyes is not None)
     except XrUnavailable as error:
-        print(failure_message(error, scene_path), file=sys.stderr)
+        print(failure_message(error, target), file=sys.stderr)
         return 2
     source = OpenXRSource()
+    added = [HapticsPlugin(GRAB_EVENTS), *plugins]
+    if example is not None:
+        added.append(example.build)
     try:
-        world, _ = build_world(scene, source, fixed_hz, seed, [HapticsPlugin(GRAB_EVENTS)])
+        world, _ = build_world(scene, source, fixed_hz, seed, added)
         render_eye = eyes(world) if eyes is not None else None
         with world:
             space = "STAGE" if backend.stage else "LOCAL, floor estimated from the head"
@@ -163,6 +170,8 @@ def run_vr(
         print(f"playspace run --vr: stopped: {reason}", file=sys.stderr)
         return 1
     print(f"OpenXR: stopped: {reason}", file=out)
+    if example is not None and example.summary is not None:
+        print(example.summary(world), file=out)
     return 0
 
 
