@@ -7,9 +7,9 @@ import contextlib
 import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from playspace import __version__
 
@@ -28,7 +28,7 @@ def _parser() -> argparse.ArgumentParser:
         "demo", help="replay the kitchen example headless and say what happened"
     )
     demo.add_argument(
-        "--out", type=Path, default=Path("playspace-demo"), help="where to write (playspace-demo/)"
+        "--out", type=Path, default=None, help="where to write (playspace-demo/); implies headless"
     )
     demo.add_argument("--no-render", action="store_true", help="no screenshot, simulate only")
     demo.add_argument(
@@ -149,6 +149,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return _preview(args, parser)
     if args.record is not None or args.quit_after is not None:
         parser.error("--record and --quit-after are for the preview window (drop --headless)")
+    _refuse_overwriting_inputs(args, parser)
     capture: Capture | None = None
     if (args.screenshot or args.frames) and not args.no_render:
         # Only a run that draws imports the render package: a plain headless run loads no GL.
@@ -160,13 +161,16 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         except GLUnavailableError as error:
             print(f"playspace run: {error}", file=sys.stderr)
             return 2
+        except OSError as error:
+            print(f"playspace run: {error.filename}: {error.strerror}", file=sys.stderr)
+            return 2
     try:
         with contextlib.ExitStack() as stack:
             if capture is not None:
                 stack.callback(capture.release)
             out = None
             if args.telemetry is not None:
-                out = stack.enter_context(open(args.telemetry, "w", encoding="utf-8", newline="\n"))
+                out = stack.enter_context(_replacing(args.telemetry))
             replayed = run_headless(
                 args.scene, args.trace, out, args.seconds, args.fixed_hz, args.seed, capture
             )
@@ -193,6 +197,32 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
+def _refuse_overwriting_inputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """An output path that names an input would destroy it (a trace recorded once)."""
+    inputs = {Path(p).resolve(): p for p in (args.scene, args.trace) if p is not None}
+    outputs = (("--telemetry", args.telemetry), ("--screenshot", args.screenshot),
+               ("--record", args.record), ("--frames", args.frames))  # fmt: skip
+    for flag, path in outputs:
+        if path is not None and Path(path).resolve() in inputs:
+            parser.error(f"{flag} {path} is an input of this run: it would be overwritten")
+
+
+@contextlib.contextmanager
+def _replacing(path: Path) -> Iterator[IO[str]]:
+    """Write `path` whole or not at all: a run that fails leaves what was there before."""
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        try:
+            stream = open(partial, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+        except OSError as error:
+            raise OSError(error.errno, error.strerror, str(path)) from None
+        with stream:
+            yield stream
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
 def _has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
@@ -212,6 +242,7 @@ def _preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             )
     if args.quit_after is not None and args.quit_after < 1:
         parser.error(f"--quit-after must be a whole number >= 1, got {args.quit_after}")
+    _refuse_overwriting_inputs(args, parser)
     from playspace.example import headless_command
 
     headless = headless_command(args.scene)
@@ -275,12 +306,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "demo":
         from playspace import demo
 
-        if _has_display() and not args.headless:
+        headless = args.headless or args.no_render or args.out is not None
+        if _has_display() and not headless:
             return _preview(_demo_preview(demo.KITCHEN), parser)
         try:
-            print(demo.run(args.out, render=not args.no_render))
+            print(demo.run(args.out or Path("playspace-demo"), render=not args.no_render))
         except demo.DemoError as error:
             print(f"playspace demo: {error}", file=sys.stderr)
+            return 2
+        except OSError as error:
+            print(f"playspace demo: {error.filename}: {error.strerror}", file=sys.stderr)
             return 2
         return 0
     if args.command == "validate":

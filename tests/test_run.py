@@ -146,6 +146,25 @@ def test_a_bad_scene_exits_2_without_a_traceback(tmp_path: Path) -> None:
     assert "key 'size'" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_an_output_naming_an_input_is_refused_and_the_input_kept(scene: Path, trace: Path) -> None:
+    recorded = trace.read_bytes()
+    for flag, path in (("--telemetry", trace), ("--screenshot", scene)):
+        done = playspace("run", scene, "--headless", "--trace", trace, flag, path)
+        assert done.returncode == 2 and "is an input of this run" in done.stderr
+    assert trace.read_bytes() == recorded and "[" in scene.read_text()
+
+
+def test_a_failed_run_leaves_the_previous_telemetry_as_it_was(trace: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[[box]]\nsize = [1, 0, 1]\nposition = [0, 0, 0]\n")
+    out = tmp_path / "telemetry.jsonl"
+    out.write_text("last run's telemetry\n")
+    done = playspace("run", bad, "--headless", "--trace", trace, "--telemetry", out)
+    assert done.returncode == 2
+    assert out.read_text() == "last run's telemetry\n"
+    assert [p.name for p in tmp_path.iterdir() if "partial" in p.name] == []
+
+
 def test_without_headless_it_says_how_to_run(scene: Path) -> None:
     done = playspace("run", scene)
     assert done.returncode == 2
@@ -160,6 +179,7 @@ def test_an_example_module_runs_with_its_own_trace(tmp_path: Path) -> None:
         e["type"] for line in out.read_text().splitlines()[1:] for e in json.loads(line)["events"]
     ]
     assert "target_hit" in kinds
+    assert done.stdout.splitlines()[-1].startswith("target hits: ")  # snowball.py's summary
 
 
 def test_neither_a_scene_nor_an_example_exits_2(tmp_path: Path) -> None:
