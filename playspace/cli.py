@@ -138,9 +138,14 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from playspace.scene import SceneError
     from playspace.systems.input import TraceError
 
-    for flag, value in (("--seconds", args.seconds), ("--fixed-hz", args.fixed_hz)):
-        if value is not None and not (math.isfinite(value) and value > 0):
-            parser.error(f"{flag} must be a number > 0, got {value}")
+    # a day of running at most, a step between 1 s and 0.1 ms: the clock counts integer
+    # nanoseconds, and the steps of a run must stay countable
+    if args.seconds is not None and not (
+        math.isfinite(args.seconds) and 0 < args.seconds <= 86_400
+    ):
+        parser.error(f"--seconds must be a number > 0 and <= 86400, got {args.seconds}")
+    if not (math.isfinite(args.fixed_hz) and 1 <= args.fixed_hz <= 10_000):
+        parser.error(f"--fixed-hz must be a number >= 1 and <= 10000, got {args.fixed_hz}")
     if args.every < 1:
         parser.error(f"--every must be a whole number >= 1, got {args.every}")
     if args.vr:

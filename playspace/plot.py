@@ -23,6 +23,8 @@ def read_telemetry(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as error:
         raise PlotError(f"{path}: cannot read: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise PlotError(f"{path}: not a text file (telemetry is UTF-8 JSON lines)") from None
     records = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -31,11 +33,51 @@ def read_telemetry(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
             records.append(json.loads(line))
         except json.JSONDecodeError as error:
             raise PlotError(f"{path}:{number}: not JSON: {error.msg}") from None
-    if not records or records[0].get("format") != "playspace-telemetry":
+        except (RecursionError, ValueError):
+            raise PlotError(f"{path}:{number}: not a telemetry record") from None
+    header = records[0] if records else None
+    if not isinstance(header, dict) or header.get("format") != "playspace-telemetry":
         raise PlotError(f"{path}:1: not a playspace telemetry file (no telemetry header)")
-    if records[0].get("version") != 1:
-        raise PlotError(f"{path}:1: telemetry version {records[0].get('version')!r}; expected 1")
-    return records[0], records[1:]
+    if header.get("version") != 1:
+        raise PlotError(f"{path}:1: telemetry version {header.get('version')!r}; expected 1")
+    for number, record in enumerate(records[1:], start=2):
+        _check_step(f"{path}:{number}", record)
+    return header, records[1:]
+
+
+def _check_step(where: str, step: object) -> None:
+    """Refuse a step without what the plot reads, naming the field (docs/telemetry-format.md)."""
+
+    def need(ok: bool, field: str, expected: str) -> None:
+        if not ok:
+            raise PlotError(f"{where}: {field}: expected {expected}")
+
+    need(isinstance(step, dict), "step", "an object")
+    assert isinstance(step, dict)
+    need(_is_number(step.get("t")), "t", "a number")
+    for part in ("head", "body", "origin"):
+        pose = step.get(part)
+        need(isinstance(pose, dict) and _is_xyz(pose.get("p")), f"{part}.p", "three numbers")
+    objects, events = step.get("objects", []), step.get("events", [])
+    need(isinstance(objects, list), "objects", "a list")
+    for i, o in enumerate(objects):
+        ok = isinstance(o, dict) and isinstance(o.get("name"), str) and _is_xyz(o.get("p"))
+        need(ok, f"objects[{i}]", "an object with a name and p")
+    need(isinstance(events, list), "events", "a list")
+    for i, e in enumerate(events):
+        need(isinstance(e, dict) and isinstance(e.get("type"), str), f"events[{i}]", "a type")
+        if e["type"] == "release":
+            need(_is_xyz(e.get("linear")), f"events[{i}].linear", "three numbers")
+    step.setdefault("objects", objects)
+    step.setdefault("events", events)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _is_xyz(value: object) -> bool:
+    return isinstance(value, list) and len(value) == 3 and all(map(_is_number, value))
 
 
 def plot_telemetry(path: Path, out: Path) -> None:
@@ -50,6 +92,10 @@ def plot_telemetry(path: Path, out: Path) -> None:
     header, steps = read_telemetry(path)
     if not steps:
         raise PlotError(f"{path}: no steps to plot")
+    if out.suffix.lower() != ".png":
+        raise PlotError(f"{out}: the plot is a PNG: name it FILE.png")
+    if not out.parent.is_dir():
+        raise PlotError(f"{out}: no such folder: {out.parent}")
     t = [s["t"] for s in steps]
     figure, (heights, above, throws) = pyplot.subplots(1, 3, figsize=(15, 4.5))
     figure.suptitle(f"{path.name}: {len(steps)} steps at {header.get('fixed_hz')} Hz")

@@ -39,6 +39,39 @@ def test_bad_telemetry_names_the_file_and_line(tmp_path: Path) -> None:
         plot_telemetry(bad, tmp_path / "x.png")
 
 
+HEADER = '{"format": "playspace-telemetry", "version": 1}\n'
+POSES = '"head": {"p": [0, 1.6, 0]}, "body": {"p": [0, 0, 0]}, "origin": {"p": [0, 0, 0]}'
+
+
+@pytest.mark.parametrize(
+    ("step", "message"),
+    [
+        ("[1, 2]", r"bad.jsonl:2: step: expected an object"),
+        ('{"step": 0}', r"bad.jsonl:2: t: expected a number"),
+        ('{"t": 0, "head": {"p": [0, 1]}}', r"bad.jsonl:2: head.p: expected three numbers"),
+        ('{"t": 0, ' + POSES + ', "events": [{}]}', r"events\[0\]: expected a type"),
+        ('{"t": 0, ' + POSES + ', "events": [{"type": "release"}]}', r"events\[0\].linear"),
+        ("[" * 100_000, r"bad.jsonl:2: not"),
+    ],
+)
+def test_a_step_the_plot_cannot_read_is_named(tmp_path: Path, step: str, message: str) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(HEADER + step + "\n")
+    with pytest.raises(PlotError, match=message):
+        plot_telemetry(bad, tmp_path / "x.png")
+
+
+def test_binary_input_and_a_wrong_output_are_named(telemetry: Path, tmp_path: Path) -> None:
+    binary = tmp_path / "b.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(PlotError, match=r"b.jsonl: not a text file"):
+        plot_telemetry(binary, tmp_path / "x.png")
+    with pytest.raises(PlotError, match=r"the plot is a PNG"):
+        plot_telemetry(telemetry, tmp_path / "x.txt")
+    with pytest.raises(PlotError, match=r"no such folder"):
+        plot_telemetry(telemetry, tmp_path / "missing" / "x.png")
+
+
 def test_without_matplotlib_the_message_names_the_extra(
     telemetry: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -165,6 +165,30 @@ def test_a_failed_run_leaves_the_previous_telemetry_as_it_was(trace: Path, tmp_p
     assert [p.name for p in tmp_path.iterdir() if "partial" in p.name] == []
 
 
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("--seconds", "1e308"), ("--fixed-hz", "1e308"), ("--fixed-hz", "1e-7"), ("--seconds", "0")],
+)
+def test_options_out_of_range_exit_2_saying_the_range(scene: Path, option: str, value: str) -> None:
+    done = playspace("run", scene, "--headless", option, value)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"{option} must be a number" in done.stderr and "<=" in done.stderr
+
+
+def test_nesting_too_deep_for_a_scene_or_a_trace_is_named(scene: Path, tmp_path: Path) -> None:
+    deep_scene = tmp_path / "deep.toml"
+    deep_scene.write_text("x = " + "[" * 50_000 + "]" * 50_000 + "\n")
+    deep_trace = tmp_path / "deep.jsonl"
+    header = '{"format": "playspace-trace", "version": 1}\n'
+    deep_trace.write_text(header + '{"t": 0, "head": ' + "[" * 100_000 + "\n")
+    for done in (
+        playspace("run", deep_scene, "--headless"),
+        playspace("run", scene, "--headless", "--trace", deep_trace),
+    ):
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert "nested too deeply" in done.stderr
+
+
 def test_without_headless_it_says_how_to_run(scene: Path) -> None:
     done = playspace("run", scene)
     assert done.returncode == 2

@@ -376,9 +376,9 @@ NAMED = BALL + 'name = "ball"\n'
 STAIRS = "[[stairs]]\nposition = [0, 0, 0]\nrise = 0.2\nrun = 0.3\nwidth = 1\n"
 RAMP = "[[ramp]]\nposition = [0, 0, 0]\nlength = 2\nwidth = 1\n"
 CAPSULE = '[[prop]]\nshape = "capsule"\nradius = 0.2\nposition = [0, 1, 0]\n'
-SIZE = "[[box]] 1, key 'size': expected three numbers > 0 (metres)"
-POSITION = "[[box]] 1, key 'position': expected three finite numbers (metres)"
-MASS = "[[prop]] 1, key 'mass': expected a number > 0 (kilograms)"
+SIZE = "[[box]] 1, key 'size': expected three numbers > 0 and < 10000 (metres)"
+POSITION = "[[box]] 1, key 'position': expected three numbers >= -10000 and <= 10000 (metres)"
+MASS = "[[prop]] 1, key 'mass': expected a number > 0 and < 100000 (kilograms)"
 SHAPES = 'one of "sphere", "box", "capsule", "cylinder"'
 LAYERS = "one of " + ", ".join(f'"{name}"' for name in DEFAULT_LAYERS)
 CAPS = "(the height includes both caps)"
@@ -407,7 +407,7 @@ BAD_VALUES = [
     (BALL + 'mass = "1 kg"\n', f'{MASS}, got "1 kg"'),
     (
         BALL.replace("0.1", "0"),
-        "[[prop]] 1, key 'radius': expected a number > 0 (metres), got 0",
+        "[[prop]] 1, key 'radius': expected a number > 0 and < 10000 (metres), got 0",
     ),
     (
         BALL + 'grabbable = "yes"\n',
@@ -420,7 +420,7 @@ BAD_VALUES = [
     ),
     (
         CAPSULE.replace("capsule", "cylinder"),
-        "[[prop]] 1, key 'height': missing, expected a number > 0 (metres)",
+        "[[prop]] 1, key 'height': missing, expected a number > 0 and < 10000 (metres)",
     ),
     (BALL + 'layer = "bees"\n', f"[[prop]] 1, key 'layer': expected {LAYERS}, got \"bees\""),
     (
@@ -452,7 +452,8 @@ BAD_VALUES = [
     (RAMP + "angle = 0\n", f"{ANGLE}, got 0"),
     (
         "[player]\nslope_quantization = -0.1\n",
-        "[player], key 'slope_quantization': expected a number >= 0 (metres), got -0.1",
+        "[player], key 'slope_quantization': "
+        "expected a number >= 0 and <= 10000 (metres), got -0.1",
     ),
     ("[player]\nyaw = inf\n", "[player], key 'yaw': expected a finite number (degrees), got inf"),
     (
@@ -461,7 +462,8 @@ BAD_VALUES = [
     ),
     (
         "[physics]\ngravity = [0, -9.81]\n",
-        "[physics], key 'gravity': expected three finite numbers (m/s^2), got [0, -9.81]",
+        "[physics], key 'gravity': "
+        "expected three numbers >= -1000 and <= 1000 (m/s^2), got [0, -9.81]",
     ),
     ("[scene]\nname = 3\n", "[scene], key 'name': expected a non-empty string, got 3"),
 ]
@@ -486,7 +488,7 @@ def test_unknown_keys_and_tables_are_errors_that_list_the_known_ones(tmp_path: P
     assert found == [
         f"{file}: unknown table [[boxes]]; known tables: {known}",
         f"{file}: unknown table [lights]; known tables: {known}",
-        f"{file}: [[box]] 1, key 'size': missing, expected three numbers > 0 (metres)",
+        f"{file}: [[box]] 1, key 'size': missing, expected three numbers > 0 and < 10000 (metres)",
         f"{file}: [[box]] 1: unknown key 'sise'; known keys: name, position, rotation, size",
     ]
 
@@ -599,8 +601,9 @@ def test_validate_lists_the_problems_of_a_bad_file_and_exits_2(tmp_path: Path) -
     assert done.stdout == f"{good}: ok (1 box)\n"
     assert "Traceback" not in done.stderr
     assert done.stderr.splitlines() == [
-        f"{bad}: [[box]] 1, key 'size': missing, expected three numbers > 0 (metres)",
-        f"{bad}: [[box]] 1, key 'position': missing, expected three finite numbers (metres)",
+        f"{bad}: [[box]] 1, key 'size': missing, expected three numbers > 0 and < 10000 (metres)",
+        f"{bad}: [[box]] 1, key 'position': missing, "
+        "expected three numbers >= -10000 and <= 10000 (metres)",
         f"{bad}: [[box]] 1: unknown key 'sise'; known keys: name, position, rotation, size",
         f"{bad}: {MASS}, got 0",
     ]

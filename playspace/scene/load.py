@@ -45,16 +45,19 @@ ZERO: Triple = (0.0, 0.0, 0.0)
 OPPONENT_RADIUS = 0.25
 OPPONENT_HEIGHT = 1.8  # a standing adult
 
-METRES = Number(unit="metres")
-SIZE = Number(low=0.0, exclusive=True, unit="metres")
-MASS = Number(low=0.0, exclusive=True, unit="kilograms")
+# Rapier works in 32-bit floats: within 10 km of the origin they still hold a millimetre, and a
+# number past 3.4e38 is infinity there. Bounds keep every value of a scene well inside that.
+REACH = 1e4  # metres
+METRES = Number(low=-REACH, high=REACH, unit="metres")
+SIZE = Number(low=0.0, high=REACH, exclusive=True, unit="metres")
+MASS = Number(low=0.0, high=1e5, exclusive=True, unit="kilograms")
 DEGREES = Number(unit="degrees")
 SLOPE = Number(low=0.0, high=90.0, exclusive=True, unit="degrees")
 STEPS = Number(low=1, high=1000, whole=True)
-SCALE = Number(low=0.0, exclusive=True)
+SCALE = Number(low=0.0, high=REACH, exclusive=True)
 DIRECTION = Number()
-GRAVITY = Number(unit="m/s^2")
-THRESHOLD = Number(low=0.0, unit="metres")
+GRAVITY = Number(low=-1000.0, high=1000.0, unit="m/s^2")
+THRESHOLD = Number(low=0.0, high=REACH, unit="metres")
 
 # tomllib ends its messages with where it stopped: "(at line 3, column 8)", "(at end of document)"
 _SYNTAX = re.compile(
@@ -77,6 +80,8 @@ def load_scene(path: str | os.PathLike[str]) -> Scene:
         raise SceneError([f"{file}: not a text file (TOML is UTF-8)"]) from None
     except tomllib.TOMLDecodeError as error:
         raise SceneError([f"{file}: {_syntax_error(error)}"]) from None
+    except RecursionError:
+        raise SceneError([f"{file}: arrays or tables nested too deeply to be a scene"]) from None
     reader = _SceneReader(path, data)
     scene = reader.scene()
     if reader.errors:

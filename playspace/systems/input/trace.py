@@ -41,6 +41,10 @@ _HEADER: Final = {"format": "playspace-trace", "version": 1}
 _HEADER_LINE: Final = json.dumps(_HEADER)
 _SAMPLE_KEYS = ("t", "head", "left", "right", "pads")
 _POSE_KEYS = ("p", "q", "v", "w")
+# Tracking space is a room: a pose 10 km out, or a hand at 1000 m/s, is not a recording but a
+# broken one, and past 3.4e38 Rapier's 32-bit floats would make it infinity.
+_REACH = {"p": 1e4, "v": 1e3, "w": 1e4}  # metres, m/s, rad/s
+_LONGEST = 1e5  # seconds: a day of recording and more
 _HAND_KEYS = (*_POSE_KEYS, "grip", "trigger", "stick", "buttons")
 _PAD_KEYS = ("left_stick", "right_stick", "buttons")
 _NUMBER_TYPES = {int, float}  # by exact type: JSON's true is a Python int, but not a number
@@ -173,7 +177,7 @@ def _object(cursor: _Cursor, value: object, name: str, keys: tuple[str, ...]) ->
 
 def _time(cursor: _Cursor, value: object, previous: float | None) -> float:
     """A sample's ``t``: seconds since the recording began, later than the sample before."""
-    (time,) = cursor.numbers(value, "t", None, low=0.0)
+    (time,) = cursor.numbers(value, "t", None, 0.0, _LONGEST)
     if previous is not None and time <= previous:
         raise cursor.error(
             "t", f"expected a time after the previous sample's ({previous!r}), got {time!r}"
@@ -202,7 +206,10 @@ def _device(cursor: _Cursor, record: dict[str, Any], name: str) -> DevicePose | 
     lost: _NotFinite | None = None
     for key in given:  # all of them, so a wrong type is an error even beside a NaN
         try:
-            values[key] = cursor.numbers(record[key], _join(name, key), 4 if key == "q" else 3)
+            reach = _REACH.get(key, math.inf)
+            values[key] = cursor.numbers(
+                record[key], _join(name, key), 4 if key == "q" else 3, -reach, reach
+            )
         except _NotFinite as error:
             lost = lost or error
     if lost is not None:
@@ -313,6 +320,8 @@ def _json(cursor: _Cursor, raw: bytes) -> object:
         raise cursor.error(None, f"not valid JSON: {error.msg} at column {error.colno}") from None
     except ValueError as error:  # an integer too long to convert
         raise cursor.error(None, f"not valid JSON: {error}") from None
+    except RecursionError:
+        raise cursor.error(None, "nested too deeply to be a sample") from None
 
 
 def _read(cursor: _Cursor, lines: Iterable[bytes]) -> list[InputFrame]:
