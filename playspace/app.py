@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import IO
 
 from playspace.ecs import World
-from playspace.example import Example, ExampleError, load_example
+from playspace.example import Example, load_example
+from playspace.example import TargetError as TargetError  # the CLI's and run_vr's error
 from playspace.scene import Scene, SpawnedScene, load_scene, physics_plugin_for, spawn_scene
 from playspace.systems.grab import TELEMETRY_EVENTS, GrabPlugin
 from playspace.systems.input import InputSource, ReplaySource, ScriptedSource, load_trace, standing
@@ -65,17 +66,10 @@ AfterStep = Callable[[World, int, bool], None]
 far and whether that was the last one: how captures draw the end of a step."""
 
 
-class TargetError(ValueError):
-    """`playspace run` was given something that is neither a scene nor an example module."""
-
-
 def load_target(path: Path) -> tuple[Scene, Example | None]:
     """The scene to run, and the example module around it when `path` is one."""
     if path.suffix == ".py":
-        try:
-            example = load_example(path)
-        except ExampleError as error:
-            raise TargetError(str(error)) from None
+        example = load_example(path)
         return load_scene(example.scene), example
     if path.suffix != ".toml":
         raise TargetError(

@@ -179,6 +179,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             replayed = run_headless(
                 args.scene, args.trace, out, args.seconds, args.fixed_hz, args.seed, capture
             )
+            summary = replayed.summary()
     except (SceneError, TraceError, TargetError) as error:
         print(error, file=sys.stderr)
         return 2
@@ -196,7 +197,6 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if capture is not None and args.frames:
         done.append(f"{capture.frame_count} frames in {args.frames}")
     print(", ".join(done))
-    summary = replayed.summary()
     if summary is not None:
         print(summary)
     return 0

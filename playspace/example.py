@@ -15,16 +15,22 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import TypeVar
 
 from playspace.ecs import World
 
 
-class ExampleError(ValueError):
-    """A file given as an example is not one."""
+class TargetError(ValueError):
+    """What ``playspace run`` was given cannot run: neither a scene nor a usable example."""
+
+
+class ExampleError(TargetError):
+    """A file given as an example is not one, or its build failed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,23 +54,60 @@ def load_example(path: Path) -> Example:
     missing = [
         what
         for what, ok in (
-            ("SCENE (the scene file's name)", isinstance(scene, str)),
+            ("SCENE (the scene file's name)", scene is not None),
             ("build(world) (its plugin)", callable(build)),
         )
         if not ok
     ]
     if missing:
         raise ExampleError(f"{path}: an example module must define {' and '.join(missing)}")
-    assert isinstance(scene, str) and callable(build)
+    assert callable(build)
     trace = getattr(module, "TRACE", None)
     summary = getattr(module, "summary", None)
+    for name, value, kind in (("SCENE", scene, ".toml"), ("TRACE", trace, ".jsonl")):
+        if value is not None and not (isinstance(value, str) and value.endswith(kind)):
+            raise ExampleError(
+                f"{path}: {name} must name a {kind} file beside the module, got {value!r}"
+            )
+    assert isinstance(scene, str)
     return Example(
         name=path.stem,
         scene=path.parent / scene,
         trace=path.parent / trace if isinstance(trace, str) else None,
-        build=build,
-        summary=summary if callable(summary) else None,
+        build=_reporting(path, "build", build),
+        summary=_reporting(path, "summary", summary) if callable(summary) else None,
     )
+
+
+R = TypeVar("R")
+
+
+def _reporting(path: Path, name: str, call: Callable[[World], R]) -> Callable[[World], R]:
+    """The module's `call`, a failure in it said as one line naming the module and line."""
+
+    def reported(world: World) -> R:
+        try:
+            return call(world)
+        except Exception as error:
+            where = f"{path}{_line(error, path)}"
+            raise ExampleError(f"{where}: {name}(world) failed: {_short(error)}") from error
+
+    return reported
+
+
+def _short(error: BaseException) -> str:
+    shown = repr(error)
+    return shown if len(shown) <= 300 else shown[:300] + "..."
+
+
+def _line(error: BaseException, path: Path) -> str:
+    """``:12``, the deepest line of `path` that `error` passed through, or nothing."""
+    lines = [
+        f.lineno
+        for f in traceback.extract_tb(error.__traceback__)
+        if Path(f.filename) == path.resolve()
+    ]
+    return f":{lines[-1]}" if lines else ""
 
 
 def _import(path: Path) -> ModuleType:
@@ -81,9 +124,14 @@ def _import(path: Path) -> ModuleType:
     sys.modules[name] = module  # dataclasses look their module up while the file runs
     try:
         spec.loader.exec_module(module)
-    except Exception as error:
+    except SyntaxError as error:
         del sys.modules[name]
-        raise ExampleError(f"{path}: importing it failed: {error!r}") from error
+        line = f":{error.lineno}" if error.lineno else ""
+        raise ExampleError(f"{path}{line}: not valid Python: {error.msg}") from None
+    except (Exception, SystemExit) as error:  # a module that exits at import runs nothing
+        del sys.modules[name]
+        where = f"{path}{_line(error, path)}"
+        raise ExampleError(f"{where}: importing it failed: {_short(error)}") from error
     return module
 
 

@@ -85,6 +85,40 @@ def test_a_module_without_what_an_example_needs_is_refused(tmp_path: Path) -> No
         load_example(tmp_path / "scene.txt")
 
 
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("def build(\n", r"bad.py:1: not valid Python"),
+        ("import sys\nsys.exit(0)\n", r"bad.py:2: importing it failed: SystemExit\(0\)"),
+        ("SCENE = 5\ndef build(world): pass\n", r"SCENE must name a .toml file .* got 5"),
+        ("SCENE = ''\ndef build(world): pass\n", r"SCENE must name a .toml file"),
+        ("SCENE = 'a.toml'\nTRACE = 5\ndef build(world): pass\n", r"TRACE must name a .jsonl"),
+    ],
+)
+def test_a_broken_module_is_named_with_its_line(tmp_path: Path, body: str, message: str) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text(body)
+    with pytest.raises(ExampleError, match=message):
+        load_example(bad)
+
+
+def test_a_failing_build_or_summary_is_one_line_naming_the_module(tmp_path: Path) -> None:
+    from cli_helpers import playspace
+
+    (tmp_path / "s.toml").write_text("[[box]]\nsize = [4, 0.2, 4]\nposition = [0, -0.1, 0]\n")
+    for body, said in (
+        ("def build():\n    pass\n", "game.py: build(world) failed: TypeError("),
+        (
+            "def build(world):\n    pass\ndef summary(world):\n    return 1 / 0\n",
+            "game.py:5: summary(world) failed: ZeroDivisionError(",
+        ),
+    ):
+        (tmp_path / "game.py").write_text("SCENE = 's.toml'\n" + body)
+        done = playspace("run", tmp_path / "game.py", "--headless")
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert said in done.stderr, done.stderr
+
+
 def test_every_example_scene_validates() -> None:
     for scene in sorted(EXAMPLES.glob("*.toml")):
         load_scene(scene)
