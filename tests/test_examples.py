@@ -15,7 +15,7 @@ from playspace.example import ExampleError, load_example
 from playspace.scene import load_scene
 from playspace.systems.grab import TELEMETRY_EVENTS
 from playspace.systems.rig.events import RIG_EVENTS
-from playspace.systems.telemetry import TelemetryPlugin
+from playspace.systems.telemetry import TelemetryPlugin, event_record
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -122,3 +122,13 @@ def test_a_failing_build_or_summary_is_one_line_naming_the_module(tmp_path: Path
 def test_every_example_scene_validates() -> None:
     for scene in sorted(EXAMPLES.glob("*.toml")):
         load_scene(scene)
+
+
+def test_telemetry_writes_a_number_that_is_not_finite_as_null() -> None:
+    from playspace import spatial
+    from playspace.systems.grab.events import Released
+
+    broken = Released(1, 2, spatial.vec3(float("nan"), 0.0, 1.0), spatial.vec3(0, 0, 0))
+    record = event_record(broken)
+    assert record["linear"] == [None, 0.0, 1.0]
+    assert json.loads(json.dumps(record, allow_nan=False)) == record

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections.abc import Iterable
 from typing import IO, Any
 
@@ -27,18 +28,21 @@ VERSION = 1
 DIGITS = 6
 
 
-def _number(x: float) -> float:
+def _number(x: float) -> float | None:
+    """`x` rounded; None (JSON's null) when it is not finite, which JSON cannot write."""
+    if not math.isfinite(x):
+        return None
     rounded = round(x, DIGITS)
     return 0.0 if rounded == 0 else rounded  # no "-0.0" to tell apart
 
 
-def vector(v: Vec3 | Quat) -> list[float]:
+def vector(v: Vec3 | Quat) -> list[float | None]:
     if isinstance(v, Quat):
         return [_number(v.x), _number(v.y), _number(v.z), _number(v.w)]
     return [_number(c) for c in v]
 
 
-def pose(transform: Transform) -> dict[str, list[float]]:
+def pose(transform: Transform) -> dict[str, list[float | None]]:
     return {"p": vector(transform.position), "q": vector(transform.rotation)}
 
 
