@@ -148,7 +148,17 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error(f"--fixed-hz must be a number >= 1 and <= 10000, got {args.fixed_hz}")
     if args.every < 1:
         parser.error(f"--every must be a whole number >= 1, got {args.every}")
+    if args.screenshot is not None and args.screenshot.suffix.lower() != ".png":
+        parser.error(f"--screenshot {args.screenshot}: screenshots are PNG: name it FILE.png")
     if args.vr:
+        vr_ignores = (
+            ("--headless", args.headless), ("--trace", args.trace),
+            ("--telemetry", args.telemetry), ("--screenshot", args.screenshot),
+            ("--frames", args.frames), ("--record", args.record),
+        )  # fmt: skip
+        for flag, value in vr_ignores:
+            if value:
+                parser.error(f"{flag} is not for --vr: the headset run is played live")
         return _run_vr(args)
     if not args.headless:
         return _preview(args, parser)

@@ -148,7 +148,7 @@ def test_a_bad_scene_exits_2_without_a_traceback(tmp_path: Path) -> None:
 
 def test_an_output_naming_an_input_is_refused_and_the_input_kept(scene: Path, trace: Path) -> None:
     recorded = trace.read_bytes()
-    for flag, path in (("--telemetry", trace), ("--screenshot", scene)):
+    for flag, path in (("--telemetry", trace), ("--telemetry", scene)):
         done = playspace("run", scene, "--headless", "--trace", trace, flag, path)
         assert done.returncode == 2 and "is an input of this run" in done.stderr
     assert trace.read_bytes() == recorded and "[" in scene.read_text()
@@ -187,6 +187,13 @@ def test_nesting_too_deep_for_a_scene_or_a_trace_is_named(scene: Path, tmp_path:
     ):
         assert done.returncode == 2 and "Traceback" not in done.stderr
         assert "nested too deeply" in done.stderr
+
+
+def test_options_a_run_would_ignore_are_refused(scene: Path, trace: Path) -> None:
+    for options in (("--vr", "--trace", trace), ("--vr", "--headless"), ("--screenshot", "a.jpg")):
+        done = playspace("run", scene, "--headless", *options)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert "is not for --vr" in done.stderr or "screenshots are PNG" in done.stderr
 
 
 def test_without_headless_it_says_how_to_run(scene: Path) -> None:
