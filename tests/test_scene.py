@@ -554,15 +554,21 @@ def test_unreadable_scene_files_are_scene_errors(tmp_path: Path) -> None:
         ("room.obj", "this is not a mesh\n", "{path} has no triangles"),
         ("room.glb", "garbage", "cannot read {path}: "),
         ("room.fbx", "", "expected an OBJ (.obj) or glTF (.gltf, .glb) file, got .fbx"),
+        ("room.obj", QUAD_OBJ + "# caf\xe9\n", "cannot read {path}: not UTF-8 text"),
+        ("room.gltf", '{"asset": ', "cannot read {path}: not glTF: Expecting value at line 1"),
+        ("room.gltf", "[1, 2]", "cannot read {path}: not glTF (expected a JSON object)"),
     ],
-    ids=["missing", "bad-index", "no-triangles", "bad-glb", "wrong-format"],
-)
+    ids=[
+        "missing", "bad-index", "no-triangles", "bad-glb", "wrong-format", "not-utf8",
+        "broken-gltf", "gltf-not-an-object",
+    ],
+)  # fmt: skip
 def test_a_missing_or_malformed_mesh_file_is_named(
     tmp_path: Path, name: str | None, content: str | None, message: str
 ) -> None:
     path = tmp_path / (name or "nothing.obj")
     if content is not None:
-        path.write_text(content)
+        path.write_bytes(content.encode("latin-1"))  # the not-UTF-8 case keeps its byte
     [found] = errors(tmp_path, f'[[mesh]]\nfile = "{path.name}"\n')
     expected = message.format(path=path)
     assert found.startswith(f"{tmp_path / 'kitchen.toml'}: [[mesh]] 1, key 'file': {expected}")

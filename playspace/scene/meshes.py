@@ -8,6 +8,7 @@ glTF specifies); ``scale`` fixes a file authored in other units.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from playspace.components.physics import TriangleMesh
@@ -25,14 +26,18 @@ def load_mesh(path: Path, scale: float) -> TriangleMesh:
         raise MeshFileError(
             f"expected an OBJ (.obj) or glTF (.gltf, .glb) file, got {path.suffix or 'no suffix'}"
         )
+    if path.is_dir():
+        raise MeshFileError(f"{path} is a folder, not a mesh file")
     if not path.is_file():
         raise MeshFileError(f"no such file: {path}")
+    if path.suffix.lower() == ".gltf":
+        _check_gltf_json(path)
     import trimesh  # here, not at the top: see the module docstring
 
     try:
         mesh = trimesh.load(path, force="mesh")
     except Exception as error:  # trimesh raises many kinds on a malformed file
-        raise MeshFileError(f"cannot read {path}: {error}") from None
+        raise MeshFileError(f"cannot read {path}: {_why(error)}") from None
     if not isinstance(mesh, trimesh.Trimesh) or len(mesh.faces) == 0:
         raise MeshFileError(f"{path} has no triangles")
     vertices = tuple((x * scale, y * scale, z * scale) for x, y, z in mesh.vertices.tolist())
@@ -41,3 +46,26 @@ def load_mesh(path: Path, scale: float) -> TriangleMesh:
         return TriangleMesh(vertices, triangles)
     except ValueError as error:  # trimesh drops NaN vertices; this is the last word on the rest
         raise MeshFileError(f"{path}: {error}") from None
+
+
+def _why(error: Exception) -> str:
+    """What went wrong inside trimesh, in words: its own text is sometimes a bare file name."""
+    text = str(error)
+    if "charset_normalizer" in text or isinstance(error, UnicodeDecodeError):
+        return "not UTF-8 text (OBJ and glTF files are text)"
+    if isinstance(error, FileNotFoundError):
+        return f"a file it names is missing ({text})"
+    return f"malformed ({type(error).__name__}: {text})" if text else type(error).__name__
+
+
+def _check_gltf_json(path: Path) -> None:
+    """A .gltf is JSON: say where it is broken (trimesh reports a missing file instead)."""
+    try:
+        document = json.loads(path.read_bytes())
+    except (UnicodeDecodeError, RecursionError):
+        raise MeshFileError(f"cannot read {path}: not glTF (JSON text)") from None
+    except json.JSONDecodeError as error:
+        where = f"line {error.lineno}, column {error.colno}"
+        raise MeshFileError(f"cannot read {path}: not glTF: {error.msg} at {where}") from None
+    if not isinstance(document, dict):
+        raise MeshFileError(f"cannot read {path}: not glTF (expected a JSON object)")
