@@ -214,7 +214,14 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def _refuse_overwriting_inputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     """An output path that names an input would destroy it (a trace recorded once)."""
-    inputs = {Path(p).resolve(): p for p in (args.scene, args.trace) if p is not None}
+    named = [args.scene, args.trace]
+    if str(args.scene).endswith(".py"):  # an example's own scene and trace are inputs too
+        from playspace.example import ExampleError, load_example
+
+        with contextlib.suppress(ExampleError):
+            example = load_example(Path(args.scene))
+            named += [example.scene, example.trace]
+    inputs = {Path(p).resolve(): p for p in named if p is not None}
     outputs = (("--telemetry", args.telemetry), ("--screenshot", args.screenshot),
                ("--record", args.record), ("--frames", args.frames))  # fmt: skip
     for flag, path in outputs:

@@ -154,6 +154,14 @@ def test_an_output_naming_an_input_is_refused_and_the_input_kept(scene: Path, tr
     assert trace.read_bytes() == recorded and "[" in scene.read_text()
 
 
+def test_an_examples_own_trace_is_an_input_too() -> None:
+    trace = Path("examples/traces/snowball.jsonl")
+    recorded = trace.read_bytes()
+    done = playspace("run", "examples/snowball.py", "--headless", "--telemetry", trace)
+    assert done.returncode == 2 and "is an input of this run" in done.stderr
+    assert trace.read_bytes() == recorded
+
+
 def test_a_failed_run_leaves_the_previous_telemetry_as_it_was(trace: Path, tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text("[[box]]\nsize = [1, 0, 1]\nposition = [0, 0, 0]\n")
