@@ -52,7 +52,12 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--trace", type=Path, metavar="FILE", help="replay this trace (v1)")
     run.add_argument("--telemetry", type=Path, metavar="FILE", help="write telemetry v1 here")
     run.add_argument("--seconds", type=float, help="how long to run (default: the trace's length)")
-    run.add_argument("--fixed-hz", type=float, default=90.0, help="fixed steps a second (90)")
+    run.add_argument(
+        "--fixed-hz",
+        type=float,
+        help="fixed steps a second (default: the headset's refresh rate with --vr, the rate a "
+        "trace was recorded at, else 90)",
+    )
     run.add_argument("--seed", type=int, default=0, help="seed of the run's random generator")
     run.add_argument(
         "--screenshot",
@@ -76,7 +81,7 @@ def _parser() -> argparse.ArgumentParser:
         "--record",
         type=Path,
         metavar="FILE",
-        help="preview: save what the simulator did as a trace (v1) that replays the session",
+        help="preview and --vr: save what the player did as a trace (v1) that replays the session",
     )
     run.add_argument(
         "--quit-after", type=int, metavar="N", help="preview: close the window after N frames"
@@ -108,33 +113,41 @@ def _gl_probe() -> str:
 def _run_vr(args: argparse.Namespace) -> int:
     """The headset run, drawing with the renderer on an EGL context made current first (the
     OpenXR session binds to the current context); without GL, an input-only session."""
+    from playspace.loops.headset import run_vr
     from playspace.render.context import GLUnavailableError, create_context
-    from playspace.xr.run import run_vr
 
-    try:
-        ctx = create_context()
-    except GLUnavailableError as error:
-        print(f"playspace run --vr: no GL ({error}); input only", file=sys.stderr)
-        return run_vr(args.scene, seconds=args.seconds, fixed_hz=args.fixed_hz, seed=args.seed)
-    from playspace.render import Renderer
-    from playspace.render.headset import headset_eyes
+    with contextlib.ExitStack() as stack:
+        telemetry = None
+        if args.telemetry is not None:
+            try:
+                telemetry = stack.enter_context(_replacing(args.telemetry))
+            except OSError as error:
+                print(f"playspace run: {error.filename}: {error.strerror}", file=sys.stderr)
+                return 2
+        options = {
+            "seconds": args.seconds,
+            "fixed_hz": args.fixed_hz,
+            "seed": args.seed,
+            "telemetry": telemetry,
+            "record": args.record,
+        }
+        try:
+            ctx = create_context()
+        except GLUnavailableError as error:
+            print(f"playspace run --vr: no GL ({error}); input only", file=sys.stderr)
+            return run_vr(args.scene, **options)
+        from playspace.loops.eyes import headset_eyes
+        from playspace.render import Renderer
 
-    renderer = Renderer(ctx)
-    try:
-        return run_vr(
-            args.scene,
-            eyes=headset_eyes(renderer),
-            seconds=args.seconds,
-            fixed_hz=args.fixed_hz,
-            seed=args.seed,
-        )
-    finally:
-        renderer.release()
-        ctx.release()
+        renderer = Renderer(ctx)
+        stack.callback(ctx.release)
+        stack.callback(renderer.release)
+        return run_vr(args.scene, eyes=headset_eyes(renderer), **options)
 
 
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from playspace.app import TargetError, run_headless
+    from playspace.app import TargetError
+    from playspace.loops.replay import run_headless
     from playspace.scene import SceneError
     from playspace.systems.input import TraceError
 
@@ -144,7 +157,9 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         math.isfinite(args.seconds) and 0 < args.seconds <= 86_400
     ):
         parser.error(f"--seconds must be a number > 0 and <= 86400, got {args.seconds}")
-    if not (math.isfinite(args.fixed_hz) and 1 <= args.fixed_hz <= 10_000):
+    if args.fixed_hz is not None and not (
+        math.isfinite(args.fixed_hz) and 1 <= args.fixed_hz <= 10_000
+    ):
         parser.error(f"--fixed-hz must be a number >= 1 and <= 10000, got {args.fixed_hz}")
     if args.every < 1:
         parser.error(f"--every must be a whole number >= 1, got {args.every}")
@@ -153,12 +168,13 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.vr:
         vr_ignores = (
             ("--headless", args.headless), ("--trace", args.trace),
-            ("--telemetry", args.telemetry), ("--screenshot", args.screenshot),
-            ("--frames", args.frames), ("--record", args.record),
+            ("--screenshot", args.screenshot), ("--frames", args.frames),
+            ("--quit-after", args.quit_after is not None),
         )  # fmt: skip
         for flag, value in vr_ignores:
             if value:
                 parser.error(f"{flag} is not for --vr: the headset run is played live")
+        _refuse_overwriting_inputs(args, parser)
         return _run_vr(args)
     if not args.headless:
         return _preview(args, parser)
@@ -197,7 +213,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"playspace run: {error.filename}: {error.strerror}", file=sys.stderr)
         return 2
     steps = replayed.steps
-    done = [f"{args.scene}: {steps} fixed steps ({steps / args.fixed_hz:.2f} s) headless"]
+    done = [f"{args.scene}: {steps} fixed steps ({steps / replayed.fixed_hz:.2f} s) headless"]
     if args.telemetry:
         done.append(f"telemetry in {args.telemetry}")
     if capture is None and (args.screenshot or args.frames):
@@ -275,32 +291,22 @@ def _preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             file=sys.stderr,
         )
         return 2
-    from playspace.app import TargetError, build_world, load_target
-    from playspace.render.preview import PreviewError, preview_window, run_preview
+    from playspace.app import TargetError
+    from playspace.loops.preview import preview
+    from playspace.render.preview import PreviewError
     from playspace.scene import SceneError
-    from playspace.systems.input import InputSource, Recorder, TraceWriter
-    from playspace.systems.input.simulator import Simulator
 
-    simulator, recorder = Simulator(), None
+    fixed_hz = args.fixed_hz or 90.0
     try:
-        scene, example = load_target(args.scene)
-        with contextlib.ExitStack() as stack:
-            window = stack.enter_context(preview_window(f"playspace: {args.scene.name}"))
-            source: InputSource = simulator
-            if args.record is not None:
-                source = recorder = Recorder(
-                    simulator, stack.enter_context(TraceWriter(args.record))
-                )
-            plugins = [example.build] if example is not None else []
-            world, _ = build_world(scene, source, args.fixed_hz, args.seed, plugins)
-            run = run_preview(
-                world,
-                simulator,
-                window,
-                frames=args.quit_after,
-                seconds=args.seconds,
-                screenshot=args.screenshot,
-            )
+        run, recorded = preview(
+            args.scene,
+            fixed_hz=fixed_hz,
+            seed=args.seed,
+            record=args.record,
+            frames=args.quit_after,
+            seconds=args.seconds,
+            screenshot=args.screenshot,
+        )
     except (SceneError, TargetError) as error:
         print(error, file=sys.stderr)
         return 2
@@ -310,14 +316,14 @@ def _preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except OSError as error:
         print(f"playspace run: {error.filename}: {error.strerror}", file=sys.stderr)
         return 2
-    seconds = run.steps / args.fixed_hz
+    seconds = run.steps / fixed_hz
     done = [
         f"{args.scene}: {run.frames} frames, {run.steps} fixed steps ({seconds:.2f} s) previewed"
     ]
     if args.screenshot:
         done.append(f"screenshot in {args.screenshot}")
-    if recorder is not None:
-        done.append(f"{recorder.samples} samples recorded in {args.record}")
+    if recorded is not None:
+        done.append(f"{recorded} samples recorded in {args.record}")
     print(", ".join(done))
     return 0
 
@@ -364,7 +370,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{args.out}: head and floor heights, the path from above, release speeds")
         return 0
     if args.command == "doctor":
-        from playspace.xr.doctor import doctor_report
+        from playspace.doctor import doctor_report
 
         print("\n".join(doctor_report(_gl_probe)))
         return 0

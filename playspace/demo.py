@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from playspace.app import run_headless
+from playspace.loops.replay import run_headless
 
 if TYPE_CHECKING:
     from playspace.render.capture import Capture

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from playspace.app import build_world, replay_source
+from playspace.app import build_world
 from playspace.example import ExampleError, load_example
+from playspace.loops.replay import replay_source
 from playspace.scene import load_scene
 from playspace.systems.grab import TELEMETRY_EVENTS
 from playspace.systems.rig.events import RIG_EVENTS

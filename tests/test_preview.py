@@ -28,7 +28,7 @@ from playspace.ecs import World
 from playspace.render.preview import frame_view, gamepad_from_state, stats_line
 from playspace.scene import load_scene
 from playspace.spatial import yaw
-from playspace.systems.input import Recorder, ReplaySource, TraceWriter, load_trace
+from playspace.systems.input import LiveSource, Recorder, ReplaySource, TraceWriter, load_trace
 from playspace.systems.input.simulator import (
     LOOK_RATE,
     MAX_PITCH,
@@ -240,8 +240,8 @@ def test_a_recorded_session_replays_to_the_same_state(tmp_path: Path) -> None:
     scene = load_scene(PLAYGROUND)
     trace = tmp_path / "session.jsonl"
     sim = Simulator()
-    with TraceWriter(trace) as writer:
-        recorder = Recorder(sim, writer)
+    with TraceWriter(trace, 90) as writer:
+        recorder = Recorder(LiveSource(sim.sample), writer)
         live, _ = build_world(scene, recorder, seed=3)
         start = transforms(live)
         for frame in range(180):
@@ -256,7 +256,9 @@ def test_a_recorded_session_replays_to_the_same_state(tmp_path: Path) -> None:
     travelled = np.subtract(transforms(live)[origin][0], start[origin][0])
     assert np.linalg.norm(travelled) > 1.0  # walked, turned, teleported, moved up the stairs
 
-    replay, _ = build_world(scene, ReplaySource(load_trace(trace)), seed=3)
+    recorded = load_trace(trace)
+    assert recorded.fixed_hz == 90
+    replay, _ = build_world(scene, ReplaySource(recorded), seed=3)
     replay.step(steps)
     assert transforms(replay) == transforms(live)  # exactly: every body, hand and prop
 

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from playspace import spatial
-from playspace.app import build_world, replay_source
+from playspace.app import build_world
 from playspace.components import Grabbable, Prop, Static, Transform
 from playspace.components.physics import (
     Box,
@@ -32,6 +32,7 @@ from playspace.components.physics import (
 )
 from playspace.components.rig import Rig
 from playspace.ecs import World
+from playspace.loops.replay import replay_source
 from playspace.render import (
     AssetError,
     Batch,
@@ -596,7 +597,7 @@ def test_every_must_be_a_whole_number_of_steps(capsys: pytest.CaptureFixture[str
 def test_a_headset_eye_is_drawn_into_its_swapchain_image(gl: Context) -> None:
     """The OpenXR loop's drawer: an eye 1.6 m up, turned a quarter left, sees the red box that
     stands 3 m along its -Z; the swapchain image (a GL texture) is what it draws into."""
-    from playspace.render.headset import eye_pose, headset_eyes
+    from playspace.loops.eyes import eye_pose, headset_eyes
     from playspace.xr.views import EyeTarget, Fov, fov_projection, view_matrix
 
     world = World()

@@ -3,7 +3,6 @@ against a scripted runtime, and the real loader's "no runtime" path as a user me
 
 from __future__ import annotations
 
-import io
 import math
 import os
 import subprocess
@@ -16,18 +15,15 @@ import numpy as np
 import pytest
 
 from playspace import spatial
-from playspace.app import build_world
-from playspace.components import DeviceRole, TrackedDevice, Transform
+from playspace.components import DeviceRole
+from playspace.components.haptics import HapticPulse, HapticQueue
 from playspace.components.input import Button
 from playspace.components.interaction import GrabSettings, Hand
-from playspace.components.rig import Rig
-from playspace.ecs import Phase, World, system
-from playspace.scene import load_scene
+from playspace.ecs import World
+from playspace.loops.headset import XrBackend, run_vr
 from playspace.systems.grab.events import GRAB_EVENTS, Grabbed, Hit, Released
-from playspace.systems.rig.events import Recentered
-from playspace.systems.tracking import InputState
+from playspace.systems.haptics import DEFAULT_PULSES, HapticsPlugin, pulse_for
 from playspace.xr import bindings, views
-from playspace.xr.haptics import DEFAULT_PULSES, HapticPulse, HapticQueue, HapticsPlugin, pulse_for
 from playspace.xr.mapping import (
     ActionStates,
     FloorEstimate,
@@ -37,13 +33,10 @@ from playspace.xr.mapping import (
     Tracking,
     map_input,
 )
-from playspace.xr.run import EXIT_GRACE, VrLoop, run_vr
-from playspace.xr.source import OpenXRSource
 from playspace.xr.state import Command as C
 from playspace.xr.state import (
     FailureKind,
     InstanceLossPending,
-    InteractionProfileChanged,
     ReferenceSpaceChanged,
     SessionLifecycle,
     SessionState,
@@ -53,7 +46,7 @@ from playspace.xr.state import (
     XrLost,
     XrUnavailable,
 )
-from playspace.xr.views import EyeTarget, EyeView, Fov, FrameTiming
+from playspace.xr.views import EyeView, Fov
 
 S = SessionState
 SCENE = '[[box]]\nname = "floor"\nsize = [6, 0.2, 6]\nposition = [0, -0.1, 0]\n'
@@ -360,236 +353,12 @@ def test_grab_release_and_hit_buzz_the_hands_they_are_about() -> None:
         assert [p.amplitude for p in world.resource(HapticQueue).drain()] == [0.2]
 
 
-# --- the frame loop against a scripted runtime -------------------------------------------------
-
-PERIOD = 11_111_111  # ns: a 90 Hz headset
-EYE_FOV = Fov(-0.9, 0.7, 0.8, -0.85)
-
-
-class FakeDisplay:
-    def __init__(self, runtime: FakeRuntime) -> None:
-        self.runtime = runtime
-
-    def wait_frame(self) -> FrameTiming:
-        rt = self.runtime
-        rt.calls.append("wait_frame")
-        if rt.frames + 1 == rt.fails_at:
-            raise XrFailed("xrWaitFrame", "RuntimeFailureError: the compositor crashed")
-        rt.t += PERIOD
-        rt.frames += 1
-        rt.pending += rt.script.pop(rt.frames, [])
-        rt.head_y = rt.heights.pop(rt.frames, rt.head_y)
-        return FrameTiming(rt.t, PERIOD, True)
-
-    def locate_views(self, at: int) -> list[EyeView]:
-        y = self.runtime.head_y
-        return [EyeView((x, y, 0.0), (0.0, 0.0, 0.0, 1.0), EYE_FOV) for x in (-0.032, 0.032)]
-
-    def end_frame(self, frame: FrameTiming, draw: object) -> None:
-        self.runtime.calls.append("end_frame")
-        if self.runtime.frames == self.runtime.lost_at:
-            raise XrLost("xrEndFrame")
-        if callable(draw):
-            for eye in range(2):
-                draw(eye, EyeTarget(10 + eye, None, 64, 64, views.GL_RGBA8, None))
-
-
-class FakeRuntime:
-    """Answers the loop the way Monado does; `script` adds events at given frame numbers."""
-
-    runtime, headset = "Fake 1.0", "Fake HMD"
-
-    def __init__(self, stage: bool = True, display: bool = True, answers_exit: bool = True):
-        self.stage, self.answers_exit = stage, answers_exit
-        self.display = FakeDisplay(self) if display else None
-        self.calls: list[str] = []
-        self.pending: list[XrEvent] = [StateChanged(S.IDLE), StateChanged(S.READY)]
-        self.script: dict[int, list[XrEvent]] = {}  # events, by the frame they arrive in
-        self.heights: dict[int, float] = {}  # head heights, by the frame they start at
-        self.t = self.frames = 0
-        self.head_y = 1.6
-        self.pulses: list[HapticPulse] = []
-        self.fails_at: int | None = None  # the frame whose xrWaitFrame fails, if any
-        self.lost_at: int | None = None  # the frame whose xrEndFrame says loss pending
-
-    def clock(self) -> float:
-        return self.t / 1e9
-
-    def sleep(self, seconds: float) -> None:
-        self.t += round(seconds * 1e9)
-
-    def poll_events(self) -> list[XrEvent]:
-        events, self.pending = self.pending, []
-        return events
-
-    def _call(self, name: str, *then: SessionState) -> None:
-        self.calls.append(name)
-        self.pending += [StateChanged(state) for state in then]
-
-    def begin(self) -> None:
-        self._call("begin", S.SYNCHRONIZED, S.VISIBLE, S.FOCUSED)
-        self.pending.append(InteractionProfileChanged())
-
-    def request_exit(self) -> None:
-        self.calls.append("request_exit")
-        if self.answers_exit:  # over a few frames, as a runtime does
-            self.script[self.frames + 2] = [StateChanged(S.VISIBLE)]
-            self.script[self.frames + 4] = [StateChanged(S.SYNCHRONIZED), StateChanged(S.STOPPING)]
-
-    def end(self) -> None:
-        self._call("end", S.IDLE, S.EXITING)
-
-    def destroy(self) -> None:
-        self._call("destroy")
-
-    def interaction_profile(self) -> str:
-        return TOUCH
-
-    def now(self) -> int:
-        self.frames += 1
-        self.pending += self.script.pop(self.frames, [])
-        return self.t
-
-    def sync(self, at: int) -> tuple[ActionStates, LocatedPoses]:
-        self.calls.append("sync")
-        hand = LocatedPose((0.2, self.head_y - 0.6, -0.2), (0, 0, 0, 1), TRACKED)
-        head = LocatedPose((0.0, self.head_y, 0.0), (0, 0, 0, 1), TRACKED)
-        return ActionStates(right=HandActions(grip=1.0)), LocatedPoses(head, hand, hand)
-
-    def apply_haptics(self, pulses: list[HapticPulse]) -> None:
-        self.pulses += pulses
-
-
-@pytest.fixture
-def world_on(scene: Path):
-    opened: list[World] = []
-
-    def make(runtime: FakeRuntime, render: bool = True) -> tuple[VrLoop, list[tuple]]:
-        source = OpenXRSource()
-        world, _ = build_world(load_scene(scene), source, plugins=[HapticsPlugin(GRAB_EVENTS)])
-        opened.append(world)
-        drawn: list[tuple] = []
-
-        def render_eye(view: np.ndarray, projection: np.ndarray, target: EyeTarget) -> None:
-            drawn.append((view, projection, target, world.resource(InputState).frame.right.grip))
-            if len(drawn) == 1:
-                world.resource(HapticQueue).send(HapticPulse(DeviceRole.RIGHT_HAND, 0.5, 0.01))
-
-        loop = VrLoop(runtime, world, source, render_eye if render else None, io.StringIO(),
-                      runtime.clock, runtime.sleep)  # fmt: skip
-        return loop, drawn
-
-    yield make
-    for world in opened:
-        world.close()
-
-
-def test_a_headset_run_from_ready_to_exit(world_on) -> None:
-    runtime = FakeRuntime()
-    loop, drawn = world_on(runtime)
-    assert loop.run(seconds=0.5) == "0.5 s are over"
-    calls = runtime.calls
-    assert calls[0] == "begin" and calls[-2:] == ["end", "destroy"]  # only then destroy
-    assert "wait_frame" in calls[calls.index("request_exit") :]  # frames until STOPPING
-    frames = calls.count("wait_frame")
-    assert frames == calls.count("end_frame") and 45 <= frames <= 50  # 0.5 s at 90 Hz, then stop
-    assert loop.world.fixed_time.elapsed == pytest.approx(frames * PERIOD / 1e9, abs=0.012)
-    view, projection, target, grip = drawn[0]
-    assert view.dtype == np.float32 and target.color_texture == 10
-    np.testing.assert_allclose(projection, views.fov_projection(EYE_FOV))
-    start = loop.world.get(loop.world.resource(Rig).origin, Transform).position
-    eye = np.array([start.x - 0.032, start.y + 1.6, start.z, 1.0])
-    np.testing.assert_allclose(view.astype(np.float64) @ eye, (0, 0, 0, 1), atol=1e-5)
-    assert grip == 1.0 and drawn[-1][3] == 0.0  # input only while focused
-    head = loop.world.get(loop.world.resource(Rig).head, TrackedDevice)
-    assert head.tracked and head.pose.position.y == pytest.approx(1.6)
-    assert runtime.pulses == [HapticPulse(DeviceRole.RIGHT_HAND, 0.5, 0.01)]
-    com = loop.world.resource(GrabSettings).com_offset
-    assert tuple(com) == bindings.PROFILES_BY_PATH[TOUCH].com_offset
-    assert "controllers: Meta Touch" in loop.out.getvalue()
-    assert loop.source.paused
-
-
-def test_recentring_in_local_space_snaps_the_rig_and_remeasures_the_floor(world_on) -> None:
-    runtime = FakeRuntime(stage=False)
-    runtime.head_y = 0.4  # LOCAL's origin was set while seated; the player stands now...
-    runtime.heights = {5: 0.0}  # ...and recentres: the origin is at the head again
-    runtime.script[5] = [ReferenceSpaceChanged()]
-    loop, _ = world_on(runtime)
-    loop.world.events.queue(Recentered).subscribe("test")
-    loop.run(seconds=0.15)
-    head = loop.world.get(loop.world.resource(Rig).head, TrackedDevice)
-    assert head.pose.position.y == pytest.approx(1.6)  # not 1.2: the floor was measured again
-    assert len(loop.world.read_events(Recentered, reader="test")) == 1
-
-
-def test_a_lost_session_is_destroyed_without_ending_it(world_on) -> None:
-    runtime = FakeRuntime()
-    runtime.script[10] = [StateChanged(S.LOSS_PENDING)]
-    loop, _ = world_on(runtime)
-    assert loop.run(seconds=5) == "the OpenXR session was lost"
-    assert "end" not in runtime.calls and runtime.calls[-1] == "destroy"
-    assert runtime.calls.count("wait_frame") == 10
-
-
-def test_a_runtime_failing_mid_session_is_destroyed_and_named(world_on) -> None:
-    runtime = FakeRuntime()
-    runtime.fails_at = 12
-    loop, _ = world_on(runtime)
-    reason = loop.run(seconds=5)
-    assert reason == (
-        "the OpenXR runtime failed (xrWaitFrame: RuntimeFailureError: the compositor crashed)"
-    )
-    assert loop.lifecycle.failed and loop.source.paused
-    assert "end" not in runtime.calls and runtime.calls[-1] == "destroy"
-    assert runtime.calls.count("wait_frame") == 12
-
-
-def test_a_call_saying_loss_pending_stops_as_a_lost_session(world_on) -> None:
-    runtime = FakeRuntime()
-    runtime.lost_at = 7
-    loop, _ = world_on(runtime)
-    assert loop.run(seconds=5) == "the OpenXR session was lost"
-    assert not loop.lifecycle.failed
-    assert "end" not in runtime.calls and runtime.calls[-1] == "destroy"
-    assert runtime.calls.count("end_frame") == 7
-
-
-def test_a_runtime_that_never_stops_is_given_up_on(world_on) -> None:
-    runtime = FakeRuntime(answers_exit=False)
-    loop, _ = world_on(runtime)
-    assert "did not stop the session" in loop.run(seconds=0.1)
-    assert runtime.calls[-1] == "destroy" and "end" not in runtime.calls
-    assert runtime.clock() == pytest.approx(0.1 + EXIT_GRACE, abs=0.05)
-
-
-def test_an_input_only_session_locates_at_the_runtimes_clock(world_on) -> None:
-    runtime = FakeRuntime(display=False)
-    loop, drawn = world_on(runtime, render=False)
-    loop.run(seconds=0.2)
-    assert runtime.calls.count("sync") >= 15 and drawn == []
-    assert runtime.calls[-2:] == ["end", "destroy"]
-
-
-def test_the_source_hands_out_the_latest_frame_with_hands_at_rest_while_paused() -> None:
-    source = OpenXRSource()
-    hand = LocatedPose((0.2, 1.0, -0.2), (0, 0, 0, 1), TRACKED)
-    head = LocatedPose((0, 1.6, 0), (0, 0, 0, 1), 0x03)
-    states = ActionStates(right=HandActions(grip=1.0))
-    source.update(map_input(7.0, states, LocatedPoses(head, hand, hand)))
-    paused = source.sample(0.5)
-    assert paused.time == 0.5 and paused.head is not None and paused.right.pose is None
-    assert source.tracking.head is Tracking.VALID and source.duration is None
-    source.resume()
-    assert source.sample(0.6).right.grip == 1.0 and source.sample(0.6).time == 0.6
-
-
 # --- opening: the real loader, and the failures it reports -------------------------------------
 
 
 def test_no_runtime_exits_2_with_one_message_and_quickly(scene: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("XR_RUNTIME_JSON", "XR_LOADER_DEBUG")}
-    code = "import sys; from playspace.xr.run import run_vr; sys.exit(run_vr(sys.argv[1]))"
+    code = "import sys; from playspace.loops.headset import run_vr; sys.exit(run_vr(sys.argv[1]))"
     start = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-c", code, str(scene)],
@@ -630,7 +399,7 @@ def test_each_failure_is_named_with_the_way_to_the_preview(
 ) -> None:
     asked: list[tuple[str, bool]] = []
 
-    def opener(name: str, graphics: bool) -> FakeRuntime:
+    def opener(name: str, graphics: bool) -> XrBackend:
         asked.append((name, graphics))
         raise XrUnavailable(kind, "XR_ERROR_SOMETHING")
 
@@ -641,31 +410,10 @@ def test_each_failure_is_named_with_the_way_to_the_preview(
 
 
 def test_a_bad_scene_fails_before_opening_openxr(tmp_path: Path) -> None:
-    def opener(name: str, graphics: bool) -> FakeRuntime:
+    def opener(name: str, graphics: bool) -> XrBackend:
         raise AssertionError("OpenXR was opened for a scene that does not load")
 
     assert run_vr(tmp_path / "missing.toml", opener=opener) == 2
-
-
-def test_run_vr_reports_the_runtime_and_why_it_stopped(scene: Path) -> None:
-    out = io.StringIO()
-    assert run_vr(scene, seconds=0.05, opener=lambda name, graphics: FakeRuntime(), out=out) == 0
-    lines = out.getvalue().splitlines()
-    assert lines[0] == "OpenXR: Fake 1.0; headset: Fake HMD; STAGE"
-    assert lines[-1] == "OpenXR: stopped: 0.05 s are over"
-
-
-def test_run_vr_exits_1_with_one_line_when_the_runtime_fails(
-    scene: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    runtime = FakeRuntime()
-    runtime.fails_at = 3
-    assert run_vr(scene, opener=lambda name, graphics: runtime, out=io.StringIO()) == 1
-    err = capsys.readouterr().err.splitlines()
-    assert err == [
-        "playspace run --vr: stopped: the OpenXR runtime failed (xrWaitFrame: "
-        "RuntimeFailureError: the compositor crashed)"
-    ]
 
 
 def test_an_openxr_error_mid_session_names_the_call() -> None:
@@ -686,19 +434,6 @@ def test_an_openxr_error_mid_session_names_the_call() -> None:
 
     with pytest.raises(XrLost):
         end_frame()
-
-
-def test_run_vr_takes_an_example_module_and_the_games_plugins(scene: Path) -> None:
-    kitchen = Path(__file__).resolve().parent.parent / "examples" / "kitchen.py"
-    steps: list[int] = []
-
-    def count(world: World) -> None:
-        world.add_systems(system(Phase.FIXED)(lambda w: steps.append(w.fixed_time.step)))
-
-    out = io.StringIO()
-    opener = lambda name, graphics: FakeRuntime()  # noqa: E731
-    assert run_vr(kitchen, plugins=[count], seconds=0.1, opener=opener, out=out) == 0
-    assert steps and out.getvalue().splitlines()[-1] == "bees hit: 0"  # kitchen.py's summary
 
 
 def test_openxr_errors_are_classified_by_the_step_that_failed() -> None:
@@ -724,7 +459,7 @@ def test_the_renderers_egl_context_becomes_the_session_binding() -> None:
 
 
 def test_doctor_lists_what_it_found(monkeypatch: pytest.MonkeyPatch) -> None:
-    from playspace.xr.doctor import doctor_report
+    from playspace.doctor import doctor_report
 
     monkeypatch.delenv("XR_RUNTIME_JSON", raising=False)
 
@@ -747,9 +482,9 @@ def test_doctor_lists_what_it_found(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_pure_layer_loads_neither_pyopenxr_nor_gl() -> None:
-    modules = "state, bindings, mapping, views, haptics, source, run, doctor"
     code = (
-        f"import sys; from playspace.xr import {modules}; "
+        "import sys; from playspace.xr import state, bindings, mapping, views; "
+        "from playspace.loops import headset; from playspace import doctor; "
         "assert 'xr' not in sys.modules and 'moderngl' not in sys.modules, 'loaded'"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

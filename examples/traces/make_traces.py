@@ -69,8 +69,12 @@ def roomscale(t: float) -> InputFrame:
     return player((0.0, HEIGHT, -walked), right=hand, right_stick=(flick, aim))
 
 
+FOLLOW_THROUGH = 0.15  # seconds the hand takes to stop after letting go, as an arm does
+
+
 def snowball(t: float) -> InputFrame:
-    """Take a snowball from the pile and throw it at the 5 m target: 8 m/s, 20 degrees up."""
+    """Take a snowball from the pile and throw it at the 5 m target: 8 m/s, 20 degrees up,
+    the hand slowing to a stop after the release rather than stopping dead on it."""
     pile = (0.3, 0.92, -0.3)
     wound = (0.25, 1.0, 0.3)
     up = math.radians(20)
@@ -82,7 +86,8 @@ def snowball(t: float) -> InputFrame:
         p = tuple(a + (b - a) * k for a, b in zip(pile, wound, strict=True))
     else:
         s = min(t, 1.3) - 1.05
-        travel = 0.5 * (8.0 / 0.25) * s * s
+        after = min(max(t - 1.3, 0.0), FOLLOW_THROUGH)
+        travel = 0.5 * (8.0 / 0.25) * s * s + 8.0 * (after - after * after / (2 * FOLLOW_THROUGH))
         p = tuple(w + travel * d for w, d in zip(wound, direction, strict=True))
     grip = 1.0 if 0.3 < t < 1.3 else 0.0
     return player((0.0, HEIGHT, 0.0), right=hand_input(p, grip=grip))  # type: ignore[arg-type]

@@ -2,8 +2,9 @@
 
 ``playspace run SCENE.toml`` opens it (``docs/preview.md``). The window is moderngl-window's,
 glfw by default (``MODERNGL_WINDOW=pyglet`` picks another backend); the loop is ours, not the
-library's, so a frame is always: poll events, :meth:`Controls.update`, ``world.advance`` by the
-frame's wall time, draw the head's view at the window's current aspect, draw the overlay, swap.
+library's (:mod:`playspace.loops.preview`), so a frame is always: poll events,
+:meth:`Controls.update`, ``world.advance`` by the frame's wall time, draw the head's view at the
+window's current aspect, draw the overlay, swap.
 
 Keys and mouse buttons go to the controls by name (moderngl-window's key names in lower case,
 ``mouse_left``, ``mouse_right``), so the simulator knows nothing of windows. The window keeps
@@ -17,12 +18,9 @@ from __future__ import annotations
 
 import re
 import textwrap
-import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
 import glfw
@@ -33,7 +31,7 @@ from moderngl_window.text.bitmapped.text_2d import TextWriter2D
 
 from playspace.components.input import Gamepad, PadButton
 from playspace.ecs import World
-from playspace.render.capture import U8Image, eye_view, write_png
+from playspace.render.capture import U8Image, eye_view
 from playspace.render.renderer import Renderer
 from playspace.render.views import View
 
@@ -155,14 +153,6 @@ def preview_window(
         window.destroy()
 
 
-@dataclass(frozen=True, slots=True)
-class PreviewRun:
-    """What a preview did: frames drawn and fixed steps run, until it was closed."""
-
-    frames: int
-    steps: int
-
-
 class Preview:
     """The preview's window, renderer and overlay on one world and its controls."""
 
@@ -263,36 +253,3 @@ class Preview:
         """Free the renderer's GPU objects. The overlay's font is one of moderngl-window's
         resources, freed with the window's context."""
         self.renderer.release()
-
-
-def run_preview(
-    world: World,
-    controls: Controls,
-    window: BaseWindow,
-    *,
-    frames: int | None = None,
-    seconds: float | None = None,
-    screenshot: Path | None = None,
-) -> PreviewRun:
-    """Run the world in `window` until it is closed (Esc), `frames` frames have been drawn or
-    the world's clock passes `seconds`; `screenshot` saves the last frame as a PNG."""
-    preview = Preview(world, controls, window)
-    drawn = steps = 0
-    try:
-        last = time.perf_counter()
-        while True:
-            now = time.perf_counter()
-            steps += preview.frame(now - last)
-            last = now
-            drawn += 1
-            done = (frames is not None and drawn >= frames) or (
-                seconds is not None and world.time.elapsed >= seconds
-            )
-            if done or window.is_closing:
-                if screenshot is not None:
-                    write_png(screenshot, preview.read())
-                break
-            window.swap_buffers()  # and poll the window's events
-    finally:
-        preview.release()
-    return PreviewRun(drawn, steps)

@@ -1,10 +1,12 @@
-"""Tracking: the input source's poses, sampled once per fixed step, on the tracked devices.
+"""Tracking: the input source's poses, read once a frame and sampled once per fixed step.
 
-The source is sampled at the time the step brings the world to, so a replayed trace drives the
-world the same way whatever the frame rate was when it was recorded. Poses stay in tracking
-space here; the rig maps them into the world through the origin. A device the source does not
-report keeps its last pose with ``tracked`` False, so nothing downstream is flung by a pose
-made up of zeros.
+A live source (a headset, the desktop simulator) is polled once a frame in INPUT, for the
+frame's time; every fixed step then samples the source at the time the step brings the world
+to, so a step sees the poses of its own time whatever the display rate, and a replayed trace
+drives the world the same way whatever frame rate it was recorded or replayed at. Poses stay in
+tracking space here; the rig maps them into the world through the origin. A device the source
+does not report keeps its last pose with ``tracked`` False, so nothing downstream is flung by a
+pose made up of zeros.
 """
 
 from __future__ import annotations
@@ -15,21 +17,32 @@ from playspace.components import DeviceRole, TrackedDevice
 from playspace.components.input import DevicePose, InputFrame
 from playspace.ecs import Phase, World, system
 from playspace.ecs.clock import NS_PER_S
-from playspace.systems.input import InputSource
+from playspace.systems.input import InputSource, Polled
 
 
 @dataclass(slots=True)
 class InputState:
-    """The input source and the frame it gave for the current fixed step; a resource."""
+    """The input source, the frame it gave for the current fixed step, and the newest frame
+    read for the display time (what LATE places the head and hands from); a resource."""
 
     source: InputSource
     frame: InputFrame = field(default_factory=InputFrame)
+    latest: InputFrame = field(default_factory=InputFrame)
 
 
-def _sample_of(frame: InputFrame, role: DeviceRole) -> DevicePose | None:
+def sample_of(frame: InputFrame, role: DeviceRole) -> DevicePose | None:
+    """The device `role` in `frame`; None when it is not tracked there."""
     if role is DeviceRole.HEAD:
         return frame.head
     return frame.left.pose if role is DeviceRole.LEFT_HAND else frame.right.pose
+
+
+@system(Phase.INPUT, writes=(InputState,))
+def poll_input(world: World) -> None:
+    """Read the devices once a frame, for the time the frame brings the world to."""
+    state = world.resource(InputState)
+    source, now = state.source, world.time.elapsed
+    state.latest = source.poll(now) if isinstance(source, Polled) else source.sample(now)
 
 
 @system(Phase.FIXED, in_set="tracking", writes=(TrackedDevice, InputState))
@@ -39,7 +52,7 @@ def tracking_system(world: World) -> None:
     frame = state.frame = state.source.sample(world.fixed_time.elapsed)
     stamp = round(frame.time * NS_PER_S)
     for _, device in world.each(TrackedDevice):
-        sample = _sample_of(frame, device.role)
+        sample = sample_of(frame, device.role)
         if sample is None:
             device.tracked = False
             continue

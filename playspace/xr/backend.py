@@ -31,18 +31,19 @@ from typing import Any
 import xr  # type: ignore[import-untyped]
 
 from playspace.components import DeviceRole
+from playspace.components.haptics import HapticPulse
+from playspace.components.session import SessionState
 from playspace.xr import bindings
 from playspace.xr.bindings import ActionType
 from playspace.xr.display import STEREO, XrDisplay, current_gl_binding
 from playspace.xr.errors import failing_as, mid_session
-from playspace.xr.haptics import HapticPulse
 from playspace.xr.mapping import ActionStates, HandActions, LocatedPose, LocatedPoses
 from playspace.xr.state import (
     FailureKind,
     InstanceLossPending,
     InteractionProfileChanged,
     ReferenceSpaceChanged,
-    SessionState,
+    RefreshRateChanged,
     StateChanged,
     XrEvent,
     XrUnavailable,
@@ -54,11 +55,13 @@ PYOPENXR_VERSION: str = xr.__version__  # the OpenXR loader ships inside this wh
 
 OPENGL, EGL, HEADLESS = "XR_KHR_opengl_enable", "XR_MNDX_egl_enable", "XR_MND_headless"
 TIMESPEC = "XR_KHR_convert_timespec_time"
+REFRESH_RATE = "XR_FB_display_refresh_rate"
 WANTED = (
     OPENGL,
     EGL,
     HEADLESS,
     TIMESPEC,
+    REFRESH_RATE,
     *sorted({p.extension for p in bindings.PROFILES if p.extension}),
 )
 _XR_ACTION_TYPES = {
@@ -274,6 +277,9 @@ class OpenXRBackend:
                 changed = _cast(buffer, xr.EventDataReferenceSpaceChangePending)
                 if changed.reference_space_type == self._space_type:  # not VIEW, not others
                     events.append(ReferenceSpaceChanged())
+            elif kind == xr.StructureType.EVENT_DATA_DISPLAY_REFRESH_RATE_CHANGED_FB:
+                changed = _cast(buffer, xr.EventDataDisplayRefreshRateChangedFB)
+                events.append(RefreshRateChanged(float(changed.to_display_refresh_rate)))
             elif kind in _EVENT_TYPES:
                 events.append(_EVENT_TYPES[kind])
 
@@ -306,6 +312,15 @@ class OpenXRBackend:
             if profile:
                 return str(xr.path_to_string(self.instance, profile))
         return None
+
+    @mid_session("xrGetDisplayRefreshRateFB")
+    def refresh_rate(self) -> float | None:
+        """The display's refresh rate in Hz, where the runtime says it
+        (``XR_FB_display_refresh_rate``); None where it does not."""
+        if REFRESH_RATE not in self.enabled:
+            return None
+        hz = float(xr.get_display_refresh_rate_fb(self.session))
+        return hz if hz > 0 else None
 
     # --- one frame (the display's calls are in playspace.xr.display) --------------------
 

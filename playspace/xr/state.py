@@ -29,19 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-
-class SessionState(Enum):
-    """``XrSessionState``, with the same names and numbers."""
-
-    UNKNOWN = 0
-    IDLE = 1
-    READY = 2
-    SYNCHRONIZED = 3
-    VISIBLE = 4
-    FOCUSED = 5
-    STOPPING = 6
-    LOSS_PENDING = 7
-    EXITING = 8
+from playspace.components.session import SessionState
 
 
 class Command(Enum):
@@ -79,7 +67,20 @@ class InteractionProfileChanged:
     """Other controllers (or none) are bound now: the frame loop asks which."""
 
 
-XrEvent = StateChanged | InstanceLossPending | ReferenceSpaceChanged | InteractionProfileChanged
+@dataclass(frozen=True, slots=True)
+class RefreshRateChanged:
+    """The display's refresh rate changed (``XR_FB_display_refresh_rate``), to `hz`."""
+
+    hz: float
+
+
+XrEvent = (
+    StateChanged
+    | InstanceLossPending
+    | ReferenceSpaceChanged
+    | InteractionProfileChanged
+    | RefreshRateChanged
+)
 
 
 class FailureKind(Enum):

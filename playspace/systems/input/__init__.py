@@ -1,14 +1,19 @@
 """Input without a headset: trace files (format v1, ``docs/trace-format.md``) and the sources
 that turn a trace or a script into input frames, sampled at the fixed step's time.
 
+Live devices (a headset, the desktop simulator) are read once a display frame through a
+:class:`LiveSource`, which hands each fixed step the poses at the step's own time.
+
 Load a recording with :func:`load_trace` and play it with :class:`ReplaySource`; record one
 with :class:`TraceWriter`, or pass any source through a :class:`Recorder`; drive a test with
 :class:`ScriptedSource` and the builders :func:`standing`, :func:`hand_input` and
 :func:`device_pose`.
 """
 
+from playspace.systems.input.live import LiveSource
 from playspace.systems.input.sources import (
     InputSource,
+    Polled,
     Recorder,
     ReplaySource,
     ScriptedSource,
@@ -26,6 +31,8 @@ from playspace.systems.input.trace import (
 
 __all__ = [
     "InputSource",
+    "LiveSource",
+    "Polled",
     "Recorder",
     "ReplaySource",
     "ScriptedSource",

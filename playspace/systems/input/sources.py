@@ -18,7 +18,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from itertools import pairwise
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from playspace.components.input import Button, DevicePose, Gamepad, HandInput, InputFrame
 from playspace.spatial import Pose, Vec3, lerp_pose, vec3_from, yaw_rotation
@@ -37,6 +37,16 @@ class InputSource(Protocol):
 
     def sample(self, time: float) -> InputFrame:
         """The input frame at ``time`` (seconds on the source's clock), stamped with it."""
+        ...
+
+
+@runtime_checkable
+class Polled(Protocol):
+    """A source read once a display frame, in the world's INPUT phase, besides once a step
+    (:class:`~playspace.systems.input.live.LiveSource`)."""
+
+    def poll(self, time: float) -> InputFrame:
+        """Read the devices for the frame ending at world time `time`, keep and return it."""
         ...
 
 
@@ -86,15 +96,20 @@ class ReplaySource:
         a, b = self._samples[i], self._samples[i + 1]
         if time == a.time:
             return a
-        f = (time - a.time) / (b.time - a.time)
-        return InputFrame(
-            time,
-            _device(a.head, b.head, f),
-            _hand(a.left, b.left, f),
-            _hand(a.right, b.right, f),
-            tuple(_pad(pa, pb, f) for pa, pb in zip(a.pads, b.pads, strict=False))
-            + a.pads[len(b.pads) :],
-        )
+        return frame_between(a, b, (time - a.time) / (b.time - a.time), time)
+
+
+def frame_between(a: InputFrame, b: InputFrame, f: float, time: float) -> InputFrame:
+    """The frame `f` of the way from `a` to `b`, stamped `time`: poses, velocities and analog
+    controls moved, buttons as in `a` (see :class:`ReplaySource`)."""
+    return InputFrame(
+        time,
+        device_between(a.head, b.head, f),
+        _hand(a.left, b.left, f),
+        _hand(a.right, b.right, f),
+        tuple(_pad(pa, pb, f) for pa, pb in zip(a.pads, b.pads, strict=False))
+        + a.pads[len(b.pads) :],
+    )
 
 
 def _mix(a: float, b: float, f: float) -> float:
@@ -109,7 +124,9 @@ def _vector(a: Vec3 | None, b: Vec3 | None, f: float) -> Vec3 | None:
     return a if a is None or b is None else a + (b - a) * f
 
 
-def _device(a: DevicePose | None, b: DevicePose | None, f: float) -> DevicePose | None:
+def device_between(a: DevicePose | None, b: DevicePose | None, f: float) -> DevicePose | None:
+    """A device `f` of the way from `a` to `b`; as `a` when either is untracked, so nothing
+    is made up between a lost and a found pose."""
     if a is None or b is None:
         return a
     return DevicePose(
@@ -121,7 +138,7 @@ def _device(a: DevicePose | None, b: DevicePose | None, f: float) -> DevicePose 
 
 def _hand(a: HandInput, b: HandInput, f: float) -> HandInput:
     return HandInput(
-        _device(a.pose, b.pose, f),
+        device_between(a.pose, b.pose, f),
         _mix(a.grip, b.grip, f),
         _mix(a.trigger, b.trigger, f),
         _stick(a.stick, b.stick, f),
@@ -168,6 +185,11 @@ class Recorder:
     @property
     def duration(self) -> float | None:
         return self.source.duration
+
+    def poll(self, time: float) -> InputFrame:
+        """Pass a frame's poll through (what is written are the steps' samples)."""
+        source = self.source
+        return source.poll(time) if isinstance(source, Polled) else source.sample(time)
 
     def sample(self, time: float) -> InputFrame:
         frame = self.source.sample(time)

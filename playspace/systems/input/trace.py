@@ -39,6 +39,8 @@ logger = logging.getLogger(__name__)
 
 _HEADER: Final = {"format": "playspace-trace", "version": 1}
 _HEADER_LINE: Final = json.dumps(_HEADER)
+_HEADER_KEYS = (*_HEADER, "fixed_hz")
+_RATES = (1.0, 10_000.0)  # fixed steps a second a recording may say it was made at
 _SAMPLE_KEYS = ("t", "head", "left", "right", "pads")
 _POSE_KEYS = ("p", "q", "v", "w")
 # Tracking space is a room: a pose 10 km out, or a hand at 1000 m/s, is not a recording but a
@@ -83,6 +85,7 @@ class Trace:
     samples: tuple[InputFrame, ...]
     path: str = "<memory>"
     warnings: tuple[str, ...] = field(default=())
+    fixed_hz: float | None = None  # the fixed rate it was recorded at, when the header says
 
     @property
     def duration(self) -> float:
@@ -299,16 +302,21 @@ def _sample(cursor: _Cursor, value: object, previous: float | None) -> InputFram
     )
 
 
-def _header(cursor: _Cursor, value: object) -> None:
+def _header(cursor: _Cursor, value: object) -> float | None:
+    """Check the header; the fixed rate the trace was recorded at, when it says."""
     if not isinstance(value, dict) or "format" not in value:
         raise cursor.error(None, f"expected the header {_HEADER_LINE}, got {_show(value)}")
-    record = _object(cursor, value, "", tuple(_HEADER))
+    record = _object(cursor, value, "", _HEADER_KEYS)
     for key, wanted in _HEADER.items():
         got = record.get(key)
         if type(got) is not type(wanted) or got != wanted:
             shown = _show(got) if key in record else "nothing"
             readable = " (this playspace reads version 1)" if key == "version" else ""
             raise cursor.error(key, f"expected {_show(wanted)}{readable}, got {shown}")
+    if "fixed_hz" not in record:
+        return None
+    (hz,) = cursor.numbers(record["fixed_hz"], "fixed_hz", None, *_RATES)
+    return hz
 
 
 def _json(cursor: _Cursor, raw: bytes) -> object:
@@ -324,8 +332,9 @@ def _json(cursor: _Cursor, raw: bytes) -> object:
         raise cursor.error(None, "nested too deeply to be a sample") from None
 
 
-def _read(cursor: _Cursor, lines: Iterable[bytes]) -> list[InputFrame]:
+def _read(cursor: _Cursor, lines: Iterable[bytes]) -> tuple[list[InputFrame], float | None]:
     samples: list[InputFrame] = []
+    fixed_hz: float | None = None
     blank: int | None = None  # the first blank line: allowed only if nothing follows it
     for number, raw in enumerate(lines, 1):
         cursor.line = number
@@ -336,14 +345,14 @@ def _read(cursor: _Cursor, lines: Iterable[bytes]) -> list[InputFrame]:
             raise TraceError(cursor.path, blank, None, "blank line inside the trace")
         value = _json(cursor, raw)
         if cursor.line == 1:
-            _header(cursor, value)
+            fixed_hz = _header(cursor, value)
         else:
             samples.append(_sample(cursor, value, samples[-1].time if samples else None))
     if blank == 1 or cursor.line == 0:
         raise TraceError(cursor.path, 1, None, f"empty file; expected the header {_HEADER_LINE}")
     if not samples:
         raise TraceError(cursor.path, 2, None, "no samples after the header")
-    return samples
+    return samples, fixed_hz
 
 
 def load_trace(path: _Path) -> Trace:
@@ -352,10 +361,10 @@ def load_trace(path: _Path) -> Trace:
     cursor = _Cursor(os.fspath(path))
     try:
         with open(path, "rb") as file:
-            samples = _read(cursor, file)
+            samples, fixed_hz = _read(cursor, file)
     except OSError as error:
         raise TraceError(cursor.path, None, None, f"cannot read: {error.strerror}") from None
-    return Trace(tuple(samples), cursor.path, tuple(cursor.warnings))
+    return Trace(tuple(samples), cursor.path, tuple(cursor.warnings), fixed_hz)
 
 
 def _xyz(v: Vec3) -> list[float]:
@@ -400,10 +409,18 @@ def _record(frame: InputFrame) -> dict[str, object]:
     return record
 
 
+def _rate(hz: float) -> float | int:
+    """A rate as the header writes it: 90, not 90.0."""
+    return int(hz) if float(hz).is_integer() else hz
+
+
 class TraceWriter:
     """Writes a new trace file frame by frame, as a session is recorded.
 
-    Each line is flushed as it is written, so a crash loses at most the frame in hand. Floats
+    `fixed_hz` is the fixed rate the session steps at, written in the header so a replay runs
+    at it; it may be set until the first frame is written (a headset run learns its rate from
+    the display's first frame), which writes the header. Each line is flushed as it is
+    written, so a crash loses at most the frame in hand. Floats
     are written with ``repr`` (JSON's own float form), so the file loads back to equal frames
     (given unit quaternions, as sources give: any other loads back normalised).
     Frames are taken to be valid, as an input source promises; the writer checks their times,
@@ -411,12 +428,19 @@ class TraceWriter:
     later than the last, and refuses NaN with :class:`ValueError`.
     """
 
-    def __init__(self, path: _Path) -> None:
+    def __init__(self, path: _Path, fixed_hz: float | None = None) -> None:
         self._cursor = _Cursor(os.fspath(path))
+        self.fixed_hz = fixed_hz
         self._previous: float | None = None
         self._samples = 0
         self._file = open(path, "w", encoding="utf-8", buffering=1)  # noqa: SIM115 (closed in close)
-        self._file.write(_HEADER_LINE + "\n")
+        self._headed = False
+
+    def _head(self) -> None:
+        if not self._headed:
+            self._headed = True
+            rate = {} if self.fixed_hz is None else {"fixed_hz": _rate(self.fixed_hz)}
+            self._file.write(json.dumps(_HEADER | rate) + "\n")
 
     @property
     def path(self) -> str:
@@ -427,12 +451,15 @@ class TraceWriter:
         self._cursor.line = self._samples + 2  # the line this frame will be written on
         time = _time(self._cursor, float(frame.time), self._previous)
         text = json.dumps(_record(frame), allow_nan=False)
+        self._head()
         self._file.write(text + "\n")
         self._samples += 1
         self._previous = time
 
     def close(self) -> None:
-        self._file.close()
+        if not self._file.closed:
+            self._head()
+            self._file.close()
 
     def __enter__(self) -> TraceWriter:
         return self
@@ -446,8 +473,8 @@ class TraceWriter:
         self.close()
 
 
-def write_trace(path: _Path, frames: Iterable[InputFrame]) -> None:
-    """Write ``frames`` as a trace file at ``path`` (replacing it)."""
-    with TraceWriter(path) as writer:
+def write_trace(path: _Path, frames: Iterable[InputFrame], fixed_hz: float | None = None) -> None:
+    """Write ``frames`` as a trace file at ``path`` (replacing it), recorded at `fixed_hz`."""
+    with TraceWriter(path, fixed_hz) as writer:
         for frame in frames:
             writer.write(frame)

@@ -28,7 +28,7 @@ from playspace.systems.rig.follow import body_follow, separation
 from playspace.systems.sets import add_fixed_sets
 from playspace.systems.slope import place_tracked, slope_quantization
 from playspace.systems.teleport import teleport
-from playspace.systems.tracking import InputState, tracking_system
+from playspace.systems.tracking import InputState, poll_input, tracking_system
 
 
 def spawn_rig(world: World, start: PlayerStart, settings: RigSettings) -> Rig:
@@ -73,6 +73,7 @@ class RigPlugin:
             world.add_event(kind)
         add_fixed_sets(world)
         world.add_systems(
+            poll_input,
             tracking_system,
             body_follow,
             turning,

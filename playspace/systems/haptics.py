@@ -1,10 +1,4 @@
-"""Haptic pulses: systems ask for a buzz on a hand; the XR backend plays them each frame.
-
-A system (or game code) sends a :class:`HapticPulse` to the :class:`HapticQueue` resource;
-the OpenXR frame loop drains the queue once a frame into ``xrApplyHapticFeedback``. Without a
-headset nothing drains it and the queue stays small: it keeps one pulse per hand, the
-strongest, because a controller plays one vibration at a time and a newer one replaces the
-last anyway.
+"""Haptic feedback for what happens: grab, release and hit buzz the hands they are about.
 
 :class:`HapticsPlugin` gives grab, release and hit their short default pulses
 (:data:`DEFAULT_PULSES`, by event ``kind``), so every game gets that feedback without set-up;
@@ -16,38 +10,13 @@ caller, so this module depends only on the ECS and the components: any event typ
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import TypeAlias
 
 from playspace.components import DeviceRole
+from playspace.components.haptics import HapticPulse, HapticQueue
 from playspace.components.interaction import Hand
 from playspace.ecs import Phase, World
-
-HANDS = (DeviceRole.LEFT_HAND, DeviceRole.RIGHT_HAND)
-
-
-@dataclass(frozen=True, slots=True)
-class HapticPulse:
-    """A vibration to play on one hand: `amplitude` in [0, 1], `duration` in seconds (0: the
-    shortest the controller can play), `frequency` in Hz (0: the controller's own)."""
-
-    hand: DeviceRole
-    amplitude: float
-    duration: float
-    frequency: float = 0.0
-
-    def __post_init__(self) -> None:
-        if self.hand not in HANDS:
-            raise ValueError(f"haptics play on a hand, not on {self.hand.value}")
-        if not (math.isfinite(self.amplitude) and 0.0 <= self.amplitude <= 1.0):
-            raise ValueError(f"haptic amplitude must be in [0, 1], got {self.amplitude!r}")
-        if not (math.isfinite(self.duration) and 0.0 <= self.duration <= 10.0):
-            raise ValueError(f"haptic duration must be 0-10 s, got {self.duration!r}")
-        if not (math.isfinite(self.frequency) and self.frequency >= 0.0):
-            raise ValueError(f"haptic frequency must be >= 0 Hz, got {self.frequency!r}")
-
 
 PulseShape: TypeAlias = tuple[
     float, float, float
@@ -70,30 +39,6 @@ def pulse_for(
     return None if shape is None else HapticPulse(hand, *shape)
 
 
-@dataclass(slots=True)
-class HapticQueue:
-    """Pulses waiting for the next frame, at most one per hand; a resource."""
-
-    pending: dict[DeviceRole, HapticPulse] = field(default_factory=dict)
-
-    def send(self, pulse: HapticPulse) -> None:
-        """Queue `pulse`; of two for the same hand in one frame the stronger (then the
-        longer) one plays."""
-        waiting = self.pending.get(pulse.hand)
-        if waiting is None or _strength(pulse) > _strength(waiting):
-            self.pending[pulse.hand] = pulse
-
-    def drain(self) -> list[HapticPulse]:
-        """The pulses to play now, left hand first; the queue is empty afterwards."""
-        pulses = [self.pending[hand] for hand in HANDS if hand in self.pending]
-        self.pending.clear()
-        return pulses
-
-
-def _strength(pulse: HapticPulse) -> tuple[float, float]:
-    return (pulse.amplitude, pulse.duration)
-
-
 def _hands_of(world: World, event: object) -> list[DeviceRole]:
     """The hands an event is about: its `hand` entity's side, or the hands holding its
     `object`."""
@@ -109,7 +54,7 @@ def _hands_of(world: World, event: object) -> list[DeviceRole]:
 
 class HapticsPlugin:
     """Play `pulses` (by event ``kind``) on the hands that `events` are about; adds the
-    :class:`HapticQueue` resource that the OpenXR backend drains."""
+    :class:`HapticQueue` resource that the headset loop drains."""
 
     def __init__(
         self, events: Iterable[type[object]], pulses: Mapping[str, PulseShape] = DEFAULT_PULSES

@@ -1,6 +1,6 @@
 """The renderer drawing into a headset's eyes: OpenXR's swapchain images as framebuffers.
 
-``playspace run --vr`` hands :func:`headset_eyes` to the OpenXR loop, which calls the drawer
+``playspace run --vr`` hands :func:`headset_eyes` to the headset loop, which calls the drawer
 once per eye per frame with that eye's view and projection (located for the frame's predicted
 display time) and the swapchain images to draw into. The world is prepared once a frame,
 before the first eye; each image is wrapped once and kept, since swapchains reuse a few images.

@@ -1,15 +1,22 @@
-"""``playspace run SCENE.toml --vr``: the scene in a headset, driven by the OpenXR frame loop.
+"""The headset loop: a scene in a headset, driven by the OpenXR frame loop.
 
-:func:`run_vr` opens an OpenXR session, builds the world on an
-:class:`~playspace.xr.source.OpenXRSource` and hands control to :class:`VrLoop`, which runs
-one world frame per headset frame:
+:func:`run_vr` opens an OpenXR session and hands control to :class:`VrLoop`, which runs one
+world frame per headset frame (DESIGN.md, "One frame"):
 
 1. poll the runtime's events and carry out what the :class:`SessionLifecycle` says;
 2. while the session runs: wait for the frame, sync the actions and locate head and hands for
    the frame's *predicted display time*, map them into the input frame;
-3. advance the world by the time between predicted display times, play its haptic pulses;
+3. advance the world by the time between predicted display times: INPUT reads that frame,
+   each fixed step takes the poses of its own time from between the frames around it
+   (:class:`~playspace.systems.input.LiveSource`), LATE places what is drawn;
 4. locate the eyes for that same display time, place them through the rig's origin, draw each
-   with the caller's ``render_eye`` and submit the frame (an empty one while not visible).
+   with ``render_eye`` and submit the frame (an empty one while not visible).
+
+The world is built at the first frame, when the display's rate is known: by default the fixed
+rate is the headset's refresh rate (``XR_FB_display_refresh_rate`` where the runtime offers it,
+else the predicted display period), and it follows a change of rate mid-session; a game may set
+its own with `fixed_hz`. The world gets the :class:`~playspace.components.session.HeadsetSession`
+resource, kept in step with the runtime's session state.
 
 When no session opens it prints one line, naming which of the three failures it was (no
 OpenXR runtime, no headset, the runtime refused the session) and how to run the desktop
@@ -22,32 +29,47 @@ exit, loss) is tested with a scripted stand-in for the runtime.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
-from typing import Protocol, TextIO
+from typing import IO, Protocol, TextIO
 
 from playspace.app import TargetError, build_world, load_target
 from playspace.components import Transform
+from playspace.components.haptics import HapticPulse, HapticQueue
+from playspace.components.input import HandInput, InputFrame
 from playspace.components.interaction import GrabSettings
 from playspace.components.rig import Rig
+from playspace.components.session import HeadsetSession
 from playspace.ecs import World
 from playspace.example import headless_command
 from playspace.scene import SceneError
 from playspace.spatial import Pose
+from playspace.systems.grab import TELEMETRY_EVENTS
 from playspace.systems.grab.events import GRAB_EVENTS
-from playspace.systems.rig.events import RecenterRequested
+from playspace.systems.haptics import HapticsPlugin
+from playspace.systems.input import InputSource, LiveSource, Recorder, TraceWriter
+from playspace.systems.rig.events import RIG_EVENTS, RecenterRequested
+from playspace.systems.telemetry import TelemetryPlugin
 from playspace.xr.bindings import com_offset_for, profile_name
-from playspace.xr.haptics import HapticPulse, HapticQueue, HapticsPlugin
-from playspace.xr.mapping import ActionStates, FloorEstimate, LocatedPoses, map_input
-from playspace.xr.source import OpenXRSource
+from playspace.xr.mapping import (
+    ActionStates,
+    FloorEstimate,
+    LocatedPoses,
+    MappedInput,
+    TrackingStatus,
+    map_input,
+)
 from playspace.xr.state import (
     Command,
     FailureKind,
     InteractionProfileChanged,
     ReferenceSpaceChanged,
+    RefreshRateChanged,
     SessionLifecycle,
     XrEvent,
     XrFailed,
@@ -66,6 +88,9 @@ _WHAT_TO_DO = {
     FailureKind.NO_HEADSET: "connect the headset, switch it on and check the runtime sees it",
     FailureKind.SESSION_REFUSED: "the runtime's log says why",
 }
+
+Build = Callable[[InputSource, float], World]
+"""Makes the world to run on an input source at a fixed rate (steps a second)."""
 
 
 class XrFrames(Protocol):
@@ -93,6 +118,7 @@ class XrBackend(Protocol):
     def request_exit(self) -> None: ...
     def destroy(self) -> None: ...
     def interaction_profile(self) -> str | None: ...
+    def refresh_rate(self) -> float | None: ...
     def now(self) -> int: ...
     def sync(self, at: int) -> tuple[ActionStates, LocatedPoses]: ...
     def apply_haptics(self, pulses: list[HapticPulse]) -> None: ...
@@ -123,11 +149,15 @@ def run_vr(
     plugins: Iterable[object] = (),
     eyes: Callable[[World], RenderEye] | None = None,
     seconds: float | None = None,
-    fixed_hz: float = 90.0,
+    fixed_hz: float | None = None,
     seed: int = 0,
+    telemetry: IO[str] | None = None,
+    record: Path | None = None,
     app_name: str | None = None,
     opener: Callable[[str, bool], XrBackend] = open_backend,
     out: TextIO | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> int:
     """Run a scene or an example module (``.toml`` or ``.py``, as ``playspace run`` takes) in
     the headset until the runtime or `seconds` ends it, with the game's `plugins` added as
@@ -135,10 +165,13 @@ def run_vr(
 
     `eyes(world)` makes the ``render_eye(view, projection, target)`` that draws one eye of that
     world; its GL context must be current. Without it the session is input-only
-    (``XR_MND_headless``). The application name the
-    runtime shows is `app_name`, else the scene's name. Returns 0; 2 with one message on
-    stderr when the scene is bad or no session opens; 1 with one message when the runtime
-    failed a call mid-session.
+    (``XR_MND_headless``). `fixed_hz` None follows the headset's refresh rate. `telemetry`
+    receives telemetry v1 as headless runs write it; `record` saves what the fixed steps saw
+    as a trace that replays headless to the same telemetry. The application name the runtime
+    shows is `app_name`, else the scene's name. `opener`, `clock` and `sleep` let a scripted
+    runtime stand in for a real one (tests drive it at full speed). Returns 0; 2 with one
+    message on stderr when the scene is bad, the recording cannot be written or no session
+    opens; 1 with one message when the runtime failed a call mid-session.
     """
     out = out or sys.stdout
     try:
@@ -147,32 +180,47 @@ def run_vr(
         print(error, file=sys.stderr)
         return 2
     _show_log_lines()
-    try:
-        backend = opener(app_name or scene.name, eyes is not None)
-    except XrUnavailable as error:
-        print(failure_message(error, target), file=sys.stderr)
-        return 2
-    source = OpenXRSource()
-    added = [HapticsPlugin(GRAB_EVENTS), *plugins]
-    if example is not None:
-        added.append(example.build)
-    try:
-        world, _ = build_world(scene, source, fixed_hz, seed, added)
-        render_eye = eyes(world) if eyes is not None else None
-        with world:
-            space = "STAGE" if backend.stage else "LOCAL, floor estimated from the head"
-            print(f"OpenXR: {backend.runtime}; headset: {backend.headset}; {space}", file=out)
-            loop = VrLoop(backend, world, source, render_eye, out)
+    with contextlib.ExitStack() as stack:
+        try:
+            writer = stack.enter_context(TraceWriter(record)) if record is not None else None
+        except OSError as error:
+            print(f"playspace run: {record}: {error.strerror}", file=sys.stderr)
+            return 2
+        try:
+            backend = opener(app_name or scene.name, eyes is not None)
+        except XrUnavailable as error:
+            print(failure_message(error, target), file=sys.stderr)
+            return 2
+        stack.callback(backend.destroy)  # a no-op when the loop already destroyed it
+        added = [HapticsPlugin(GRAB_EVENTS), *plugins]
+        if telemetry is not None:
+            added.append(TelemetryPlugin(telemetry, (*RIG_EVENTS, *TELEMETRY_EVENTS)))
+        if example is not None:
+            added.append(example.build)
+
+        def build(source: InputSource, hz: float) -> World:
+            if writer is not None:
+                writer.fixed_hz = hz
+                source = Recorder(source, writer)
+            return build_world(scene, source, hz, seed, added)[0]
+
+        print(f"OpenXR: {backend.runtime}; headset: {backend.headset}; {_space(backend)}", file=out)
+        loop = VrLoop(
+            backend, build, fixed_hz=fixed_hz, eyes=eyes, out=out, clock=clock, sleep=sleep
+        )
+        with loop.closing():
             reason = loop.run(seconds)
-    finally:
-        backend.destroy()  # a no-op when the loop already destroyed it
-    if loop.lifecycle.failed:
-        print(f"playspace run --vr: stopped: {reason}", file=sys.stderr)
-        return 1
-    print(f"OpenXR: stopped: {reason}", file=out)
-    if example is not None and example.summary is not None:
-        print(example.summary(world), file=out)
+            if loop.lifecycle.failed:
+                print(f"playspace run --vr: stopped: {reason}", file=sys.stderr)
+                return 1
+            print(f"OpenXR: stopped: {reason}", file=out)
+            if example is not None and example.summary is not None and loop.world is not None:
+                print(example.summary(loop.world), file=out)
     return 0
+
+
+def _space(backend: XrBackend) -> str:
+    return "STAGE" if backend.stage else "LOCAL, floor estimated from the head"
 
 
 def _show_log_lines() -> None:
@@ -188,36 +236,55 @@ def _show_log_lines() -> None:
 class VrLoop:
     """One headset run: the session's life, input into the world, the world onto the eyes.
 
+    `build` makes the world at the first frame, at `fixed_hz` or (None) the display's rate.
     `clock` and `sleep` are injectable so a scripted runtime drives it in tests at full speed.
     """
 
     def __init__(
         self,
         backend: XrBackend,
-        world: World,
-        source: OpenXRSource,
-        render_eye: RenderEye | None = None,
+        build: Build,
+        *,
+        fixed_hz: float | None = None,
+        eyes: Callable[[World], RenderEye] | None = None,
         out: TextIO | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        self.backend, self.world, self.source = backend, world, source
-        self.render_eye = render_eye
+        self.backend, self.build, self.fixed_hz, self.eyes = backend, build, fixed_hz, eyes
         self.out = out or sys.stdout
         self.clock, self.sleep = clock, sleep
         self.lifecycle = SessionLifecycle()
+        self.session = HeadsetSession(backend.runtime, backend.headset)
         self.floor = FloorEstimate(backend.stage)
+        self.source = LiveSource(self._read)
+        self.world: World | None = None
+        self.render_eye: RenderEye | None = None
+        self.mapped = MappedInput(InputFrame())
+        self._profile: str | None = None
+        self._controllers: str | None = None  # the last line printed about them
+        self._refresh: float | None = None  # the display's rate, where the runtime says it
         self._last_time: int | None = None
+        self._next_poll: float | None = None  # input-only pacing: when the next frame is due
         self._exit_asked_at: float | None = None
         self._commands: dict[Command, Callable[[], None]] = {
-            Command.BEGIN_SESSION: backend.begin,
+            Command.BEGIN_SESSION: self._begin,
             Command.END_SESSION: backend.end,
             Command.REQUEST_EXIT: backend.request_exit,
             Command.DESTROY: backend.destroy,
-            Command.PAUSE_INPUT: source.pause,
-            Command.RESUME_INPUT: source.resume,
+            Command.PAUSE_INPUT: lambda: None,  # `_read` hides the hands while not focused
+            Command.RESUME_INPUT: self._focused,
             Command.STOP: lambda: None,  # `lifecycle.finished` ends the loop
         }
+
+    @contextlib.contextmanager
+    def closing(self) -> Iterator[VrLoop]:
+        """Close the world (when one was built) on leaving."""
+        try:
+            yield self
+        finally:
+            if self.world is not None:
+                self.world.close()
 
     def run(self, seconds: float | None = None) -> str:
         """Loop until the lifecycle stops; why it stopped, for the user."""
@@ -249,9 +316,12 @@ class VrLoop:
             self._execute(self.lifecycle.on_event(event))
             if isinstance(event, ReferenceSpaceChanged):
                 self.floor.reset()
-                self.world.send(RecenterRequested())  # the rig re-seats the player, snaps floor
+                if self.world is not None:  # the rig re-seats the player, snaps the floor
+                    self.world.send(RecenterRequested())
             elif isinstance(event, InteractionProfileChanged):
                 self._controllers_changed()
+            elif isinstance(event, RefreshRateChanged):
+                self._refresh = event.hz
         asked = self._exit_asked_at
         if asked is not None and self.clock() - asked > EXIT_GRACE:
             late = f"the runtime did not stop the session within {EXIT_GRACE:g} s"
@@ -264,40 +334,101 @@ class VrLoop:
             self.sleep(IDLE_POLL)
 
     def _execute(self, commands: list[Command]) -> None:
+        self.session.state = self.lifecycle.state
         for command in commands:
             self._commands[command]()
 
+    def _begin(self) -> None:
+        self.backend.begin()
+        self._refresh = self.backend.refresh_rate()
+
+    def _focused(self) -> None:
+        """The app has the controllers: say which (or that none are bound), once."""
+        if self._controllers is None:
+            self._controllers_changed()
+
     def _controllers_changed(self) -> None:
         """Show the bound controllers and give the throw their centre of mass."""
-        profile = self.backend.interaction_profile()
-        settings = self.world.try_resource(GrabSettings)
+        self._profile = self.backend.interaction_profile()
+        self.session.controllers = None if self._profile is None else profile_name(self._profile)
+        if self.world is not None:
+            self._apply_profile(self.world)
+        line = profile_name(self._profile) if self._profile else "none bound"
+        if line != self._controllers:
+            self._controllers = line
+            print(f"OpenXR: controllers: {line}", file=self.out)
+
+    def _apply_profile(self, world: World) -> None:
+        settings = world.try_resource(GrabSettings)
         if settings is not None:
-            settings.com_offset = com_offset_for(profile)
-        print(f"OpenXR: controllers: {profile_name(profile)}", file=self.out)
+            settings.com_offset = com_offset_for(self._profile)
+
+    def _read(self, time: float) -> InputFrame:
+        """The frame mapped last, for the world's INPUT phase; the hands at rest and untracked
+        while the session is not FOCUSED (the runtime's menu has the controllers), so a press
+        meant for it never grabs or moves the player. The head still moves the view."""
+        frame = self.mapped.frame
+        if not self.lifecycle.input_active:
+            frame = replace(frame, left=HandInput(), right=HandInput())
+        return replace(frame, time=time)
+
+    @property
+    def tracking(self) -> TrackingStatus:
+        """How well the runtime knew each device in the latest frame."""
+        return self.mapped.tracking
 
     def _frame(self) -> None:
         display = self.backend.display
         frame = None
         if display is None:
-            self.sleep(1.0 / INPUT_ONLY_HZ)  # nothing paces an input-only session
-            at = self.backend.now()
+            at, period = self._paced()
         else:
             frame = display.wait_frame()
             if frame is None:
                 return  # the session is being lost; the next poll says so
-            at = frame.time
+            at, period = frame.time, frame.period
+        world = self._world_at(period)
         actions, poses = self.backend.sync(at)
         space_height = self.floor.update(poses.head)
-        self.source.update(map_input(at / 1e9, actions, poses, space_height))
-        period = frame.period if frame is not None else round(1e9 / INPUT_ONLY_HZ)
+        self.mapped = map_input(at / 1e9, actions, poses, space_height)
         elapsed = period if self._last_time is None else at - self._last_time
         self._last_time = at
-        self.world.advance(max(elapsed, 0) / 1e9)
-        queue = self.world.try_resource(HapticQueue)
+        world.advance(max(elapsed, 0) / 1e9)
+        queue = world.try_resource(HapticQueue)
         if queue is not None and queue.pending:
             self.backend.apply_haptics(queue.drain())
         if display is not None and frame is not None:
             display.end_frame(frame, self._drawer(display.locate_views(at), space_height))
+
+    def _paced(self) -> tuple[int, int]:
+        """An input-only session's frame: nothing paces it, so wait for the next tick of a
+        fixed schedule (sleeping only what the work left of the period), then read the
+        runtime's clock. A stall restarts the schedule instead of running to catch up."""
+        hz = self.fixed_hz or INPUT_ONLY_HZ
+        period = 1.0 / hz
+        now = self.clock()
+        due = now if self._next_poll is None else self._next_poll
+        if due > now:
+            self.sleep(due - now)
+        elif now - due > period:
+            due = now
+        self._next_poll = due + period
+        return self.backend.now(), round(1e9 / hz)
+
+    def _world_at(self, period: int) -> World:
+        """The world, built at the first frame; its fixed rate following the display's."""
+        display_hz = self._refresh or round(1e9 / period, 3)
+        self.session.display_hz = display_hz
+        hz = self.fixed_hz or display_hz
+        world = self.world
+        if world is None:
+            world = self.world = self.build(self.source, hz)
+            world.insert_resource(self.session)
+            self._apply_profile(world)
+            self.render_eye = self.eyes(world) if self.eyes is not None else None
+        elif hz != world.clock.hz:
+            world.clock.set_hz(hz)
+        return world
 
     def _drawer(
         self, views: list[EyeView], space_height: float
@@ -314,5 +445,6 @@ class VrLoop:
         return draw
 
     def _origin(self) -> Pose:
+        assert self.world is not None
         origin = self.world.get(self.world.resource(Rig).origin, Transform)
         return Pose(origin.position, origin.rotation)

@@ -4,8 +4,8 @@ Each check says what it found or why it found nothing, so a user who cannot star
 the missing piece: the OpenXR runtime (and whether it sees a headset), the GL driver, a
 display for the preview window, gamepads. No check raises; a missing piece is a line.
 
-The GL check needs ModernGL, which ``playspace.xr`` must not import (only the renderer and
-the command line may), so the caller passes it in as `gl_probe`.
+The GL check needs ModernGL, which only the renderer, the loops and the command line import,
+so the caller passes it in as `gl_probe`.
 """
 
 from __future__ import annotations
