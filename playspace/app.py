@@ -17,6 +17,7 @@ from playspace.ecs import World
 from playspace.example import Example, load_example
 from playspace.example import TargetError as TargetError  # the CLI's and run_vr's error
 from playspace.scene import Scene, SpawnedScene, load_scene, physics_plugin_for, spawn_scene
+from playspace.systems.drawn import DrawnPlugin
 from playspace.systems.grab import GrabPlugin
 from playspace.systems.input import InputSource
 from playspace.systems.rig import RigPlugin
@@ -37,14 +38,15 @@ def build_world(
     seed: int = 0,
     plugins: Iterable[object] = (),
 ) -> tuple[World, SpawnedScene]:
-    """A world with the scene's physics and entities, the rig on `source`, grab and throw,
-    then `plugins`."""
+    """A world with the scene's physics and entities, the rig on `source`, grab and throw, late
+    placement of what is drawn, then `plugins`."""
     world = World(fixed_hz=fixed_hz)
     world.insert_resource(Seed(random.Random(seed)))
     world.add_plugin(physics_plugin_for(scene))
     spawned = spawn_scene(world, scene)
     world.add_plugin(RigPlugin(source))
     world.add_plugin(GrabPlugin())
+    world.add_plugin(DrawnPlugin())
     for plugin in plugins:
         world.add_plugin(plugin)  # type: ignore[arg-type]
     return world, spawned

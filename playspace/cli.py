@@ -87,7 +87,21 @@ def _parser() -> argparse.ArgumentParser:
         "--quit-after", type=int, metavar="N", help="preview: close the window after N frames"
     )
     run.add_argument(
+        "--drive",
+        type=Path,
+        metavar="TRACE",
+        help="with --vr: play TRACE into Monado's remote driver from when the session is "
+        "focused, so a real runtime reports its poses and controls (tests, CI)",
+    )
+    run.add_argument(
         "--vr", action="store_true", help="run in the headset through OpenXR (docs/vr.md)"
+    )
+    run.add_argument(
+        "--gl",
+        choices=("auto", "egl", "glx"),
+        default="auto",
+        help="with --vr: the GL context the headset session binds: egl (no window), glx (a "
+        "hidden window's; WGL on Windows) or auto (EGL where the runtime offers it)",
     )
     commands.add_parser(
         "doctor", help="say what this machine offers: OpenXR runtime, GL, display, gamepads"
@@ -111,10 +125,15 @@ def _gl_probe() -> str:
 
 
 def _run_vr(args: argparse.Namespace) -> int:
-    """The headset run, drawing with the renderer on an EGL context made current first (the
-    OpenXR session binds to the current context); without GL, an input-only session."""
-    from playspace.loops.headset import run_vr
-    from playspace.render.context import GLUnavailableError, create_context
+    """The headset run, drawing with the renderer on the GL context ``--gl`` chooses
+    (:mod:`playspace.loops.gl`: EGL, or a hidden window's GLX/WGL context), made current first
+    because the OpenXR session binds the context current when it opens. When ``--gl auto``
+    finds no GL at all, an input-only session; an explicit ``--gl`` that cannot be had is an
+    error. After a run that drew, one line says through what and how many frames."""
+    from playspace.loops.gl import DrawnCount, choose_gl, headset_gl
+    from playspace.loops.headset import failure_message, run_vr
+    from playspace.render.context import GLUnavailableError
+    from playspace.xr.state import XrUnavailable
 
     with contextlib.ExitStack() as stack:
         telemetry = None
@@ -130,19 +149,31 @@ def _run_vr(args: argparse.Namespace) -> int:
             "seed": args.seed,
             "telemetry": telemetry,
             "record": args.record,
+            "drive": args.drive,
         }
         try:
-            ctx = create_context()
+            binding = choose_gl(args.gl)
+        except XrUnavailable as error:  # this platform has no such binding (or none at all)
+            print(failure_message(error, args.scene), file=sys.stderr)
+            return 2
+        try:
+            gl = stack.enter_context(headset_gl(binding))
         except GLUnavailableError as error:
+            if args.gl != "auto":
+                print(f"playspace run --vr --gl {args.gl}: {error}", file=sys.stderr)
+                return 2
             print(f"playspace run --vr: no GL ({error}); input only", file=sys.stderr)
             return run_vr(args.scene, **options)
         from playspace.loops.eyes import headset_eyes
         from playspace.render import Renderer
 
-        renderer = Renderer(ctx)
-        stack.callback(ctx.release)
+        renderer = Renderer(gl.ctx)
         stack.callback(renderer.release)
-        return run_vr(args.scene, eyes=headset_eyes(renderer), **options)
+        drawn = DrawnCount()
+        status = run_vr(args.scene, eyes=drawn.counting(headset_eyes(renderer)), **options)
+        if drawn.frames:
+            print(f"GL: {gl.describe()}: {drawn.frames} frames drawn ({drawn.eyes} eye images)")
+        return status
 
 
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -165,6 +196,10 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error(f"--every must be a whole number >= 1, got {args.every}")
     if args.screenshot is not None and args.screenshot.suffix.lower() != ".png":
         parser.error(f"--screenshot {args.screenshot}: screenshots are PNG: name it FILE.png")
+    if args.drive is not None and not args.vr:
+        parser.error("--drive is for --vr: it plays a trace into the runtime's remote driver")
+    if args.gl != "auto" and not args.vr:
+        parser.error(f"--gl {args.gl} is for --vr: it chooses the GL context a headset binds")
     if args.vr:
         vr_ignores = (
             ("--headless", args.headless), ("--trace", args.trace),
@@ -230,7 +265,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def _refuse_overwriting_inputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     """An output path that names an input would destroy it (a trace recorded once)."""
-    named = [args.scene, args.trace]
+    named = [args.scene, args.trace, args.drive]
     if str(args.scene).endswith(".py"):  # an example's own scene and trace are inputs too
         from playspace.example import ExampleError, load_example
 

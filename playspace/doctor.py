@@ -34,7 +34,7 @@ def doctor_report(
 def _openxr_lines(environ: Mapping[str, str]) -> list[str]:
     try:
         from playspace.xr import backend
-    except (ImportError, OSError) as error:  # pyopenxr, or its bundled loader, will not load
+    except (ImportError, OSError, NotImplementedError) as error:  # no loader (macOS has none)
         return [f"OpenXR loader: cannot be loaded ({error})"]
     lines = [f"OpenXR loader: bundled with pyopenxr {backend.PYOPENXR_VERSION}"]
     manifest = environ.get("XR_RUNTIME_JSON")

@@ -15,6 +15,7 @@ SMALL = {
     "ecs_overhead.py": ["--entities", "300", "--steps", "3", "--rounds", "1"],
     "physics.py": ["--counts", "50", "--steps", "5"],
     "frame.py": ["--props", "20", "--steps", "5"],
+    "vr_frame.py": ["--seconds", "1"],
 }
 
 

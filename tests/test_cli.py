@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from cli_helpers import playspace
+from cli_helpers import playspace, without_runtime
 
 from playspace import __version__
 
@@ -47,7 +47,7 @@ def test_vr_without_a_runtime_exits_2_quickly_with_one_clear_message() -> None:
     import time
 
     start = time.monotonic()
-    done = playspace("run", "examples/kitchen.toml", "--vr")
+    done = playspace("run", "examples/kitchen.toml", "--vr", env=without_runtime())
     took = time.monotonic() - start
     assert done.returncode == 2
     assert (

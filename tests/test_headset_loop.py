@@ -45,10 +45,11 @@ def scene(tmp_path: Path) -> Path:
 
 
 Drawn = tuple[np.ndarray, np.ndarray, EyeTarget, float]
+LoopOn = Callable[..., tuple[VrLoop, list[Drawn]]]
 
 
 @pytest.fixture
-def loop_on(scene: Path) -> Iterator[Callable[..., tuple[VrLoop, list[Drawn]]]]:
+def loop_on(scene: Path) -> Iterator[LoopOn]:
     loops: list[VrLoop] = []
 
     def make(
@@ -95,7 +96,7 @@ def printed(loop: VrLoop) -> str:
 # --- the session's life -------------------------------------------------------------------
 
 
-def test_a_headset_run_from_ready_to_exit(loop_on) -> None:
+def test_a_headset_run_from_ready_to_exit(loop_on: LoopOn) -> None:
     runtime = FakeRuntime()
     loop, drawn = loop_on(runtime)
     assert loop.run(seconds=0.5) == "0.5 s are over"
@@ -134,7 +135,7 @@ def test_no_controllers_bound_is_said_once() -> None:
     assert printed(loop).splitlines() == ["OpenXR: controllers: none bound"]
 
 
-def test_a_system_can_run_only_while_the_session_is_focused(loop_on) -> None:
+def test_a_system_can_run_only_while_the_session_is_focused(loop_on: LoopOn) -> None:
     states: list[tuple[SessionState, bool]] = []
 
     def watch(world: World) -> None:
@@ -155,7 +156,7 @@ def test_a_system_can_run_only_while_the_session_is_focused(loop_on) -> None:
         assert session_focused(headless)
 
 
-def test_recentring_in_local_space_snaps_the_rig_and_remeasures_the_floor(loop_on) -> None:
+def test_recentring_in_local_space_snaps_the_rig_and_remeasures_the_floor(loop_on: LoopOn) -> None:
     from playspace.systems.rig.events import Recentered
 
     runtime = FakeRuntime(stage=False)
@@ -177,7 +178,7 @@ def test_recentring_in_local_space_snaps_the_rig_and_remeasures_the_floor(loop_o
     assert len(recentred) == 1
 
 
-def test_a_session_lost_in_wait_frame_is_destroyed_without_ending_it(loop_on) -> None:
+def test_a_session_lost_in_wait_frame_is_destroyed_without_ending_it(loop_on: LoopOn) -> None:
     runtime = FakeRuntime()
     runtime.lost_at = 10
     loop, _ = loop_on(runtime)
@@ -186,7 +187,9 @@ def test_a_session_lost_in_wait_frame_is_destroyed_without_ending_it(loop_on) ->
     assert runtime.calls.count("wait_frame") == 10 and runtime.calls.count("end_frame") == 9
 
 
-def test_a_runtime_failing_mid_session_is_destroyed_and_named(loop_on) -> None:
+def test_a_runtime_failing_mid_session_is_destroyed_and_named(loop_on: LoopOn) -> None:
+    """Every call fails from frame 12 on (the runtime died): asked to exit, it fails again,
+    and the session is destroyed."""
     runtime = FakeRuntime()
     runtime.fails_at = 12
     loop, _ = loop_on(runtime)
@@ -196,10 +199,39 @@ def test_a_runtime_failing_mid_session_is_destroyed_and_named(loop_on) -> None:
     )
     assert loop.lifecycle.failed and not loop.lifecycle.input_active
     assert "end" not in runtime.calls and runtime.calls[-1] == "destroy"
-    assert runtime.calls.count("wait_frame") == 12
+    assert "request_exit" in runtime.calls
+    assert runtime.calls.count("wait_frame") == 13
 
 
-def test_a_call_saying_loss_pending_stops_as_a_lost_session(loop_on) -> None:
+def test_a_runtime_refusing_one_call_is_ended_in_order_not_destroyed_running(
+    loop_on: LoopOn,
+) -> None:
+    """One frame's call fails but the runtime lives on (it refused a layer, say): destroying
+    the running session could crash it, so it is asked to exit and ended, drawing no more."""
+    runtime = FakeRuntime()
+    runtime.fails_at = 12
+    loop, drawn = loop_on(runtime)
+    real_wait = runtime.display.wait_frame  # type: ignore[union-attr]
+
+    def fail_once() -> object:
+        failing = runtime.frames + 1 == runtime.fails_at
+        try:
+            return real_wait()
+        finally:
+            if failing:
+                runtime.fails_at = None
+
+    runtime.display.wait_frame = fail_once  # type: ignore[union-attr, method-assign]
+    reason = loop.run(seconds=5)
+    assert reason.startswith("the OpenXR runtime failed (xrWaitFrame"), reason
+    assert loop.lifecycle.failed
+    calls = runtime.calls
+    assert calls[-2:] == ["end", "destroy"] and "request_exit" in calls
+    drawn_after = runtime.drawn_frames
+    assert drawn_after <= 12 and len(drawn) == 2 * drawn_after
+
+
+def test_a_call_saying_loss_pending_stops_as_a_lost_session(loop_on: LoopOn) -> None:
     runtime = FakeRuntime()
     runtime.end_lost_at = 7
     loop, _ = loop_on(runtime)
@@ -209,7 +241,7 @@ def test_a_call_saying_loss_pending_stops_as_a_lost_session(loop_on) -> None:
     assert runtime.calls.count("end_frame") == 7
 
 
-def test_a_runtime_that_never_stops_is_given_up_on(loop_on) -> None:
+def test_a_runtime_that_never_stops_is_given_up_on(loop_on: LoopOn) -> None:
     runtime = FakeRuntime(answers_exit=False)
     loop, _ = loop_on(runtime)
     assert "did not stop the session" in loop.run(seconds=0.1)
@@ -217,7 +249,7 @@ def test_a_runtime_that_never_stops_is_given_up_on(loop_on) -> None:
     assert runtime.clock() == pytest.approx(0.1 + EXIT_GRACE, abs=0.05)
 
 
-def test_hands_rest_untracked_while_not_focused_and_the_head_still_moves(loop_on) -> None:
+def test_hands_rest_untracked_while_not_focused_and_the_head_still_moves(loop_on: LoopOn) -> None:
     runtime = FakeRuntime()
     loop, _ = loop_on(runtime)
     runtime.script[20] = [StateChanged(SessionState.VISIBLE)]  # the runtime's menu
@@ -231,7 +263,9 @@ def test_hands_rest_untracked_while_not_focused_and_the_head_still_moves(loop_on
 # --- input-only sessions ------------------------------------------------------------------
 
 
-def test_an_input_only_session_locates_at_the_runtimes_clock_at_an_even_rate(loop_on) -> None:
+def test_an_input_only_session_locates_at_the_runtimes_clock_at_an_even_rate(
+    loop_on: LoopOn,
+) -> None:
     runtime = FakeRuntime(display=False)
     work = 0.004  # seconds each frame's work takes: the pacing must not add it to the period
     loop, drawn = loop_on(runtime, render=False)
@@ -311,7 +345,9 @@ def test_throws_leave_at_the_headless_speed_at_any_display_rate(
 
 
 @pytest.mark.parametrize("extension", [False, True])
-def test_the_fixed_rate_is_the_displays_and_follows_a_change(loop_on, extension: bool) -> None:
+def test_the_fixed_rate_is_the_displays_and_follows_a_change(
+    loop_on: LoopOn, extension: bool
+) -> None:
     """From the refresh-rate extension where the runtime offers it, else the frame period."""
     runtime = FakeRuntime(hz=72.0, refresh_rate=extension)
     runtime.change_rate(40, 120.0)
@@ -328,7 +364,7 @@ def test_the_fixed_rate_is_the_displays_and_follows_a_change(loop_on, extension:
     assert set(rates[:first_120]) == {rates[0]}  # one change, at the new rate's first frame
 
 
-def test_a_games_fixed_rate_stands_whatever_the_display(loop_on) -> None:
+def test_a_games_fixed_rate_stands_whatever_the_display(loop_on: LoopOn) -> None:
     runtime = FakeRuntime(hz=72.0)
     loop, _ = loop_on(runtime, fixed_hz=90.0)
     loop.run(seconds=0.5)

@@ -11,7 +11,9 @@ from playspace.systems.sets import add_fixed_sets
 from playspace.systems.tracking import InputState, poll_input, tracking_system
 
 
-def frame_at(x: float, grip: float = 0.0, buttons: tuple[Button, ...] = (), stick: float = 0.0):
+def frame_at(
+    x: float, grip: float = 0.0, buttons: tuple[Button, ...] = (), stick: float = 0.0
+) -> InputFrame:
     """The right hand at x (m), with its grip, buttons and the stick pushed right by `stick`."""
     return InputFrame(
         0.0,
@@ -25,7 +27,7 @@ class Scripted:
     """A device whose next reading the test sets."""
 
     def __init__(self) -> None:
-        self.next = frame_at(0.0)
+        self.next: InputFrame = frame_at(0.0)
 
     def __call__(self, time: float) -> InputFrame:
         return self.next

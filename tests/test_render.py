@@ -31,7 +31,7 @@ from playspace.components.physics import (
     Sphere,
 )
 from playspace.components.rig import Rig
-from playspace.ecs import World
+from playspace.ecs import Phase, World
 from playspace.loops.replay import replay_source
 from playspace.render import (
     AssetError,
@@ -55,9 +55,10 @@ from playspace.render import (
     perspective,
     write_png,
 )
-from playspace.render.matrices import quaternions, short_lerp, trs_many
+from playspace.render.matrices import trs_many
 from playspace.scene import load_scene
 from playspace.spatial import Pose
+from playspace.systems.drawn import DrawnPlugin, place_drawn
 
 if TYPE_CHECKING:
     from moderngl import Context
@@ -116,7 +117,7 @@ def draw(
     renderer = Renderer(gl, **options)
     target = Offscreen(gl, SIZE)
     try:
-        renderer.prepare(world, alpha=1.0)
+        renderer.prepare(world)
         renderer.vignette, renderer.fade = vignette, fade
         renderer.draw(view or camera(), target.framebuffer)
         return target.read() / 255.0
@@ -296,14 +297,18 @@ def test_moving_things_are_drawn_between_their_last_two_fixed_steps() -> None:
         Colliders(Collider(Sphere(0.5))),
         Prop("ball"),
     )
+    world.add_plugin(DrawnPlugin())
     instances = SceneInstances()
-    (matrix,) = moving_matrices(instances.collect(world, alpha=0.25))  # column-major rows
+    place_drawn(world, alpha=0.25)
+    (matrix,) = moving_matrices(instances.collect(world))  # column-major rows
     assert matrix[3, :3] == pytest.approx((0.5, 0.0, 0.0))
-    (matrix,) = moving_matrices(instances.collect(world, alpha=0.5))
+    place_drawn(world, alpha=0.5)
+    (matrix,) = moving_matrices(instances.collect(world))
     # half of a quarter turn about +Y, scaled by the radius: the first column is (cos, 0, -sin)
     angle = math.pi / 4
     assert matrix[0, :3] == pytest.approx((0.5 * math.cos(angle), 0.0, -0.5 * math.sin(angle)))
     world.fixed_time.alpha = 1.0
+    world.run_phase(Phase.LATE)  # the LATE system places at the frame's alpha
     (matrix,) = moving_matrices(instances.collect(world))
     assert matrix[3, :3] == pytest.approx((2.0, 0.0, 0.0))
 
@@ -317,12 +322,12 @@ def test_rotations_between_steps_match_slerp_for_a_step_worth_of_turn() -> None:
     end = spatial.multiply_many(step, start) * np.where(rng.random(200) < 0.5, -1, 1)[:, None]
 
     def matrices(xyzw: np.ndarray, scale: tuple[float, float, float] = (1, 1, 1)) -> np.ndarray:
-        rotations = quaternions([spatial.quat_from_xyzw(q) for q in xyzw])  # as drawn
+        rotations = spatial.quat_rows([spatial.quat_from_xyzw(q) for q in xyzw])  # as drawn
         scales = np.broadcast_to(scale, (len(xyzw), 3))
         return trs_many(np.zeros((len(xyzw), 3)), rotations, scales, np.zeros((len(xyzw), 4, 4)))
 
     for t in (0.1, 0.37, 0.5, 0.9):
-        drawn = matrices(short_lerp(start, end, t))
+        drawn = matrices(spatial.nlerp_many(start, end, t))
         assert drawn == pytest.approx(matrices(spatial.slerp_many(start, end, t)), abs=5e-6)
     axes = matrices(start, (1, 2, 3))[:, :3, :3]  # column-major: row c is the image of axis c
     gram = np.einsum("nij,nkj->nik", axes, axes)
@@ -344,7 +349,7 @@ def test_shapes_are_drawn_as_physics_sees_them() -> None:
         Prop("pawn"),
     )
     world.spawn(Transform(), CharacterBody(), Colliders(Collider(Capsule(0.3, 1.8))))  # never
-    batches = SceneInstances().collect(world, alpha=1.0)
+    batches = SceneInstances().collect(world)
     (matrix,) = moving_matrices(batches)
     assert np.diag(matrix)[:3] == pytest.approx((0.25, 0.25, 0.25))  # a 1:6 unit capsule
     assert matrix[3, :3] == pytest.approx((5.0, 1.0, 0.0))
@@ -359,15 +364,15 @@ def test_scenery_is_placed_once_and_the_rig_gets_hands_and_a_head() -> None:
     origin, head, left, right, body = (world.spawn(Transform()) for _ in range(5))
     world.insert_resource(Rig(origin, head, left, right, body))
     instances = SceneInstances()
-    batches = instances.collect(world, alpha=1.0)
+    batches = instances.collect(world)
     assert sum(len(b.scenery) for b in batches) == 1
     by_material = {b.material: len(b.moving) for b in batches}
     assert by_material[instances.palette.hand] == 2
     assert by_material[instances.palette.head] == 1
-    again = instances.collect(world, alpha=1.0)
+    again = instances.collect(world)
     assert again[0].version == batches[0].version  # nothing changed: no new layout
     box(world, (0, 1, -3), (1, 1, 1), Prop("crate"))
-    assert instances.collect(world, alpha=1.0)[0].version != batches[0].version
+    assert instances.collect(world)[0].version != batches[0].version
 
 
 def test_the_playground_is_drawn_piece_by_piece() -> None:
@@ -390,10 +395,10 @@ def test_a_ghost_moves_from_the_lit_instances_to_the_ghost_ones() -> None:
     world = World()
     crate = box(world, (0, 0, -3), (1, 1, 1), Prop("crate"), Grabbable())
     instances = SceneInstances()
-    (batch,) = instances.collect(world, alpha=1.0)
+    (batch,) = instances.collect(world)
     assert (len(batch.moving), len(batch.ghosts)) == (1, 0)
     world.get(crate, Grabbable).ghost = True
-    (batch,) = instances.collect(world, alpha=1.0)
+    (batch,) = instances.collect(world)
     assert (len(batch.moving), len(batch.ghosts)) == (0, 1)
 
 

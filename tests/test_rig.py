@@ -203,6 +203,18 @@ def test_teleport_under_a_low_ceiling_is_refused() -> None:
     assert [e["reason"] for e in run.events("teleport_refused")] == ["room"]
 
 
+@pytest.mark.parametrize("where", [(0.0, 1.7, 0.0), (0.8, 1.6, -0.6)])
+def test_a_player_standing_still_starts_at_the_body(where: tuple[float, float, float]) -> None:
+    """The body starts at the neck point of the first tracked head, wherever in the room the
+    player stands: no separation, no fade, no blocked event at the start."""
+    run = rig_world(lambda t: head_at(*where))
+    run.world.step(90)
+    steps = run.steps()
+    assert run.events("blocked") == [] and max(s["fade"] for s in steps) == 0.0
+    head, body = steps[0]["head"]["p"], steps[0]["body"]["p"]
+    assert math.hypot(head[0] - body[0], head[2] - body[2] + 0.1) < 1e-6  # 0.1 m: the neck
+
+
 def test_lost_head_tracking_freezes_the_body() -> None:
     def script(t: float):  # type: ignore[no-untyped-def]
         frame = head_at(0.0, 1.7, -0.5 * t)

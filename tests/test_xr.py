@@ -435,6 +435,14 @@ def test_an_openxr_error_mid_session_names_the_call() -> None:
     with pytest.raises(XrLost):
         end_frame()
 
+    @errors.mid_session("xrEndFrame")
+    def end_frame_acquiring() -> None:  # the real call inside fails first, with no instance
+        errors.xr.acquire_swapchain_image(None, errors.xr.SwapchainImageAcquireInfo())
+
+    with pytest.raises(XrFailed) as caught:
+        end_frame_acquiring()
+    assert caught.value.step == "xrAcquireSwapchainImage"
+
 
 def test_openxr_errors_are_classified_by_the_step_that_failed() -> None:
     from playspace.xr import backend
@@ -446,14 +454,14 @@ def test_openxr_errors_are_classified_by_the_step_that_failed() -> None:
 
 
 def test_the_renderers_egl_context_becomes_the_session_binding() -> None:
-    from playspace.xr import display
+    from playspace.xr import graphics
 
     ctx = moderngl.create_standalone_context(backend="egl")
     try:
-        binding = display.current_gl_binding(egl_enabled=True)
+        binding = graphics.current_gl_binding(egl_enabled=True)
         assert type(binding).__name__ == "GraphicsBindingEGLMNDX" and binding.context
         with pytest.raises(XrUnavailable, match="XR_MNDX_egl_enable"):
-            display.current_gl_binding(egl_enabled=False)
+            graphics.current_gl_binding(egl_enabled=False)
     finally:
         ctx.release()
 

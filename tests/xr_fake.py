@@ -145,7 +145,7 @@ class FakeRuntime:
         if player is None:
             self.player: Callable[[float], InputFrame] | None = None
         else:
-            self.player = player.sample if hasattr(player, "sample") else player  # type: ignore[union-attr, assignment]
+            self.player = player.sample if hasattr(player, "sample") else player
 
     def go(self, *states: S) -> None:
         self.pending += [StateChanged(state) for state in states]
@@ -181,6 +181,9 @@ class FakeRuntime:
 
     def destroy(self) -> None:
         self.calls.append("destroy")
+
+    def abandon(self) -> None:
+        self.calls.append("abandon")
 
     def interaction_profile(self) -> str | None:
         return self.profile

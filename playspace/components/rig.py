@@ -101,4 +101,10 @@ class Origin:
 
 @dataclass(slots=True)
 class PlayerBody:
-    """Marks the body: the player's capsule; its Transform is at the feet, facing the head's yaw."""
+    """Marks the body: the player's capsule; its Transform is at the feet, facing the head's yaw.
+
+    `placed` is False until the body has been put where the player first stands (the neck
+    point of the first tracked head), so a player standing still at the start is not
+    separated from their body."""
+
+    placed: bool = False

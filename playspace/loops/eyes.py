@@ -3,12 +3,33 @@
 ``playspace run --vr`` hands :func:`headset_eyes` to the headset loop, which calls the drawer
 once per eye per frame with that eye's view and projection (located for the frame's predicted
 display time) and the swapchain images to draw into. The world is prepared once a frame,
-before the first eye; each image is wrapped once and kept, since swapchains reuse a few images.
+before the first eye; each image (pair) is wrapped once and kept, since swapchains reuse a few
+images.
+
+Two things make an eye match the preview and help the compositor:
+
+- **sRGB.** Runtimes prefer ``GL_SRGB8_ALPHA8`` colour images, which the compositor reads
+  through sRGB decoding (it works in linear light). The renderer's colours are display values
+  (the preview shows them unchanged), so an eye is drawn with ``GL_FRAMEBUFFER_SRGB`` on: GL
+  then encodes each value on write, and the compositor's decoding gives back what the renderer
+  meant. Blending (ghosts, vignette, fade) decodes what is stored first, so it mixes the
+  renderer's own numbers, the same sums as in the preview. Written raw, mid-tones would show
+  much darker. It is switched off again after each eye: the preview and captures draw with it
+  off.
+- **Depth.** When the runtime takes a depth layer, the eye's depth swapchain image is the
+  framebuffer's depth attachment, so the depth test draws the scene's depth straight into
+  what the compositor re-projects with. ModernGL takes only its own depth textures as a depth
+  attachment (an external one is an "invalid depth attachment"), so the framebuffer is made
+  with a stand-in depth renderbuffer and the swapchain's image is attached in its place with
+  one GL call (``glFramebufferTexture2D``, through ctypes); the stand-in is then freed.
 """
 
 from __future__ import annotations
 
+import ctypes
+import functools
 from collections.abc import Callable
+from typing import Any
 
 import moderngl
 import numpy as np
@@ -20,6 +41,10 @@ from playspace.render.views import View
 from playspace.spatial import Pose
 from playspace.xr.views import EyeTarget, Matrix, RenderEye
 
+GL_FRAMEBUFFER_SRGB = 0x8DB9
+_GL_FRAMEBUFFER, _GL_TEXTURE_2D, _GL_FRAMEBUFFER_COMPLETE = 0x8D40, 0x0DE1, 0x8CD5
+_GL_DEPTH_ATTACHMENT, _GL_DEPTH_STENCIL_ATTACHMENT = 0x8D00, 0x821A
+
 
 def eye_pose(view: Matrix) -> Pose:
     """The eye's pose in the world from its world-to-eye matrix (maths layout)."""
@@ -29,12 +54,49 @@ def eye_pose(view: Matrix) -> Pose:
     return Pose(spatial.vec3_from(world_from_eye[:3, 3]), rotation)
 
 
+@functools.cache
+def _gl() -> Any:
+    """libGL, whose entry points dispatch to the context current on this thread (EGL or GLX,
+    through GLVND): the library ModernGL itself loads."""
+    gl = ctypes.CDLL("libGL.so.1")
+    gl.glCheckFramebufferStatus.restype = ctypes.c_uint
+    return gl
+
+
+def eye_framebuffer(ctx: moderngl.Context, target: EyeTarget) -> moderngl.Framebuffer:
+    """A framebuffer drawing into `target`'s colour image and, when it has one, its depth
+    image (else into a depth renderbuffer of its own)."""
+    size = (target.width, target.height)
+    colour = ctx.external_texture(target.color_texture, size, 4, 0, "f1")
+    stand_in = ctx.depth_renderbuffer(size)  # the eye's own depth, when it has no depth image
+    framebuffer = ctx.framebuffer([colour], stand_in)
+    if target.depth_texture is None:
+        return framebuffer
+    gl, bound = _gl(), ctx.fbo
+    framebuffer.use()
+    attachment = _GL_DEPTH_STENCIL_ATTACHMENT if target.depth_stencil else _GL_DEPTH_ATTACHMENT
+    gl.glFramebufferTexture2D(_GL_FRAMEBUFFER, attachment, _GL_TEXTURE_2D, target.depth_texture, 0)
+    status = int(gl.glCheckFramebufferStatus(_GL_FRAMEBUFFER))
+    if bound is not None:
+        bound.use()  # as it was: never leave bound a framebuffer that may be released
+    if status != _GL_FRAMEBUFFER_COMPLETE:
+        framebuffer.release()
+        stand_in.release()
+        raise RuntimeError(
+            f"the eye's depth image (GL texture {target.depth_texture}, format "
+            f"0x{target.depth_format or 0:04X}) cannot be drawn into: framebuffer status "
+            f"0x{status:04X}"
+        )
+    stand_in.release()  # detached: the swapchain's image holds the depth now
+    return framebuffer
+
+
 def headset_eyes(renderer: Renderer) -> Callable[[World], RenderEye]:
     """A maker of eye drawers for `renderer` (its context current when they run)."""
 
     def make(world: World) -> RenderEye:
         ctx = renderer.ctx
-        targets: dict[tuple[int, int, int], moderngl.Framebuffer] = {}
+        targets: dict[tuple[int, int | None, int, int], moderngl.Framebuffer] = {}
         prepared = -1
 
         def draw(view: Matrix, projection: Matrix, target: EyeTarget) -> None:
@@ -42,14 +104,19 @@ def headset_eyes(renderer: Renderer) -> Callable[[World], RenderEye]:
             if world.time.frame != prepared:
                 renderer.prepare(world)
                 prepared = world.time.frame
-            key = (target.color_texture, target.width, target.height)
+            key = (target.color_texture, target.depth_texture, target.width, target.height)
             framebuffer = targets.get(key)
             if framebuffer is None:
-                size = (target.width, target.height)
-                colour = ctx.external_texture(target.color_texture, size, 4, 0, "f1")
-                framebuffer = ctx.framebuffer([colour], ctx.depth_renderbuffer(size))
-                targets[key] = framebuffer
-            renderer.draw(View(eye_pose(view), projection.astype(np.float64)), framebuffer)
+                framebuffer = targets[key] = eye_framebuffer(ctx, target)
+            eye = View(eye_pose(view), projection.astype(np.float64))
+            if not target.srgb:
+                renderer.draw(eye, framebuffer)
+                return
+            ctx.enable_direct(GL_FRAMEBUFFER_SRGB)
+            try:
+                renderer.draw(eye, framebuffer)
+            finally:
+                ctx.disable_direct(GL_FRAMEBUFFER_SRGB)
 
         return draw
 

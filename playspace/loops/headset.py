@@ -30,8 +30,11 @@ exit, loss) is tested with a scripted stand-in for the runtime.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
@@ -52,7 +55,14 @@ from playspace.spatial import Pose
 from playspace.systems.grab import TELEMETRY_EVENTS
 from playspace.systems.grab.events import GRAB_EVENTS
 from playspace.systems.haptics import HapticsPlugin
-from playspace.systems.input import InputSource, LiveSource, Recorder, TraceWriter
+from playspace.systems.input import (
+    InputSource,
+    LiveSource,
+    Recorder,
+    TraceError,
+    TraceWriter,
+    load_trace,
+)
 from playspace.systems.rig.events import RIG_EVENTS, RecenterRequested
 from playspace.systems.telemetry import TelemetryPlugin
 from playspace.xr.bindings import com_offset_for, profile_name
@@ -117,6 +127,7 @@ class XrBackend(Protocol):
     def end(self) -> None: ...
     def request_exit(self) -> None: ...
     def destroy(self) -> None: ...
+    def abandon(self) -> None: ...
     def interaction_profile(self) -> str | None: ...
     def refresh_rate(self) -> float | None: ...
     def now(self) -> int: ...
@@ -138,7 +149,7 @@ def open_backend(app_name: str, graphics: bool) -> XrBackend:
     here, so a run that never gets this far never loads the loader)."""
     try:
         from playspace.xr.backend import OpenXRBackend
-    except (ImportError, OSError) as error:
+    except (ImportError, OSError, NotImplementedError) as error:  # macOS: no loader at all
         raise XrUnavailable(FailureKind.NO_RUNTIME, f"the OpenXR loader failed: {error}") from error
     return OpenXRBackend(app_name, graphics)
 
@@ -153,6 +164,7 @@ def run_vr(
     seed: int = 0,
     telemetry: IO[str] | None = None,
     record: Path | None = None,
+    drive: Path | None = None,
     app_name: str | None = None,
     opener: Callable[[str, bool], XrBackend] = open_backend,
     out: TextIO | None = None,
@@ -167,7 +179,10 @@ def run_vr(
     world; its GL context must be current. Without it the session is input-only
     (``XR_MND_headless``). `fixed_hz` None follows the headset's refresh rate. `telemetry`
     receives telemetry v1 as headless runs write it; `record` saves what the fixed steps saw
-    as a trace that replays headless to the same telemetry. The application name the runtime
+    as a trace that replays headless to the same telemetry. `drive` plays a trace into Monado's
+    remote driver (:mod:`playspace.monado`), its clock starting when the session is first
+    FOCUSED: a real runtime then reports the trace's poses and controls, which is how a game is
+    tested against a real runtime with scripted input. The application name the runtime
     shows is `app_name`, else the scene's name. `opener`, `clock` and `sleep` let a scripted
     runtime stand in for a real one (tests drive it at full speed). Returns 0; 2 with one
     message on stderr when the scene is bad, the recording cannot be written or no session
@@ -179,6 +194,15 @@ def run_vr(
     except (SceneError, TargetError) as error:
         print(error, file=sys.stderr)
         return 2
+    driver = None
+    if drive is not None:
+        from playspace.monado import RemoteDriver
+
+        try:
+            driver = RemoteDriver(load_trace(drive))
+        except TraceError as error:
+            print(error, file=sys.stderr)
+            return 2
     _show_log_lines()
     with contextlib.ExitStack() as stack:
         try:
@@ -186,12 +210,16 @@ def run_vr(
         except OSError as error:
             print(f"playspace run: {record}: {error.strerror}", file=sys.stderr)
             return 2
+        interrupted = stack.enter_context(sigint_polled())  # before the runtime's threads
         try:
             backend = opener(app_name or scene.name, eyes is not None)
         except XrUnavailable as error:
             print(failure_message(error, target), file=sys.stderr)
             return 2
         stack.callback(backend.destroy)  # a no-op when the loop already destroyed it
+        if driver is not None:  # the remote driver listens once the instance exists
+            driver.start()
+            stack.callback(driver.stop)
         added = [HapticsPlugin(GRAB_EVENTS), *plugins]
         if telemetry is not None:
             added.append(TelemetryPlugin(telemetry, (*RIG_EVENTS, *TELEMETRY_EVENTS)))
@@ -206,8 +234,9 @@ def run_vr(
 
         print(f"OpenXR: {backend.runtime}; headset: {backend.headset}; {_space(backend)}", file=out)
         loop = VrLoop(
-            backend, build, fixed_hz=fixed_hz, eyes=eyes, out=out, clock=clock, sleep=sleep
-        )
+            backend, build, fixed_hz=fixed_hz, eyes=eyes, out=out, clock=clock, sleep=sleep,
+            on_focus=None if driver is None else driver.start_clock, interrupted=interrupted,
+        )  # fmt: skip
         with loop.closing():
             reason = loop.run(seconds)
             if loop.lifecycle.failed:
@@ -217,6 +246,36 @@ def run_vr(
             if example is not None and example.summary is not None and loop.world is not None:
                 print(example.summary(loop.world), file=out)
     return 0
+
+
+@contextlib.contextmanager
+def sigint_polled() -> Iterator[Callable[[], bool]]:
+    """Keep Ctrl-C away from the runtime's threads: a ``Callable`` that says (once) whether it
+    was pressed, for the loop to ask each turn.
+
+    An in-process runtime (Monado) starts threads of its own, and a SIGINT the kernel hands to
+    one of them, or a KeyboardInterrupt raised in the middle of a runtime call, can leave it
+    half torn down; destroying the session afterwards then crashes. Blocked here, on the main
+    thread, before the runtime starts, the signal is blocked in every thread it creates too,
+    and stays pending until the loop asks and ends the session in order. Where signals cannot
+    be blocked (Windows, a thread other than the main one) Ctrl-C stays a KeyboardInterrupt,
+    which the loop also turns into an exit."""
+    blockable = hasattr(signal, "pthread_sigmask") and (
+        threading.current_thread() is threading.main_thread()
+    )
+    if not blockable:
+        yield lambda: False
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+    def pressed() -> bool:
+        return signal.sigtimedwait([signal.SIGINT], 0) is not None
+
+    try:
+        yield pressed
+    finally:
+        pressed()  # one pressed after the loop ended is taken here, not raised on unblocking
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _space(backend: XrBackend) -> str:
@@ -237,7 +296,10 @@ class VrLoop:
     """One headset run: the session's life, input into the world, the world onto the eyes.
 
     `build` makes the world at the first frame, at `fixed_hz` or (None) the display's rate.
-    `clock` and `sleep` are injectable so a scripted runtime drives it in tests at full speed.
+    `on_focus` is called the first time the session is FOCUSED (a trace driving the runtime
+    starts its clock then). `interrupted` says whether Ctrl-C was pressed, where the run
+    keeps SIGINT away from the runtime's threads (:func:`sigint_polled`). `clock` and `sleep`
+    are injectable so a scripted runtime drives it in tests at full speed.
     """
 
     def __init__(
@@ -250,7 +312,10 @@ class VrLoop:
         out: TextIO | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
+        on_focus: Callable[[], None] | None = None,
+        interrupted: Callable[[], bool] = lambda: False,
     ) -> None:
+        self.on_focus, self.interrupted = on_focus, interrupted
         self.backend, self.build, self.fixed_hz, self.eyes = backend, build, fixed_hz, eyes
         self.out = out or sys.stdout
         self.clock, self.sleep = clock, sleep
@@ -293,13 +358,28 @@ class VrLoop:
             try:
                 self._turn(started, seconds)
             except XrLost:
-                self._execute(self.lifecycle.lose())
+                self._recover(self.lifecycle.lose)
             except XrFailed as error:
-                self._execute(self.lifecycle.fail(error))
+                if error.gone:
+                    self.backend.abandon()
+                self._recover(functools.partial(self.lifecycle.fail, error))
         return self.lifecycle.reason
+
+    def _recover(self, decide: Callable[[], list[Command]]) -> None:
+        """Carry out what the lifecycle says after a failure or a loss; a call failing on the
+        way (the runtime is gone) is one more failure, and that one destroys and stops."""
+        try:
+            self._execute(decide())
+        except (XrLost, XrFailed) as error:
+            again = error if isinstance(error, XrFailed) else XrFailed("OpenXR", "session lost")
+            if again.gone:
+                self.backend.abandon()
+            self._execute(self.lifecycle.fail(again))
 
     def _turn(self, started: float, seconds: float | None) -> None:
         try:
+            if self.interrupted():
+                self._exit("interrupted")
             if seconds is not None and self.clock() - started >= seconds:
                 self._exit(f"{seconds:g} s are over")
             self._step()
@@ -346,6 +426,9 @@ class VrLoop:
         """The app has the controllers: say which (or that none are bound), once."""
         if self._controllers is None:
             self._controllers_changed()
+        if self.on_focus is not None:
+            on_focus, self.on_focus = self.on_focus, None
+            on_focus()
 
     def _controllers_changed(self) -> None:
         """Show the bound controllers and give the throw their centre of mass."""
@@ -435,8 +518,9 @@ class VrLoop:
     ) -> Callable[[int, EyeTarget], None] | None:
         """Draw the eyes where they are this frame, through the rig's origin after the step."""
         render_eye = self.render_eye
-        if render_eye is None or not views or not self.lifecycle.visible:
-            return None
+        life = self.lifecycle
+        if render_eye is None or not views or not life.visible or life.failed:
+            return None  # after a failure, only empty frames until the session has stopped
         eyes = eye_matrices(views, self._origin(), space_height)
 
         def draw(index: int, target: EyeTarget) -> None:

@@ -15,6 +15,7 @@ from typing import IO
 from playspace.app import build_world, load_target
 from playspace.ecs import World
 from playspace.example import Example
+from playspace.systems.drawn import place_drawn
 from playspace.systems.grab import TELEMETRY_EVENTS
 from playspace.systems.input import InputSource, ReplaySource, ScriptedSource, load_trace, standing
 from playspace.systems.rig.events import RIG_EVENTS
@@ -39,8 +40,9 @@ def replay_rate(source: InputSource, fixed_hz: float | None = None) -> float:
 
 
 AfterStep = Callable[[World, int, bool], None]
-"""Called after each fixed step of a headless run with the world, the number of steps run so
-far and whether that was the last one: how captures draw the end of a step."""
+"""Called after each fixed step of a headless run with the world (what is drawn placed at the
+end of that step), the number of steps run so far and whether that was the last one: how
+captures draw a step."""
 
 
 @dataclass(slots=True)
@@ -90,5 +92,6 @@ def run_headless(
     for done in range(1, steps + 1):
         world.step(1)
         if after_step is not None:
+            place_drawn(world, alpha=1.0)  # the state telemetry reports for this step
             after_step(world, done, done == steps)
     return Replayed(world, steps, example)

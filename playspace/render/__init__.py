@@ -1,6 +1,6 @@
 """Drawing the world with ModernGL: the preview, the headset's eyes and headless captures.
 
-The renderer reads components (``Transform``, ``PreviousTransform``, ``Colliders``, the
+The renderer reads components (``DrawnPoses``, ``Transform``, ``Colliders``, the
 markers of ``playspace.components.scene``, ``Grabbable.ghost``, the ``Rig``) and writes
 nothing back. It draws the world as physics sees it, coloured by kind, one instanced draw call
 per mesh and material::

@@ -3,9 +3,9 @@
 ``playspace run SCENE --headless --screenshot OUT.png`` draws the last fixed step;
 ``--frames DIR --every N`` draws every N-th step into ``DIR/step_000090.png`` (named by the
 number of fixed steps run, as telemetry counts them). The camera is the player's eye: the rig
-head's world pose, with the preview's symmetric projection (90 degrees vertically). A capture
-draws the end of the step it follows (interpolation alpha 1): it shows the state telemetry
-reports for that step.
+head's drawn pose, with the preview's symmetric projection (90 degrees vertically). A capture
+draws what the world's LATE phase placed; the headless loop places the end of each step (as
+telemetry reports it) before a capture looks.
 
 PNG files are written with Pillow, which moderngl-window requires and installs.
 """
@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from playspace.components import Transform
+from playspace.components.drawn import DrawnPoses
 from playspace.components.rig import Rig
 from playspace.ecs import World
 from playspace.render.context import create_context
@@ -66,11 +67,17 @@ def write_png(path: Path | str, image: U8Image) -> None:
 
 
 def eye_view(world: World, aspect: float) -> View:
-    """The player's eye: the rig head's world pose (where the world's origin is, looking
-    down -Z, when the world has no rig)."""
+    """The player's eye: the rig head where LATE drew it this frame, so the camera and the
+    hands are drawn at one instant (at its Transform without late placement; where the
+    world's origin is, looking down -Z, when the world has no rig)."""
     rig = world.try_resource(Rig)
-    head = world.try_get(rig.head, Transform) if rig is not None else None
-    pose = Pose(head.position, head.rotation) if head is not None else Pose.identity()
+    if rig is None:
+        return preview_view(Pose.identity(), aspect)
+    drawn = world.try_resource(DrawnPoses)
+    pose = drawn.pose(rig.head) if drawn is not None else None
+    if pose is None:
+        head = world.get(rig.head, Transform)
+        pose = Pose(head.position, head.rotation)
     return preview_view(pose, aspect)
 
 
@@ -97,7 +104,7 @@ class Capture:
 
     def shoot(self, world: World) -> U8Image:
         """Draw the world as it is at the end of its last step, from the player's eye."""
-        self.renderer.prepare(world, alpha=1.0)
+        self.renderer.prepare(world)
         self.renderer.draw(eye_view(world, self.target.aspect), self.target.framebuffer)
         return self.target.read()
 

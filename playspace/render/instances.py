@@ -1,9 +1,11 @@
 """What to draw this frame: every visible collider, hand and head as instance matrices, batched
 by mesh and material. CPU only (numpy), so it is tested and measured without GL.
 
-The world is drawn as physics sees it: each solid collider part of an entity is a unit mesh
-scaled to the shape and placed at the part's offset; sensors are invisible; the player's
-own capsule (``CharacterBody``) is not drawn. The rig's hands and a head
+The world is drawn as physics sees it, where LATE placed it for this frame
+(:class:`~playspace.components.drawn.DrawnPoses`; an entity without a row there, and every
+entity of a world without late placement, at its ``Transform``): each solid collider part of
+an entity is a unit mesh scaled to the shape and placed at the part's offset; sensors are
+invisible; the player's own capsule (``CharacterBody``) is not drawn. The rig's hands and a head
 marker are added (blue and white boxes) for the preview and for captures. A renderer-side
 appearance (:meth:`SceneInstances.set_appearance`) replaces an entity's collider shapes with
 a mesh from a file.
@@ -13,9 +15,8 @@ is redone only when the world's structure changes: esper hands out the same cach
 list until an entity or component is added or removed, so the list's identity, plus the
 number of collider parts, says when to rebuild. Scenery (``Static`` with no body) never moves,
 so its matrices are made then too. Each frame only the moving entities' poses are read, one
-PyGLM array per field, and everything else is numpy over all instances at once:
-interpolation between ``PreviousTransform`` and ``Transform`` at ``alpha``, model matrices,
-part offsets, the ghost split.
+PyGLM array per field (only for those LATE did not place), and everything else is numpy over
+all instances at once: model matrices, part offsets, the ghost split.
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from playspace import spatial
 from playspace.components import Grabbable, Opponent, Prop, Static, Transform
+from playspace.components.drawn import DrawnPoses
 from playspace.components.physics import (
     Box,
     Capsule,
@@ -33,7 +36,6 @@ from playspace.components.physics import (
     Collider,
     Colliders,
     Cylinder,
-    PreviousTransform,
     RigidBody,
     Shape,
     Sphere,
@@ -44,15 +46,7 @@ from playspace.ecs import World
 from playspace.projection import pose_matrix
 from playspace.render import meshes
 from playspace.render.materials import Material, Palette
-from playspace.render.matrices import (
-    NO_INSTANCES,
-    column_major,
-    quaternions,
-    scale_matrix,
-    short_lerp,
-    trs_many,
-    vectors,
-)
+from playspace.render.matrices import NO_INSTANCES, column_major, scale_matrix, trs_many
 from playspace.render.meshes import F32Array, MeshData
 from playspace.spatial import FloatArray, Pose
 
@@ -89,9 +83,6 @@ class _Part:
     scenery_world: FloatArray | None = None
 
 
-Posed = Transform | PreviousTransform
-
-
 class SceneInstances:
     """Collects the world's drawables into batches; one per renderer, kept between frames."""
 
@@ -106,7 +97,12 @@ class SceneInstances:
         self._part_count = -1
         self._version = 0
         self._transforms: list[Transform] = []
-        self._previous: list[Posed] = []
+        self._entities: list[int] = []  # the entity of each moving row
+        self._drawn_key: tuple[int, int] = (-1, -1)  # layout and DrawnPoses versions indexed
+        self._placed_rows = np.zeros(0, dtype=np.intp)  # moving rows LATE placed...
+        self._drawn_rows = np.zeros(0, dtype=np.intp)  # ...and their DrawnPoses rows
+        self._own_rows = np.zeros(0, dtype=np.intp)  # moving rows drawn at their Transform
+        self._own: list[Transform] = []
         self._ghostable: list[tuple[int, Grabbable]] = []
         self._rows = np.zeros(0, dtype=np.intp)
         self._locals = np.zeros((0, 4, 4))
@@ -201,7 +197,7 @@ class SceneInstances:
         self._entries, self._rig = entries, world.try_resource(Rig)
         self._part_lists = [colliders.parts for _, (_, colliders) in entries]
         self._part_count = sum(map(len, self._part_lists))
-        self._transforms, self._previous, self._ghostable = [], [], []
+        self._transforms, self._entities, self._ghostable = [], [], []
         planned = [(e, t, self._plan(world, e, c)) for e, (t, c) in entries]
         extra = set(self._appearances)  # drawn without colliders: appearances, the rig
         if self._rig is not None:
@@ -220,7 +216,7 @@ class SceneInstances:
             elif own:
                 row = len(self._transforms)
                 self._transforms.append(transform)
-                self._previous.append(world.try_get(entity, PreviousTransform) or transform)
+                self._entities.append(entity)
                 grabbable = world.try_get(entity, Grabbable)
                 if grabbable is not None:
                     self._ghostable.append((row, grabbable))
@@ -252,11 +248,9 @@ class SceneInstances:
 
     # Every frame -------------------------------------------------------------------------
 
-    def collect(self, world: World, alpha: float | None = None) -> list[Batch]:
-        """This frame's batches. Moving things are drawn between their previous and current
-        fixed-step poses at `alpha` (default: the world's ``fixed_time.alpha``); pass 1.0 to
-        draw the state at the end of the last step, as a capture does. The batches' arrays
-        are reused: they hold until the next call."""
+    def collect(self, world: World) -> list[Batch]:
+        """This frame's batches, with moving things where LATE placed them. The batches'
+        arrays are reused: they hold until the next call."""
         entries = world.query(Transform, Colliders)
         if (
             entries is not self._entries
@@ -264,7 +258,7 @@ class SceneInstances:
             or sum(map(len, self._part_lists)) != self._part_count
         ):
             self._rebuild(world, entries)
-        self._place(world.fixed_time.alpha if alpha is None else alpha)
+        self._place(world.try_resource(DrawnPoses))
         placed = self._placed.reshape(-1, 16)
         ghost = np.zeros(len(self._transforms), dtype=bool)
         for row, grabbable in self._ghostable:
@@ -280,20 +274,34 @@ class SceneInstances:
                 batch.moving, batch.ghosts = rows, NO_INSTANCES
         return self._batches
 
-    def _place(self, alpha: float) -> None:
-        """World matrices of the moving parts into ``_placed``: the entities' poses,
-        interpolated at `alpha`, times each part's offset (column-major, so the product is
-        taken the other way round). Buffers are kept between frames: arrays this size would
-        otherwise be fresh pages from the system every frame."""
-        current = self._transforms
-        position = vectors([t.position for t in current])
-        rotation = quaternions([t.rotation for t in current])
-        if alpha < 1.0 and current:
-            before = vectors([p.position for p in self._previous])
-            position = before + (position - before) * alpha
-            rotation = short_lerp(
-                quaternions([p.rotation for p in self._previous]), rotation, alpha
-            )
-        models = trs_many(position, rotation, vectors([t.scale for t in current]), self._models)
+    def _index(self, drawn: DrawnPoses | None) -> None:
+        """Which moving rows LATE placed, and where; the rest are drawn at their Transform."""
+        version = -1 if drawn is None else drawn.version
+        if self._drawn_key == (self._version, version):
+            return
+        self._drawn_key = (self._version, version)
+        rows = {} if drawn is None else drawn.rows
+        found = [(row, rows.get(entity, -1)) for row, entity in enumerate(self._entities)]
+        self._placed_rows = np.array([r for r, d in found if d >= 0], dtype=np.intp)
+        self._drawn_rows = np.array([d for _, d in found if d >= 0], dtype=np.intp)
+        self._own_rows = np.array([r for r, d in found if d < 0], dtype=np.intp)
+        self._own = [self._transforms[r] for r in self._own_rows]
+
+    def _place(self, drawn: DrawnPoses | None) -> None:
+        """World matrices of the moving parts into ``_placed``: the entities' drawn poses
+        times each part's offset (column-major, so the product is taken the other way
+        round). Buffers are kept between frames: arrays this size would otherwise be fresh
+        pages from the system every frame."""
+        self._index(drawn)
+        count = len(self._transforms)
+        position, rotation = np.empty((count, 3)), np.empty((count, 4))
+        if drawn is not None and len(self._placed_rows):
+            position[self._placed_rows] = drawn.positions[self._drawn_rows]
+            rotation[self._placed_rows] = drawn.rotations[self._drawn_rows]
+        if self._own:
+            position[self._own_rows] = spatial.vec3_rows([t.position for t in self._own])
+            rotation[self._own_rows] = spatial.quat_rows([t.rotation for t in self._own])
+        scales = spatial.vec3_rows([t.scale for t in self._transforms])
+        models = trs_many(position, rotation, scales, self._models)
         np.take(models, self._rows, axis=0, out=self._gathered)
         np.matmul(self._locals, self._gathered, out=self._placed)

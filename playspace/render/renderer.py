@@ -88,12 +88,10 @@ class Renderer:
         self._drawn: list[GpuBatch] = []
         self._layout = -1
 
-    def prepare(self, world: World, alpha: float | None = None) -> None:
-        """Collect and upload this frame's instances (once a frame, before any view).
-
-        `alpha` is where between the last two fixed steps moving things are drawn (default:
-        the world's ``fixed_time.alpha``; 1.0 draws the end of the last step)."""
-        batches = self.instances.collect(world, alpha)
+    def prepare(self, world: World) -> None:
+        """Collect and upload this frame's instances (once a frame, before any view), where
+        the world's LATE phase placed them."""
+        batches = self.instances.collect(world)
         self.vignette, self.fade = self.comfort.update(world)
         if batches and batches[0].version != self._layout:
             self._layout = batches[0].version

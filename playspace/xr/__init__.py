@@ -9,8 +9,9 @@ The pure layer, importable and tested without a runtime:
 - :mod:`~playspace.xr.views`: located eyes to view and projection matrices.
 
 The thin layer over pyopenxr (the only modules that import ``xr``): :mod:`~playspace.xr.backend`
-(instance, session, spaces, actions, events), :mod:`~playspace.xr.display` (GL binding,
-swapchains, frames) and :mod:`~playspace.xr.errors`. What drives a world in a headset is
+(instance, session, spaces, actions, events), :mod:`~playspace.xr.graphics` (the session's GL
+binding: EGL, GLX, WGL), :mod:`~playspace.xr.display` (swapchains, frames) and
+:mod:`~playspace.xr.errors`. What drives a world in a headset is
 :mod:`playspace.loops.headset`; ``playspace doctor`` is :mod:`playspace.doctor`.
 
 This package imports nothing of the app, the scenes, the systems or the renderer; importing

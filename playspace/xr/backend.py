@@ -12,10 +12,11 @@ swapchains). The loader's own stderr chatter is silenced (``XR_LOADER_DEBUG=none
 the user set ``XR_LOADER_DEBUG``: the caller prints one clear message instead.
 
 Graphics: the GL context ``render_eye`` draws with must be current when the backend opens;
-:mod:`~playspace.xr.display` binds it (EGL through ``XR_MNDX_egl_enable``, GLX through
-``XR_KHR_opengl_enable``) and owns the swapchains and frame calls. Without graphics,
-``XR_MND_headless`` gives an input-only session: no frame calls at all (Monado fails
-``xrBeginFrame`` there), and the time to locate at comes from ``XR_KHR_convert_timespec_time``.
+:mod:`~playspace.xr.graphics` binds it (EGL through ``XR_MNDX_egl_enable``, GLX or WGL through
+``XR_KHR_opengl_enable``) and :mod:`~playspace.xr.display` owns the swapchains and frame
+calls. Without graphics, ``XR_MND_headless`` gives an input-only session: no frame calls at
+all (Monado fails ``xrBeginFrame`` there), and the time to locate at comes from
+``XR_KHR_convert_timespec_time``.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ from playspace.components.haptics import HapticPulse
 from playspace.components.session import SessionState
 from playspace.xr import bindings
 from playspace.xr.bindings import ActionType
-from playspace.xr.display import STEREO, XrDisplay, current_gl_binding
+from playspace.xr.display import STEREO, XrDisplay
 from playspace.xr.errors import failing_as, mid_session
+from playspace.xr.graphics import current_gl_binding, require_binding_extensions
 from playspace.xr.mapping import ActionStates, HandActions, LocatedPose, LocatedPoses
 from playspace.xr.state import (
     FailureKind,
@@ -62,6 +64,7 @@ WANTED = (
     HEADLESS,
     TIMESPEC,
     REFRESH_RATE,
+    "XR_KHR_composition_layer_depth",  # display.DEPTH_LAYER: the eyes' depth to the compositor
     *sorted({p.extension for p in bindings.PROFILES if p.extension}),
 )
 _XR_ACTION_TYPES = {
@@ -162,11 +165,12 @@ class OpenXRBackend:
     def _open(self, graphics: bool) -> None:
         self.runtime = runtime_name(self.instance)
         self.system, self.headset = headset(self.instance)
-        needed = (OPENGL,) if graphics else (HEADLESS, TIMESPEC)
-        missing = [e for e in needed if e not in self.extensions]
-        if missing:
-            what = "rendering to the headset" if graphics else "an input-only session"
-            raise XrUnavailable(FailureKind.SESSION_REFUSED, f"{what} needs {', '.join(missing)}")
+        if graphics:  # what the current context's binding (EGL, GLX or WGL) needs
+            require_binding_extensions(self.extensions)
+        elif missing := [e for e in (HEADLESS, TIMESPEC) if e not in self.extensions]:
+            raise XrUnavailable(
+                FailureKind.SESSION_REFUSED, f"an input-only session needs {', '.join(missing)}"
+            )
         with failing_as(FailureKind.SESSION_REFUSED, "opening the session"):
             self._open_session(graphics)
 
@@ -295,6 +299,11 @@ class OpenXRBackend:
     def request_exit(self) -> None:
         xr.request_exit_session(self.session)
 
+    def abandon(self) -> None:
+        """Forget every handle without destroying it: the runtime went away, and a destroy
+        call into what is left of it can crash the process."""
+        self._handles.clear()
+
     def destroy(self) -> None:
         """Destroy every handle, newest first; a failure is logged, never raised."""
         while self._handles:
@@ -319,7 +328,8 @@ class OpenXRBackend:
         (``XR_FB_display_refresh_rate``); None where it does not."""
         if REFRESH_RATE not in self.enabled:
             return None
-        hz = float(xr.get_display_refresh_rate_fb(self.session))
+        rate = xr.get_display_refresh_rate_fb(self.session)  # a c_float, whatever it says
+        hz = float(getattr(rate, "value", rate))
         return hz if hz > 0 else None
 
     # --- one frame (the display's calls are in playspace.xr.display) --------------------

@@ -5,26 +5,31 @@ One frame is ``wait_frame`` (``xrWaitFrame`` + ``xrBeginFrame``), ``locate_views
 frame's predicted display time, then ``end_frame``, which draws each eye through the caller's
 callback into that eye's colour and depth swapchain images and submits them as one projection
 layer. Drawing itself is the renderer's: this module never imports ModernGL, it hands out GL
-texture names (:class:`~playspace.xr.views.EyeTarget`).
+texture names (:class:`~playspace.xr.views.EyeTarget`). The session's GL binding is
+:mod:`~playspace.xr.graphics`'s.
 
-The GL binding is read from the context current on this thread, so the runtime shares the
-renderer's context: an EGL context (``XR_MNDX_egl_enable``, no X server needed) or a GLX one
-(``XR_KHR_opengl_enable`` on Xlib), whose FBConfig must be filled in: pyopenxr's default leaves
-it NULL and runtimes refuse the session with ``XR_ERROR_GRAPHICS_DEVICE_INVALID`` (NOTES.md).
+Depth goes to the compositor with ``XR_KHR_composition_layer_depth``: each projection view
+carries an ``XrCompositionLayerDepthInfoKHR`` naming its depth image and how to read it (the
+depth range 0..1 and the near and far planes of the projection drawn with). A frame is shown a
+little after the head pose it was drawn for was predicted; the compositor re-projects it to the
+newest pose just before scan-out. With colour alone it can only rotate the picture (each
+pixel as if infinitely far away); with depth it knows how far each pixel is, so it can also
+shift near things against far ones for the head's movement (positional reprojection), and
+layers can occlude each other by depth. A runtime without the extension gets no depth
+swapchain at all: the renderer then uses a depth buffer of its own, never submitted.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
-import sys
 from collections.abc import Callable, Sequence
-from ctypes import POINTER, byref, c_int, c_void_p
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import xr  # type: ignore[import-untyped]
 
+from playspace.projection import FAR, NEAR
 from playspace.xr.errors import mid_session
 from playspace.xr.state import FailureKind, XrUnavailable
 from playspace.xr.views import EyeTarget, EyeView, Fov, FrameTiming, choose_formats
@@ -33,85 +38,7 @@ if TYPE_CHECKING:
     from playspace.xr.backend import OpenXRBackend
 
 STEREO = xr.ViewConfigurationType.PRIMARY_STEREO
-_EGL_CONFIG_ID, _EGL_NONE = 0x3028, 0x3038
-
-
-def current_gl_binding(egl_enabled: bool) -> Any:
-    """The graphics binding of the GL context current on this thread (EGL, else GLX)."""
-    if not sys.platform.startswith("linux"):
-        raise XrUnavailable(
-            FailureKind.SESSION_REFUSED,
-            f"playspace binds GL to OpenXR on Linux (EGL or GLX) only, not on {sys.platform}",
-        )
-    import xr.platform.linux as xr_linux  # type: ignore[import-untyped]  # Linux's types
-
-    binding = _current_egl(xr_linux)
-    if binding is not None:
-        if not egl_enabled:
-            raise XrUnavailable(
-                FailureKind.SESSION_REFUSED,
-                "the renderer's EGL context needs XR_MNDX_egl_enable, which this runtime "
-                "does not offer: run with a window (GLX) instead",
-            )
-        return binding
-    binding = _current_glx(xr_linux)
-    if binding is None:
-        raise XrUnavailable(FailureKind.SESSION_REFUSED, "no GL context is current to render")
-    return binding
-
-
-def _current_egl(xr_linux: Any) -> Any | None:
-    try:
-        egl = ctypes.CDLL("libEGL.so.1")
-    except OSError:
-        return None
-    egl.eglGetCurrentContext.restype = egl.eglGetCurrentDisplay.restype = c_void_p
-    context = egl.eglGetCurrentContext()
-    if not context:
-        return None
-    display = egl.eglGetCurrentDisplay()
-    egl.eglQueryContext.argtypes = [c_void_p, c_void_p, c_int, POINTER(c_int)]
-    egl.eglChooseConfig.argtypes = [
-        c_void_p,
-        POINTER(c_int),
-        POINTER(c_void_p),
-        c_int,
-        POINTER(c_int),
-    ]
-    config_id, config, count = c_int(), c_void_p(), c_int()
-    egl.eglQueryContext(display, context, _EGL_CONFIG_ID, byref(config_id))
-    wanted = (c_int * 3)(_EGL_CONFIG_ID, config_id.value, _EGL_NONE)
-    if not egl.eglChooseConfig(display, wanted, byref(config), 1, byref(count)) or not count.value:
-        return None
-    return xr.GraphicsBindingEGLMNDX(
-        get_proc_address=ctypes.cast(egl.eglGetProcAddress, xr.PFN_xrEglGetProcAddressMNDX),
-        display=ctypes.cast(c_void_p(display), xr_linux.EGLDisplay),
-        config=ctypes.cast(config, xr_linux.EGLConfig),
-        context=ctypes.cast(c_void_p(context), xr_linux.EGLContext),
-    )
-
-
-def _current_glx(xr_linux: Any) -> Any | None:
-    glx = xr_linux.GLX  # PyOpenGL's GLX, which pyopenxr loads and types its binding with
-    context = glx.glXGetCurrentContext()
-    if not context:
-        return None
-    display = glx.glXGetCurrentDisplay()
-    fbconfig_id, screen, count, visual = c_int(), c_int(), c_int(), c_int()
-    glx.glXQueryContext(display, context, glx.GLX_FBCONFIG_ID, byref(fbconfig_id))
-    glx.glXQueryContext(display, context, glx.GLX_SCREEN, byref(screen))
-    wanted = (c_int * 3)(int(glx.GLX_FBCONFIG_ID), fbconfig_id.value, 0)
-    configs = glx.glXChooseFBConfig(display, screen.value, wanted, byref(count))
-    if not count.value:
-        return None
-    glx.glXGetFBConfigAttrib(display, configs[0], glx.GLX_VISUAL_ID, byref(visual))
-    return xr.GraphicsBindingOpenGLXlibKHR(
-        x_display=display,
-        visualid=visual.value,
-        glx_fbconfig=configs[0],
-        glx_drawable=glx.glXGetCurrentDrawable(),
-        glx_context=context,
-    )
+DEPTH_LAYER = "XR_KHR_composition_layer_depth"
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,8 +66,13 @@ class _Eye:
 
 
 class XrDisplay:
-    """The eyes' swapchains (colour and depth, the runtime's preferred formats that the
-    renderer draws into) and the frame calls, on `backend`'s session."""
+    """The eyes' swapchains (colour, and depth where the runtime takes a depth layer: the
+    runtime's preferred formats that the renderer draws into) and the frame calls, on
+    `backend`'s session.
+
+    :attr:`submits_depth` says whether each eye's depth is drawn into a swapchain and submitted
+    (``XR_KHR_composition_layer_depth`` enabled on the instance and a depth format offered).
+    """
 
     def __init__(self, backend: OpenXRBackend) -> None:
         self._backend = backend
@@ -148,7 +80,8 @@ class XrDisplay:
         instance, system = backend.instance, backend.system
         self._blend = xr.enumerate_environment_blend_modes(instance, system, STEREO)[0]
         try:
-            formats = choose_formats(list(xr.enumerate_swapchain_formats(self._session)))
+            offered = list(xr.enumerate_swapchain_formats(self._session))
+            formats = choose_formats(offered, submit_depth=DEPTH_LAYER in backend.enabled)
         except ValueError as error:
             raise XrUnavailable(FailureKind.SESSION_REFUSED, str(error)) from error
         usage = xr.SwapchainUsageFlags
@@ -160,6 +93,7 @@ class XrDisplay:
             if formats.depth is not None:
                 depth = self._chain(formats.depth, w, h, usage.DEPTH_STENCIL_ATTACHMENT_BIT)
             self._eyes.append(_Eye(color, depth, w, h))
+        self.submits_depth = formats.depth is not None
         self._views: Sequence[Any] = ()
 
     def _chain(self, image_format: int, width: int, height: int, usage: Any) -> _Chain:
@@ -202,16 +136,26 @@ class XrDisplay:
     @mid_session("xrEndFrame")
     def end_frame(self, frame: FrameTiming, draw: Callable[[int, EyeTarget], None] | None) -> None:
         """Draw each eye located last (``draw(eye_index, target)``) and submit them as one
-        projection layer; an empty frame when there is nothing to show."""
+        projection layer, with each eye's depth where :attr:`submits_depth`; an empty frame
+        when there is nothing to show."""
         layers = []
+        depths: list[Any] = []  # the views' `next` points into these: alive until xrEndFrame
         if draw is not None and frame.should_render and self._views:
-            shown = [self._draw_eye(i, eye, draw) for i, eye in enumerate(self._eyes)]
+            shown = [self._draw_eye(i, eye, draw, depths) for i, eye in enumerate(self._eyes)]
             layer = xr.CompositionLayerProjection(space=self._backend.space, views=shown)
             layers.append(ctypes.byref(layer))
         with contextlib.suppress(xr.FrameDiscarded):
             xr.end_frame(self._session, xr.FrameEndInfo(frame.time, self._blend, layers=layers))
 
-    def _draw_eye(self, index: int, eye: _Eye, draw: Callable[[int, EyeTarget], None]) -> Any:
+    def _draw_eye(
+        self,
+        index: int,
+        eye: _Eye,
+        draw: Callable[[int, EyeTarget], None],
+        depths: list[Any],
+    ) -> Any:
+        """Draw one eye and return its projection view; its depth info (if any) is appended
+        to `depths`, which the caller keeps until the frame is submitted."""
         depth = eye.depth
         target = EyeTarget(
             eye.color.acquire(),
@@ -230,7 +174,22 @@ class XrDisplay:
         view = self._views[index]
         rect = xr.Rect2Di(extent=xr.Extent2Di(eye.width, eye.height))
         sub_image = xr.SwapchainSubImage(swapchain=eye.color.handle, image_rect=rect)
-        return xr.CompositionLayerProjectionView(view.pose, view.fov, sub_image)
+        chained = None
+        if depth is not None:
+            info = depth_info(xr.SwapchainSubImage(swapchain=depth.handle, image_rect=rect))
+            depths.append(info)
+            chained = ctypes.cast(ctypes.pointer(info), ctypes.c_void_p)
+        return xr.CompositionLayerProjectionView(view.pose, view.fov, sub_image, next=chained)
+
+
+def depth_info(sub_image: Any, near: float = NEAR, far: float = FAR) -> Any:
+    """How the compositor reads an eye's depth image: the stored values span the whole depth
+    range (GL's default ``glDepthRange(0, 1)``: 0 on the near plane, 1 on the far one) and the
+    projection drawn with had these near and far planes (metres, positive), from which it
+    recovers each pixel's distance to re-project it."""
+    return xr.CompositionLayerDepthInfoKHR(
+        sub_image=sub_image, min_depth=0.0, max_depth=1.0, near_z=near, far_z=far
+    )
 
 
 def _eye_view(view: Any) -> EyeView:

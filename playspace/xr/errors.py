@@ -34,9 +34,26 @@ def failing_as(kind: FailureKind, step: str = "") -> Iterator[None]:
         raise XrUnavailable(kind, f"{where}{type(error).__name__}: {error}") from error
 
 
+def failed_call(error: BaseException, default: str) -> str:
+    """The OpenXR function that raised `error` (``xrAcquireSwapchainImage``), read from the
+    traceback: each pyopenxr wrapper calls one ``raw_functions.xr...``; `default` where none
+    is found. A method making several calls (``end_frame`` acquires, waits on and releases
+    swapchain images before ``xrEndFrame``) is then reported by the call that really failed."""
+    found = default
+    trace = error.__traceback__
+    while trace is not None:
+        frame = trace.tb_frame
+        if str(frame.f_globals.get("__name__", "")).startswith("xr."):
+            names = [n for n in frame.f_code.co_names if n[:2] == "xr" and n[2:3].isupper()]
+            found = names[0] if names else found
+        trace = trace.tb_next
+    return found
+
+
 def mid_session(call: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Mark a method the frame loop calls: an OpenXR error from it becomes XrFailed(`call`),
-    and "the session is being lost" (pyopenxr raises that success code too) becomes XrLost.
+    """Mark a method the frame loop calls: an OpenXR error from it becomes XrFailed naming the
+    OpenXR function that failed (`call` where it cannot be told), and "the session is being
+    lost" (pyopenxr raises that success code too) becomes XrLost.
 
     The other results a running session expects (not focused, frame discarded) are handled
     inside the methods and never reach this.
@@ -50,7 +67,9 @@ def mid_session(call: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
             except xr.SessionLossPending as error:
                 raise XrLost(call) from error
             except xr.XrException as error:
-                raise XrFailed(call, f"{type(error).__name__}: {error}") from error
+                step = failed_call(error, call)
+                gone = isinstance(error, xr.InstanceLostError)
+                raise XrFailed(step, f"{type(error).__name__}: {error}", gone) from error
 
         return guarded
 

@@ -106,13 +106,17 @@ class XrUnavailable(Exception):
 class XrFailed(Exception):
     """The runtime failed a call while the session ran: no frame loop goes on from that.
 
-    `step` names the call (``xrWaitFrame``), `detail` what the runtime said.
+    `step` names the call (``xrWaitFrame``), `detail` what the runtime said. `gone` is True
+    when the runtime itself went away (``XR_ERROR_INSTANCE_LOST``: a crashed or killed
+    service): its handles must then be left alone, since destroying them calls into a
+    runtime that is no longer there.
     """
 
-    def __init__(self, step: str, detail: str) -> None:
+    def __init__(self, step: str, detail: str, gone: bool = False) -> None:
         super().__init__(f"{step}: {detail}")
         self.step = step
         self.detail = detail
+        self.gone = gone
 
 
 class XrLost(Exception):
@@ -178,12 +182,20 @@ class SessionLifecycle:
         return self._shut_down(LOST)
 
     def fail(self, error: XrFailed) -> list[Command]:
-        """A call failed mid-session: destroy the session and stop, since nothing can end it
-        in order now (the runtime's own error says what broke)."""
+        """A call failed mid-session. The runtime may still be alive (it refused one frame's
+        layers, say), and destroying a running session can crash it: so the first failure
+        asks to exit and the session ends in order, with empty frames, as any exit does. A
+        second failure (the runtime is gone: every call fails) destroys the session and
+        stops. The first error is the reason either way."""
         if self.finished:
             return []
+        if self.failed or not self.running or self.exit_requested:
+            self.failed = True
+            return self._shut_down(self.reason or f"the OpenXR runtime failed ({error})")
         self.failed = True
-        return self._shut_down(f"the OpenXR runtime failed ({error})")
+        self.exit_requested = True
+        self.reason = f"the OpenXR runtime failed ({error})"
+        return [*self._input_follows(SessionState.UNKNOWN), Command.REQUEST_EXIT]
 
     def _on_state(self, state: SessionState) -> list[Command]:
         self.state = state

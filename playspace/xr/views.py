@@ -15,7 +15,9 @@ Projections are built from the tangents of the four angles, never with pyopenxr'
 (NOTES.md): the frustum edges land exactly on clip x, y = +-1, near on z = -1, far on +1.
 
 The swapchain formats come from the runtime in its order of preference;
-:func:`choose_formats` takes the first it offers that the GL renderer draws into.
+:func:`choose_formats` takes the first it offers that the GL renderer draws into. A depth
+swapchain is asked for only when the depth will be submitted (``XR_KHR_composition_layer_depth``
+enabled): an image the compositor never sees would be drawn for nothing.
 """
 
 from __future__ import annotations
@@ -41,9 +43,12 @@ GL_DEPTH_COMPONENT16 = 0x81A5
 GL_DEPTH_COMPONENT24 = 0x81A6
 GL_DEPTH_COMPONENT32F = 0x8CAC
 GL_DEPTH24_STENCIL8 = 0x88F0
+GL_DEPTH32F_STENCIL8 = 0x8CAD
 COLOR_FORMATS = frozenset({GL_SRGB8_ALPHA8, GL_RGBA8})  # 8-bit RGBA the renderer wraps
+SRGB_FORMATS = frozenset({GL_SRGB8_ALPHA8})  # colour stored sRGB-encoded
+DEPTH_STENCIL_FORMATS = frozenset({GL_DEPTH24_STENCIL8, GL_DEPTH32F_STENCIL8})
 DEPTH_FORMATS = frozenset(
-    {GL_DEPTH_COMPONENT16, GL_DEPTH_COMPONENT24, GL_DEPTH_COMPONENT32F, GL_DEPTH24_STENCIL8}
+    {GL_DEPTH_COMPONENT16, GL_DEPTH_COMPONENT24, GL_DEPTH_COMPONENT32F, *DEPTH_STENCIL_FORMATS}
 )
 
 
@@ -81,10 +86,21 @@ class EyeTarget:
     """An eye's swapchain images for this frame: GL texture names, size and GL formats.
 
     The caller's ``render_eye`` wraps them in a framebuffer (ModernGL:
-    ``ctx.external_texture(color_texture, (width, height), 4, 0, "f1")``). With
-    ``GL_SRGB8_ALPHA8`` the renderer must write through ``GL_FRAMEBUFFER_SRGB`` so colours are
-    encoded as the compositor expects. `depth_texture` is None where the runtime offers no
-    depth format the renderer knows; the renderer then brings its own depth buffer.
+    ``ctx.external_texture(color_texture, (width, height), 4, 0, "f1")``).
+
+    Colour: the compositor samples an :attr:`srgb` image (``GL_SRGB8_ALPHA8``) through sRGB
+    decoding, so the texel it reads is the *linear* light the value encodes; it blends layers
+    and distorts in linear light and encodes again for the display. The renderer's colours are
+    what the desktop preview puts on screen unchanged, i.e. already display (sRGB) values: to
+    arrive at the display as the same values, they must be written sRGB-*encoded*, which GL does
+    on write with ``GL_FRAMEBUFFER_SRGB`` enabled. Written raw, the compositor would decode them
+    once more and every mid-tone would come out darker (0.5 shows as 0.21).
+
+    Depth: `depth_texture` is the depth swapchain image to draw the eye's depth into, submitted
+    with the colour (``XR_KHR_composition_layer_depth``); None when the runtime does not take
+    depth or offers no depth format the renderer knows, and the renderer then brings its own
+    depth buffer. :attr:`depth_stencil` says it has a stencil part too (attach it as
+    depth-stencil).
     """
 
     color_texture: int
@@ -93,6 +109,16 @@ class EyeTarget:
     height: int
     color_format: int
     depth_format: int | None
+
+    @property
+    def srgb(self) -> bool:
+        """The colour image stores sRGB-encoded values: draw with sRGB encoding on."""
+        return self.color_format in SRGB_FORMATS
+
+    @property
+    def depth_stencil(self) -> bool:
+        """The depth image is a combined depth-stencil format."""
+        return self.depth_format in DEPTH_STENCIL_FORMATS
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,11 +183,16 @@ def choose_formats(
     offered: Sequence[int],
     color: frozenset[int] = COLOR_FORMATS,
     depth: frozenset[int] = DEPTH_FORMATS,
+    *,
+    submit_depth: bool = True,
 ) -> SwapchainFormats:
     """The runtime's most preferred colour format the renderer can use, and likewise depth
-    (None when it offers none); ValueError naming the offer when there is no colour format."""
+    (None when it offers none, or when `submit_depth` is False: the runtime does not take a
+    depth layer, so a depth swapchain would be drawn for nothing); ValueError naming the offer
+    when there is no colour format."""
     chosen_color = next((f for f in offered if f in color), None)
     if chosen_color is None:
         offer = ", ".join(f"0x{f:04X}" for f in offered) or "nothing"
         raise ValueError(f"the runtime offers no RGBA8 or SRGB8_ALPHA8 swapchain ({offer})")
-    return SwapchainFormats(chosen_color, next((f for f in offered if f in depth), None))
+    chosen_depth = next((f for f in offered if f in depth), None) if submit_depth else None
+    return SwapchainFormats(chosen_color, chosen_depth)

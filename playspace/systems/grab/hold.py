@@ -132,21 +132,37 @@ def _start_holding(world: World, held: int) -> None:
 @system(Phase.FIXED, in_set="grab", after=(grab,), writes=(Transform,))
 def hold(world: World) -> None:
     """Move each held object with its hand (aimed at the second hand when two hold it)."""
-    seconds = {
-        hand.holding: world.get(e, Transform).position
-        for e, hand in world.each(Hand)
-        if hand.second and hand.holding is not None
-    }
+    seconds = second_hands(
+        world, {e: world.get(e, Transform).position for e, _ in world.each(Hand)}
+    )
     for _, (hand, device, transform) in world.query(Hand, TrackedDevice, Transform):
         if hand.holding is None or hand.second or hand.offset is None or not device.tracked:
             continue  # a hand that lost tracking leaves the object where it was
-        pose = spatial.compose(hand_pose(transform), hand.offset)
         grabbable = world.get(hand.holding, Grabbable)
-        other = seconds.get(hand.holding)
-        if other is not None and grabbable.second_grip is not None:
-            pose = _aimed(pose, hand.offset, grabbable.second_grip, transform.position, other)
+        pose = held_pose(hand.offset, hand_pose(transform), grabbable, seconds.get(hand.holding))
         obj = world.get(hand.holding, Transform)
         obj.position, obj.rotation = pose.position, pose.rotation
+
+
+def second_hands(world: World, where: dict[int, spatial.Vec3]) -> dict[int, spatial.Vec3]:
+    """Object -> where its second hand is, for objects held in both hands (`where` says where
+    each hand entity is)."""
+    return {
+        hand.holding: where[e]
+        for e, hand in world.each(Hand)
+        if hand.second and hand.holding is not None and e in where
+    }
+
+
+def held_pose(
+    offset: Pose, grip: Pose, grabbable: Grabbable, second: spatial.Vec3 | None = None
+) -> Pose:
+    """Where a held object is with its hand at `grip` (the hand's frame) holding it at
+    `offset`; aimed from that hand toward `second` when a second hand holds it too."""
+    pose = spatial.compose(grip, offset)
+    if second is not None and grabbable.second_grip is not None:
+        pose = _aimed(pose, offset, grabbable.second_grip, grip.position, second)
+    return pose
 
 
 def _aimed(

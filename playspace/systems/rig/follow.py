@@ -16,15 +16,17 @@ import math
 from playspace import spatial
 from playspace.components import TrackedDevice, Transform
 from playspace.components.physics import CharacterBody, CharacterMotion
-from playspace.components.rig import Rig, RigSettings, SeparationPolicy
+from playspace.components.rig import PlayerBody, Rig, RigSettings, SeparationPolicy
 from playspace.ecs import Phase, World, system
+from playspace.systems.physics import Physics
 from playspace.systems.rig.events import Blocked
 from playspace.systems.rig.poses import floor_point, horizontal, to_world
 
 
-@system(Phase.FIXED, in_set="rig", writes=(CharacterMotion, CharacterBody))
+@system(Phase.FIXED, in_set="rig", writes=(CharacterMotion, CharacterBody, PlayerBody))
 def body_follow(world: World) -> None:
-    """Ask the body to go where the player stands; fit the capsule to their height."""
+    """Ask the body to go where the player stands; fit the capsule to their height. The
+    first time the head is tracked the body is put there at once: it starts at the neck."""
     rig, settings = world.resource(Rig), world.resource(RigSettings)
     head = world.get(rig.head, TrackedDevice)
     body = world.get(rig.body, Transform)
@@ -33,7 +35,17 @@ def body_follow(world: World) -> None:
         motion.desired = spatial.vec3(0.0, 0.0, 0.0)  # lost tracking freezes the body
         return
     eyes = to_world(world.get(rig.origin, Transform), head.pose)
-    motion.desired = horizontal(floor_point(eyes, settings.neck_offset) - body.position)
+    wanted = horizontal(floor_point(eyes, settings.neck_offset) - body.position)
+    player = world.get(rig.body, PlayerBody)
+    if not player.placed:
+        player.placed = True
+        physics = world.resource(Physics)
+        if rig.body in physics.bodies:
+            physics.teleport(rig.body, body.position + wanted)
+        else:  # not in the engine yet: it is made where its Transform says
+            body.position = body.position + wanted
+        wanted = spatial.vec3(0.0, 0.0, 0.0)
+    motion.desired = wanted
     body.rotation = spatial.yaw_rotation(spatial.yaw(eyes.rotation))
     capsule = world.get(rig.body, CharacterBody)
     height = max(settings.crouch_min_height, head.pose.position.y + settings.height_margin)

@@ -1,0 +1,133 @@
+"""Late placement: what is drawn this frame (DESIGN.md, "One frame": LATE).
+
+Fixed steps and display frames do not line up, so nothing is drawn where the last step left it:
+
+- **Bodies** are drawn between their last two fixed-step poses (``PreviousTransform`` and
+  ``Transform``) at the frame's overstep ``alpha``: motion is smooth at any display rate, one
+  step behind the simulation (what engines that step physics at a fixed rate all do).
+- **The head, the hands and what they hold** are drawn where tracking puts them *at the display
+  time*: the newest frame the input source read (``InputState.latest``; in a headset, located
+  for the frame's predicted display time), through the rig's origin, and for a held object
+  through its hand's hold offset. Late latching, as OpenXR engines do it: a hand drawn behind
+  its fresh pose by a different amount each frame is judder, while the eyes are current.
+
+The result is the :class:`~playspace.components.drawn.DrawnPoses` resource, which the renderer,
+the preview's camera and captures read, and nothing else. Poses are gathered and interpolated as
+numpy rows (one list comprehension a field), so the frame pays for a few array operations, not
+for a Python loop over the bodies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from playspace import spatial
+from playspace.components import DeviceRole, TrackedDevice, Transform
+from playspace.components.drawn import DrawnPoses
+from playspace.components.interaction import Hand
+from playspace.components.physics import PreviousTransform
+from playspace.components.rig import Rig
+from playspace.components.scene import Grabbable
+from playspace.ecs import Phase, World, system
+from playspace.spatial import Pose
+from playspace.systems.grab.hold import held_pose, second_hands
+from playspace.systems.tracking import InputState, sample_of
+
+_Moving = list[tuple[int, tuple[Transform, PreviousTransform]]]
+
+
+@dataclass(slots=True)
+class DrawnLayout:
+    """Which entity has which row (kept until the world's structure changes); a resource."""
+
+    entries: object = None  # the query list the rows were made from
+    rig: Rig | None = None
+    current: list[Transform] = field(default_factory=list)
+    previous: list[Transform | PreviousTransform] = field(default_factory=list)
+
+
+def _layout(world: World, drawn: DrawnPoses, layout: DrawnLayout) -> None:
+    """Rows for every body that moves between steps, then the rig's head and hands."""
+    entries: _Moving = world.query(Transform, PreviousTransform)
+    rig = world.try_resource(Rig)
+    if entries is layout.entries and rig is layout.rig:
+        return
+    layout.entries, layout.rig = entries, rig
+    rows = {entity: row for row, (entity, _) in enumerate(entries)}
+    layout.current = [transform for _, (transform, _) in entries]
+    layout.previous = [previous for _, (_, previous) in entries]
+    for entity in (rig.head, rig.left_hand, rig.right_hand) if rig is not None else ():
+        transform = world.try_get(entity, Transform)
+        if entity not in rows and transform is not None:
+            rows[entity] = len(layout.current)
+            layout.current.append(transform)
+            layout.previous.append(transform)
+    drawn.rows = rows
+    drawn.version += 1
+
+
+def place_drawn(world: World, alpha: float) -> None:
+    """Write this frame's :class:`DrawnPoses`: bodies at `alpha` between their last two steps
+    (1.0: the end of the last step, as a capture shows it), tracked things at the display
+    time."""
+    drawn, layout = world.resource(DrawnPoses), world.resource(DrawnLayout)
+    _layout(world, drawn, layout)
+    positions = spatial.vec3_rows([t.position for t in layout.current])
+    rotations = spatial.quat_rows([t.rotation for t in layout.current])
+    if alpha < 1.0 and layout.current:
+        before = spatial.vec3_rows([p.position for p in layout.previous])
+        positions = before + (positions - before) * alpha
+        earlier = spatial.quat_rows([p.rotation for p in layout.previous])
+        rotations = spatial.normalize_many(spatial.nlerp_many(earlier, rotations, alpha))
+    drawn.positions, drawn.rotations = positions, rotations
+    _place_tracked(world, drawn)
+
+
+def _place_tracked(world: World, drawn: DrawnPoses) -> None:
+    """The head, the hands and what they hold, from the newest frame, through the origin."""
+    rig, state = world.try_resource(Rig), world.try_resource(InputState)
+    if rig is None or state is None:
+        return
+    origin = world.get(rig.origin, Transform)
+    placed: dict[int, Pose] = {}
+    for entity, role in (
+        (rig.head, DeviceRole.HEAD),
+        (rig.left_hand, DeviceRole.LEFT_HAND),
+        (rig.right_hand, DeviceRole.RIGHT_HAND),
+    ):
+        sample = sample_of(state.latest, role)
+        if sample is not None and entity in drawn.rows:
+            placed[entity] = spatial.compose(Pose(origin.position, origin.rotation), sample.pose)
+    seconds = second_hands(world, {e: pose.position for e, pose in placed.items()})
+    for entity, hand in world.each(Hand):
+        grip = placed.get(entity)
+        if grip is None or hand.holding is None or hand.second or hand.offset is None:
+            continue
+        grabbable = world.try_get(hand.holding, Grabbable)
+        if grabbable is not None and hand.holding in drawn.rows:
+            placed[hand.holding] = held_pose(
+                hand.offset, grip, grabbable, seconds.get(hand.holding)
+            )
+    for entity, pose in placed.items():
+        row = drawn.rows[entity]
+        p, q = pose.position, spatial.normalize(pose.rotation)
+        drawn.positions[row] = (p.x, p.y, p.z)
+        drawn.rotations[row] = (q.x, q.y, q.z, q.w)
+
+
+@system(Phase.LATE, reads=(Transform, PreviousTransform, TrackedDevice), writes=(DrawnPoses,))
+def late_placement(world: World) -> None:
+    """Place what is drawn for this frame's display time."""
+    place_drawn(world, world.fixed_time.alpha)
+
+
+class DrawnPlugin:
+    """Late placement for every display: the :class:`DrawnPoses` resource, written in LATE."""
+
+    def build(self, world: World) -> None:
+        world.insert_resource(DrawnPoses())
+        world.insert_resource(DrawnLayout())
+        world.add_systems(late_placement)
+
+
+__all__ = ["DrawnLayout", "DrawnPlugin", "late_placement", "place_drawn"]
