@@ -43,7 +43,6 @@ from realxr import (
 
 from playspace import spatial
 from playspace.loops.replay import run_headless
-from playspace.monado import with_velocities
 from playspace.systems.input import hand_input, load_trace, standing, write_trace
 
 pytestmark = needs_runtime
@@ -113,14 +112,12 @@ def test_the_kitchen_grabs_ghosts_and_hits_as_the_headless_replay_does(workdir: 
 
 @pytest.fixture(scope="module")
 def snowball_reference(workdir: Path) -> float:
-    """The release speed of the headless replay of the snowball's trace, seen as the runtime
-    reports it: with the velocities the remote driver sends (``with_velocities``), since a
-    runtime always reports them and the throw then takes the reported velocity for its newest
-    sample, where a replay of a trace without them fits one. Averaged over PHASES replays,
-    each with the trace a fraction of a step later: the hand is slowing down when the grip
-    opens, so the speed depends on where between two steps the release falls (7.3-7.6 m/s at
-    90 Hz), and a headset run falls anywhere."""
-    trace = with_velocities(load_trace(SNOWBALL_TRACE))
+    """The release speed of the headless replay of the snowball's trace (which carries the
+    hand's velocities, as a headset recording does, and as the remote driver reports them).
+    Averaged over PHASES replays, each with the trace a fraction of a step later: the hand is
+    slowing down when the grip opens, so the speed depends on where between two steps the
+    release falls (7.3-7.6 m/s at 90 Hz), and a headset run falls anywhere."""
+    trace = load_trace(SNOWBALL_TRACE)
     speeds = []
     for k in range(PHASES):
         shift = k / PHASES / 90.0

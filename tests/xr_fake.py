@@ -43,15 +43,18 @@ def period_of(hz: float) -> int:
 
 
 def located(device: DevicePose | None) -> LocatedPose | None:
+    """A device as a runtime locates it: velocities flagged valid where the trace has them."""
     if device is None:
         return None
-    p = device.pose.position
-    velocity, flags = (0.0, 0.0, 0.0), 0
-    if device.linear_velocity is not None:
-        v = device.linear_velocity
-        velocity, flags = (v.x, v.y, v.z), 1
+    p, v, w = device.pose.position, device.linear_velocity, device.angular_velocity
+    flags = (1 if v is not None else 0) | (2 if w is not None else 0)
     return LocatedPose(
-        (p.x, p.y, p.z), quat_to_xyzw(device.pose.rotation), TRACKED, velocity, (0, 0, 0), flags
+        (p.x, p.y, p.z),
+        quat_to_xyzw(device.pose.rotation),
+        TRACKED,
+        (0.0, 0.0, 0.0) if v is None else (v.x, v.y, v.z),
+        (0.0, 0.0, 0.0) if w is None else (w.x, w.y, w.z),
+        flags,
     )
 
 

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from playspace import spatial
 from playspace.components.input import DevicePose, HandInput, InputFrame
-from playspace.systems.input import TraceWriter, device_pose, hand_input
+from playspace.monado import with_velocities
+from playspace.systems.input import Trace, device_pose, hand_input, write_trace
 
 HERE = Path(__file__).resolve().parent
 HEIGHT = 1.7
@@ -130,11 +131,12 @@ TRACES: dict[str, tuple[Callable[[float], InputFrame], float]] = {
 
 
 def main() -> None:
+    """Write every trace, the hands' velocities in it as a headset measures and records them
+    (a recording of a headset run carries the runtime's velocities, and the throw uses them)."""
     for name, (script, seconds) in TRACES.items():
         path = HERE / f"{name}.jsonl"
-        with TraceWriter(path) as writer:
-            for frame in frames(script, seconds):
-                writer.write(frame)
+        measured = with_velocities(Trace(tuple(frames(script, seconds))))
+        write_trace(path, measured.samples)
         print(f"wrote {path.relative_to(HERE.parent.parent)}")
 
 
