@@ -162,6 +162,14 @@ def test_the_snowball_leaves_the_hand_as_replayed_at_90_hz(
     assert_the_throw(snowball_at_90, telemetry, snowball_reference)
 
 
+def test_the_fixed_rate_follows_a_72_hz_display(workdir: Path) -> None:
+    run = vr_run(KITCHEN, KITCHEN_TRACE, 72, 1.0, "--telemetry", workdir / "kitchen-72.jsonl")
+    assert run.returncode == 0, run.describe()
+    telemetry = Telemetry.read(workdir / "kitchen-72.jsonl")
+    assert telemetry.header["fixed_hz"] == 72, telemetry.header
+    assert 0.9 * 72 <= len(telemetry.rows) <= 1.3 * 72 + 20, len(telemetry.rows)
+
+
 def test_the_snowball_leaves_the_hand_as_replayed_at_72_hz_with_90_hz_steps(
     snowball_reference: float, workdir: Path
 ) -> None:

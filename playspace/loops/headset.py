@@ -500,7 +500,7 @@ class VrLoop:
 
     def _world_at(self, period: int) -> World:
         """The world, built at the first frame; its fixed rate following the display's."""
-        display_hz = self._refresh or round(1e9 / period, 3)
+        display_hz = round(self._refresh or 1e9 / period, 3)  # the runtime says 72.0000076
         self.session.display_hz = display_hz
         hz = self.fixed_hz or display_hz
         world = self.world
