@@ -34,13 +34,11 @@ from playspace.loops.eyes import eye_pose, headset_eyes
 from playspace.loops.replay import replay_source
 from playspace.projection import FAR, NEAR
 from playspace.render import (
-    GLUnavailableError,
     Material,
     Offscreen,
     Palette,
     Renderer,
     View,
-    create_context,
 )
 from playspace.render.capture import eye_view
 from playspace.scene import load_scene
@@ -67,24 +65,6 @@ DEPTH_FORMATS = {
 
 
 # GL: swapchain images as a runtime makes them ----------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def ctx() -> Iterator[Context]:
-    try:
-        context = create_context()
-    except GLUnavailableError as error:
-        pytest.skip(f"no OpenGL context on this machine: {error}")
-    yield context
-    context.release()
-
-
-@pytest.fixture
-def gl(ctx: Context) -> Iterator[Context]:
-    """The context, checked for GL errors before and after the test."""
-    assert ctx.error == "GL_NO_ERROR"
-    yield ctx
-    assert ctx.error == "GL_NO_ERROR"
 
 
 def libgl() -> Any:

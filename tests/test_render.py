@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -75,24 +74,6 @@ FLAT = Lighting(direction=(0.0, 0.0, -1.0), colour=(1.0, 1.0, 1.0), ambient=(0.0
 BACKGROUND = (0.0, 0.0, 0.25, 1.0)
 
 
-@pytest.fixture(scope="module")
-def ctx() -> Iterator[Context]:
-    try:
-        context = create_context()
-    except GLUnavailableError as error:
-        pytest.skip(f"no OpenGL context on this machine: {error}")
-    yield context
-    context.release()
-
-
-@pytest.fixture
-def gl(ctx: Context) -> Iterator[Context]:
-    """The context, checked for GL errors before and after the test."""
-    assert ctx.error == "GL_NO_ERROR"
-    yield ctx
-    assert ctx.error == "GL_NO_ERROR"
-
-
 def camera() -> View:
     """At the origin looking down -Z, 90 degrees vertically."""
     return View(Pose.identity(), perspective(math.pi / 2, SIZE[0] / SIZE[1]))
@@ -127,7 +108,8 @@ def draw(
 
 
 def centre(image: np.ndarray) -> np.ndarray:
-    return image[image.shape[0] // 2, image.shape[1] // 2]
+    middle: np.ndarray = image[image.shape[0] // 2, image.shape[1] // 2]
+    return middle
 
 
 # Pixels -----------------------------------------------------------------------------------

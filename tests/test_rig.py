@@ -23,7 +23,7 @@ THRESHOLD = 0.2
 
 def view_floor(step: dict) -> float:  # type: ignore[type-arg]
     """The height of the view's floor: the head's height less its height in the room."""
-    return step["head"]["p"][1] - 1.7
+    return float(step["head"]["p"][1]) - 1.7
 
 
 def test_physically_walking_stairs_moves_the_view_only_by_floor_snaps() -> None:
@@ -115,7 +115,7 @@ def wall(world: World) -> None:
 
 def head_inside_wall(step: dict) -> bool:  # type: ignore[type-arg]
     _x, y, z = step["head"]["p"]
-    return -1.2 <= z <= -1.0 and y <= 2.5
+    return bool(-1.2 <= z <= -1.0 and y <= 2.5)
 
 
 def test_walking_into_a_wall_with_fade_keeps_the_body_out_and_blacks_out_the_view() -> None:
