@@ -109,6 +109,7 @@ def test_a_headset_run_from_ready_to_exit(loop_on: LoopOn) -> None:
     assert world is not None
     assert world.fixed_time.elapsed == pytest.approx(frames * runtime.period / 1e9, abs=0.012)
     assert runtime.drawn_frames < frames  # nothing drawn before VISIBLE, nor after
+    assert runtime.discarded == 0  # every frame begun was ended
     view, projection, target, _ = drawn[0]
     assert view.dtype == np.float32 and target.color_texture == 10
     np.testing.assert_allclose(projection, views.fov_projection(EYE_FOV))

@@ -22,6 +22,8 @@ import json
 import math
 import re
 import signal
+import subprocess
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -380,3 +382,38 @@ def test_no_grab_while_another_application_has_the_focus(tmp_path: Path) -> None
     assert len(grabbed) == 1 and found < grabbed[0] < SQUEEZES[1][1] + 0.2, (
         f"{timing}; hands held from {lost:.2f} to {found:.2f} s; grabs at {grabbed}"
     )
+
+
+# --- an input-only session ----------------------------------------------------------------
+
+PACED = """
+import sys, time
+from playspace.loops.headset import open_backend, run_vr
+stamps = []
+def opener(name, graphics):
+    backend = open_backend(name, graphics)
+    sync = backend.sync
+    def timed(at):
+        stamps.append(time.monotonic())
+        return sync(at)
+    backend.sync = timed
+    return backend
+status = run_vr(sys.argv[1], seconds=3.0, opener=opener)
+later = stamps[20:]
+print("rate", (len(later) - 1) / (later[-1] - later[0]))
+sys.exit(status)
+"""
+
+
+def test_an_input_only_session_keeps_its_rate_within_1_percent(workdir: Path) -> None:
+    """No GL, no frames to pace the loop (``XR_MND_headless``): it reads the runtime on a
+    schedule of its own, 90 times a second, whatever each turn's work costs."""
+    with remote_port():
+        done = subprocess.run(
+            [sys.executable, "-c", PACED, str(EXAMPLES / "kitchen.toml")],
+            cwd=EXAMPLES.parent, env=vr_env(90), capture_output=True, text=True,
+            timeout=60, check=False,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    rate = float(done.stdout.split("rate")[-1])
+    assert rate == pytest.approx(90.0, rel=0.01)

@@ -3,9 +3,11 @@
 It answers the loop's backend calls the way Monado does: the session reaches SYNCHRONIZED only
 after the first frames are submitted, then VISIBLE and FOCUSED; ``should_render`` is False until
 VISIBLE; actions read as inactive while the session is not FOCUSED; a session being lost says
-so from ``xrWaitFrame`` (the loop's display answers None) and then in the next poll. It can do
-what a real runtime cannot be made to do on demand: fail a chosen call, lose the session at a
-chosen frame, never answer an exit request, change its refresh rate mid-session.
+so from ``xrWaitFrame`` (the loop's display answers None) and then in the next poll. A frame
+begun and never ended is discarded and counted, and drawing a frame the runtime said not to
+render fails the test. It can do what a real runtime cannot be made to do on demand: fail a
+chosen call, lose the session at a chosen frame, never answer an exit request, change its
+refresh rate mid-session.
 
 The player's motion comes from a trace (`player`): head and hands are located for each frame's
 predicted display time, so the loop meets what a runtime fed the same trace would report.
@@ -78,6 +80,8 @@ class FakeDisplay:
     def wait_frame(self) -> FrameTiming | None:
         rt = self.runtime
         rt.calls.append("wait_frame")
+        if rt.frame_open:  # begun and never ended: the runtime discards it
+            rt.discarded += 1
         if rt.frames + 1 == rt.fails_at:
             raise XrFailed("xrWaitFrame", "RuntimeFailureError: the compositor crashed")
         rt.t += rt.period
@@ -90,6 +94,7 @@ class FakeDisplay:
         if rt.frames in rt.rates:
             rt.period = period_of(rt.rates.pop(rt.frames))
         visible = rt.state in (S.VISIBLE, S.FOCUSED)
+        rt.frame_open, rt.should_render = True, visible
         return FrameTiming(rt.t, rt.period, visible)
 
     def locate_views(self, at: int) -> list[EyeView]:
@@ -99,6 +104,9 @@ class FakeDisplay:
     def end_frame(self, frame: FrameTiming, draw: object) -> None:
         rt = self.runtime
         rt.calls.append("end_frame")
+        rt.frame_open = False
+        if callable(draw) and not rt.should_render:
+            raise AssertionError("the loop drew a frame the runtime said not to render")
         if rt.frames == rt.end_lost_at:
             raise XrLost("xrEndFrame")
         rt.submitted += 1
@@ -138,7 +146,8 @@ class FakeRuntime:
         self.script: dict[int, list[XrEvent]] = {}  # events, by the frame they arrive in
         self.heights: dict[int, float] = {}  # head heights, by the frame they start at
         self.rates: dict[int, float] = {}  # new refresh rates, by the frame they start at
-        self.t = self.frames = self.submitted = self.drawn_frames = 0
+        self.t = self.frames = self.submitted = self.drawn_frames = self.discarded = 0
+        self.frame_open = self.should_render = False
         self.first_frame: int | None = None  # the display time of the first synced frame
         self.head_y = 1.6
         self.pulses: list[HapticPulse] = []

@@ -481,7 +481,12 @@ class VrLoop:
         if queue is not None and queue.pending:
             self.backend.apply_haptics(queue.drain())
         if display is not None and frame is not None:
-            display.end_frame(frame, self._drawer(display.locate_views(at), space_height))
+            drawer = (
+                self._drawer(display.locate_views(at), space_height)
+                if frame.should_render
+                else None
+            )
+            display.end_frame(frame, drawer)
 
     def _paced(self) -> tuple[int, int]:
         """An input-only session's frame: nothing paces it, so wait for the next tick of a
