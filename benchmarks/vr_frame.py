@@ -118,7 +118,8 @@ def measure(display_hz: float, speed: float, seconds: float) -> dict[str, Any]:
     """One run of the kitchen against the runtime: per-frame overhead and hand gaps."""
     from playspace.app import build_world, load_target
     from playspace.loops.eyes import headset_eyes
-    from playspace.loops.headset import VrLoop, open_backend
+    from playspace.loops.headset import open_backend
+    from playspace.loops.vr_loop import VrLoop
     from playspace.monado import RemoteDriver
     from playspace.render import Renderer, create_context
     from playspace.systems.input import InputSource

@@ -23,7 +23,7 @@ from playspace.components.interaction import Hand
 from playspace.components.physics import PreviousTransform
 from playspace.components.rig import Rig
 from playspace.ecs import World
-from playspace.loops.headset import VrLoop
+from playspace.loops.vr_loop import VrLoop
 from playspace.render.capture import eye_view
 from playspace.scene import load_scene
 from playspace.spatial import Pose

@@ -19,8 +19,9 @@ from playspace.components.interaction import GrabSettings
 from playspace.components.rig import Rig
 from playspace.components.session import HeadsetSession, SessionState
 from playspace.ecs import Phase, World, system
-from playspace.loops.headset import EXIT_GRACE, VrLoop, run_vr
+from playspace.loops.headset import run_vr
 from playspace.loops.replay import run_headless
+from playspace.loops.vr_loop import EXIT_GRACE, VrLoop
 from playspace.scene import load_scene
 from playspace.spatial import length
 from playspace.systems.grab.events import GRAB_EVENTS, Released

@@ -21,7 +21,8 @@ from playspace.components.input import Button
 from playspace.components.interaction import GrabSettings, Hand
 from playspace.components.session import SessionState
 from playspace.ecs import World
-from playspace.loops.headset import XrBackend, run_vr
+from playspace.loops.headset import run_vr
+from playspace.loops.vr_loop import XrBackend
 from playspace.render import create_context
 from playspace.systems.grab.events import GRAB_EVENTS, Grabbed, Hit, Released
 from playspace.systems.haptics import DEFAULT_PULSES, HapticsPlugin, pulse_for
