@@ -15,6 +15,7 @@ from playspace.components.physics import BodyKind, Collider, Colliders, RigidBod
 from playspace.components.rig import Rig
 from playspace.ecs import PluginError, World
 from playspace.systems.grab.events import GRAB_EVENTS, TELEMETRY_EVENTS
+from playspace.systems.grab.gone import forget_despawned
 from playspace.systems.grab.hold import Holds, grab, hold
 from playspace.systems.grab.layers import Twins, held_layers, make_twins
 from playspace.systems.sets import add_fixed_sets
@@ -41,7 +42,9 @@ class GrabPlugin:
             sensor = Collider(Sphere(self.settings.reach), layer="hands", sensor=True)
             world.add(entity, Hand(side), RigidBody(kind=BodyKind.KINEMATIC), Colliders(sensor))
         add_fixed_sets(world)
-        world.add_systems(make_twins, grab, hold, throw_history, throw, held_layers)
+        world.add_systems(
+            make_twins, forget_despawned, grab, hold, throw_history, throw, held_layers
+        )
 
 
 __all__ = ["TELEMETRY_EVENTS", "GrabPlugin"]

@@ -138,7 +138,9 @@ def hold(world: World) -> None:
     for _, (hand, device, transform) in world.query(Hand, TrackedDevice, Transform):
         if hand.holding is None or hand.second or hand.offset is None or not device.tracked:
             continue  # a hand that lost tracking leaves the object where it was
-        grabbable = world.get(hand.holding, Grabbable)
+        grabbable = world.try_get(hand.holding, Grabbable)
+        if grabbable is None:
+            continue  # despawned during this step: forgotten at the next
         pose = held_pose(hand.offset, hand_pose(transform), grabbable, seconds.get(hand.holding))
         obj = world.get(hand.holding, Transform)
         obj.position, obj.rotation = pose.position, pose.rotation

@@ -69,7 +69,9 @@ def held_layers(world: World) -> None:
     _track_overlaps(world, twins, physics)
     holds = world.resource(Holds)
     for entity, record in holds.held.items():
-        grabbable = world.get(entity, Grabbable)
+        grabbable = world.try_get(entity, Grabbable)
+        if grabbable is None:
+            continue  # despawned during this step: forgotten at the next
         inside = bool(twins.inside.get(entity))
         if inside != grabbable.ghost:
             for part in twins.solids.get(entity, []):

@@ -81,9 +81,9 @@ def throw(world: World) -> None:
 def _release(world: World, let_go: LetGo) -> None:
     physics, holds = world.resource(Physics), world.resource(Holds)
     record = holds.held.pop(let_go.object, None)
-    if record is None:
-        return
-    grabbable = world.get(let_go.object, Grabbable)
+    grabbable = world.try_get(let_go.object, Grabbable)
+    if record is None or grabbable is None:
+        return  # never held, or despawned while held
     hand_device = world.get(let_go.hand, TrackedDevice)
     linear, angular = spatial.vec3(0.0, 0.0, 0.0), spatial.vec3(0.0, 0.0, 0.0)
     if grabbable.ghost and record.last_clear is not None:

@@ -1,0 +1,39 @@
+"""What a despawned entity leaves behind in grab, hold, throw and the held-object layers.
+
+A game despawns things whenever its rules say: a snowball that hit, a pan dropped into a bin,
+a bee swatted while the player holds it. Hands, the holds and the layers keep entity ids
+(what a hand holds, each held object's record, each grabbable's sensor twins and what they
+overlap, each hand's pose history), and an id that outlives its entity breaks the next system
+that looks it up, or stays for good (three entries a grabbable, a leak over a long session).
+This system forgets them, from the ``Despawned`` events, before anything of the step reads
+them; the systems after it skip an entity despawned later in the same step.
+"""
+
+from __future__ import annotations
+
+from playspace.components.interaction import Hand
+from playspace.ecs import Despawned, Phase, World, system
+from playspace.systems.grab.hold import Holds
+from playspace.systems.grab.layers import Twins, make_twins
+from playspace.systems.throw.system import ThrowHistory
+
+
+def forget(world: World, entity: int) -> None:
+    """Drop every reference to `entity` the grab systems keep."""
+    for _, hand in world.each(Hand):
+        if hand.holding == entity:
+            hand.holding, hand.offset, hand.second = None, None, False
+    world.resource(Holds).held.pop(entity, None)
+    twins = world.resource(Twins)
+    for table in (twins.solids, twins.twins, twins.inside, twins.dropped):
+        table.pop(entity, None)
+    for overlaps in twins.inside.values():  # an environment collider that went away
+        overlaps.difference_update({seen for seen in overlaps if seen[0] == entity})
+    world.resource(ThrowHistory).hands.pop(entity, None)
+
+
+@system(Phase.FIXED, in_set="physics_prepare", before=(make_twins,), reads=(Despawned,))
+def forget_despawned(world: World) -> None:
+    """Forget entities despawned since the last step."""
+    for gone in world.read_events(Despawned, reader=forget_despawned):
+        forget(world, gone.entity)
