@@ -351,6 +351,17 @@ def test_a_throw_while_smooth_moving_carries_the_player_s_velocity() -> None:
     assert math.hypot(release["linear"][1], release["linear"][2]) == pytest.approx(6.0, rel=0.1)
 
 
+def test_the_speed_limit_holds_for_what_leaves_the_hand_locomotion_included() -> None:
+    """A throw at the 20 m/s limit while strafing at 2.5 m/s would leave faster than that."""
+    fast, _ = throw_script(speed=25.0)
+    run = grab_world(
+        lambda t: with_sticks(fast(t), left=(1.0 if t > 0.3 else 0.0, 0.0)), ball_in_hand
+    )
+    run.world.step(round(1.5 * 90))
+    (release,) = released(run)
+    assert math.hypot(*release["linear"]) == pytest.approx(20.0, abs=1e-3)
+
+
 def test_tracking_lost_while_holding_keeps_the_object_and_releases_it_without_velocity() -> None:
     def script(t: float) -> InputFrame:
         frame = throw_script(speed=6.0)[0](t)

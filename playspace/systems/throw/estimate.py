@@ -159,10 +159,14 @@ def release_velocity(
     older ones are ignored, and any N >= 2 works, a short grab using what it has. The module
     docstring explains the technique, ``reported``, ``scale`` and the speed limits.
 
-    Raises ValueError, naming the input, for wrong shapes, N < 2, non-finite values, zero-length
-    quaternions, times that do not increase, and options out of range.
+    Samples are taken as a tracker gives them: out of order ones are put in order, and of
+    samples with the same time (a tracker polled faster than it updates) the last stands; with
+    fewer than two times left the result is zero. Raises ValueError, naming the input, for
+    wrong shapes, N < 2, non-finite values, zero-length quaternions, and options out of range.
     """
     t, p, q, r = _validated(times, positions, orientations, offset)
+    if len(t) < 2:  # every sample at one time: no motion to measure
+        return np.zeros(3), np.zeros(3)
     estimator = Estimator(estimator)  # also takes the value, as a settings file names it
     if window < 2:
         raise ValueError(f"window must be at least 2 samples; got {window}")
@@ -272,10 +276,6 @@ def _validated(
     if t.ndim != 1 or len(t) < 2:
         raise ValueError(f"times must have shape (N,) with N >= 2 samples; got {t.shape}")
     n = len(t)
-    bad = np.flatnonzero(~(np.diff(t) > 0.0))
-    if len(bad):
-        i = int(bad[0]) + 1
-        raise ValueError(f"times must increase strictly; times[{i}] = {t[i]} after {t[i - 1]}")
     p = _finite(positions, "positions")
     if p.shape != (n, 3):
         raise ValueError(f"positions must have shape ({n}, 3) to match times; got {p.shape}")
@@ -286,7 +286,10 @@ def _validated(
         q = spatial.normalize_many(q)
     except ValueError as error:  # only zero length is left to find
         raise ValueError(f"orientations: {error}") from None
-    return t, p, q, _vector(offset, "offset")
+    order = np.argsort(t, kind="stable")  # in time order, equal times as they came
+    t, p, q = t[order], p[order], q[order]
+    last = np.append(np.diff(t) > 0.0, True)  # the last sample of each time
+    return t[last], p[last], q[last], _vector(offset, "offset")
 
 
 def _finite(a: npt.ArrayLike, name: str) -> FloatArray:

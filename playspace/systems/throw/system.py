@@ -137,4 +137,7 @@ def _launch(world: World, let_go: LetGo, grabbable: Grabbable) -> tuple[Vec3, Ve
     )
     turn = world.get(world.resource(Rig).origin, Transform).rotation
     world_linear = spatial.rotate(turn, spatial.vec3_from(linear)) + history.origin_velocity
+    speed = spatial.length(world_linear)  # the limit holds for what leaves, locomotion included
+    if speed > grabbable.max_throw_speed:
+        world_linear = world_linear * (grabbable.max_throw_speed / speed)
     return world_linear, spatial.rotate(turn, spatial.vec3_from(angular))
