@@ -413,3 +413,43 @@ def test_an_object_with_a_second_grab_point_is_aimed_from_the_first_hand_to_the_
     assert spatial.length(axis - expected) < 0.02
     back_end = pose.position + spatial.rotate(pose.rotation, spatial.vec3(0, 0, 0.35))
     assert spatial.length(back_end - spatial.vec3(*HAND)) < 0.03  # still in the first hand
+
+
+@pytest.mark.parametrize(
+    "glitch",
+    [
+        {"p": (math.nan, 1.0, 0.0)},
+        {"q": (0.0, 0.0, 0.0, 0.0)},
+        {"v": (math.inf, 0.0, 0.0)},
+    ],
+)
+def test_a_tracking_glitch_from_a_scripted_source_never_reaches_physics(
+    glitch: dict[str, tuple[float, ...]],
+) -> None:
+    """A scripted (or a game's own) source, unlike a trace, is not checked when it loads: a
+    NaN position, a rotation of no length or an infinite velocity for three steps while the
+    ball is held makes the hand untracked for those steps, says so, and the throw after it
+    still flies as thrown (Rapier never sees the bad numbers, so it quarantines nothing)."""
+    script, _ = throw_script(speed=6.0)
+
+    def glitching(t: float) -> InputFrame:
+        frame = script(t)
+        if not 0.6 < t < 0.6 + 3 / 90:
+            return frame
+        device = frame.right.pose
+        assert device is not None
+        p = spatial.vec3(*glitch.get("p", tuple(device.pose.position)))
+        q = spatial.quat(*glitch["q"]) if "q" in glitch else device.pose.rotation
+        v = spatial.vec3(*glitch["v"]) if "v" in glitch else None
+        bad = DevicePose(spatial.Pose(p, q), v)
+        return InputFrame(frame.time, frame.head, frame.left, HandInput(bad, frame.right.grip))
+
+    run = grab_world(glitching, ball_in_hand)
+    run.world.step(round(2.0 * 90))
+    rejected = run.events("tracking_rejected")
+    assert len(rejected) == 3 and all(e["devices"] == ["right"] for e in rejected)
+    (release,) = released(run)
+    assert math.hypot(*release["linear"]) == pytest.approx(6.0, rel=0.15)
+    path = flight(run)
+    assert all(math.isfinite(c) for p in path for c in p)
+    assert path[-1][2] < path[round(1.0 * 90)][2] - 1.0  # it flew off, a metre and more

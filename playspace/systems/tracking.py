@@ -6,18 +6,30 @@ to, so a step sees the poses of its own time whatever the display rate, and a re
 drives the world the same way whatever frame rate it was recorded or replayed at. Poses stay in
 tracking space here; the rig maps them into the world through the origin. A device the source
 does not report keeps its last pose with ``tracked`` False, so nothing downstream is flung by a
-pose made up of zeros.
+pose made up of zeros, and every frame passes one gate (:mod:`playspace.systems.input.gate`):
+a device the world cannot use (a NaN, a rotation of no length) is untracked for the step.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from playspace.components import DeviceRole, TrackedDevice
 from playspace.components.input import DevicePose, InputFrame
 from playspace.ecs import Phase, World, system
 from playspace.ecs.clock import NS_PER_S
 from playspace.systems.input import InputSource, Polled
+from playspace.systems.input.gate import gate
+
+
+@dataclass(frozen=True, slots=True)
+class TrackingRejected:
+    """The input source gave a device the world cannot use this step (a NaN, an infinite
+    velocity, a rotation of no length): it was taken as untracked. `devices` names them."""
+
+    kind: ClassVar[str] = "tracking_rejected"
+    devices: tuple[str, ...]
 
 
 @dataclass(slots=True)
@@ -42,14 +54,17 @@ def poll_input(world: World) -> None:
     """Read the devices once a frame, for the time the frame brings the world to."""
     state = world.resource(InputState)
     source, now = state.source, world.time.elapsed
-    state.latest = source.poll(now) if isinstance(source, Polled) else source.sample(now)
+    state.latest = gate(source.poll(now) if isinstance(source, Polled) else source.sample(now))[0]
 
 
 @system(Phase.FIXED, in_set="tracking", writes=(TrackedDevice, InputState))
 def tracking_system(world: World) -> None:
-    """Sample the source at this step's time into the tracked devices."""
+    """Sample the source at this step's time into the tracked devices, through the gate."""
     state = world.resource(InputState)
-    frame = state.frame = state.source.sample(world.fixed_time.elapsed)
+    frame, rejected = gate(state.source.sample(world.fixed_time.elapsed))
+    state.frame = frame
+    if rejected:
+        world.send(TrackingRejected(rejected))
     stamp = round(frame.time * NS_PER_S)
     for _, device in world.each(TrackedDevice):
         sample = sample_of(frame, device.role)

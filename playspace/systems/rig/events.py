@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from playspace.spatial import Vec3
+from playspace.systems.tracking import TrackingRejected
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,4 +71,5 @@ RIG_EVENTS = (
     Blocked,
     Recentered,
     RecenterRequested,
+    TrackingRejected,
 )
