@@ -453,3 +453,18 @@ def test_a_tracking_glitch_from_a_scripted_source_never_reaches_physics(
     path = flight(run)
     assert all(math.isfinite(c) for p in path for c in p)
     assert path[-1][2] < path[round(1.0 * 90)][2] - 1.0  # it flew off, a metre and more
+
+
+def test_a_one_step_jump_of_the_hand_is_a_glitch_not_a_throw() -> None:
+    """The tracker puts the hand 10 m away for one step while it holds the ball still, then
+    the player opens the hand: no hand moves 10 m in a step, so nothing is thrown."""
+
+    def script(t: float) -> InputFrame:
+        jump = 10.0 if 1.0 < t < 1.0 + 1 / 90 else 0.0
+        p = (HAND[0] + jump, HAND[1], HAND[2])
+        return head_at(0.0, 1.7, 0.0, right=right(p, 1.0 if 0.1 < t < 1.05 else 0.0))
+
+    run = grab_world(script, ball_in_hand)
+    run.world.step(round(1.5 * 90))
+    (release,) = released(run)
+    assert math.hypot(*release["linear"]) < 0.5

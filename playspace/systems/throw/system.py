@@ -30,6 +30,11 @@ from playspace.systems.throw.estimate import release_velocity
 
 Sample = tuple[float, tuple[float, float, float], tuple[float, float, float, float]]
 
+# No hand moves faster than this (a pitcher's hand peaks near 20 m/s): a step that takes the
+# controller further is a tracking glitch, and the history starts again after it rather than
+# throwing it.
+MAX_HAND_SPEED = 30.0
+
 
 @dataclass(slots=True)
 class ThrowHistory:
@@ -59,6 +64,8 @@ def throw_history(world: World) -> None:
             continue
         com = _controller(device, settings)
         p, q = com.position, com.rotation
+        if samples and _jumped(samples[-1], p, now):
+            samples.clear()  # a glitch: nothing before it, nor the jump itself, is thrown
         samples.append((now, (p.x, p.y, p.z), (q.x, q.y, q.z, q.w)))
     rig = world.resource(Rig)
     origin = spatial.Vec3(world.get(rig.origin, Transform).position)
@@ -69,6 +76,13 @@ def throw_history(world: World) -> None:
     else:
         history.origin_velocity = spatial.vec3(0.0, 0.0, 0.0)
     history.last_origin = origin
+
+
+def _jumped(last: Sample, p: Vec3, now: float) -> bool:
+    """Whether the controller got from `last` to `p` faster than a hand can move."""
+    before, (x, y, z) = last[0], last[1]
+    reach = MAX_HAND_SPEED * max(now - before, 0.0)
+    return (p.x - x) ** 2 + (p.y - y) ** 2 + (p.z - z) ** 2 > reach * reach
 
 
 @system(Phase.FIXED, in_set="throw", after=(throw_history,), reads=(LetGo,))
