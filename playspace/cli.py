@@ -6,12 +6,15 @@ import argparse
 import contextlib
 import math
 import os
+import signal
 import sys
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from playspace import __version__
+from playspace.outputs import LineStream
 
 if TYPE_CHECKING:  # the render package loads GL: import it only in runs that draw
     from playspace.render.capture import Capture
@@ -50,7 +53,13 @@ def _parser() -> argparse.ArgumentParser:
         help="no window; no GL either unless --screenshot or --frames asks for pictures",
     )
     run.add_argument("--trace", type=Path, metavar="FILE", help="replay this trace (v1)")
-    run.add_argument("--telemetry", type=Path, metavar="FILE", help="write telemetry v1 here")
+    run.add_argument(
+        "--telemetry",
+        type=Path,
+        metavar="FILE",
+        help="write telemetry v1 here, line by line (- for standard output); a run that is "
+        "stopped keeps what it wrote",
+    )
     run.add_argument("--seconds", type=float, help="how long to run (default: the trace's length)")
     run.add_argument(
         "--fixed-hz",
@@ -139,7 +148,7 @@ def _run_vr(args: argparse.Namespace) -> int:
         telemetry = None
         if args.telemetry is not None:
             try:
-                telemetry = stack.enter_context(_replacing(args.telemetry))
+                telemetry = stack.enter_context(LineStream(args.telemetry))
             except OSError as error:
                 print(f"playspace run: {error.filename}: {error.strerror}", file=sys.stderr)
                 return 2
@@ -236,11 +245,13 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 stack.callback(capture.release)
             out = None
             if args.telemetry is not None:
-                out = stack.enter_context(_replacing(args.telemetry))
+                out = stack.enter_context(LineStream(args.telemetry))
             replayed = run_headless(
                 args.scene, args.trace, out, args.seconds, args.fixed_hz, args.seed, capture
             )
             summary = replayed.summary()
+    except KeyboardInterrupt:
+        return _interrupted(out)
     except (SceneError, TraceError, TargetError) as error:
         print(error, file=sys.stderr)
         return 2
@@ -280,20 +291,13 @@ def _refuse_overwriting_inputs(args: argparse.Namespace, parser: argparse.Argume
             parser.error(f"{flag} {path} is an input of this run: it would be overwritten")
 
 
-@contextlib.contextmanager
-def _replacing(path: Path) -> Iterator[IO[str]]:
-    """Write `path` whole or not at all: a run that fails leaves what was there before."""
-    partial = path.with_name(f".{path.name}.partial")
-    try:
-        try:
-            stream = open(partial, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
-        except OSError as error:
-            raise OSError(error.errno, error.strerror, str(path)) from None
-        with stream:
-            yield stream
-        os.replace(partial, path)
-    finally:
-        partial.unlink(missing_ok=True)
+def _interrupted(telemetry: LineStream | None) -> int:
+    """Ctrl-C (or SIGTERM, SIGHUP): one line saying how far the run got; exit 130."""
+    kept = ""
+    if telemetry is not None and telemetry.lines:
+        kept = f"; telemetry of {telemetry.lines - 1} steps in {telemetry.name}"
+    print(f"playspace run: interrupted{kept}", file=sys.stderr)
+    return 130
 
 
 def _has_display() -> bool:
@@ -348,6 +352,10 @@ def _preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except PreviewError as error:
         print(f"playspace run: {error}; run headless instead: {headless}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        kept = f"; the recording so far is in {args.record}" if args.record else ""
+        print(f"playspace run: interrupted{kept}", file=sys.stderr)
+        return 130
     except OSError as error:
         print(f"playspace run: {error.filename}: {error.strerror}", file=sys.stderr)
         return 2
@@ -363,7 +371,24 @@ def _preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
+def _stop_as_on_ctrl_c(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt(signal.Signals(signum).name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command; a KeyboardInterrupt (Ctrl-C, and SIGTERM or SIGHUP, which end a run the
+    same way: what was written is kept) anywhere is one line and exit status 130."""
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name) and threading.current_thread() is threading.main_thread():
+            signal.signal(getattr(signal, name), _stop_as_on_ctrl_c)
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("playspace: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command == "demo":

@@ -8,12 +8,12 @@ headless, writes a screenshot (when GL can be had) and telemetry, and prints wha
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from playspace.loops.replay import run_headless
+from playspace.plot import read_telemetry
 
 if TYPE_CHECKING:
     from playspace.render.capture import Capture
@@ -83,8 +83,7 @@ class Happened:
 
 def _count(telemetry: Path) -> Happened:
     happened = Happened()
-    for line in telemetry.read_text(encoding="utf-8").splitlines()[1:]:
-        step = json.loads(line)
+    for step in read_telemetry(telemetry)[1]:
         for event in step["events"]:
             kind = event["type"]
             happened.grabs += kind == "grab"

@@ -9,8 +9,11 @@ throw. Needs matplotlib, the ``plot`` extra: ``pip install 'playspace[plot]'``.
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
+
+logger = logging.getLogger(__name__)
 
 
 class PlotError(ValueError):
@@ -18,13 +21,16 @@ class PlotError(ValueError):
 
 
 def read_telemetry(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The header and the steps of a telemetry v1 file, with errors that name the line."""
+    """The header and the steps of a telemetry v1 file, with errors that name the line. A
+    last line cut short (the run was killed, or the disk filled, mid-line) is left out with a
+    warning naming it: what came before is all there."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise PlotError(f"{path}: cannot read: {error.strerror}") from None
     except UnicodeDecodeError:
         raise PlotError(f"{path}: not a text file (telemetry is UTF-8 JSON lines)") from None
+    lines = text.splitlines()
     records = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -32,6 +38,9 @@ def read_telemetry(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         try:
             records.append(json.loads(line))
         except json.JSONDecodeError as error:
+            if number == len(lines) > 1 and not text.endswith("\n"):  # the run ended mid-line
+                logger.warning("%s:%d: cut short; read up to line %d", path, number, number - 1)
+                break
             raise PlotError(f"{path}:{number}: not JSON: {error.msg}") from None
         except (RecursionError, ValueError):
             raise PlotError(f"{path}:{number}: not a telemetry record") from None

@@ -274,15 +274,18 @@ def test_ctrl_c_ends_the_run_cleanly(workdir: Path) -> None:
     with (
         remote_port(),
         Live(
-            "run", KITCHEN, "--vr", "--drive", KITCHEN_TRACE, "--seconds", "60", env=vr_env(90)
+            "run", KITCHEN, "--vr", "--drive", KITCHEN_TRACE, "--seconds", "60",
+            "--telemetry", workdir / "ctrl-c.jsonl", env=vr_env(90),
         ) as app,
-    ):
+    ):  # fmt: skip
         app.wait_for_line(FOCUSED)
         time.sleep(1.0)
         interrupted = time.monotonic()
         app.signal(signal.SIGINT)
         run = app.finish(30)
-    assert run.returncode == 0, run.describe()
+    assert run.returncode == 130, run.describe()  # as a shell says a Ctrl-C'd command ended
+    written = (workdir / "ctrl-c.jsonl").read_text()
+    assert written.endswith("\n") and len(written.splitlines()) > 50  # kept, whole lines
     assert "OpenXR: stopped: interrupted" in run.stdout, run.describe()
     assert "Traceback" not in run.stderr and not run.own_errors, run.describe()
     assert run.seconds - (interrupted - app.started) < 10, run.describe()

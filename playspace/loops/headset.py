@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, TextIO
+from typing import TextIO
 
 from playspace.app import TargetError, build_world, load_target
 from playspace.ecs import World
@@ -40,12 +40,14 @@ from playspace.systems.input import (
     load_trace,
 )
 from playspace.systems.rig.events import RIG_EVENTS
-from playspace.systems.telemetry import TelemetryPlugin
+from playspace.systems.telemetry import Lines, TelemetryPlugin
 from playspace.xr.state import (
     FailureKind,
     XrUnavailable,
 )
 from playspace.xr.views import RenderEye
+
+INTERRUPTED = 130  # the exit status of a run ended by Ctrl-C (128 + SIGINT), as shells use
 
 _WHAT_TO_DO = {
     FailureKind.NO_RUNTIME: "install and start one (SteamVR, Monado, Meta's) or set "
@@ -82,7 +84,7 @@ def run_vr(
     seconds: float | None = None,
     fixed_hz: float | None = None,
     seed: int = 0,
-    telemetry: IO[str] | None = None,
+    telemetry: Lines | None = None,
     record: Path | None = None,
     drive: Path | None = None,
     app_name: str | None = None,
@@ -106,7 +108,8 @@ def run_vr(
     shows is `app_name`, else the scene's name. `opener`, `clock` and `sleep` let a scripted
     runtime stand in for a real one (tests drive it at full speed). Returns 0; 2 with one
     message on stderr when the scene is bad, the recording cannot be written or no session
-    opens; 1 with one message when the runtime failed a call mid-session.
+    opens; 1 with one message when the runtime failed a call mid-session; 130 when Ctrl-C (or
+    SIGTERM, SIGHUP) ended it, the session ended in order.
     """
     out = out or sys.stdout
     try:
@@ -165,7 +168,7 @@ def run_vr(
             print(f"OpenXR: stopped: {reason}", file=out)
             if example is not None and example.summary is not None and loop.world is not None:
                 print(example.summary(loop.world), file=out)
-    return 0
+    return INTERRUPTED if reason == "interrupted" else 0
 
 
 @contextlib.contextmanager

@@ -10,7 +10,6 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
 
 from playspace.app import build_world, load_target
 from playspace.ecs import World
@@ -19,7 +18,7 @@ from playspace.systems.drawn import place_drawn
 from playspace.systems.grab import TELEMETRY_EVENTS
 from playspace.systems.input import InputSource, ReplaySource, ScriptedSource, load_trace, standing
 from playspace.systems.rig.events import RIG_EVENTS
-from playspace.systems.telemetry import TelemetryPlugin
+from playspace.systems.telemetry import Lines, TelemetryPlugin
 
 DEFAULT_HZ = 90.0  # fixed steps a second when neither the caller nor the trace says
 
@@ -67,7 +66,7 @@ class Replayed:
 def run_headless(
     target: Path,
     trace: Path | None,
-    telemetry: IO[str] | None,
+    telemetry: Lines | None,
     seconds: float | None = None,
     fixed_hz: float | None = None,
     seed: int = 0,

@@ -13,7 +13,7 @@ import dataclasses
 import json
 import math
 from collections.abc import Iterable
-from typing import IO, Any
+from typing import Any, Protocol
 
 from playspace.components import Transform
 from playspace.components.physics import CharacterMotion
@@ -59,10 +59,16 @@ def event_record(event: object) -> dict[str, Any]:
     return record
 
 
+class Lines(Protocol):
+    """Where telemetry goes: anything with a text file's ``write`` (a file, a pipe, a buffer)."""
+
+    def write(self, text: str, /) -> int: ...
+
+
 class Telemetry:
     """Where telemetry goes and which event types it records; a resource."""
 
-    def __init__(self, out: IO[str], fixed_hz: float, events: Iterable[type] = ()) -> None:
+    def __init__(self, out: Lines, fixed_hz: float, events: Iterable[type] = ()) -> None:
         self.out = out
         self.events: list[type] = []
         self.record(*events)
@@ -129,7 +135,7 @@ def _objects(world: World) -> list[dict[str, Any]]:
 class TelemetryPlugin:
     """Write telemetry v1 to `out` every fixed step, with the events of `events`."""
 
-    def __init__(self, out: IO[str], events: Iterable[type] = ()) -> None:
+    def __init__(self, out: Lines, events: Iterable[type] = ()) -> None:
         self.out = out
         self.events = tuple(events)
 

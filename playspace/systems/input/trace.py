@@ -343,7 +343,15 @@ def _read(cursor: _Cursor, lines: Iterable[bytes]) -> tuple[list[InputFrame], fl
             continue
         if blank is not None:
             raise TraceError(cursor.path, blank, None, "blank line inside the trace")
-        value = _json(cursor, raw)
+        try:
+            value = _json(cursor, raw)
+        except TraceError:
+            if cursor.line > 2 and not raw.endswith(b"\n"):  # the recording stopped mid-line
+                cursor.warn(
+                    f"{cursor.path}:{cursor.line}: cut short; read up to line {cursor.line - 1}"
+                )
+                break
+            raise
         if cursor.line == 1:
             fixed_hz = _header(cursor, value)
         else:

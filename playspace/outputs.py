@@ -1,0 +1,77 @@
+"""Files a run writes as it goes (telemetry): nothing written is ever lost.
+
+A run can end any way: finished, Ctrl-C, SIGTERM or SIGHUP, a game system's exception, a
+Rust panic, a full disk, SIGKILL. Telemetry is the evidence of what happened up to then, so it
+is written under the name asked for, one whole line at a time, each line handed to the system
+as it is written: whatever ends the process, the file holds every step written before, and
+ends on a whole line (a disk that fills mid-line is the one exception, and the readers take a
+file cut mid-line up to its last whole line).
+
+The file is opened at the first line, not before: a run refused before it starts (a bad scene,
+a bad trace) leaves what the file held. ``-`` writes to standard output, for a pipe.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import TracebackType
+from typing import IO
+
+
+class LineStream:
+    """A text file written line by line, opened at the first write; counts its lines.
+
+    Only what telemetry needs of a file is served: ``write`` (whole lines), ``flush`` and
+    ``close``. An OSError names the file.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.lines = 0
+        self._file: IO[str] | None = None
+
+    @property
+    def name(self) -> str:
+        return "standard output" if str(self.path) == "-" else str(self.path)
+
+    def _open(self) -> IO[str]:
+        if str(self.path) == "-":
+            return sys.stdout
+        try:
+            return open(self.path, "w", encoding="utf-8", newline="\n", buffering=1)
+        except OSError as error:
+            raise OSError(error.errno, error.strerror, str(self.path)) from None
+
+    def write(self, text: str) -> int:
+        file = self._file
+        if file is None:
+            file = self._file = self._open()
+        try:
+            written = file.write(text)
+            if file is sys.stdout:
+                file.flush()
+        except OSError as error:
+            raise OSError(error.errno, error.strerror, str(self.path)) from None
+        self.lines += text.count("\n")
+        return written
+
+    def flush(self) -> None:
+        if self._file is not None:
+            self._file.flush()
+
+    def close(self) -> None:
+        file, self._file = self._file, None
+        if file is not None and file is not sys.stdout:
+            file.close()
+
+    def __enter__(self) -> LineStream:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()

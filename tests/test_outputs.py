@@ -1,0 +1,114 @@
+"""Nothing lost: what a run wrote survives however it ends, and readers take a cut last line."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from playspace.plot import read_telemetry
+from playspace.systems.input import load_trace, standing, write_trace
+
+ROOT = Path(__file__).resolve().parent.parent
+KITCHEN = ROOT / "examples" / "kitchen.toml"
+
+
+def start(*args: str | Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "playspace.cli", *map(str, args)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    )  # fmt: skip
+
+
+def wait_for_lines(path: Path, count: int, run: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and run.poll() is None:
+        if path.exists() and path.read_text().count("\n") >= count:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{path} never reached {count} lines (exit {run.poll()})")
+
+
+def whole_lines(path: Path) -> list[dict[str, object]]:
+    text = path.read_text()
+    assert text.endswith("\n")
+    return [json.loads(line) for line in text.splitlines()]
+
+
+@pytest.mark.parametrize(
+    ("sent", "name"),
+    [(signal.SIGINT, "Ctrl-C"), (signal.SIGTERM, "SIGTERM"), (signal.SIGHUP, "SIGHUP")],
+)
+def test_a_run_ended_by_a_signal_keeps_its_telemetry_and_says_how_far_it_got(
+    tmp_path: Path, sent: signal.Signals, name: str
+) -> None:
+    telemetry = tmp_path / "long.jsonl"
+    run = start("run", KITCHEN, "--headless", "--seconds", "3600", "--telemetry", telemetry)
+    wait_for_lines(telemetry, 50, run)
+    run.send_signal(sent)
+    _, err = run.communicate(timeout=60)
+    assert run.returncode == 130, err
+    assert err.splitlines() == [err.splitlines()[0]] and "Traceback" not in err
+    lines = whole_lines(telemetry)
+    assert lines[0]["format"] == "playspace-telemetry" and len(lines) > 50
+    assert f"interrupted; telemetry of {len(lines) - 1} steps in {telemetry}" in err
+
+
+def test_a_game_systems_error_leaves_the_telemetry_written_up_to_it(tmp_path: Path) -> None:
+    game = tmp_path / "buggy.py"
+    game.write_text(
+        f"SCENE = {str(KITCHEN)!r}\n"
+        "from playspace.ecs import Phase, system\n"
+        "@system(Phase.FIXED, in_set='game')\n"
+        "def bug(world):\n"
+        "    if world.fixed_time.step == 120:\n"
+        "        raise RuntimeError('the game broke at step 120')\n"
+        "def build(world):\n"
+        "    world.add_systems(bug)\n"
+    )
+    telemetry = tmp_path / "t.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "playspace.cli", "run", game, "--headless", "--seconds", "5",
+         "--telemetry", telemetry],
+        capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode != 0 and "the game broke at step 120" in done.stderr
+    steps = whole_lines(telemetry)[1:]
+    assert [s["step"] for s in steps] == list(range(120))
+
+
+def test_telemetry_dash_streams_to_standard_output(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "playspace.cli", "run", KITCHEN, "--headless", "--seconds", "0.2",
+         "--telemetry", "-"],
+        capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert records[0]["format"] == "playspace-telemetry" and len(records) == 1 + 18
+
+
+def test_a_trace_and_telemetry_cut_mid_line_are_read_up_to_there(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    trace = tmp_path / "cut.jsonl"
+    write_trace(trace, [standing(), *(type(standing())(t / 90, standing().head) for t in (1, 2))])
+    data = trace.read_bytes()
+    trace.write_bytes(data[: -len(data.splitlines()[-1]) // 2 - 1])  # the last sample, half
+    loaded = load_trace(trace)
+    assert len(loaded.samples) == 2 and "cut short; read up to line 3" in loaded.warnings[0]
+    telemetry = tmp_path / "cut-telemetry.jsonl"
+    subprocess.run(
+        [sys.executable, "-m", "playspace.cli", "run", KITCHEN, "--headless", "--seconds", "0.1",
+         "--telemetry", telemetry],
+        capture_output=True, text=True, timeout=120, check=True, cwd=ROOT,
+    )  # fmt: skip
+    whole = telemetry.read_text()
+    telemetry.write_text(whole[: len(whole) - 40])
+    _, steps = read_telemetry(telemetry)
+    assert len(steps) == 8 and "cut short" in caplog.text
