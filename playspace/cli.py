@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from playspace import __version__
-from playspace.outputs import LineStream
+from playspace.outputs import LineStream, output_problem
 
 if TYPE_CHECKING:  # the render package loads GL: import it only in runs that draw
     from playspace.render.capture import Capture
@@ -275,7 +275,12 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _refuse_overwriting_inputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
-    """An output path that names an input would destroy it (a trace recorded once)."""
+    """An output path that names an input would destroy it (a trace recorded once); one that
+    cannot be written is said before the run, not after it."""
+    for flag, path in (("--telemetry", args.telemetry), ("--record", args.record)):
+        problem = None if path is None else output_problem(path)
+        if problem is not None:
+            parser.error(f"{flag} {str(path)!r} {problem}")
     named = [args.scene, args.trace, args.drive]
     if str(args.scene).endswith(".py"):  # an example's own scene and trace are inputs too
         from playspace.example import ExampleError, load_example

@@ -13,10 +13,39 @@ a bad trace) leaves what the file held. ``-`` writes to standard output, for a p
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from pathlib import Path
 from types import TracebackType
 from typing import IO
+
+
+def output_problem(path: Path) -> str | None:
+    """Why a run could not write `path`, found before the run starts; None when it can.
+
+    A folder, a name that is no name (``""``, ``.``, ``..``), a folder that does not exist or
+    cannot be written are refused. What already exists and is not a folder is written as it
+    is, deliberately: a pipe (FIFO) or ``/dev/null`` take the stream, a symbolic link writes
+    the file it points to; ``-`` is standard output."""
+    text = str(path)
+    if text == "-":
+        return None
+    if text in ("", ".", "..") or path.name in ("", ".", ".."):
+        return "is not a file name"
+    if path.is_dir():
+        return "is a folder, not a file"
+    parent = path.parent
+    if not parent.is_dir():
+        return f"cannot be written: the folder {parent} does not exist"
+    if path.exists():
+        mode = path.stat().st_mode
+        writable = os.access(path, os.W_OK)
+        if not writable and not stat.S_ISFIFO(mode):
+            return "cannot be written: permission denied"
+    elif not os.access(parent, os.W_OK):
+        return f"cannot be written: the folder {parent} is not writable"
+    return None
 
 
 class LineStream:

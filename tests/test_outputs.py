@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -112,3 +114,28 @@ def test_a_trace_and_telemetry_cut_mid_line_are_read_up_to_there(
     telemetry.write_text(whole[: len(whole) - 40])
     _, steps = read_telemetry(telemetry)
     assert len(steps) == 8 and "cut short" in caplog.text
+
+
+@pytest.mark.parametrize("name", [".", "..", "", "{tmp}", "{tmp}/missing/t.jsonl"])
+def test_an_output_that_cannot_be_written_is_said_before_the_run(tmp_path: Path, name: str) -> None:
+    target = name.format(tmp=tmp_path)
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "playspace.cli", "run", KITCHEN, "--headless", "--seconds", "600",
+         "--telemetry", target],
+        capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 2 and len(done.stderr.splitlines()) <= 3, done.stderr
+    assert "--telemetry" in done.stderr and "Traceback" not in done.stderr
+    assert time.monotonic() - started < 20  # said at once, not after ten minutes of run
+
+
+def test_a_pipe_takes_the_telemetry_as_it_is_written(tmp_path: Path) -> None:
+    fifo = tmp_path / "telemetry.fifo"
+    os.mkfifo(fifo)
+    run = start("run", KITCHEN, "--headless", "--seconds", "0.5", "--telemetry", fifo)
+    with open(fifo, encoding="utf-8") as reader:
+        lines = reader.read().splitlines()
+    assert run.wait(timeout=60) == 0
+    assert json.loads(lines[0])["format"] == "playspace-telemetry" and len(lines) == 1 + 45
+    assert stat.S_ISFIFO(fifo.stat().st_mode)  # still the pipe, not replaced by a file
