@@ -16,6 +16,7 @@ SMALL = {
     "physics.py": ["--counts", "50", "--steps", "5"],
     "frame.py": ["--props", "20", "--steps", "5"],
     "vr_frame.py": ["--seconds", "1"],
+    "soak.py": ["--minutes", "0.05"],
 }
 
 

@@ -119,6 +119,10 @@ class Events:
                 f"{kind.__name__}) (a plugin usually does this in build)"
             ) from None
 
+    def held(self) -> int:
+        """Events held in every queue now: what a long session must keep bounded."""
+        return sum(len(queue) for queue in self._queues.values())
+
     def forget(self, reader: Hashable) -> None:
         for queue in self._queues.values():
             queue.forget(reader)
