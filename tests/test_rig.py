@@ -269,3 +269,23 @@ def test_the_scene_s_player_table_chooses_push_back_and_smooth_turning(tmp_path)
     settings = world.resource(RigSettings)
     assert settings.policy is SeparationPolicy.PUSH_BACK
     assert settings.turn_mode is TurnMode.SMOOTH
+
+
+def test_a_player_who_walks_off_the_edge_is_put_back_on_safe_ground() -> None:
+    """Two steps past the floor's edge the body falls; below the kill height it is put back
+    where it last stood, the player standing at it, behind the blink."""
+    start = PlayerStart(position=spatial.vec3(19.0, 0.0, 0.0))
+    run = rig_world(
+        lambda t: head_at(min(t, 1.6) * 1.0, 1.7, 0.0), start=start
+    )  # walks 1.6 m to +x, off the 40 m floor's edge at x = 20
+    run.world.step(round(6.0 * 90))
+    steps = run.steps()
+    (rescued,) = run.events("player_rescued")
+    assert rescued["fell"][1] < -50.0 and 19.4 < rescued["to"][0] < 20.0  # back from the edge
+    assert rescued["to"][1] == pytest.approx(0.0, abs=0.01)
+    end = steps[-1]
+    assert end["body"]["p"][1] == pytest.approx(0.0, abs=0.01) and end["body"]["grounded"]
+    head, body = end["head"]["p"], end["body"]["p"]
+    assert math.hypot(head[0] - body[0], head[2] - body[2]) < 0.15  # standing at the body
+    assert head[1] == pytest.approx(1.7, abs=0.05)  # the view back on the floor
+    assert max(s["fade"] for s in steps) > 0.5  # the blink hid the jump

@@ -25,6 +25,7 @@ from playspace.systems.locomotion import recenter, smooth_move, turning
 from playspace.systems.physics import Physics
 from playspace.systems.rig.events import RIG_EVENTS
 from playspace.systems.rig.follow import body_follow, separation
+from playspace.systems.rig.rescue import SafeGround, keep_in_world
 from playspace.systems.sets import add_fixed_sets
 from playspace.systems.slope import place_tracked, slope_quantization
 from playspace.systems.teleport import teleport
@@ -69,6 +70,7 @@ class RigPlugin:
         world.insert_resource(settings)
         world.insert_resource(InputState(self.source))
         world.insert_resource(spawn_rig(world, start, settings))
+        world.insert_resource(SafeGround())
         for kind in RIG_EVENTS:
             world.add_event(kind)
         add_fixed_sets(world)
@@ -81,6 +83,7 @@ class RigPlugin:
             teleport,
             recenter,
             separation,
+            keep_in_world,
             slope_quantization,
             place_tracked,
         )

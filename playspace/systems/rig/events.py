@@ -63,6 +63,16 @@ class RecenterRequested:
     kind: ClassVar[str] = "recenter_requested"
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerRescued:
+    """The body fell out of the world (`fell`: where it was) and was put back on the last
+    safe ground (`to`), behind a blink."""
+
+    kind: ClassVar[str] = "player_rescued"
+    fell: Vec3
+    to: Vec3
+
+
 RIG_EVENTS = (
     FloorSnapped,
     Turned,
@@ -72,4 +82,5 @@ RIG_EVENTS = (
     Recentered,
     RecenterRequested,
     TrackingRejected,
+    PlayerRescued,
 )

@@ -1,0 +1,68 @@
+"""The player stays in the world: a body that falls out of it is put back on safe ground.
+
+Walking physically off a ledge, or past the edge of a level, the body falls, and nothing else
+would ever stop it: the view would follow it down for good. Where the body stands on walkable
+ground is remembered; a body below the physics kill height is put back where it stood half a
+second before it fell (at the scene's start when it never stood anywhere) with the origin moved so the player stands at the
+body, behind the teleport's blink, and a :class:`~playspace.systems.rig.events.PlayerRescued`
+event says from where to where.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from playspace import spatial
+from playspace.components import TrackedDevice, Transform
+from playspace.components.physics import CharacterMotion
+from playspace.components.rig import Rig, RigSettings
+from playspace.components.scene import PlayerStart
+from playspace.ecs import Phase, World, system
+from playspace.spatial import Vec3
+from playspace.systems.physics import Physics
+from playspace.systems.rig.events import PlayerRescued
+from playspace.systems.rig.poses import floor_point, horizontal, to_world
+
+TRAIL = 45  # grounded steps remembered: half a second at 90 Hz
+
+
+@dataclass(slots=True)
+class SafeGround:
+    """Where the body stood on walkable ground over its last grounded steps; a resource.
+
+    The rescue puts it back where it stood :data:`TRAIL` grounded steps before the fall, not
+    at the last of them: that one is the very edge it went over, where the capsule's rim still
+    touched the floor, and standing there it would slip off again."""
+
+    trail: deque[Vec3] = field(default_factory=lambda: deque(maxlen=TRAIL))
+
+    @property
+    def feet(self) -> Vec3 | None:
+        return self.trail[0] if self.trail else None
+
+
+@system(Phase.FIXED, in_set="separation", writes=(Transform, Rig, SafeGround, CharacterMotion))
+def keep_in_world(world: World) -> None:
+    """Remember safe ground; put a body fallen below the kill height back on it."""
+    rig, safe = world.resource(Rig), world.resource(SafeGround)
+    feet = world.get(rig.body, Transform).position
+    motion = world.get(rig.body, CharacterMotion)
+    physics = world.resource(Physics)
+    if feet.y >= physics.kill_height:
+        if motion.grounded:
+            safe.trail.append(spatial.Vec3(feet))
+        return
+    start = world.try_resource(PlayerStart)
+    back = safe.feet or (start.position if start is not None else spatial.vec3(0.0, 0.0, 0.0))
+    fell = spatial.Vec3(feet)
+    physics.teleport(rig.body, back)
+    motion.vertical_speed, motion.grounded = 0.0, True
+    origin = world.get(rig.origin, Transform)
+    head = world.get(rig.head, TrackedDevice)
+    stands = floor_point(to_world(origin, head.pose), world.resource(RigSettings).neck_offset)
+    origin.position = origin.position + horizontal(back - stands)
+    rig.snap_floor = True  # the view's floor joins the body's at once
+    rig.blink_left = world.resource(RigSettings).teleport_blink
+    safe.trail.clear()
+    world.send(PlayerRescued(fell, spatial.Vec3(back)))
