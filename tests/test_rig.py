@@ -10,7 +10,7 @@ from physics_helpers import static
 from rig_helpers import aiming_hand, head_at, rig_world, stairs, walking, with_sticks
 
 from playspace import spatial
-from playspace.components.input import HandInput
+from playspace.components.input import HandInput, InputFrame
 from playspace.components.physics import Box, CharacterBody
 from playspace.components.rig import Rig, RigSettings, SeparationPolicy
 from playspace.components.scene import PlayerStart
@@ -289,3 +289,26 @@ def test_a_player_who_walks_off_the_edge_is_put_back_on_safe_ground() -> None:
     assert math.hypot(head[0] - body[0], head[2] - body[2]) < 0.15  # standing at the body
     assert head[1] == pytest.approx(1.7, abs=0.05)  # the view back on the floor
     assert max(s["fade"] for s in steps) > 0.5  # the blink hid the jump
+
+
+def test_a_teleport_aimed_through_a_wall_lands_on_this_side_of_it() -> None:
+    """The player leans through a wall (the view is black), the hand beyond it, and aims a
+    teleport ahead: the arc starts just short of the wall, where the body can be, so the
+    target is never beyond a wall the body could not walk through."""
+
+    def script(t: float) -> InputFrame:
+        lean = min(t, 1.0) * 1.3  # the head and hand go 1.3 m forward, through the wall
+        aiming = 1.2 < t < 1.7
+        hand = HandInput(
+            aiming_hand((0.2, 1.2, -0.2 - lean), math.radians(20)),
+            stick=(0.0, 1.0 if aiming else 0.0),
+        )
+        return head_at(0.0, 1.7, -lean, right=hand)
+
+    run = rig_world(script, build=wall)
+    run.world.step(round(2.0 * 90))
+    landed = [e["to"] for e in run.events("teleport")]
+    refused = [e["to"] for e in run.events("teleport_refused")]
+    assert landed or refused
+    for to in landed + [t for t in refused if t is not None]:
+        assert to[2] >= -1.0 - 1e-6  # on the wall, or on the player's side of it

@@ -24,6 +24,7 @@ from playspace.systems.tracking import InputState
 
 ARC_STEP = 1.0 / 30.0  # seconds of flight per cast segment
 CLEARANCE = 0.02  # metres the capsule must clear the floor by at the target
+WALL_MARGIN = 0.05  # metres an arc starts short of a wall between the body and the hand
 
 
 @system(Phase.FIXED, in_set="locomotion", writes=(Transform, Rig))
@@ -57,12 +58,13 @@ def _aim(world: World, rig: Rig, settings: RigSettings, hand: TrackedDevice) -> 
     physics = world.resource(Physics)
     layers = _walkable_layers(world.resource(Layers))
     gravity = physics.engine.gravity.y
-    point = pose.position
+    start = _reachable(world, rig, pose.position, layers)
+    point = start
     rig.arc = [point]
     rig.teleport_target, rig.teleport_problem = None, "none"
     for i in range(1, math.ceil(settings.teleport_max_time / ARC_STEP) + 1):
         t = i * ARC_STEP
-        following = pose.position + velocity * t + spatial.vec3(0.0, 0.5 * gravity * t * t, 0.0)
+        following = start + velocity * t + spatial.vec3(0.0, 0.5 * gravity * t * t, 0.0)
         segment = following - point
         length = math.sqrt(segment.x**2 + segment.y**2 + segment.z**2)
         hit = physics.ray_cast(point, segment, length, layers=layers, exclude=rig.body)
@@ -73,6 +75,23 @@ def _aim(world: World, rig: Rig, settings: RigSettings, hand: TrackedDevice) -> 
             return
         rig.arc.append(following)
         point = following
+
+
+def _reachable(world: World, rig: Rig, hand: Vec3, layers: list[str]) -> Vec3:
+    """Where the arc starts: the hand, or, when something stands between the body and the hand
+    (a player leaning through a wall with the view faded), just this side of it. Aimed from a
+    hand beyond a wall the arc would land beyond it, where the body could never walk."""
+    feet = world.get(rig.body, Transform).position
+    chest = feet + spatial.vec3(0.0, 0.75 * world.get(rig.body, CharacterBody).height, 0.0)
+    reach = hand - chest
+    distance = spatial.length(reach)
+    if distance < 1e-6:
+        return hand
+    physics = world.resource(Physics)
+    wall = physics.ray_cast(chest, reach, distance, layers=layers, exclude=rig.body)
+    if wall is None:
+        return hand
+    return chest + reach * (max(wall.distance - WALL_MARGIN, 0.0) / distance)
 
 
 def _walkable_layers(layers: Layers) -> list[str]:

@@ -3,9 +3,9 @@
 Walking physically off a ledge, or past the edge of a level, the body falls, and nothing else
 would ever stop it: the view would follow it down for good. Where the body stands on walkable
 ground is remembered; a body below the physics kill height is put back where it stood half a
-second before it fell (at the scene's start when it never stood anywhere) with the origin moved so the player stands at the
-body, behind the teleport's blink, and a :class:`~playspace.systems.rig.events.PlayerRescued`
-event says from where to where.
+second before it fell (at the scene's start when it never stood anywhere) with the origin moved
+so the player stands at the body, behind the teleport's blink, and a
+:class:`~playspace.systems.rig.events.PlayerRescued` event says from where to where.
 """
 
 from __future__ import annotations
