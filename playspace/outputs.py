@@ -18,7 +18,6 @@ import stat
 import sys
 from pathlib import Path
 from types import TracebackType
-from typing import IO
 
 
 def output_problem(path: Path) -> str | None:
@@ -58,41 +57,43 @@ class LineStream:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.lines = 0
-        self._file: IO[str] | None = None
+        self._fd: int | None = None
 
     @property
     def name(self) -> str:
         return "standard output" if str(self.path) == "-" else str(self.path)
 
-    def _open(self) -> IO[str]:
+    def _open(self) -> int:
         if str(self.path) == "-":
-            return sys.stdout
+            sys.stdout.flush()
+            return sys.stdout.fileno()
         try:
-            return open(self.path, "w", encoding="utf-8", newline="\n", buffering=1)
+            return os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
         except OSError as error:
             raise OSError(error.errno, error.strerror, str(self.path)) from None
 
     def write(self, text: str) -> int:
-        file = self._file
-        if file is None:
-            file = self._file = self._open()
+        """Write whole lines, each in one system call: a signal that ends the run (its handler
+        runs between calls, never inside one) cannot leave half a line behind."""
+        fd = self._fd
+        if fd is None:
+            fd = self._fd = self._open()
+        data = memoryview(text.encode("utf-8"))
         try:
-            written = file.write(text)
-            if file is sys.stdout:
-                file.flush()
+            while data:
+                data = data[os.write(fd, data) :]
         except OSError as error:
             raise OSError(error.errno, error.strerror, str(self.path)) from None
         self.lines += text.count("\n")
-        return written
+        return len(text)
 
     def flush(self) -> None:
-        if self._file is not None:
-            self._file.flush()
+        """Nothing is held back: every line went to the system as it was written."""
 
     def close(self) -> None:
-        file, self._file = self._file, None
-        if file is not None and file is not sys.stdout:
-            file.close()
+        fd, self._fd = self._fd, None
+        if fd is not None and str(self.path) != "-":
+            os.close(fd)
 
     def __enter__(self) -> LineStream:
         return self
