@@ -8,6 +8,7 @@ headless, writes a screenshot (when GL can be had) and telemetry, and prints wha
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,7 +19,15 @@ from playspace.plot import read_telemetry
 if TYPE_CHECKING:
     from playspace.render.capture import Capture
 
-KITCHEN = Path(__file__).resolve().parent.parent / "examples" / "kitchen.py"
+def _examples() -> Path:
+    """The examples: beside the package in a clone, else where an install put them."""
+    beside = Path(__file__).resolve().parent.parent / "examples"
+    if beside.is_dir():
+        return beside
+    return Path(sys.prefix) / "share" / "playspace" / "examples"
+
+
+KITCHEN = _examples() / "kitchen.py"
 
 
 class DemoError(RuntimeError):
@@ -29,7 +38,8 @@ def run(out: Path, render: bool = True) -> str:
     """Replay the kitchen into `out` (telemetry, and a screenshot when `render`); report it."""
     if not KITCHEN.is_file():
         raise DemoError(
-            f"the demo's example is not at {KITCHEN}: run it from a clone of the repository"
+            f"the demo's example is not at {KITCHEN}: reinstall playspace, or run it from a "
+            f"clone of the repository"
         )
     out.mkdir(parents=True, exist_ok=True)
     telemetry = out / "kitchen-telemetry.jsonl"
