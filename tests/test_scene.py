@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import re
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from playspace.scene import (
     physics_plugin_for,
     spawn_scene,
 )
+from playspace.systems.input import TraceError, load_trace
 from playspace.systems.physics import DEFAULT_LAYERS, FallPolicy, Layers, Physics, PhysicsPlugin
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -544,6 +546,26 @@ def test_unreadable_scene_files_are_scene_errors(tmp_path: Path) -> None:
     (tmp_path / "binary.toml").write_bytes(b"\xff\xfe\x00garbage")
     with pytest.raises(SceneError, match="not a text file"):
         load_scene(tmp_path / "binary.toml")
+    (tmp_path / "huge.toml").write_text("[physics]\ngravity = [0, -" + "9" * 5000 + ", 0]\n")
+    with pytest.raises(SceneError, match="a number with thousands of digits"):
+        load_scene(tmp_path / "huge.toml")
+
+
+@pytest.mark.parametrize(
+    ("special", "what"),
+    [("/dev/zero", "a device or special file"), ("{tmp}", "a folder"), ("{fifo}", "a pipe")],
+)
+def test_a_scene_or_trace_that_is_no_file_is_refused_before_it_is_read(
+    tmp_path: Path, special: str, what: str
+) -> None:
+    """/dev/zero would read forever, a FIFO wait for ever: both are said, not read."""
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    path = special.format(tmp=tmp_path, fifo=fifo)
+    with pytest.raises(SceneError, match=what):
+        load_scene(path)
+    with pytest.raises(TraceError, match=what):
+        load_trace(path)
 
 
 @pytest.mark.parametrize(
@@ -557,10 +579,12 @@ def test_unreadable_scene_files_are_scene_errors(tmp_path: Path) -> None:
         ("room.obj", QUAD_OBJ + "# caf\xe9\n", "cannot read {path}: not UTF-8 text"),
         ("room.gltf", '{"asset": ', "cannot read {path}: not glTF: Expecting value at line 1"),
         ("room.gltf", "[1, 2]", "cannot read {path}: not glTF (expected a JSON object)"),
+        ("far.obj", QUAD_OBJ.replace("v 2 0 2", "v 1e20 0 2"),
+         "{path}: a vertex is 1e+20 m out (after scale 1); meshes must stay within 10000 m"),
     ],
     ids=[
         "missing", "bad-index", "no-triangles", "bad-glb", "wrong-format", "not-utf8",
-        "broken-gltf", "gltf-not-an-object",
+        "broken-gltf", "gltf-not-an-object", "too-far",
     ],
 )  # fmt: skip
 def test_a_missing_or_malformed_mesh_file_is_named(

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from playspace.components.physics import Box, Capsule, Cylinder, Sphere
+from playspace.formats.files import MB, input_problem
 from playspace.scene.meshes import MeshFileError, load_mesh
 from playspace.scene.model import (
     BodyShape,
@@ -48,6 +49,7 @@ OPPONENT_HEIGHT = 1.8  # a standing adult
 # Rapier works in 32-bit floats: within 10 km of the origin they still hold a millimetre, and a
 # number past 3.4e38 is infinity there. Bounds keep every value of a scene well inside that.
 REACH = 1e4  # metres
+LARGEST_SCENE = 64 * MB  # a scene file is a few kilobytes; this is room for mesh-like tables
 METRES = Number(low=-REACH, high=REACH, unit="metres")
 SIZE = Number(low=0.0, high=REACH, exclusive=True, unit="metres")
 MASS = Number(low=0.0, high=1e5, exclusive=True, unit="kilograms")
@@ -72,6 +74,9 @@ def load_scene(path: str | os.PathLike[str]) -> Scene:
     """
     path = Path(path)
     file = str(path)
+    problem = input_problem(path, LARGEST_SCENE)
+    if problem is not None:
+        raise SceneError([f"{file}: {problem}"])
     try:
         data = tomllib.loads(path.read_bytes().decode("utf-8"))
     except OSError as error:
@@ -82,6 +87,8 @@ def load_scene(path: str | os.PathLike[str]) -> Scene:
         raise SceneError([f"{file}: {_syntax_error(error)}"]) from None
     except RecursionError:
         raise SceneError([f"{file}: arrays or tables nested too deeply to be a scene"]) from None
+    except ValueError:  # an integer of thousands of digits, which Python will not read
+        raise SceneError([f"{file}: a number with thousands of digits: not a scene's"]) from None
     reader = _SceneReader(path, data)
     scene = reader.scene()
     if reader.errors:

@@ -12,8 +12,11 @@ import json
 from pathlib import Path
 
 from playspace.components.physics import TriangleMesh
+from playspace.formats.files import MB, input_problem
 
 SUFFIXES = (".obj", ".gltf", ".glb")
+LARGEST_MESH = 512 * MB  # a level's collision mesh is a few megabytes
+REACH = 1e4  # metres: how far from the origin a scene may place anything
 
 
 class MeshFileError(ValueError):
@@ -26,10 +29,11 @@ def load_mesh(path: Path, scale: float) -> TriangleMesh:
         raise MeshFileError(
             f"expected an OBJ (.obj) or glTF (.gltf, .glb) file, got {path.suffix or 'no suffix'}"
         )
-    if path.is_dir():
-        raise MeshFileError(f"{path} is a folder, not a mesh file")
-    if not path.is_file():
+    if not path.exists():
         raise MeshFileError(f"no such file: {path}")
+    problem = input_problem(path, LARGEST_MESH)
+    if problem is not None:
+        raise MeshFileError(f"{path} {problem}")
     if path.suffix.lower() == ".gltf":
         _check_gltf_json(path)
     import trimesh  # here, not at the top: see the module docstring
@@ -41,6 +45,12 @@ def load_mesh(path: Path, scale: float) -> TriangleMesh:
     if not isinstance(mesh, trimesh.Trimesh) or len(mesh.faces) == 0:
         raise MeshFileError(f"{path} has no triangles")
     vertices = tuple((x * scale, y * scale, z * scale) for x, y, z in mesh.vertices.tolist())
+    far = max((max(abs(x), abs(y), abs(z)) for x, y, z in vertices), default=0.0)
+    if not far <= REACH:  # also NaN; Rapier's 32-bit queries break far out (a panic at 1e20)
+        raise MeshFileError(
+            f"{path}: a vertex is {far:g} m out (after scale {scale:g}); meshes must stay within "
+            f"{REACH:g} m of their origin, as the rest of a scene does"
+        )
     triangles = tuple((a, b, c) for a, b, c in mesh.faces.tolist())
     try:
         return TriangleMesh(vertices, triangles)

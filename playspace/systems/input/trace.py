@@ -33,6 +33,7 @@ from playspace.components.input import (
     InputFrame,
     PadButton,
 )
+from playspace.formats.files import MB, input_problem
 from playspace.spatial import Pose, Quat, Vec3, normalize, quat_from_xyzw, quat_to_xyzw, vec3_from
 
 logger = logging.getLogger(__name__)
@@ -55,6 +56,8 @@ _COUNTS = {2: "two", 3: "three", 4: "four"}
 # quaternion again can move its last bit, and a written trace must load back exactly.
 _UNIT_SLACK = 1e-12
 _SHOWN = 60  # characters of an offending value quoted in a message
+LARGEST_TRACE = 4096 * MB  # hours of recording
+LONGEST_LINE = MB  # a sample is under a kilobyte: a line longer than this is not one
 
 _E = TypeVar("_E", bound=Enum)
 _Path = str | os.PathLike[str]
@@ -343,6 +346,8 @@ def _read(cursor: _Cursor, lines: Iterable[bytes]) -> tuple[list[InputFrame], fl
             continue
         if blank is not None:
             raise TraceError(cursor.path, blank, None, "blank line inside the trace")
+        if len(raw) >= LONGEST_LINE and not raw.endswith(b"\n"):
+            raise cursor.error(None, f"a line longer than {LONGEST_LINE // MB} MB is no sample")
         try:
             value = _json(cursor, raw)
         except TraceError:
@@ -367,9 +372,12 @@ def load_trace(path: _Path) -> Trace:
     """The trace in the file at ``path``. Raises :class:`TraceError` naming the file, line and
     field of the first problem; lost tracking is in :attr:`Trace.warnings` (and logged)."""
     cursor = _Cursor(os.fspath(path))
+    problem = input_problem(path, LARGEST_TRACE)
+    if problem is not None:
+        raise TraceError(cursor.path, None, None, problem)
     try:
         with open(path, "rb") as file:
-            samples, fixed_hz = _read(cursor, file)
+            samples, fixed_hz = _read(cursor, iter(lambda: file.readline(LONGEST_LINE), b""))
     except OSError as error:
         raise TraceError(cursor.path, None, None, f"cannot read: {error.strerror}") from None
     return Trace(tuple(samples), cursor.path, tuple(cursor.warnings), fixed_hz)
