@@ -9,6 +9,7 @@ glTF specifies); ``scale`` fixes a file authored in other units.
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 from playspace.components.physics import TriangleMesh
@@ -39,7 +40,9 @@ def load_mesh(path: Path, scale: float) -> TriangleMesh:
     import trimesh  # here, not at the top: see the module docstring
 
     try:
-        mesh = trimesh.load(path, force="mesh")
+        with warnings.catch_warnings():  # trimesh's numpy warnings on wild numbers: ours follow
+            warnings.simplefilter("ignore", RuntimeWarning)
+            mesh = trimesh.load(path, force="mesh")
     except Exception as error:  # trimesh raises many kinds on a malformed file
         raise MeshFileError(f"cannot read {path}: {_why(error)}") from None
     if not isinstance(mesh, trimesh.Trimesh) or len(mesh.faces) == 0:
