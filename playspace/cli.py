@@ -417,7 +417,10 @@ def _main(argv: Sequence[str] | None) -> int:
         status = 0
         for file in args.files:
             try:
-                print(f"{file}: ok ({load_scene(file).summary()})")
+                scene = load_scene(file)
+                print(f"{file}: ok ({scene.summary()})")
+                for warning in scene.warnings():
+                    print(f"{file}: warning: {warning}", file=sys.stderr)
             except SceneError as error:
                 print(error, file=sys.stderr)
                 status = 2

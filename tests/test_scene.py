@@ -637,3 +637,20 @@ def test_validate_lists_the_problems_of_a_bad_file_and_exits_2(tmp_path: Path) -
         f"{bad}: [[box]] 1: unknown key 'sise'; known keys: name, position, rotation, size",
         f"{bad}: {MASS}, got 0",
     ]
+
+
+def test_validate_warns_of_a_scene_with_nothing_to_stand_on_and_props_inside_each_other(
+    tmp_path: Path,
+) -> None:
+    crate = '[[prop]]\nname = "{name}"\nshape = "box"\nsize = [0.4, 0.4, 0.4]\nposition = {at}\n'
+    inside = crate.format(name="a", at="[0, 1, 0]") + crate.format(name="b", at="[0.1, 1, 0]")
+    beside = crate.format(name="c", at="[3, 1, 0]") + crate.format(name="d", at="[3.41, 1, 0]")
+    path = write(tmp_path, inside + beside)
+    done = playspace("validate", str(path))
+    assert done.returncode == 0 and done.stdout.startswith(f"{path}: ok (4 props)")
+    assert done.stderr.splitlines() == [
+        f"{path}: warning: nothing to stand on: the player and every prop fall out of the world",
+        f"{path}: warning: props 'a' and 'b' start inside each other (0.10 m apart): they are "
+        "pushed apart as the scene starts",
+    ]
+    assert load_scene(write(tmp_path, FLOOR + beside)).warnings() == []  # side by side: fine

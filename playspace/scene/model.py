@@ -131,3 +131,27 @@ class Scene:
         )
         parts = [f"{n} {one if n == 1 else many}" for n, one, many in counts if n]
         return ", ".join(parts) or "empty"
+
+    def warnings(self) -> list[str]:
+        """What loads but will not play as its author meant: nothing to stand on, props that
+        start inside each other (physics pushes them apart, gently, as they start)."""
+        found = []
+        if not (self.boxes or self.stairs or self.ramps or self.meshes):
+            found.append("nothing to stand on: the player and every prop fall out of the world")
+        props = self.props
+        for i, a in enumerate(props):
+            for b in props[i + 1 :]:
+                gap = sum((p - q) ** 2 for p, q in zip(a.position, b.position, strict=True)) ** 0.5
+                if gap < _inner(a.shape) + _inner(b.shape):
+                    found.append(
+                        f"props {a.name!r} and {b.name!r} start inside each other "
+                        f"({gap:.2f} m apart): they are pushed apart as the scene starts"
+                    )
+        return found
+
+
+def _inner(shape: BodyShape) -> float:
+    """How far from its centre a shape surely reaches, whatever way it is turned."""
+    if isinstance(shape, Box):
+        return min(shape.size) / 2
+    return shape.radius

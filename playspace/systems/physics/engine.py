@@ -97,6 +97,7 @@ class Physics(Queries):
         self.by_handle: dict[rp.RigidBodyHandle, Body] = {}
         self.kinematic: dict[int, Body] = {}  # the bodies driven to their Transforms each step
         self.dynamic: dict[rp.RigidBodyHandle, Body] = {}  # the bodies written back, by handle
+        self.settling: dict[int, int] = {}  # bodies made inside others: steps left held slow
         self.step_ns = 0  # how long Rapier's own step took last time: what the rest is measured by
         self.parts: dict[rp.ColliderHandle, tuple[int, int]] = {}
         self.removed_parts: dict[rp.ColliderHandle, tuple[int, int]] = {}
@@ -221,6 +222,7 @@ class Physics(Queries):
         self.edits.stale = True
         self.kinematic.pop(entity, None)
         self.dynamic.pop(body.handle, None)
+        self.settling.pop(entity, None)
         for part in body.parts:
             self.removed_parts[part.handle] = self.parts.pop(part.handle)
         self.engine.remove_body(body.handle)
@@ -270,6 +272,7 @@ class Physics(Queries):
         body.kind = kind
         self.edits.stale = True
         self.kinematic.pop(body.entity, None)
+        self.settling.pop(body.entity, None)
         self.dynamic.pop(body.handle, None)
         if kind is BodyKind.KINEMATIC:
             self.kinematic[body.entity] = body
@@ -331,6 +334,7 @@ class Physics(Queries):
         """Give a body a velocity (m/s, rad/s), also one spawned this step and not yet built."""
         if not finite(linear) or (angular is not None and not finite(angular)):
             raise PhysicsError(f"entity {entity}: velocity must be finite, got {linear}, {angular}")
+        self.settling.pop(entity, None)  # told how to move: no longer held slow
         body = self.bodies.get(entity)
         if body is None:
             self.pending_velocity[entity] = (spatial.Vec3(linear), angular)

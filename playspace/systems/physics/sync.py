@@ -30,6 +30,7 @@ from playspace.systems.physics.events import (
     SensorEntered,
     SensorExited,
 )
+from playspace.systems.physics.settle import overlapping_at_start, settle
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +46,9 @@ def physics_prepare(world: World) -> None:
     changed = False
     # esper hands back the same cached list until a structural change: same lists, no news
     seen_bodies, seen_statics = physics.seen_queries
+    made: list[Body] = []
     if with_body is not seen_bodies or without_body is not seen_statics:
-        changed = _create_new(world, physics, with_body, without_body)
+        changed = _create_new(world, physics, with_body, without_body, made)
         physics.seen_queries = (with_body, without_body)
     regroup = physics.layers.version != physics.layers_version
     physics.layers_version = physics.layers.version
@@ -56,6 +58,8 @@ def physics_prepare(world: World) -> None:
         physics.edits.watch(physics.bodies.values())
     if changed:
         physics.engine.update_query_pipeline()
+    if made:
+        overlapping_at_start(physics, made)
 
 
 def _create_new(
@@ -63,17 +67,17 @@ def _create_new(
     physics: Physics,
     with_body: list[tuple[int, tuple[Transform, RigidBody]]],
     without_body: list[tuple[int, tuple[Transform, Colliders]]],
+    made: list[Body],
 ) -> bool:
-    created = False
     for entity, (transform, component) in with_body:
         if entity not in physics.bodies:
             _create(world, physics, entity, transform, component)
-            created = True
+            made.append(physics.bodies[entity])
     for entity, (transform, _) in without_body:
         if entity not in physics.bodies:
             _create(world, physics, entity, transform, None)
-            created = True
-    return created
+            made.append(physics.bodies[entity])
+    return bool(made)
 
 
 def _create(
@@ -134,6 +138,8 @@ def physics_step(world: World) -> None:
     start = perf_counter_ns()
     engine.step()
     physics.step_ns = perf_counter_ns() - start
+    if physics.settling:
+        settle(physics)  # the velocities the step left, before anyone reads them
     _send_collision_events(world, physics)
     _report_quarantine(world, physics)
 
