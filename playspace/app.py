@@ -18,9 +18,11 @@ from playspace.example import Example, load_example
 from playspace.example import TargetError as TargetError  # the CLI's and run_vr's error
 from playspace.scene import Scene, SpawnedScene, load_scene, physics_plugin_for, spawn_scene
 from playspace.systems.drawn import DrawnPlugin
-from playspace.systems.grab import GrabPlugin
+from playspace.systems.grab import TELEMETRY_EVENTS, GrabPlugin
 from playspace.systems.input import InputSource
+from playspace.systems.physics.events import Quarantined
 from playspace.systems.rig import RigPlugin
+from playspace.systems.rig.events import RIG_EVENTS
 
 
 @dataclass(slots=True)
@@ -50,6 +52,11 @@ def build_world(
     for plugin in plugins:
         world.add_plugin(plugin)  # type: ignore[arg-type]
     return world, spawned
+
+
+def telemetry_events() -> tuple[type, ...]:
+    """The events telemetry records by default: the rig's, the hands', physics' quarantines."""
+    return (*RIG_EVENTS, *TELEMETRY_EVENTS, Quarantined)
 
 
 def load_target(path: Path) -> tuple[Scene, Example | None]:

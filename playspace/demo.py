@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from playspace.loops.replay import run_headless
+from playspace.outputs import LineStream
 from playspace.plot import read_telemetry
 
 if TYPE_CHECKING:
     from playspace.render.capture import Capture
+
 
 def _examples() -> Path:
     """The examples: beside the package in a clone, else where an install put them."""
@@ -46,7 +48,7 @@ def run(out: Path, render: bool = True) -> str:
     screenshot = out / "kitchen.png"
     capture, picture = _capture(screenshot) if render else (None, "not drawn (--no-render)")
     try:
-        with open(telemetry, "w", encoding="utf-8", newline="\n") as stream:
+        with LineStream(telemetry) as stream:
             replayed = run_headless(KITCHEN, None, stream, after_step=capture)
     finally:
         if capture is not None:

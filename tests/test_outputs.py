@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from playspace.plot import read_telemetry
-from playspace.systems.input import load_trace, standing, write_trace
+from playspace.systems.input import TraceWriter, load_trace, standing, write_trace
 
 ROOT = Path(__file__).resolve().parent.parent
 KITCHEN = ROOT / "examples" / "kitchen.toml"
@@ -139,3 +139,18 @@ def test_a_pipe_takes_the_telemetry_as_it_is_written(tmp_path: Path) -> None:
     assert run.wait(timeout=60) == 0
     assert json.loads(lines[0])["format"] == "playspace-telemetry" and len(lines) == 1 + 45
     assert stat.S_ISFIFO(fifo.stat().st_mode)  # still the pipe, not replaced by a file
+
+
+def test_a_full_disk_is_named(tmp_path: Path) -> None:
+    """/dev/full answers every write with ENOSPC, as a disk that filled up does."""
+    done = subprocess.run(
+        [sys.executable, "-m", "playspace.cli", "run", KITCHEN, "--headless", "--seconds", "0.2",
+         "--telemetry", "/dev/full"],
+        capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == "playspace run: /dev/full: No space left on device"
+    writer = TraceWriter("/dev/full", 90)
+    with pytest.raises(OSError) as full:
+        writer.write(standing())
+    assert full.value.filename == "/dev/full" and "No space left" in str(full.value)

@@ -422,7 +422,9 @@ def test_a_body_below_the_kill_height_is_reported_and_handled(
         assert b not in physics(world).bodies
 
 
-def test_a_non_finite_body_is_quarantined_and_reported(caplog: pytest.LogCaptureFixture) -> None:
+def test_a_non_finite_body_is_quarantined_reported_and_given_back(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     world = physics_world()
     b = ball(world, spatial.vec3(0, 1, 0))
     quarantined = collect(world, Quarantined)
@@ -433,6 +435,8 @@ def test_a_non_finite_body_is_quarantined_and_reported(caplog: pytest.LogCapture
     assert quarantined == [Quarantined(b)]
     assert "quarantined" in caplog.text
     assert all(math.isfinite(c) for c in world.get(b, Transform).position)
+    world.step(30)  # enabled again where it was: it falls as a ball does, not lost for good
+    assert world.get(b, Transform).position.y < 0.9
 
 
 @pytest.mark.parametrize(

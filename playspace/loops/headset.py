@@ -24,12 +24,11 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TextIO
 
-from playspace.app import TargetError, build_world, load_target
+from playspace.app import TargetError, build_world, load_target, telemetry_events
 from playspace.ecs import World
 from playspace.example import headless_command
 from playspace.loops.vr_loop import VrLoop, XrBackend
 from playspace.scene import SceneError
-from playspace.systems.grab import TELEMETRY_EVENTS
 from playspace.systems.grab.events import GRAB_EVENTS
 from playspace.systems.haptics import HapticsPlugin
 from playspace.systems.input import (
@@ -39,7 +38,6 @@ from playspace.systems.input import (
     TraceWriter,
     load_trace,
 )
-from playspace.systems.rig.events import RIG_EVENTS
 from playspace.systems.telemetry import Lines, TelemetryPlugin
 from playspace.xr.state import (
     FailureKind,
@@ -145,7 +143,7 @@ def run_vr(
             stack.callback(driver.stop)
         added = [HapticsPlugin(GRAB_EVENTS), *plugins]
         if telemetry is not None:
-            added.append(TelemetryPlugin(telemetry, (*RIG_EVENTS, *TELEMETRY_EVENTS)))
+            added.append(TelemetryPlugin(telemetry, telemetry_events()))
         if example is not None:
             added.append(example.build)
 

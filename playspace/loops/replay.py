@@ -11,13 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from playspace.app import build_world, load_target
+from playspace.app import build_world, load_target, telemetry_events
 from playspace.ecs import World
 from playspace.example import Example
 from playspace.systems.drawn import place_drawn
-from playspace.systems.grab import TELEMETRY_EVENTS
 from playspace.systems.input import InputSource, ReplaySource, ScriptedSource, load_trace, standing
-from playspace.systems.rig.events import RIG_EVENTS
 from playspace.systems.telemetry import Lines, TelemetryPlugin
 
 DEFAULT_HZ = 90.0  # fixed steps a second when neither the caller nor the trace says
@@ -81,7 +79,7 @@ def run_headless(
         trace = example.trace
     source = replay_source(trace)
     hz = replay_rate(source, fixed_hz)
-    events = (*RIG_EVENTS, *TELEMETRY_EVENTS)
+    events = telemetry_events()
     plugins: list[object] = [TelemetryPlugin(telemetry, events)] if telemetry is not None else []
     if example is not None:
         plugins.append(example.build)

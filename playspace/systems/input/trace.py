@@ -467,8 +467,11 @@ class TraceWriter:
         self._cursor.line = self._samples + 2  # the line this frame will be written on
         time = _time(self._cursor, float(frame.time), self._previous)
         text = json.dumps(_record(frame), allow_nan=False)
-        self._head()
-        self._file.write(text + "\n")
+        try:
+            self._head()
+            self._file.write(text + "\n")
+        except OSError as error:  # a full disk: say which file
+            raise OSError(error.errno, error.strerror, self.path) from None
         self._samples += 1
         self._previous = time
 

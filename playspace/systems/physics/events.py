@@ -7,6 +7,7 @@ object's sensor twin from its solid collider.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from playspace.spatial import Vec3
 
@@ -62,9 +63,11 @@ class FellOutOfWorld:
 class Quarantined:
     """Rapier neutralised this body because its state became non-finite (NaN or infinite).
 
-    The engine put it back at its last valid pose, zeroed and disabled; it stays disabled.
+    The engine put it back at its last valid pose, at rest; the physics system enables it
+    again there, so an object is never lost for good to one bad step.
     """
 
+    kind: ClassVar[str] = "quarantined"
     entity: int
 
 

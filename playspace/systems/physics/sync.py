@@ -183,10 +183,11 @@ def _report_quarantine(world: World, physics: Physics) -> None:
         body = physics.by_handle.get(handle)
         if body is not None:
             log.warning(
-                "physics: entity %d became non-finite and was quarantined (reset to its last "
-                "valid pose and disabled)",
+                "physics: entity %d became non-finite and was quarantined: put back at its last "
+                "valid pose, at rest",
                 body.entity,
             )
+            body.rigid_body.is_enabled = True  # the engine reset it; disabled it stays lost
             world.send(Quarantined(body.entity))
 
 
