@@ -6,15 +6,14 @@ import argparse
 import contextlib
 import math
 import os
-import signal
 import sys
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from playspace import __version__
 from playspace.outputs import LineStream, output_problem
+from playspace.stopping import INTERRUPTED, StopRequest
 
 if TYPE_CHECKING:  # the render package loads GL: import it only in runs that draw
     from playspace.render.capture import Capture
@@ -159,6 +158,7 @@ def _run_vr(args: argparse.Namespace) -> int:
             "telemetry": telemetry,
             "record": args.record,
             "drive": args.drive,
+            "stop": args.stop,
         }
         try:
             binding = choose_gl(args.gl)
@@ -247,8 +247,9 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             if args.telemetry is not None:
                 out = stack.enter_context(LineStream(args.telemetry))
             replayed = run_headless(
-                args.scene, args.trace, out, args.seconds, args.fixed_hz, args.seed, capture
-            )
+                args.scene, args.trace, out, args.seconds, args.fixed_hz, args.seed, capture,
+                stop=args.stop,
+            )  # fmt: skip
             summary = replayed.summary()
     except KeyboardInterrupt:
         return _interrupted(out)
@@ -258,6 +259,8 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except OSError as error:
         print(f"playspace run: {error.filename}: {error.strerror}", file=sys.stderr)
         return 2
+    if replayed.interrupted:
+        return _interrupted(out)
     steps = replayed.steps
     done = [f"{args.scene}: {steps} fixed steps ({steps / replayed.fixed_hz:.2f} s) headless"]
     if args.telemetry:
@@ -302,16 +305,18 @@ def _interrupted(telemetry: LineStream | None) -> int:
     if telemetry is not None and telemetry.lines:
         kept = f"; telemetry of {telemetry.lines - 1} steps in {telemetry.name}"
     print(f"playspace run: interrupted{kept}", file=sys.stderr)
-    return 130
+    return INTERRUPTED
 
 
 def _has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def _demo_preview(kitchen: Path) -> argparse.Namespace:
+def _demo_preview(kitchen: Path, stop: StopRequest) -> argparse.Namespace:
     """`playspace run examples/kitchen.py` with its defaults: the demo with a display."""
-    return _parser().parse_args(["run", str(kitchen)])
+    args = _parser().parse_args(["run", str(kitchen)])
+    args.stop = stop
+    return args
 
 
 def _preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -350,6 +355,7 @@ def _preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             frames=args.quit_after,
             seconds=args.seconds,
             screenshot=args.screenshot,
+            stop=args.stop,
         )
     except (SceneError, TargetError) as error:
         print(error, file=sys.stderr)
@@ -357,13 +363,13 @@ def _preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except PreviewError as error:
         print(f"playspace run: {error}; run headless instead: {headless}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        kept = f"; the recording so far is in {args.record}" if args.record else ""
-        print(f"playspace run: interrupted{kept}", file=sys.stderr)
-        return 130
     except OSError as error:
         print(f"playspace run: {error.filename}: {error.strerror}", file=sys.stderr)
         return 2
+    if run.interrupted:
+        kept = f"; the recording so far is in {args.record}" if args.record else ""
+        print(f"playspace run: interrupted{kept}", file=sys.stderr)
+        return INTERRUPTED
     seconds = run.steps / fixed_hz
     done = [
         f"{args.scene}: {run.frames} frames, {run.steps} fixed steps ({seconds:.2f} s) previewed"
@@ -376,34 +382,34 @@ def _preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
-def _stop_as_on_ctrl_c(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt(signal.Signals(signum).name)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command; a KeyboardInterrupt (Ctrl-C, and SIGTERM or SIGHUP, which end a run the
-    same way: what was written is kept) anywhere is one line and exit status 130."""
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name) and threading.current_thread() is threading.main_thread():
-            signal.signal(getattr(signal, name), _stop_as_on_ctrl_c)
+    """The command. Ctrl-C, SIGTERM and SIGHUP are noted (:mod:`playspace.stopping`) and each
+    run stops at its next step or frame, keeping what it wrote: one line, exit status 130. A
+    KeyboardInterrupt that gets through all the same (before a run starts) is that line too."""
+    stop = StopRequest()
     try:
-        return _main(argv)
-    except KeyboardInterrupt:
-        print("playspace: interrupted", file=sys.stderr)
-        return 130
+        with stop.installed():
+            return _main(argv, stop)
+    except KeyboardInterrupt as interrupt:
+        said = f" {interrupt}" if str(interrupt) else ""
+        print(f"playspace: interrupted{said}", file=sys.stderr)
+        return INTERRUPTED
 
 
-def _main(argv: Sequence[str] | None) -> int:
+def _main(argv: Sequence[str] | None, stop: StopRequest) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    args.stop = stop
     if args.command == "demo":
         from playspace import demo
 
         headless = args.headless or args.no_render or args.out is not None
         if _has_display() and not headless:
-            return _preview(_demo_preview(demo.KITCHEN), parser)
+            return _preview(_demo_preview(demo.KITCHEN, stop), parser)
         try:
-            print(demo.run(args.out or Path("playspace-demo"), render=not args.no_render))
+            print(
+                demo.run(args.out or Path("playspace-demo"), render=not args.no_render, stop=stop)
+            )
         except demo.DemoError as error:
             print(f"playspace demo: {error}", file=sys.stderr)
             return 2

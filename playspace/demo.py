@@ -9,6 +9,7 @@ headless, writes a screenshot (when GL can be had) and telemetry, and prints wha
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -36,8 +37,9 @@ class DemoError(RuntimeError):
     """The demo cannot run here (its example files are not beside the package)."""
 
 
-def run(out: Path, render: bool = True) -> str:
-    """Replay the kitchen into `out` (telemetry, and a screenshot when `render`); report it."""
+def run(out: Path, render: bool = True, stop: Callable[[], bool] | None = None) -> str:
+    """Replay the kitchen into `out` (telemetry, and a screenshot when `render`); report it.
+    KeyboardInterrupt when `stop` ended it early (the telemetry written is kept)."""
     if not KITCHEN.is_file():
         raise DemoError(
             f"the demo's example is not at {KITCHEN}: reinstall playspace, or run it from a "
@@ -49,10 +51,12 @@ def run(out: Path, render: bool = True) -> str:
     capture, picture = _capture(screenshot) if render else (None, "not drawn (--no-render)")
     try:
         with LineStream(telemetry) as stream:
-            replayed = run_headless(KITCHEN, None, stream, after_step=capture)
+            replayed = run_headless(KITCHEN, None, stream, after_step=capture, stop=stop)
     finally:
         if capture is not None:
             capture.release()
+    if replayed.interrupted:
+        raise KeyboardInterrupt(f"after {replayed.steps} steps; telemetry so far in {telemetry}")
     steps = replayed.steps
     happened = _count(telemetry)
     throws = [speed for speed in happened.throw_speeds if speed > 0.5]

@@ -29,6 +29,7 @@ from playspace.ecs import World
 from playspace.example import headless_command
 from playspace.loops.vr_loop import VrLoop, XrBackend
 from playspace.scene import SceneError
+from playspace.stopping import INTERRUPTED
 from playspace.systems.grab.events import GRAB_EVENTS
 from playspace.systems.haptics import HapticsPlugin
 from playspace.systems.input import (
@@ -44,8 +45,6 @@ from playspace.xr.state import (
     XrUnavailable,
 )
 from playspace.xr.views import RenderEye
-
-INTERRUPTED = 130  # the exit status of a run ended by Ctrl-C (128 + SIGINT), as shells use
 
 _WHAT_TO_DO = {
     FailureKind.NO_RUNTIME: "install and start one (SteamVR, Monado, Meta's) or set "
@@ -90,6 +89,7 @@ def run_vr(
     out: TextIO | None = None,
     clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
+    stop: Callable[[], bool] | None = None,
 ) -> int:
     """Run a scene or an example module (``.toml`` or ``.py``, as ``playspace run`` takes) in
     the headset until the runtime or `seconds` ends it, with the game's `plugins` added as
@@ -104,7 +104,8 @@ def run_vr(
     FOCUSED: a real runtime then reports the trace's poses and controls, which is how a game is
     tested against a real runtime with scripted input. The application name the runtime
     shows is `app_name`, else the scene's name. `opener`, `clock` and `sleep` let a scripted
-    runtime stand in for a real one (tests drive it at full speed). Returns 0; 2 with one
+    runtime stand in for a real one (tests drive it at full speed); `stop` says when the run
+    was asked to stop (the command's SIGTERM and SIGHUP). Returns 0; 2 with one
     message on stderr when the scene is bad, the recording cannot be written or no session
     opens; 1 with one message when the runtime failed a call mid-session; 130 when Ctrl-C (or
     SIGTERM, SIGHUP) ended it, the session ended in order.
@@ -156,7 +157,8 @@ def run_vr(
         print(f"OpenXR: {backend.runtime}; headset: {backend.headset}; {_space(backend)}", file=out)
         loop = VrLoop(
             backend, build, fixed_hz=fixed_hz, eyes=eyes, out=out, clock=clock, sleep=sleep,
-            on_focus=None if driver is None else driver.start_clock, interrupted=interrupted,
+            on_focus=None if driver is None else driver.start_clock,
+            interrupted=interrupted if stop is None else lambda: interrupted() or stop(),
         )  # fmt: skip
         with loop.closing():
             reason = loop.run(seconds)

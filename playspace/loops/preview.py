@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +32,7 @@ class PreviewRun:
 
     frames: int
     steps: int
+    interrupted: bool = False  # stopped by Ctrl-C, SIGTERM or SIGHUP, not closed
 
 
 def run_preview(
@@ -42,9 +43,11 @@ def run_preview(
     frames: int | None = None,
     seconds: float | None = None,
     screenshot: Path | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> PreviewRun:
-    """Run the world in `window` until it is closed (Esc), `frames` frames have been drawn or
-    the world's clock passes `seconds`; `screenshot` saves the last frame as a PNG."""
+    """Run the world in `window` until it is closed (Esc), `frames` frames have been drawn,
+    the world's clock passes `seconds` or `stop` says so (asked each frame); `screenshot`
+    saves the last frame as a PNG."""
     preview = Preview(world, controls, window)
     drawn = steps = 0
     try:
@@ -61,6 +64,8 @@ def run_preview(
                 if screenshot is not None:
                     write_png(screenshot, preview.read())
                 break
+            if stop is not None and stop():
+                return PreviewRun(drawn, steps, interrupted=True)
             window.swap_buffers()  # and poll the window's events
     finally:
         preview.release()
@@ -77,6 +82,7 @@ def preview(
     frames: int | None = None,
     seconds: float | None = None,
     screenshot: Path | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> tuple[PreviewRun, int | None]:
     """Run a scene or an example module in the preview window until it is closed; what it did
     and, with `record`, how many samples the trace holds. Raises what loading the target
@@ -94,6 +100,7 @@ def preview(
         added = [*plugins, *([example.build] if example is not None else [])]
         world, _ = build_world(scene, source, fixed_hz, seed, added)
         run = run_preview(
-            world, simulator, window, frames=frames, seconds=seconds, screenshot=screenshot
-        )
+            world, simulator, window, frames=frames, seconds=seconds, screenshot=screenshot,
+            stop=stop,
+        )  # fmt: skip
     return run, None if recorder is None else recorder.samples

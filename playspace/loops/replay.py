@@ -49,6 +49,7 @@ class Replayed:
     world: World
     steps: int
     example: Example | None
+    interrupted: bool = False  # stopped before the end (Ctrl-C, SIGTERM, SIGHUP)
 
     @property
     def fixed_hz(self) -> float:
@@ -69,11 +70,13 @@ def run_headless(
     fixed_hz: float | None = None,
     seed: int = 0,
     after_step: AfterStep | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Replayed:
     """Replay `trace` through a scene or an example (its own trace by default) for the trace's
     length (or `seconds`), at `fixed_hz` (default: the rate the trace was recorded at, else
     90 Hz). Deterministic: the same inputs write the same telemetry, whether or not
-    `after_step` watches."""
+    `after_step` watches. `stop` is asked after each step; when it says so, the run ends
+    there, `interrupted`."""
     scene, example = load_target(target)
     if trace is None and example is not None:
         trace = example.trace
@@ -91,4 +94,6 @@ def run_headless(
         if after_step is not None:
             place_drawn(world, alpha=1.0)  # the state telemetry reports for this step
             after_step(world, done, done == steps)
+        if stop is not None and stop():
+            return Replayed(world, done, example, interrupted=True)
     return Replayed(world, steps, example)
