@@ -22,8 +22,8 @@ from playspace.ecs import Phase, World, system
 from playspace.systems.grab import TELEMETRY_EVENTS, GrabPlugin
 from playspace.systems.grab.hold import Holds
 from playspace.systems.grab.layers import Twins
+from playspace.systems.grab.throw import ThrowHistory
 from playspace.systems.input import hand_input
-from playspace.systems.throw.system import ThrowHistory
 
 REACH = (0.25, 0.1, -0.35)  # where the hands work, in the room: near the floor
 

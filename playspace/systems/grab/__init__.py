@@ -18,8 +18,8 @@ from playspace.systems.grab.events import GRAB_EVENTS, TELEMETRY_EVENTS
 from playspace.systems.grab.gone import forget_despawned
 from playspace.systems.grab.hold import Holds, grab, hold
 from playspace.systems.grab.layers import Twins, held_layers, make_twins
+from playspace.systems.grab.throw import ThrowHistory, throw, throw_history
 from playspace.systems.sets import add_fixed_sets
-from playspace.systems.throw.system import ThrowHistory, throw, throw_history
 
 
 class GrabPlugin:

@@ -15,7 +15,7 @@ from playspace.components.interaction import Hand
 from playspace.ecs import Despawned, Phase, World, system
 from playspace.systems.grab.hold import Holds
 from playspace.systems.grab.layers import Twins, make_twins
-from playspace.systems.throw.system import ThrowHistory
+from playspace.systems.grab.throw import ThrowHistory
 
 
 def forget(world: World, entity: int) -> None:

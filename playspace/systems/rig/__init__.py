@@ -21,14 +21,14 @@ from playspace.components.rig import (
 from playspace.components.scene import PlayerStart
 from playspace.ecs import PluginError, World
 from playspace.systems.input import InputSource
-from playspace.systems.locomotion import recenter, smooth_move, turning
 from playspace.systems.physics import Physics
 from playspace.systems.rig.events import RIG_EVENTS
 from playspace.systems.rig.follow import body_follow, separation
+from playspace.systems.rig.locomotion import recenter, smooth_move, turning
 from playspace.systems.rig.rescue import SafeGround, keep_in_world
+from playspace.systems.rig.slope import place_tracked, slope_quantization
+from playspace.systems.rig.teleport import teleport
 from playspace.systems.sets import add_fixed_sets
-from playspace.systems.slope import place_tracked, slope_quantization
-from playspace.systems.teleport import teleport
 from playspace.systems.tracking import InputState, poll_input, tracking_system
 
 

@@ -3,8 +3,9 @@
 :func:`release_velocity` is a plain function of timestamped controller poses (no world, no
 components), so it can be used and tested on its own; ``estimate.py`` explains the technique
 and ``python benchmarks/throw_accuracy.py`` measures it against the source's 5-step average.
-The fixed-step system that calls it on release lives in ``system.py``; this top level exports
-the estimator only.
+The fixed-step system that calls it on release is the grab package's
+(:mod:`playspace.systems.grab.throw`): it keeps the hands' history and gives back what the
+hold took, so it belongs with them; this package knows nothing of hands.
 """
 
 from playspace.systems.throw.estimate import (

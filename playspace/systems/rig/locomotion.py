@@ -4,7 +4,7 @@ Turning rotates the origin around the head, not around the origin, so the player
 across the room: snap turn (one turn per flick of the right stick) or smooth turn. Smooth
 movement walks the *body* with collision along the left stick, relative to the head's (or a
 hand's) yaw and flat on the floor, then moves the origin by what the body really did, so a wall
-stops the view as it stops the body. Teleport lives in ``playspace.systems.teleport``.
+stops the view as it stops the body. Teleport lives in ``playspace.systems.rig.teleport``.
 """
 
 from __future__ import annotations
