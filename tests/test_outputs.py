@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_helpers import playspace
 
 from playspace.plot import read_telemetry
 from playspace.systems.input import TraceWriter, load_trace, standing, write_trace
@@ -74,22 +75,14 @@ def test_a_game_systems_error_leaves_the_telemetry_written_up_to_it(tmp_path: Pa
         "    world.add_systems(bug)\n"
     )
     telemetry = tmp_path / "t.jsonl"
-    done = subprocess.run(
-        [sys.executable, "-m", "playspace.cli", "run", game, "--headless", "--seconds", "5",
-         "--telemetry", telemetry],
-        capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
-    )  # fmt: skip
+    done = playspace("run", game, "--headless", "--seconds", "5", "--telemetry", telemetry)
     assert done.returncode != 0 and "the game broke at step 120" in done.stderr
     steps = whole_lines(telemetry)[1:]
     assert [s["step"] for s in steps] == list(range(120))
 
 
 def test_telemetry_dash_streams_to_standard_output(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "playspace.cli", "run", KITCHEN, "--headless", "--seconds", "0.2",
-         "--telemetry", "-"],
-        capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
-    )  # fmt: skip
+    done = playspace("run", KITCHEN, "--headless", "--seconds", "0.2", "--telemetry", "-")
     assert done.returncode == 0, done.stderr
     records = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     assert records[0]["format"] == "playspace-telemetry" and len(records) == 1 + 18
@@ -105,11 +98,12 @@ def test_a_trace_and_telemetry_cut_mid_line_are_read_up_to_there(
     loaded = load_trace(trace)
     assert len(loaded.samples) == 2 and "cut short; read up to line 3" in loaded.warnings[0]
     telemetry = tmp_path / "cut-telemetry.jsonl"
-    subprocess.run(
-        [sys.executable, "-m", "playspace.cli", "run", KITCHEN, "--headless", "--seconds", "0.1",
-         "--telemetry", telemetry],
-        capture_output=True, text=True, timeout=120, check=True, cwd=ROOT,
-    )  # fmt: skip
+    assert (
+        playspace(
+            "run", KITCHEN, "--headless", "--seconds", "0.1", "--telemetry", telemetry
+        ).returncode
+        == 0
+    )
     whole = telemetry.read_text()
     telemetry.write_text(whole[: len(whole) - 40])
     _, steps = read_telemetry(telemetry)
@@ -120,11 +114,7 @@ def test_a_trace_and_telemetry_cut_mid_line_are_read_up_to_there(
 def test_an_output_that_cannot_be_written_is_said_before_the_run(tmp_path: Path, name: str) -> None:
     target = name.format(tmp=tmp_path)
     started = time.monotonic()
-    done = subprocess.run(
-        [sys.executable, "-m", "playspace.cli", "run", KITCHEN, "--headless", "--seconds", "600",
-         "--telemetry", target],
-        capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
-    )  # fmt: skip
+    done = playspace("run", KITCHEN, "--headless", "--seconds", "600", "--telemetry", target)
     assert done.returncode == 2 and len(done.stderr.splitlines()) <= 3, done.stderr
     assert "--telemetry" in done.stderr and "Traceback" not in done.stderr
     assert time.monotonic() - started < 20  # said at once, not after ten minutes of run
@@ -143,11 +133,7 @@ def test_a_pipe_takes_the_telemetry_as_it_is_written(tmp_path: Path) -> None:
 
 def test_a_full_disk_is_named(tmp_path: Path) -> None:
     """/dev/full answers every write with ENOSPC, as a disk that filled up does."""
-    done = subprocess.run(
-        [sys.executable, "-m", "playspace.cli", "run", KITCHEN, "--headless", "--seconds", "0.2",
-         "--telemetry", "/dev/full"],
-        capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
-    )  # fmt: skip
+    done = playspace("run", KITCHEN, "--headless", "--seconds", "0.2", "--telemetry", "/dev/full")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip() == "playspace run: /dev/full: No space left on device"
     writer = TraceWriter("/dev/full", 90)
