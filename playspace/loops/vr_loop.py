@@ -50,7 +50,6 @@ from playspace.xr.mapping import (
     FloorEstimate,
     LocatedPoses,
     MappedInput,
-    TrackingStatus,
     map_input,
 )
 from playspace.xr.state import (
@@ -267,11 +266,6 @@ class VrLoop:
         if not self.lifecycle.input_active:
             frame = replace(frame, left=HandInput(), right=HandInput())
         return replace(frame, time=time)
-
-    @property
-    def tracking(self) -> TrackingStatus:
-        """How well the runtime knew each device in the latest frame."""
-        return self.mapped.tracking
 
     def _frame(self) -> None:
         display = self.backend.display
