@@ -3,15 +3,19 @@
 The bees are opponents. With a gamepad connected each is flown by one (left stick: across,
 right stick: up and down); without one a bee flies toward the chef whenever it can see them,
 and hovers an arm's length away. A held pan or spatula that strikes a bee raises the runtime's
-``hit`` event: this game knocks the bee back and scores it. Held objects pass through walls and
+``hit`` event: this game knocks the bee back, tumbling off up to 25 degrees to either side (by
+chance from the run's :class:`~playspace.app.Seed`, so ``--seed`` changes where it goes and a
+replay with the same seed is the same run), and scores it. Held objects pass through walls and
 cannot hit a bee through one: that is the runtime's held-object layers, not this file.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from playspace import spatial
+from playspace.app import Seed
 from playspace.components import Opponent, Transform
 from playspace.components.rig import Rig
 from playspace.ecs import Phase, World, system
@@ -27,6 +31,7 @@ APPROACH = 0.3  # m/s toward the chef
 HOVER = 0.9  # metres from the chef's head where a bee stops
 PAD_SPEED = 1.5  # m/s at full stick
 KNOCKBACK = (3.0, 0.4)  # m/s, seconds
+TUMBLE = math.radians(25.0)  # the most a knocked bee flies off to either side
 
 
 @dataclass(slots=True)
@@ -41,10 +46,10 @@ def _bees(world: World) -> list[tuple[int, Transform]]:
     return [(e, t) for e, (o, t) in world.query(Opponent, Transform) if o.name.startswith("bee")]
 
 
-@system(Phase.FIXED, in_set="game", reads=(Hit,))
+@system(Phase.FIXED, in_set="game", reads=(Hit, Rig, Transform), writes=(Hive, Seed))
 def bee_hits(world: World) -> None:
     """A bee struck by a held object is knocked back, away from the chef, and scores."""
-    hive = world.resource(Hive)
+    hive, rng = world.resource(Hive), world.resource(Seed).rng
     head = world.get(world.resource(Rig).head, Transform).position
     for hit in world.read_events(Hit, reader=bee_hits):
         bee = world.try_get(hit.opponent, Transform)
@@ -53,11 +58,19 @@ def bee_hits(world: World) -> None:
         away = spatial.vec3(bee.position.x - head.x, 0.0, bee.position.z - head.z)
         if spatial.length(away) < 1e-6:
             away = spatial.vec3(0.0, 0.0, -1.0)
-        hive.knocked[hit.opponent] = (away / spatial.length(away), KNOCKBACK[1])
+        tumble = spatial.yaw_rotation(rng.uniform(-TUMBLE, TUMBLE))
+        away = spatial.rotate(tumble, away / spatial.length(away))
+        hive.knocked[hit.opponent] = (away, KNOCKBACK[1])
         hive.score += 1
 
 
-@system(Phase.FIXED, in_set="game", after=(bee_hits,))
+@system(
+    Phase.FIXED,
+    in_set="game",
+    after=(bee_hits,),
+    reads=(InputState, Opponent, Physics, Rig),
+    writes=(Hive, Transform),
+)
 def bee_flight(world: World) -> None:
     """Fly each bee: knocked back, by its gamepad, or toward the chef it can see."""
     hive, dt = world.resource(Hive), world.fixed_time.dt

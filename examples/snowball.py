@@ -16,7 +16,7 @@ from playspace.components.physics import Collider, Colliders, RigidBody, Sphere
 from playspace.ecs import Phase, World, system
 from playspace.systems.grab.events import Released
 from playspace.systems.physics import ContactBegan
-from playspace.systems.telemetry import Telemetry
+from playspace.systems.telemetry import record_events
 
 SCENE = "snowball.toml"
 TRACE = "traces/snowball.jsonl"
@@ -46,7 +46,12 @@ def _snowball_colliders() -> Colliders:
     return Colliders(Collider(SNOWBALL, report_contacts=True))
 
 
-@system(Phase.FIXED, in_set="game", reads=(ContactBegan, Released))
+@system(
+    Phase.FIXED,
+    in_set="game",
+    reads=(ContactBegan, Released, Static, Prop),
+    writes=(Range, TargetHit),
+)
 def score(world: World) -> None:
     """Count snowballs striking a target; remember how fast the last one left the hand."""
     board = world.resource(Range)
@@ -61,7 +66,13 @@ def score(world: World) -> None:
                 world.send(TargetHit(ball, target.name))
 
 
-@system(Phase.FIXED, in_set="game", after=(score,))
+@system(
+    Phase.FIXED,
+    in_set="game",
+    after=(score,),
+    reads=(Prop,),
+    writes=(Range, Transform, RigidBody, Colliders, Grabbable),  # spawns snowballs
+)
 def refill(world: World) -> None:
     """Keep PILE_SIZE snowballs on the pile: one that left it is replaced by a new one."""
     board = world.resource(Range)
@@ -88,9 +99,7 @@ def build(world: World) -> None:
             colliders.parts[0].report_contacts = True
     world.insert_resource(Range())
     world.add_event(TargetHit)
-    telemetry = world.try_resource(Telemetry)
-    if telemetry is not None:
-        telemetry.record(TargetHit)
+    record_events(world, TargetHit)
     world.add_systems(score, refill)
 
 

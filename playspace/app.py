@@ -19,6 +19,8 @@ from playspace.example import TargetError as TargetError  # the CLI's and run_vr
 from playspace.scene import Scene, SpawnedScene, load_scene, physics_plugin_for, spawn_scene
 from playspace.systems.drawn import DrawnPlugin
 from playspace.systems.grab import TELEMETRY_EVENTS, GrabPlugin
+from playspace.systems.grab.events import GRAB_EVENTS
+from playspace.systems.haptics import HapticsPlugin
 from playspace.systems.input import InputSource
 from playspace.systems.physics.events import Quarantined
 from playspace.systems.rig import RigPlugin
@@ -40,14 +42,19 @@ def build_world(
     seed: int = 0,
     plugins: Iterable[object] = (),
 ) -> tuple[World, SpawnedScene]:
-    """A world with the scene's physics and entities, the rig on `source`, grab and throw, late
-    placement of what is drawn, then `plugins`."""
+    """A world with the scene's physics and entities, the rig on `source`, grab and throw,
+    haptic feedback, late placement of what is drawn, then `plugins`.
+
+    Haptics are in every world, so a game's pulses (sent to the ``HapticQueue`` resource) work
+    in the preview and in replays too: only a headset plays them, and elsewhere the queue keeps
+    at most one per hand, which the next replaces."""
     world = World(fixed_hz=fixed_hz)
     world.insert_resource(Seed(random.Random(seed)))
     world.add_plugin(physics_plugin_for(scene))
     spawned = spawn_scene(world, scene)
     world.add_plugin(RigPlugin(source))
     world.add_plugin(GrabPlugin())
+    world.add_plugin(HapticsPlugin(GRAB_EVENTS))  # a headset plays them; elsewhere dropped
     world.add_plugin(DrawnPlugin())
     for plugin in plugins:
         world.add_plugin(plugin)  # type: ignore[arg-type]

@@ -7,13 +7,16 @@ import contextlib
 import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from playspace import __version__
+from playspace.formats.shown import clipped, printable
 from playspace.outputs import LineStream, output_problem
 from playspace.stopping import INTERRUPTED, StopRequest
+
+READER_LEFT = 128 + 13  # the exit status of a process that SIGPIPE ended
 
 if TYPE_CHECKING:  # the render package loads GL: import it only in runs that draw
     from playspace.render.capture import Capture
@@ -36,13 +39,16 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--headless", action="store_true", help="replay the trace even when there is a display"
     )
+    demo.set_defaults(usage=demo)  # an option's error prints its own command's usage
     validate = commands.add_parser(
         "validate", help="check scene files; exit 2 listing every problem if any is bad"
     )
     validate.add_argument("files", nargs="+", metavar="FILE", help="a scene file (TOML)")
+    validate.set_defaults(usage=validate)
     run = commands.add_parser(
         "run", help="run a scene: in the desktop preview window, or --headless from a trace"
     )
+    run.set_defaults(usage=run)
     run.add_argument(
         "scene", type=Path, metavar="SCENE", help="a scene file (.toml) or an example module (.py)"
     )
@@ -117,6 +123,7 @@ def _parser() -> argparse.ArgumentParser:
     plot = commands.add_parser("plot", help="comfort plots of a telemetry file (plot extra)")
     plot.add_argument("telemetry", type=Path, metavar="TELEMETRY", help="a telemetry v1 file")
     plot.add_argument("--out", type=Path, required=True, metavar="FILE.png", help="the PNG")
+    plot.set_defaults(usage=plot)
     return parser
 
 
@@ -149,8 +156,7 @@ def _run_vr(args: argparse.Namespace) -> int:
             try:
                 telemetry = stack.enter_context(LineStream(args.telemetry))
             except OSError as error:
-                print(f"playspace run: {error.filename}: {error.strerror}", file=sys.stderr)
-                return 2
+                return _os_error("playspace run", error)
         options = {
             "seconds": args.seconds,
             "fixed_hz": args.fixed_hz,
@@ -190,13 +196,14 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from playspace.loops.replay import run_headless
     from playspace.scene import SceneError
     from playspace.systems.input import TraceError
+    from playspace.systems.input.trace import LONGEST_RUN
 
-    # a day of running at most, a step between 1 s and 0.1 ms: the clock counts integer
-    # nanoseconds, and the steps of a run must stay countable
+    # a day of running at most (a trace too), a step between 1 s and 0.1 ms: the clock counts
+    # integer nanoseconds, and the steps of a run must stay countable
     if args.seconds is not None and not (
-        math.isfinite(args.seconds) and 0 < args.seconds <= 86_400
+        math.isfinite(args.seconds) and 0 < args.seconds <= LONGEST_RUN
     ):
-        parser.error(f"--seconds must be a number > 0 and <= 86400, got {args.seconds}")
+        parser.error(f"--seconds must be a number > 0 and <= {LONGEST_RUN:g}, got {args.seconds}")
     if args.fixed_hz is not None and not (
         math.isfinite(args.fixed_hz) and 1 <= args.fixed_hz <= 10_000
     ):
@@ -218,13 +225,13 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         for flag, value in vr_ignores:
             if value:
                 parser.error(f"{flag} is not for --vr: the headset run is played live")
-        _refuse_overwriting_inputs(args, parser)
+        _refuse_overwriting_inputs(args)
         return _run_vr(args)
     if not args.headless:
         return _preview(args, parser)
     if args.record is not None or args.quit_after is not None:
         parser.error("--record and --quit-after are for the preview window (drop --headless)")
-    _refuse_overwriting_inputs(args, parser)
+    _refuse_overwriting_inputs(args)
     capture: Capture | None = None
     if (args.screenshot or args.frames) and not args.no_render:
         # Only a run that draws imports the render package: a plain headless run loads no GL.
@@ -237,8 +244,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             print(f"playspace run: {error}", file=sys.stderr)
             return 2
         except OSError as error:
-            print(f"playspace run: {error.filename}: {error.strerror}", file=sys.stderr)
-            return 2
+            return _os_error("playspace run", error)
     try:
         with contextlib.ExitStack() as stack:
             if capture is not None:
@@ -257,8 +263,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(error, file=sys.stderr)
         return 2
     except OSError as error:
-        print(f"playspace run: {error.filename}: {error.strerror}", file=sys.stderr)
-        return 2
+        return _os_error("playspace run", error)
     if replayed.interrupted:
         return _interrupted(out)
     steps = replayed.steps
@@ -277,13 +282,18 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
-def _refuse_overwriting_inputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+class _Refused(Exception):
+    """A run that cannot start for a reason other than its options' syntax: one line, exit 2
+    (no usage: the options were well formed)."""
+
+
+def _refuse_overwriting_inputs(args: argparse.Namespace) -> None:
     """An output path that names an input would destroy it (a trace recorded once); one that
     cannot be written is said before the run, not after it."""
     for flag, path in (("--telemetry", args.telemetry), ("--record", args.record)):
         problem = None if path is None else output_problem(path)
         if problem is not None:
-            parser.error(f"{flag} {str(path)!r} {problem}")
+            raise _Refused(f"{flag} '{clipped(str(path))}' {problem}")
     named = [args.scene, args.trace, args.drive]
     if str(args.scene).endswith(".py"):  # an example's own scene and trace are inputs too
         from playspace.example import ExampleError, load_example
@@ -296,7 +306,16 @@ def _refuse_overwriting_inputs(args: argparse.Namespace, parser: argparse.Argume
                ("--record", args.record), ("--frames", args.frames))  # fmt: skip
     for flag, path in outputs:
         if path is not None and Path(path).resolve() in inputs:
-            parser.error(f"{flag} {path} is an input of this run: it would be overwritten")
+            raise _Refused(f"{flag} {path} is an input of this run: it would be overwritten")
+
+
+def _os_error(command: str, error: OSError) -> int:
+    """A file that could not be written or read, said in one line naming it: exit 2. A pipe
+    whose reader left is no error of the run's: :func:`main` ends quietly."""
+    if isinstance(error, BrokenPipeError):
+        raise error
+    print(f"{command}: {error.filename}: {error.strerror}", file=sys.stderr)
+    return 2
 
 
 def _interrupted(telemetry: LineStream | None) -> int:
@@ -306,6 +325,16 @@ def _interrupted(telemetry: LineStream | None) -> int:
         kept = f"; telemetry of {telemetry.lines - 1} steps in {telemetry.name}"
     print(f"playspace run: interrupted{kept}", file=sys.stderr)
     return INTERRUPTED
+
+
+def _reader_left() -> int:
+    """End quietly, as a Unix filter does when its reader leaves: no message, and the status
+    a process ended by SIGPIPE has (141). Standard output now leads nowhere, so what Python
+    still holds for it is dropped at exit instead of failing again."""
+    with contextlib.suppress(OSError, ValueError):
+        nowhere = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(nowhere, sys.stdout.fileno())
+    return READER_LEFT
 
 
 def _has_display() -> bool:
@@ -319,8 +348,13 @@ def _demo_preview(kitchen: Path, stop: StopRequest) -> argparse.Namespace:
     return args
 
 
-def _preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """The desktop preview: the scene in a window, driven by the XR simulator."""
+def _preview(
+    args: argparse.Namespace,
+    parser: argparse.ArgumentParser,
+    no_window: Callable[[str], int] | None = None,
+) -> int:
+    """The desktop preview: the scene in a window, driven by the XR simulator. When no window
+    opens, `no_window` (given the reason) decides what happens instead, if given."""
     headless_only = (("--trace", args.trace), ("--telemetry", args.telemetry))
     for flag, value in (*headless_only, ("--frames", args.frames), ("--no-render", args.no_render)):
         if value:
@@ -329,7 +363,7 @@ def _preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             )
     if args.quit_after is not None and args.quit_after < 1:
         parser.error(f"--quit-after must be a whole number >= 1, got {args.quit_after}")
-    _refuse_overwriting_inputs(args, parser)
+    _refuse_overwriting_inputs(args)
     from playspace.example import headless_command
 
     headless = headless_command(args.scene)
@@ -361,11 +395,12 @@ def _preview(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(error, file=sys.stderr)
         return 2
     except PreviewError as error:
+        if no_window is not None:
+            return no_window(str(error))
         print(f"playspace run: {error}; run headless instead: {headless}", file=sys.stderr)
         return 2
     except OSError as error:
-        print(f"playspace run: {error.filename}: {error.strerror}", file=sys.stderr)
-        return 2
+        return _os_error("playspace run", error)
     if run.interrupted:
         kept = f"; the recording so far is in {args.record}" if args.record else ""
         print(f"playspace run: interrupted{kept}", file=sys.stderr)
@@ -390,22 +425,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with stop.installed():
             return _main(argv, stop)
+    except BrokenPipeError:  # `playspace ... | head`: the reader has all it wanted
+        return _reader_left()
     except KeyboardInterrupt as interrupt:
         said = f" {interrupt}" if str(interrupt) else ""
         print(f"playspace: interrupted{said}", file=sys.stderr)
         return INTERRUPTED
 
 
-def _main(argv: Sequence[str] | None, stop: StopRequest) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
-    args.stop = stop
-    if args.command == "demo":
-        from playspace import demo
+def _demo(args: argparse.Namespace, stop: StopRequest) -> int:
+    """The kitchen in the preview window when there is a display, else replayed headless; a
+    display that opens no window (a stale $DISPLAY, a server without GL) falls back to the
+    headless replay and says so."""
+    from playspace import demo
 
-        headless = args.headless or args.no_render or args.out is not None
-        if _has_display() and not headless:
-            return _preview(_demo_preview(demo.KITCHEN, stop), parser)
+    def headless() -> int:
         try:
             print(
                 demo.run(args.out or Path("playspace-demo"), render=not args.no_render, stop=stop)
@@ -414,9 +448,25 @@ def _main(argv: Sequence[str] | None, stop: StopRequest) -> int:
             print(f"playspace demo: {error}", file=sys.stderr)
             return 2
         except OSError as error:
-            print(f"playspace demo: {error.filename}: {error.strerror}", file=sys.stderr)
-            return 2
+            return _os_error("playspace demo", error)
         return 0
+
+    def no_window(reason: str) -> int:
+        print(f"playspace demo: {reason}; replaying it headless instead", file=sys.stderr)
+        return headless()
+
+    if _has_display() and not (args.headless or args.no_render or args.out is not None):
+        return _preview(_demo_preview(demo.KITCHEN, stop), args.usage, no_window)
+    return headless()
+
+
+def _main(argv: Sequence[str] | None, stop: StopRequest) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    args.stop = stop
+    parser = getattr(args, "usage", parser)  # the command's own parser, for its usage
+    if args.command == "demo":
+        return _demo(args, stop)
     if args.command == "validate":
         from playspace.scene import SceneError, load_scene
 
@@ -432,7 +482,11 @@ def _main(argv: Sequence[str] | None, stop: StopRequest) -> int:
                 status = 2
         return status
     if args.command == "run":
-        return _run(args, parser)
+        try:
+            return _run(args, parser)
+        except _Refused as refused:
+            print(f"playspace run: {printable(str(refused))}", file=sys.stderr)
+            return 2
     if args.command == "plot":
         from playspace.plot import PlotError, plot_telemetry
 

@@ -8,7 +8,8 @@ An example module is how a game extends the runtime, in the smallest form:
     def summary(world) -> str: ...    # optional: one line on what happened
 
 ``playspace run examples/kitchen.py`` loads it like this; a module without SCENE or build is
-refused with a message that says what is missing.
+refused with a message that says what is missing. Its folder is on the import path, as it is
+for ``python game.py``: a game split into modules imports the ones beside it by name.
 """
 
 from __future__ import annotations
@@ -117,6 +118,9 @@ def _import(path: Path) -> ModuleType:
     loaded = sys.modules.get(name)
     if loaded is not None and Path(getattr(loaded, "__file__", "")) == path.resolve():
         return loaded
+    folder = str(path.resolve().parent)
+    if folder not in sys.path:  # as `python game.py` does: modules beside it import by name
+        sys.path.insert(0, folder)
     spec = importlib.util.spec_from_file_location(name, path.resolve())
     if spec is None or spec.loader is None:
         raise ExampleError(f"{path}: cannot be imported as a Python module")

@@ -41,7 +41,9 @@ def read_telemetry(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
             if number == len(lines) > 1 and not text.endswith("\n"):  # the run ended mid-line
                 logger.warning("%s:%d: cut short; read up to line %d", path, number, number - 1)
                 break
-            raise PlotError(f"{path}:{number}: not JSON: {error.msg}") from None
+            raise PlotError(
+                f"{path}:{number}: not JSON: {error.msg} at column {error.colno}"
+            ) from None
         except (RecursionError, ValueError):
             raise PlotError(f"{path}:{number}: not a telemetry record") from None
     header = records[0] if records else None

@@ -10,7 +10,10 @@ from pathlib import Path
 
 
 def playspace(
-    *args: str | Path, timeout: float = 120, env: Mapping[str, str] | None = None
+    *args: str | Path,
+    timeout: float = 120,
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "playspace.cli", *map(str, args)],
@@ -19,6 +22,7 @@ def playspace(
         timeout=timeout,
         check=False,
         env=None if env is None else dict(env),
+        cwd=cwd,
     )
 
 

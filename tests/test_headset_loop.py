@@ -24,8 +24,7 @@ from playspace.loops.replay import run_headless
 from playspace.loops.vr_loop import EXIT_GRACE, VrLoop
 from playspace.scene import load_scene
 from playspace.spatial import length
-from playspace.systems.grab.events import GRAB_EVENTS, Released
-from playspace.systems.haptics import HapticsPlugin
+from playspace.systems.grab.events import Released
 from playspace.systems.input import InputSource, ReplaySource, load_trace
 from playspace.systems.session import session_focused
 from playspace.systems.tracking import InputState
@@ -62,8 +61,7 @@ def loop_on(scene: Path) -> Iterator[LoopOn]:
         drawn: list[Drawn] = []
 
         def build(source: InputSource, hz: float) -> World:
-            added = [HapticsPlugin(GRAB_EVENTS), *plugins]
-            return build_world(load_scene(scene), source, hz, plugins=added)[0]
+            return build_world(load_scene(scene), source, hz, plugins=plugins)[0]
 
         def eyes(world: World) -> Callable[[np.ndarray, np.ndarray, EyeTarget], None]:
             def render_eye(view: np.ndarray, projection: np.ndarray, target: EyeTarget) -> None:

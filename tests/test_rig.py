@@ -281,6 +281,7 @@ def test_a_player_who_walks_off_the_edge_is_put_back_on_safe_ground() -> None:
     run.world.step(round(6.0 * 90))
     steps = run.steps()
     (rescued,) = run.events("player_rescued")
+    assert rescued["why"] == "fell"
     assert rescued["fell"][1] < -50.0 and 19.4 < rescued["to"][0] < 20.0  # back from the edge
     assert rescued["to"][1] == pytest.approx(0.0, abs=0.01)
     end = steps[-1]
@@ -289,6 +290,18 @@ def test_a_player_who_walks_off_the_edge_is_put_back_on_safe_ground() -> None:
     assert math.hypot(head[0] - body[0], head[2] - body[2]) < 0.15  # standing at the body
     assert head[1] == pytest.approx(1.7, abs=0.05)  # the view back on the floor
     assert max(s["fade"] for s in steps) > 0.5  # the blink hid the jump
+
+
+def test_a_player_who_leaves_the_level_across_the_floor_is_put_back_before_falling_far() -> None:
+    """Walking fast off the edge, the body follows the head through the air: two metres past
+    the level's geometry it is out of the world, and put back long before the kill height."""
+    start = PlayerStart(position=spatial.vec3(19.0, 0.0, 0.0))
+    run = rig_world(lambda t: head_at(min(t, 2.0) * 4.0, 1.7, 0.0), start=start)
+    run.world.step(round(2.5 * 90))
+    rescued = run.events("player_rescued")[0]  # the first: the head walks on, and off again
+    assert rescued["why"] == "out_of_bounds"
+    assert rescued["fell"][0] > 22.0 and rescued["fell"][1] > -5.0  # past x = 20 + 2, not far down
+    assert rescued["to"][0] < 20.0 and rescued["to"][1] == pytest.approx(0.0, abs=0.01)
 
 
 def test_a_teleport_aimed_through_a_wall_lands_on_this_side_of_it() -> None:

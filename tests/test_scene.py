@@ -393,7 +393,7 @@ BAD_VALUES = [
     (BOX.replace("1, 1, 1", "1, nan, 1"), f"{SIZE}, got [1, nan, 1]"),
     (BOX.replace("1, 1, 1", "inf, 1, 1"), f"{SIZE}, got [inf, 1, 1]"),
     (BOX.replace("1, 1, 1", "1, 1"), f"{SIZE}, got [1, 1]"),
-    (BOX.replace("1, 1, 1", f"1, 1, {HUGE}"), f"{SIZE}, got [1, 1, {HUGE}]"),
+    (BOX.replace("1, 1, 1", f"1, 1, {HUGE}"), f"{SIZE}, got {f'[1, 1, {HUGE}'[:57]}..."),
     (BOX.replace("[1, 1, 1]", '"big"'), f'{SIZE}, got "big"'),
     (BOX.replace("size = [1, 1, 1]\n", ""), SIZE.replace("expected", "missing, expected")),
     (BOX.replace("0, 0, 0", "0, nan, 0"), f"{POSITION}, got [0, nan, 0]"),

@@ -281,3 +281,84 @@ def test_an_order_against_a_set_that_contradicts_it_is_a_cycle(world: World) -> 
     recorder(world, "e", in_set="early")
     with pytest.raises(ScheduleError, match="cycle"):
         recorder(world, "l", in_set="late", before=["e"])
+
+
+@dataclass
+class Score:
+    points: int
+
+
+def test_writers_in_ordered_sets_are_not_ambiguous_and_writers_in_one_set_are() -> None:
+    @system(Phase.FIXED, in_set="early", writes=(Score,))
+    def first(w: World) -> None: ...
+
+    @system(Phase.FIXED, in_set="late", writes=(Score,))
+    def second(w: World) -> None: ...
+
+    @system(Phase.FIXED, in_set="late", reads=(Score,))
+    def third(w: World) -> None: ...
+
+    world = World()
+    world.schedule.add_sets(Phase.FIXED, "early", "late")
+    world.add_systems(first, second, third)
+    assert {(a, b) for a, b, _ in world.schedule.ambiguities()} == {("second", "third")}
+
+
+def test_a_system_with_neither_set_nor_order_lands_in_the_default_set(world: World) -> None:
+    world.schedule.add_sets(Phase.FIXED, "tracking", "game", "telemetry")
+    world.schedule.set_default_set(Phase.FIXED, "game")
+    recorder(world, "write", in_set="telemetry")
+    recorder(world, "unplaced")
+    recorder(world, "poll", in_set="tracking")
+    recorder(world, "ordered", before=["poll"])  # its own order stands: no set is forced on it
+    world.step(1)
+    assert ran(world) == ["ordered", "poll", "unplaced", "write"]
+    assert world.schedule.get("unplaced").in_set == "game"
+    with pytest.raises(ScheduleError, match="set 'nowhere'"):
+        world.schedule.set_default_set(Phase.FIXED, "nowhere")
+
+
+def test_add_system_takes_writes_and_declare_widens_a_system() -> None:
+    world = World()
+    world.add_system(lambda w: None, phase=Phase.FIXED, name="a", writes=(Score,))
+    world.add_system(lambda w: None, phase=Phase.FIXED, name="b")
+    assert world.schedule.ambiguities() == []
+    world.declare("b", reads=(Score,))
+    assert world.schedule.ambiguities() == [("a", "b", Score)]
+
+
+def test_a_plugin_that_says_it_is_not_unique_may_be_added_again() -> None:
+    class Spawner:
+        unique = False
+
+        def __init__(self, kind: str) -> None:
+            self.kind = kind
+
+        def build(self, world: World) -> None:
+            log = world.try_resource(Log) or world.insert_resource(Log([]))
+            log.names.append(self.kind)
+
+    world = World()
+    world.add_plugin(Spawner("snowball"))
+    world.add_plugin(Spawner("crate"))
+    assert world.resource(Log).names == ["snowball", "crate"]
+
+
+def test_the_audit_names_what_a_system_touched_without_declaring_it() -> None:
+    @system(Phase.FIXED, reads=(Log,))
+    def honest(w: World) -> None:
+        w.resource(Log)
+
+    @system(Phase.FIXED, reads=(Log,))
+    def sneaky(w: World) -> None:
+        w.resource(Score).points += 1
+        for _ in w.each(Log):
+            pass
+
+    world = World()
+    world.insert_resource(Log([]))
+    world.insert_resource(Score(0))
+    world.add_systems(honest, sneaky)
+    audit = world.audit_access()
+    world.step(2)
+    assert audit == {"sneaky": {Score}}

@@ -26,7 +26,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TYPE_CHECKING, TypeVar
 
@@ -173,6 +173,14 @@ class Schedule:
         self._names_by_source: dict[object, str] = {}
         self._order: dict[Phase, tuple[SystemSpec, ...]] = {p: () for p in PHASES}
         self._sets: dict[Phase, list[str]] = {p: [] for p in PHASES}
+        self._default_sets: dict[Phase, str] = {}
+
+    def set_default_set(self, phase: Phase, name: str) -> None:
+        """Where a system of `phase` added with neither a set nor a ``before``/``after`` goes:
+        a game system then runs at a documented point of the step, not wherever the order of
+        adding happened to put it."""
+        self._set_of(name, phase, f"(default of {phase.name})")
+        self._default_sets[phase] = name
 
     def add_sets(self, phase: Phase, *names: str) -> None:
         """Append named sets to `phase`, in this order; names already there keep their place.
@@ -243,6 +251,21 @@ class Schedule:
             self._names_by_source[_key(spec.source)] = spec.name
         return specs
 
+    def declare(
+        self, ref: object, reads: Iterable[type] = (), writes: Iterable[type] = ()
+    ) -> SystemSpec:
+        """Widen what a system added earlier says it reads and writes (a telemetry writer told
+        to record another event type); returns the system as it is now."""
+        spec = self.get(ref)
+        wider = replace(
+            spec,
+            reads=spec.reads + tuple(k for k in reads if k not in spec.reads),
+            writes=spec.writes + tuple(k for k in writes if k not in spec.writes),
+        )
+        self._systems[spec.name] = wider
+        self._order = _order(self._systems, self._sets)
+        return wider
+
     def remove(self, ref: object) -> SystemSpec:
         """Remove a system; systems that order against it must be removed first."""
         spec = self.get(ref)
@@ -263,12 +286,14 @@ class Schedule:
         """Pairs of systems of one phase that touch the same data, one writing, unordered.
 
         Their relative order is only the order they were added in: fine until a plugin is added
-        in another order. Each pair comes with the type they share.
+        in another order. Each pair comes with the type they share. Systems ordered by their
+        sets, or by ``before``/``after`` (directly or through others), are not ambiguous.
         """
         found: list[tuple[str, str, type]] = []
+        edges = _edges(self._systems, self._sets)
         for phase in PHASES:
             specs = self._order[phase]
-            reach = _reachability(specs)
+            reach = _reachability(specs, edges)
             for i, a in enumerate(specs):
                 for b in specs[i + 1 :]:
                     if b.name in reach[a.name] or a.name in reach[b.name]:
@@ -319,8 +344,15 @@ class Schedule:
             reads=declaration.reads,
             writes=declaration.writes,
             run_if=declaration.run_if,
-            in_set=self._set_of(declaration.in_set, phase, name),
+            in_set=self._set_of(self._placed(declaration, phase), phase, name),
         )
+
+    def _placed(self, declaration: Declaration, phase: Phase) -> str | None:
+        """The set a system goes in: its own, else the phase's default if it orders itself
+        against nothing."""
+        if declaration.in_set is not None or declaration.before or declaration.after:
+            return declaration.in_set
+        return self._default_sets.get(phase)
 
     def _set_of(self, in_set: str | None, phase: Phase, name: str) -> str | None:
         if in_set is not None and in_set not in self._sets[phase]:
@@ -355,11 +387,9 @@ def _merge(declared: Declaration, overrides: Declaration) -> Declaration:
     )
 
 
-def _order(
-    systems: dict[str, SystemSpec], sets: dict[Phase, list[str]]
-) -> dict[Phase, tuple[SystemSpec, ...]]:
-    """Stable topological order per phase: constraints first, then insertion order."""
-    rank = {name: i for i, name in enumerate(systems)}
+def _edges(systems: dict[str, SystemSpec], sets: dict[Phase, list[str]]) -> dict[str, set[str]]:
+    """For each system, the systems that run right after it by a constraint: its set before
+    theirs, or its own ``before``/``after``."""
     edges: dict[str, set[str]] = {name: set() for name in systems}
     for phase, names in sets.items():
         groups = [
@@ -381,6 +411,15 @@ def _order(
                     f"comes from the phases themselves"
                 )
             edges[first].add(then)
+    return edges
+
+
+def _order(
+    systems: dict[str, SystemSpec], sets: dict[Phase, list[str]]
+) -> dict[Phase, tuple[SystemSpec, ...]]:
+    """Stable topological order per phase: constraints first, then insertion order."""
+    rank = {name: i for i, name in enumerate(systems)}
+    edges = _edges(systems, sets)
 
     order: dict[Phase, tuple[SystemSpec, ...]] = {}
     for phase in PHASES:
@@ -421,18 +460,13 @@ def _cycle(edges: dict[str, set[str]], incoming: dict[str, int]) -> str:
     return " -> ".join(reversed(loop))
 
 
-def _reachability(specs: tuple[SystemSpec, ...]) -> dict[str, set[str]]:
-    """For each system, the systems that must run after it (transitively)."""
-    after: dict[str, set[str]] = {spec.name: set() for spec in specs}
-    for spec in specs:
-        for target in spec.before:
-            after[spec.name].add(target)
-        for target in spec.after:
-            after[target].add(spec.name)
+def _reachability(specs: tuple[SystemSpec, ...], edges: dict[str, set[str]]) -> dict[str, set[str]]:
+    """For each system of one phase (`specs` in the order they run), the systems that must run
+    after it, transitively."""
     reach: dict[str, set[str]] = {}
     for spec in reversed(specs):  # topological order reversed: successors are done first
         seen: set[str] = set()
-        for then in after[spec.name]:
+        for then in edges[spec.name]:
             seen.add(then)
             seen |= reach.get(then, set())
         reach[spec.name] = seen

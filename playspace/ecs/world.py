@@ -36,6 +36,7 @@ E = TypeVar("E")
 R = TypeVar("R")
 
 _world_numbers = itertools.count(1)
+_EVERYONES = (Time, FixedTime)  # the clock's resources: only the world writes them
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +90,8 @@ class World:
         self.time = self.insert_resource(Time())
         self.fixed_time = self.insert_resource(FixedTime(hz=self.clock.hz, dt=self.clock.dt))
         self._despawned = self.add_event(Despawned)
+        self._running: SystemSpec | None = None
+        self._audit: dict[str, set[type]] | None = None
 
     def _use(self) -> None:
         if esper.current_world is not self.name:
@@ -110,6 +113,8 @@ class World:
         """Create an entity with these components and return its id."""
         for component in components:
             _check_instance(component, "component", "given to spawn")
+            if self._audit is not None:
+                self._touch(type(component))
         self._use()
         return esper.create_entity(*components)
 
@@ -138,9 +143,13 @@ class World:
         for component in components:
             _check_instance(component, "component", f"added to entity {entity}")
         for component in components:
+            if self._audit is not None:
+                self._touch(type(component))
             esper.add_component(entity, component)
 
     def remove(self, entity: int, kind: type[C]) -> C:
+        if self._audit is not None:
+            self._touch(kind)
         self._use()
         removed = esper.try_remove_component(entity, kind)
         if removed is None:
@@ -149,6 +158,8 @@ class World:
 
     def get(self, entity: int, kind: type[C]) -> C:
         """The entity's component of type `kind`; a clear error when it has none."""
+        if self._audit is not None:
+            self._touch(kind)
         self._use()
         found = esper.try_component(entity, kind)
         if found is None:
@@ -157,6 +168,8 @@ class World:
         return found
 
     def try_get(self, entity: int, kind: type[C]) -> C | None:
+        if self._audit is not None:
+            self._touch(kind)
         self._use()
         return esper.try_component(entity, kind)
 
@@ -170,6 +183,8 @@ class World:
 
     def each(self, kind: type[C]) -> list[tuple[int, C]]:
         """Every (entity, component) of one type: esper's cached list, read-only."""
+        if self._audit is not None:
+            self._touch(kind)
         self._use()
         return esper.get_component(kind)
 
@@ -187,6 +202,8 @@ class World:
     ) -> list[tuple[int, tuple[C1, C2, C3, C4]]]: ...
     def query(self, *kinds: type) -> list[tuple[int, tuple[Any, ...]]]:
         """Entities with all of these components: esper's cached list, read-only."""
+        if self._audit is not None:
+            self._touch(*kinds)
         self._use()
         return esper.get_components(*kinds)
 
@@ -203,6 +220,8 @@ class World:
         return resource
 
     def resource(self, kind: type[R]) -> R:
+        if self._audit is not None:
+            self._touch(kind)
         try:
             return self._resources[kind]  # type: ignore[return-value]
         except KeyError:
@@ -212,6 +231,8 @@ class World:
             ) from None
 
     def try_resource(self, kind: type[R]) -> R | None:
+        if self._audit is not None:
+            self._touch(kind)
         return self._resources.get(kind)  # type: ignore[return-value]
 
     def remove_resource(self, kind: type[R]) -> R:
@@ -226,10 +247,14 @@ class World:
         return self.events.add(kind)
 
     def send(self, event: object) -> None:
+        if self._audit is not None:
+            self._touch(type(event))
         self.events.queue(type(event)).send(event)
 
     def read_events(self, kind: type[E], reader: Hashable) -> list[E]:
         """Events of `kind` sent since `reader` (normally the calling system) last read."""
+        if self._audit is not None:
+            self._touch(kind)
         return self.events.queue(kind).read(reader)
 
     # Systems and plugins -----------------------------------------------------------------
@@ -242,6 +267,7 @@ class World:
         before: Iterable[object] = (),
         after: Iterable[object] = (),
         reads: Iterable[type] = (),
+        writes: Iterable[type] = (),
         run_if: Callable[[World], bool] | None = None,
         name: str | None = None,
         in_set: str | None = None,
@@ -251,13 +277,18 @@ class World:
         An event type in `reads` makes the system a known reader of it from now on.
         """
         overrides = Declaration(
-            phase, tuple(before), tuple(after), tuple(reads), (), run_if, name, in_set
+            phase, tuple(before), tuple(after), tuple(reads), tuple(writes), run_if, name, in_set
         )
         self._subscribe(self.schedule.add([item], overrides))
 
     def add_systems(self, *items: object) -> None:
         """Add several declared systems at once; they may order against each other."""
         self._subscribe(self.schedule.add(items))
+
+    def declare(self, ref: object, reads: Iterable[type] = (), writes: Iterable[type] = ()) -> None:
+        """Widen what a system already added reads and writes; an event type in `reads` makes
+        it a known reader of that event from now on."""
+        self._subscribe([self.schedule.declare(ref, reads, writes)])
 
     def _subscribe(self, specs: list[SystemSpec]) -> None:
         for spec in specs:
@@ -268,10 +299,14 @@ class World:
         self.events.forget(spec.source)
 
     def add_plugin(self, plugin: Plugin | Callable[[World], None]) -> None:
-        """Build a plugin (an object with ``build(world)``, or a plain function) once."""
+        """Build a plugin (an object with ``build(world)``, or a plain function) once.
+
+        A second plugin of the same class is refused, as a second physics or rig would be a
+        bug; a plugin class that may be added more than once (two telemetry streams, a
+        spawner per prop kind) says so with a class attribute ``unique = False``."""
         key = plugin if not hasattr(plugin, "build") else type(plugin)
         label = getattr(key, "__qualname__", repr(key))
-        if key in self._plugins:
+        if key in self._plugins and getattr(plugin, "unique", True):
             raise PluginError(f"plugin {label} was already added to this world")
         build = getattr(plugin, "build", None)
         if build is None and not callable(plugin):
@@ -284,6 +319,22 @@ class World:
 
     def has_plugin(self, plugin: object) -> bool:
         return plugin in self._plugins or type(plugin) in self._plugins
+
+    def audit_access(self) -> dict[str, set[type]]:
+        """Note from now on, by system name, the component, resource and event types each
+        system touches without declaring them (in ``reads`` or ``writes``); the dict returned
+        fills as systems run. The schedule finds unordered writers of the same data from what
+        systems declare: a test that audits a running world holds those declarations true."""
+        self._audit = {}
+        return self._audit
+
+    def _touch(self, *kinds: type) -> None:
+        spec, audit = self._running, self._audit
+        if spec is None or audit is None:
+            return
+        for kind in kinds:
+            if kind not in spec.reads and kind not in spec.writes and kind not in _EVERYONES:
+                audit.setdefault(spec.name, set()).add(kind)
 
     # Running -----------------------------------------------------------------------------
 
@@ -317,8 +368,12 @@ class World:
             self._run(spec)
 
     def _run(self, spec: SystemSpec) -> None:
+        self._running = spec
         start = perf_counter_ns()
-        spec.run(self)
+        try:
+            spec.run(self)
+        finally:
+            self._running = None
         took = perf_counter_ns() - start
         stats = spec.stats
         stats.calls += 1

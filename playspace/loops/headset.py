@@ -1,8 +1,8 @@
 """The headset run: a scene or an example in a headset, composed for the frame loop.
 
 :func:`run_vr` loads the target, opens an OpenXR session (the backend, on the GL context the
-caller made current), adds what a headset run has beside the game's plugins (haptics, and
-telemetry, a recording and a trace driving Monado's remote driver when asked) and hands the
+caller made current), adds what a headset run has beside the game's plugins (telemetry,
+a recording and a trace driving Monado's remote driver when asked) and hands the
 run to :class:`~playspace.loops.vr_loop.VrLoop`, DESIGN.md's frame against the runtime.
 
 When no session opens it prints one line, naming which of the three failures it was (no
@@ -30,8 +30,6 @@ from playspace.example import headless_command
 from playspace.loops.vr_loop import VrLoop, XrBackend
 from playspace.scene import SceneError
 from playspace.stopping import INTERRUPTED
-from playspace.systems.grab.events import GRAB_EVENTS
-from playspace.systems.haptics import HapticsPlugin
 from playspace.systems.input import (
     InputSource,
     Recorder,
@@ -142,7 +140,7 @@ def run_vr(
         if driver is not None:  # the remote driver listens once the instance exists
             driver.start()
             stack.callback(driver.stop)
-        added = [HapticsPlugin(GRAB_EVENTS), *plugins]
+        added = list(plugins)
         if telemetry is not None:
             added.append(TelemetryPlugin(telemetry, telemetry_events()))
         if example is not None:

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from playspace.components.physics import Box, Capsule, Cylinder, Sphere
 from playspace.formats.files import MB, input_problem
+from playspace.formats.shown import clipped
 from playspace.scene.meshes import MeshFileError, load_mesh
 from playspace.scene.model import (
     BodyShape,
@@ -152,7 +153,9 @@ class _SceneReader:
             elif key in SINGLE_TABLES and not isinstance(value, dict):
                 self.errors.append(f"{self.file}: '{key}' must be a single table [{key}]")
             elif key not in ARRAY_TABLES + SINGLE_TABLES:
-                shown = f"[[{key}]]" if is_array else f"[{key}]" if isinstance(value, dict) else key
+                name = clipped(key)
+                shown = f"[{name}]" if isinstance(value, dict) else name
+                shown = f"[[{name}]]" if is_array else shown
                 self.errors.append(f"{self.file}: unknown table {shown}; known tables: {known}")
 
     def _array(self, key: str, read: Callable[[Table, int], T | None]) -> tuple[T, ...]:
@@ -184,7 +187,9 @@ class _SceneReader:
         name = t.string("name", default)
         first = self.names.setdefault(name, t.where)
         if first != t.where:
-            t.problem("name", f'expected a name no other table uses, got "{name}" (as {first})')
+            t.problem(
+                "name", f'expected a name no other table uses, got "{clipped(name)}" (as {first})'
+            )
         return name
 
     def _direction(self, t: Table) -> Triple:

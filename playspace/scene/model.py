@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from playspace.components.physics import Box, Capsule, Cylinder, Sphere, TriangleMesh
+from playspace.formats.shown import printable
 from playspace.systems.physics import FallPolicy
 
 Triple = tuple[float, float, float]
@@ -26,8 +27,8 @@ class SceneError(ValueError):
     """
 
     def __init__(self, errors: list[str]) -> None:
-        super().__init__("\n".join(errors))
-        self.errors = errors
+        self.errors = [printable(error) for error in errors]  # a file name may hold anything
+        super().__init__("\n".join(self.errors))
 
 
 @dataclass(frozen=True, slots=True)

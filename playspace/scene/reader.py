@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from playspace.formats.shown import clipped
+
 _COUNT_WORDS = {1: "one", 2: "two", 3: "three"}
 
 
@@ -76,13 +78,18 @@ def parse_numbers(
 
 
 def _show(value: object) -> str:
-    """A value as the scene file writes it: ``[1, 0, 1]``, ``nan``, ``"box"``, ``true``."""
+    """A value as the scene file writes it (``[1, 0, 1]``, ``nan``, ``"box"``, ``true``), cut
+    short and with control characters escaped (:func:`clipped`)."""
+    return clipped(_written(value))
+
+
+def _written(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if isinstance(value, list):
-        return "[" + ", ".join(map(_show, value)) + "]"
+        return "[" + ", ".join(map(_written, value)) + "]"
     if isinstance(value, dict):
         return "a table"
     return str(value)
@@ -100,7 +107,7 @@ class Table:
         self.bad: set[str] = set()  # keys with a problem: their values are placeholders
 
     def problem(self, key: str, message: str) -> None:
-        self.errors.append(f"{self.file}: {self.where}, key '{key}': {message}")
+        self.errors.append(f"{self.file}: {self.where}, key '{clipped(key)}': {message}")
         self.bad.add(key)
 
     def skip(self, *keys: str) -> None:
@@ -188,5 +195,5 @@ class Table:
             if key not in self.known:
                 known = ", ".join(sorted(set(self.known)))
                 self.errors.append(
-                    f"{self.file}: {self.where}: unknown key '{key}'; known keys: {known}"
+                    f"{self.file}: {self.where}: unknown key '{clipped(key)}'; known keys: {known}"
                 )

@@ -115,7 +115,11 @@ def _place_tracked(world: World, drawn: DrawnPoses) -> None:
         drawn.rotations[row] = (q.x, q.y, q.z, q.w)
 
 
-@system(Phase.LATE, reads=(Transform, PreviousTransform, TrackedDevice), writes=(DrawnPoses,))
+@system(
+    Phase.LATE,
+    reads=(Transform, PreviousTransform, TrackedDevice, Grabbable, Hand, InputState, Rig),
+    writes=(DrawnPoses, DrawnLayout),
+)
 def late_placement(world: World) -> None:
     """Place what is drawn for this frame's display time."""
     place_drawn(world, world.fixed_time.alpha)

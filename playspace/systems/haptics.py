@@ -68,7 +68,13 @@ class HapticsPlugin:
         world.insert_resource(HapticQueue())
         for kind in self.events:
             world.add_event(kind)
-        world.add_system(self, phase=Phase.LATE, reads=self.events, name="haptic_feedback")
+        world.add_system(
+            self,
+            phase=Phase.LATE,
+            reads=(*self.events, Hand),
+            writes=(HapticQueue,),
+            name="haptic_feedback",
+        )
 
     def run(self, world: World) -> None:
         """Turn this frame's events into pulses (LATE: after every fixed step that sent one)."""

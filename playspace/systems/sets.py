@@ -1,9 +1,12 @@
 """The named sets of the fixed step, in the order DESIGN.md's frame gives them.
 
 Plugins put their systems in these sets rather than naming each other's systems, so the
-tracking, rig, interaction and physics plugins can be added in any order. A game system that
-must see this step's physics results goes in ``game``; one with no set runs in the order it was
-added, subject to its own ``before``/``after``.
+tracking, rig, interaction and physics plugins can be added in any order. A game has two sets,
+as Bevy's FixedPreUpdate and FixedUpdate: ``game_before_physics`` runs after tracking, before
+the player moves and physics steps (steering its own bodies, spawning, reading this step's
+input), and ``game`` runs after physics has written back (scoring, reacting to contacts and
+hits). A fixed-step system added with neither a set nor a ``before``/``after`` lands in
+``game``.
 """
 
 from playspace.ecs import Phase, World
@@ -11,6 +14,7 @@ from playspace.ecs import Phase, World
 FIXED_SETS = (
     "physics_prepare",
     "tracking",
+    "game_before_physics",
     "rig",
     "locomotion",
     "character",
@@ -29,3 +33,4 @@ FIXED_SETS = (
 def add_fixed_sets(world: World) -> None:
     """Give the world the fixed-step sets (harmless when another plugin already did)."""
     world.schedule.add_sets(Phase.FIXED, *FIXED_SETS)
+    world.schedule.set_default_set(Phase.FIXED, "game")

@@ -85,7 +85,12 @@ class Telemetry:
                 self.events.append(kind)
 
 
-@system(Phase.FIXED, in_set="telemetry")
+@system(
+    Phase.FIXED,
+    in_set="telemetry",
+    reads=(Rig, Transform, CharacterMotion, Grabbable, Opponent, Prop),
+    writes=(Telemetry,),
+)
 def telemetry_system(world: World) -> None:
     """Write this step's line."""
     telemetry = world.resource(Telemetry)
@@ -142,4 +147,13 @@ class TelemetryPlugin:
     def build(self, world: World) -> None:
         add_fixed_sets(world)
         world.insert_resource(Telemetry(self.out, world.fixed_time.hz, self.events))
-        world.add_systems(telemetry_system)
+        world.add_system(telemetry_system, reads=self.events)
+
+
+def record_events(world: World, *kinds: type) -> None:
+    """Have the world's telemetry (if it writes any) record events of `kinds` too: a game's
+    own events (each type needs a ``kind`` class attribute) appear in each step's line."""
+    telemetry = world.try_resource(Telemetry)
+    if telemetry is not None:
+        telemetry.record(*kinds)
+        world.declare(telemetry_system, reads=kinds)

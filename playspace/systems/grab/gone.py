@@ -32,7 +32,13 @@ def forget(world: World, entity: int) -> None:
     world.resource(ThrowHistory).hands.pop(entity, None)
 
 
-@system(Phase.FIXED, in_set="physics_prepare", before=(make_twins,), reads=(Despawned,))
+@system(
+    Phase.FIXED,
+    in_set="physics_prepare",
+    before=(make_twins,),
+    reads=(Despawned,),
+    writes=(Hand, Holds, Twins, ThrowHistory),
+)
 def forget_despawned(world: World) -> None:
     """Forget entities despawned since the last step."""
     for gone in world.read_events(Despawned, reader=forget_despawned):

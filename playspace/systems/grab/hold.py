@@ -48,7 +48,12 @@ def hand_pose(transform: Transform) -> Pose:
     return Pose(transform.position, transform.rotation)
 
 
-@system(Phase.FIXED, in_set="grab", writes=(Hand, Grabbable))
+@system(
+    Phase.FIXED,
+    in_set="grab",
+    reads=(Colliders, GrabSettings, InputState, RigidBody, TrackedDevice, Transform),
+    writes=(Hand, Grabbable, Holds, Physics, Grabbed, LetGo),
+)
 def grab(world: World) -> None:
     """Turn grip values into grabs and let-gos, with hysteresis."""
     settings = world.resource(GrabSettings)
@@ -129,7 +134,13 @@ def _start_holding(world: World, held: int) -> None:
         physics.report_contacts(held, part, True)
 
 
-@system(Phase.FIXED, in_set="grab", after=(grab,), writes=(Transform,))
+@system(
+    Phase.FIXED,
+    in_set="grab",
+    after=(grab,),
+    reads=(Grabbable, Hand, TrackedDevice),
+    writes=(Transform,),
+)
 def hold(world: World) -> None:
     """Move each held object with its hand (aimed at the second hand when two hold it)."""
     seconds = second_hands(

@@ -41,7 +41,13 @@ class Twins:
     seen: object = None  # the query list last scanned for new grabbables
 
 
-@system(Phase.FIXED, in_set="physics_prepare", before=("physics_prepare",))
+@system(
+    Phase.FIXED,
+    in_set="physics_prepare",
+    before=("physics_prepare",),
+    reads=(Grabbable,),
+    writes=(Colliders, Twins),
+)
 def make_twins(world: World) -> None:
     """Give every new grabbable's solid colliders a sensor twin on the probe layer."""
     twins = world.resource(Twins)
@@ -62,7 +68,12 @@ def make_twins(world: World) -> None:
             colliders.parts.append(Collider(solid.shape, solid.offset, "probe", sensor=True))
 
 
-@system(Phase.FIXED, in_set="layers", reads=(SensorEntered, SensorExited, ContactBegan))
+@system(
+    Phase.FIXED,
+    in_set="layers",
+    reads=(SensorEntered, SensorExited, ContactBegan, CharacterBody, Holds, Rig, Transform),
+    writes=(Grabbable, Physics, Twins, Hit),
+)
 def held_layers(world: World) -> None:
     """Ghost held objects inside the environment, restore dropped ones, report hits."""
     twins, physics = world.resource(Twins), world.resource(Physics)

@@ -24,7 +24,7 @@ from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose, Vec3
 from playspace.systems.grab.events import LetGo, Released
 from playspace.systems.grab.hold import Holds, hand_pose
-from playspace.systems.grab.layers import drop_layers
+from playspace.systems.grab.layers import Twins, drop_layers
 from playspace.systems.physics import Physics
 from playspace.systems.throw.estimate import release_velocity
 
@@ -52,7 +52,12 @@ def _controller(device: TrackedDevice, settings: GrabSettings) -> Pose:
     return Pose(grip.position + spatial.rotate(grip.rotation, settings.com_offset), grip.rotation)
 
 
-@system(Phase.FIXED, in_set="throw", writes=(ThrowHistory,))
+@system(
+    Phase.FIXED,
+    in_set="throw",
+    reads=(GrabSettings, Hand, Rig, TrackedDevice, Transform),
+    writes=(ThrowHistory,),
+)
 def throw_history(world: World) -> None:
     """Keep each hand's recent poses; forget them when tracking is lost."""
     history, settings = world.resource(ThrowHistory), world.resource(GrabSettings)
@@ -85,7 +90,13 @@ def _jumped(last: Sample, p: Vec3, now: float) -> bool:
     return (p.x - x) ** 2 + (p.y - y) ** 2 + (p.z - z) ** 2 > reach * reach
 
 
-@system(Phase.FIXED, in_set="throw", after=(throw_history,), reads=(LetGo,))
+@system(
+    Phase.FIXED,
+    in_set="throw",
+    after=(throw_history,),
+    reads=(LetGo, GrabSettings, Rig, ThrowHistory, TrackedDevice, Transform),
+    writes=(Grabbable, Holds, Physics, Twins, Released),
+)
 def throw(world: World) -> None:
     """Let go of released objects: restore what they were, and launch them."""
     for let_go in world.read_events(LetGo, reader=throw):

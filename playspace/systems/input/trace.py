@@ -34,6 +34,7 @@ from playspace.components.input import (
     PadButton,
 )
 from playspace.formats.files import MB, input_problem
+from playspace.formats.shown import clipped, printable
 from playspace.spatial import Pose, Quat, Vec3, normalize, quat_from_xyzw, quat_to_xyzw, vec3_from
 
 logger = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ _POSE_KEYS = ("p", "q", "v", "w")
 # Tracking space is a room: a pose 10 km out, or a hand at 1000 m/s, is not a recording but a
 # broken one, and past 3.4e38 Rapier's 32-bit floats would make it infinity.
 _REACH = {"p": 1e4, "v": 1e3, "w": 1e4}  # metres, m/s, rad/s
-_LONGEST = 1e5  # seconds: a day of recording and more
+LONGEST_RUN = 86_400.0  # seconds: a day, the most a run (and so a trace) may last
 _HAND_KEYS = (*_POSE_KEYS, "grip", "trigger", "stick", "buttons")
 _PAD_KEYS = ("left_stick", "right_stick", "buttons")
 _NUMBER_TYPES = {int, float}  # by exact type: JSON's true is a Python int, but not a number
@@ -55,7 +56,6 @@ _COUNTS = {2: "two", 3: "three", 4: "four"}
 # A quaternion whose squared length is this close to 1 is kept as written: normalising a unit
 # quaternion again can move its last bit, and a written trace must load back exactly.
 _UNIT_SLACK = 1e-12
-_SHOWN = 60  # characters of an offending value quoted in a message
 LARGEST_TRACE = 4096 * MB  # hours of recording
 LONGEST_LINE = MB  # a sample is under a kilobyte: a line longer than this is not one
 
@@ -68,9 +68,8 @@ class TraceError(ValueError):
 
     def __init__(self, path: str, line: int | None, field: str | None, problem: str) -> None:
         where = path if line is None else f"{path}:{line}"
-        super().__init__(
-            f"{where}: {problem}" if field is None else f"{where}: field '{field}': {problem}"
-        )
+        said = f"{where}: {problem}" if field is None else f"{where}: field '{field}': {problem}"
+        super().__init__(printable(said))
         self.path = path
         self.line = line
         self.field = field
@@ -159,8 +158,7 @@ def _describe(count: int | None, low: float, high: float) -> str:
 
 def _show(value: object) -> str:
     """A value as the file writes it (``NaN``, ``[1, 2]``, ``"a"``), cut short if long."""
-    text = json.dumps(value)
-    return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
+    return clipped(json.dumps(value))
 
 
 def _join(name: str, key: str) -> str:
@@ -183,7 +181,7 @@ def _object(cursor: _Cursor, value: object, name: str, keys: tuple[str, ...]) ->
 
 def _time(cursor: _Cursor, value: object, previous: float | None) -> float:
     """A sample's ``t``: seconds since the recording began, later than the sample before."""
-    (time,) = cursor.numbers(value, "t", None, 0.0, _LONGEST)
+    (time,) = cursor.numbers(value, "t", None, 0.0, LONGEST_RUN)
     if previous is not None and time <= previous:
         raise cursor.error(
             "t", f"expected a time after the previous sample's ({previous!r}), got {time!r}"
@@ -322,9 +320,22 @@ def _header(cursor: _Cursor, value: object) -> float | None:
     return hz
 
 
+def _unique(cursor: _Cursor, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are all different: of two values for one key, JSON readers keep
+    either, so a file that says both means nothing certain."""
+    record = dict(pairs)
+    if len(record) < len(pairs):
+        keys = [key for key, _ in pairs]
+        twice = next(key for index, key in enumerate(keys) if key in keys[:index])
+        raise cursor.error(None, f"the key {_show(twice)} is given twice in one object")
+    return record
+
+
 def _json(cursor: _Cursor, raw: bytes) -> object:
     try:
-        return json.loads(raw.decode("utf-8"))
+        return json.loads(raw.decode("utf-8"), object_pairs_hook=lambda p: _unique(cursor, p))
+    except TraceError:
+        raise
     except UnicodeDecodeError as error:
         raise cursor.error(None, f"not UTF-8 text (byte {error.start + 1})") from None
     except json.JSONDecodeError as error:

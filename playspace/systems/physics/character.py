@@ -66,7 +66,12 @@ def _controller(body: CharacterBody) -> rp.KinematicCharacterController:
     )
 
 
-@system(Phase.FIXED, in_set="character", writes=(Transform, CharacterMotion))
+@system(
+    Phase.FIXED,
+    in_set="character",
+    reads=(CharacterBody, Colliders, RigidBody),
+    writes=(Transform, CharacterMotion, Physics),
+)
 def character_move(world: World) -> None:
     """Move every character by its desired translation, then by gravity if it is not standing."""
     physics = world.resource(Physics)

@@ -311,6 +311,23 @@ class Physics(Queries):
             rp.ActiveCollisionTypes.all() if on else rp.ActiveCollisionTypes.default_types()
         )
 
+    def static_extent(self) -> tuple[Vec3, Vec3] | None:
+        """The smallest world box around every fixed body's colliders (lowest, highest
+        corner): the level's geometry, which nothing stands beyond. None without any."""
+        boxes = [
+            self.engine.colliders[part.handle].compute_aabb()
+            for body in self.bodies.values()
+            if body.kind is BodyKind.FIXED
+            for part in body.parts
+        ]
+        if not boxes:
+            return None
+        lows = [box.mins for box in boxes]
+        highs = [box.maxs for box in boxes]
+        low = spatial.vec3(*(min(float(corner[i]) for corner in lows) for i in range(3)))
+        high = spatial.vec3(*(max(float(corner[i]) for corner in highs) for i in range(3)))
+        return low, high
+
     def center_of_mass(self, entity: int) -> Vec3:
         """A body's centre of mass in the world."""
         rb = self._body(entity).rigid_body

@@ -35,7 +35,12 @@ from playspace.systems.physics.settle import overlapping_at_start, settle
 log = logging.getLogger(__name__)
 
 
-@system(Phase.FIXED, in_set="physics_prepare", reads=(Despawned,))
+@system(
+    Phase.FIXED,
+    in_set="physics_prepare",
+    reads=(Despawned, Colliders, RigidBody),
+    writes=(Physics, Transform, PreviousTransform),
+)
 def physics_prepare(world: World) -> None:
     """Bring the engine up to date with the components before anything moves this step."""
     physics = world.resource(Physics)
@@ -120,7 +125,12 @@ def _apply_changes(physics: Physics, body: Body, regroup: bool) -> bool:
     return changed
 
 
-@system(Phase.FIXED, in_set="physics_step")
+@system(
+    Phase.FIXED,
+    in_set="physics_step",
+    reads=(Transform,),
+    writes=(Physics, ContactBegan, ContactEnded, SensorEntered, SensorExited, Quarantined),
+)
 def physics_step(world: World) -> None:
     """Move kinematic bodies to their Transforms, step the engine once, report its events."""
     physics = world.resource(Physics)
@@ -191,7 +201,11 @@ def _report_quarantine(world: World, physics: Physics) -> None:
             world.send(Quarantined(body.entity))
 
 
-@system(Phase.FIXED, in_set="physics_writeback")
+@system(
+    Phase.FIXED,
+    in_set="physics_writeback",
+    writes=(Physics, Transform, PreviousTransform, FellOutOfWorld),
+)
 def physics_writeback(world: World) -> None:
     """Copy moving dynamic bodies into their Transforms; catch what fell out of the world."""
     physics = world.resource(Physics)

@@ -65,12 +65,14 @@ class RecenterRequested:
 
 @dataclass(frozen=True, slots=True)
 class PlayerRescued:
-    """The body fell out of the world (`fell`: where it was) and was put back on the last
-    safe ground (`to`), behind a blink."""
+    """The body left the world (`fell`: where it was) and was put back on the last safe ground
+    (`to`), behind a blink; `why`: ``"fell"`` below the kill height or ``"out_of_bounds"``
+    past the level's geometry across the floor."""
 
     kind: ClassVar[str] = "player_rescued"
     fell: Vec3
     to: Vec3
+    why: str = "fell"
 
 
 RIG_EVENTS = (

@@ -23,7 +23,12 @@ from playspace.systems.rig.events import Blocked
 from playspace.systems.rig.poses import floor_point, horizontal, to_world
 
 
-@system(Phase.FIXED, in_set="rig", writes=(CharacterMotion, CharacterBody, PlayerBody))
+@system(
+    Phase.FIXED,
+    in_set="rig",
+    reads=(Rig, RigSettings, TrackedDevice),
+    writes=(CharacterMotion, CharacterBody, PlayerBody, Transform, Physics),
+)
 def body_follow(world: World) -> None:
     """Ask the body to go where the player stands; fit the capsule to their height. The
     first time the head is tracked the body is put there at once: it starts at the neck."""
@@ -53,7 +58,12 @@ def body_follow(world: World) -> None:
         capsule.height = max(height, 2 * capsule.radius)
 
 
-@system(Phase.FIXED, in_set="separation", writes=(Transform, Rig))
+@system(
+    Phase.FIXED,
+    in_set="separation",
+    reads=(RigSettings, TrackedDevice),
+    writes=(Transform, Rig, Blocked),
+)
 def separation(world: World) -> None:
     """Resolve a body that could not follow: fade the view, or push the origin back."""
     rig, settings = world.resource(Rig), world.resource(RigSettings)

@@ -13,8 +13,10 @@ import math
 
 from playspace import spatial
 from playspace.components import TrackedDevice, Transform
+from playspace.components.physics import CharacterBody, CharacterMotion, Colliders
 from playspace.components.rig import MoveRelativeTo, Rig, RigSettings, TurnMode
 from playspace.ecs import Phase, World, system
+from playspace.systems.physics import Physics
 from playspace.systems.physics.character import walk_character
 from playspace.systems.rig.events import Recentered, RecenterRequested, Turned
 from playspace.systems.rig.poses import floor_point, horizontal, to_world, turn_around
@@ -28,7 +30,12 @@ def _deadzone(value: float, zone: float) -> float:
     return math.copysign((abs(value) - zone) / (1.0 - zone), value)
 
 
-@system(Phase.FIXED, in_set="locomotion", writes=(Transform, Rig))
+@system(
+    Phase.FIXED,
+    in_set="locomotion",
+    reads=(InputState, RigSettings, TrackedDevice),
+    writes=(Transform, Rig, Turned),
+)
 def turning(world: World) -> None:
     """Turn the origin around the head from the right stick's sideways push."""
     rig, settings = world.resource(Rig), world.resource(RigSettings)
@@ -53,7 +60,13 @@ def turning(world: World) -> None:
         world.send(Turned(angle))
 
 
-@system(Phase.FIXED, in_set="locomotion", after=(turning,), writes=(Transform, Rig))
+@system(
+    Phase.FIXED,
+    in_set="locomotion",
+    after=(turning,),
+    reads=(InputState, RigSettings, TrackedDevice, CharacterBody, CharacterMotion, Colliders),
+    writes=(Transform, Rig, Physics),
+)
 def smooth_move(world: World) -> None:
     """Walk the body along the left stick and carry the origin by the move it made."""
     rig, settings = world.resource(Rig), world.resource(RigSettings)
@@ -82,7 +95,13 @@ def smooth_move(world: World) -> None:
     origin.position = origin.position + horizontal(made)
 
 
-@system(Phase.FIXED, in_set="locomotion", reads=(RecenterRequested,), writes=(Transform,))
+@system(
+    Phase.FIXED,
+    in_set="locomotion",
+    after=("teleport",),
+    reads=(RecenterRequested, RigSettings, TrackedDevice),
+    writes=(Transform, Rig, Recentered),
+)
 def recenter(world: World) -> None:
     """Put the origin back so the player stands at the body again."""
     if not world.read_events(RecenterRequested, reader=recenter):

@@ -1,11 +1,13 @@
-"""The player stays in the world: a body that falls out of it is put back on safe ground.
+"""The player stays in the world: a body that leaves it is put back on safe ground.
 
 Walking physically off a ledge, or past the edge of a level, the body falls, and nothing else
-would ever stop it: the view would follow it down for good. Where the body stands on walkable
-ground is remembered; a body below the physics kill height is put back where it stood half a
-second before it fell (at the scene's start when it never stood anywhere) with the origin moved
-so the player stands at the body, behind the teleport's blink, and a
-:class:`~playspace.systems.rig.events.PlayerRescued` event says from where to where.
+would ever stop it: the view would follow it down for good. A body flung sideways (pushed by
+physics, moving through the air) leaves the level before it falls far. Where the body stands
+on walkable ground is remembered; a body below the physics kill height, or more than
+:data:`MARGIN` outside the level's geometry across the floor, is put back where it stood half a
+second before (at the scene's start when it never stood anywhere) with the origin moved so the
+player stands at the body, behind the teleport's blink, and a
+:class:`~playspace.systems.rig.events.PlayerRescued` event says from where to where, and why.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from playspace.systems.rig.events import PlayerRescued
 from playspace.systems.rig.poses import floor_point, horizontal, to_world
 
 TRAIL = 45  # grounded steps remembered: half a second at 90 Hz
+MARGIN = 2.0  # metres past the level's outermost geometry across the floor: nothing to stand on
 
 
 @dataclass(slots=True)
@@ -36,20 +39,31 @@ class SafeGround:
     touched the floor, and standing there it would slip off again."""
 
     trail: deque[Vec3] = field(default_factory=lambda: deque(maxlen=TRAIL))
+    # the level's geometry across the floor (lowest x, z; highest x, z), and the count of
+    # bodies it was measured at: a game that adds or removes a body has it measured again
+    extent: tuple[float, float, float, float] | None = None
+    measured_at: int = -1
 
     @property
     def feet(self) -> Vec3 | None:
         return self.trail[0] if self.trail else None
 
 
-@system(Phase.FIXED, in_set="separation", writes=(Transform, Rig, SafeGround, CharacterMotion))
+@system(
+    Phase.FIXED,
+    in_set="separation",
+    after=("separation",),
+    reads=(PlayerStart, RigSettings, TrackedDevice),
+    writes=(Transform, Rig, SafeGround, CharacterMotion, Physics, PlayerRescued),
+)
 def keep_in_world(world: World) -> None:
     """Remember safe ground; put a body fallen below the kill height back on it."""
     rig, safe = world.resource(Rig), world.resource(SafeGround)
     feet = world.get(rig.body, Transform).position
     motion = world.get(rig.body, CharacterMotion)
     physics = world.resource(Physics)
-    if feet.y >= physics.kill_height:
+    why = _outside(physics, safe, feet)
+    if why is None:
         if motion.grounded:
             safe.trail.append(spatial.Vec3(feet))
         return
@@ -65,4 +79,23 @@ def keep_in_world(world: World) -> None:
     rig.snap_floor = True  # the view's floor joins the body's at once
     rig.blink_left = world.resource(RigSettings).teleport_blink
     safe.trail.clear()
-    world.send(PlayerRescued(fell, spatial.Vec3(back)))
+    world.send(PlayerRescued(fell, spatial.Vec3(back), why))
+
+
+def _outside(physics: Physics, safe: SafeGround, feet: Vec3) -> str | None:
+    """Why the body at `feet` is out of the world (``"fell"``, ``"out_of_bounds"``), or None."""
+    if feet.y < physics.kill_height:
+        return "fell"
+    if safe.measured_at != len(physics.bodies):
+        safe.measured_at = len(physics.bodies)
+        extent = physics.static_extent()
+        safe.extent = (
+            None if extent is None else (extent[0].x, extent[0].z, extent[1].x, extent[1].z)
+        )
+    if safe.extent is None:
+        return None
+    low_x, low_z, high_x, high_z = safe.extent
+    inside = (
+        low_x - MARGIN <= feet.x <= high_x + MARGIN and low_z - MARGIN <= feet.z <= high_z + MARGIN
+    )
+    return None if inside else "out_of_bounds"

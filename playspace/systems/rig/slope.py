@@ -21,7 +21,12 @@ from playspace.systems.rig.poses import to_world
 SETTLED = 1e-4  # metres: closer than this, the floors already agree
 
 
-@system(Phase.FIXED, in_set="slope", writes=(Transform, Rig))
+@system(
+    Phase.FIXED,
+    in_set="slope",
+    reads=(CharacterMotion, RigSettings),
+    writes=(Transform, Rig, FloorSnapped),
+)
 def slope_quantization(world: World) -> None:
     """Keep the origin's height until the body's floor is a threshold away, then snap."""
     rig, settings = world.resource(Rig), world.resource(RigSettings)
@@ -41,7 +46,13 @@ def slope_quantization(world: World) -> None:
         world.send(FloorSnapped(dy))
 
 
-@system(Phase.FIXED, in_set="slope", after=(slope_quantization,), writes=(Transform,))
+@system(
+    Phase.FIXED,
+    in_set="slope",
+    after=(slope_quantization,),
+    reads=(Rig, TrackedDevice),
+    writes=(Transform,),
+)
 def place_tracked(world: World) -> None:
     """Put the head and hands in the world through the origin as it finally is this step."""
     origin = world.get(world.resource(Rig).origin, Transform)

@@ -27,7 +27,13 @@ CLEARANCE = 0.02  # metres the capsule must clear the floor by at the target
 WALL_MARGIN = 0.05  # metres an arc starts short of a wall between the body and the hand
 
 
-@system(Phase.FIXED, in_set="locomotion", writes=(Transform, Rig))
+@system(
+    Phase.FIXED,
+    in_set="locomotion",
+    after=("smooth_move",),
+    reads=(InputState, RigSettings, TrackedDevice, CharacterBody, Layers),
+    writes=(Transform, Rig, Physics, Teleported, TeleportRefused),
+)
 def teleport(world: World) -> None:
     """Aim while the right stick is forward; on release go to a valid target or refuse."""
     rig, settings = world.resource(Rig), world.resource(RigSettings)
