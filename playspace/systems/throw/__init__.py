@@ -2,7 +2,8 @@
 
 :func:`release_velocity` is a plain function of timestamped controller poses (no world, no
 components), so it can be used and tested on its own; ``estimate.py`` explains the technique
-and ``python benchmarks/throw_accuracy.py`` measures it against the source's 5-step average.
+and ``python benchmarks/throw_accuracy.py`` measures it against the source's 5-step average
+and against a least-squares oracle that knows each motion's model, the floor for any estimator.
 The fixed-step system that calls it on release is the grab package's
 (:mod:`playspace.systems.grab.throw`): it keeps the hands' history and gives back what the
 hold took, so it belongs with them; this package knows nothing of hands.
