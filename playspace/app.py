@@ -23,8 +23,8 @@ from playspace.systems.grab.events import GRAB_EVENTS
 from playspace.systems.haptics import HapticsPlugin
 from playspace.systems.input import InputSource
 from playspace.systems.physics.events import Quarantined
-from playspace.systems.rig import RigPlugin
-from playspace.systems.rig.events import RIG_EVENTS
+from playspace.systems.player import RigPlugin
+from playspace.systems.player.events import RIG_EVENTS
 
 
 @dataclass(slots=True)

@@ -18,8 +18,8 @@ from playspace.components.scene import PlayerStart
 from playspace.ecs import World
 from playspace.systems.input import ScriptedSource, device_pose, hand_input
 from playspace.systems.physics import PhysicsPlugin
-from playspace.systems.rig import RigPlugin
-from playspace.systems.rig.events import RIG_EVENTS
+from playspace.systems.player import RigPlugin
+from playspace.systems.player.events import RIG_EVENTS
 from playspace.systems.telemetry import TelemetryPlugin
 
 Script = Callable[[float], InputFrame]

@@ -15,7 +15,7 @@ from playspace.example import ExampleError, load_example
 from playspace.loops.replay import replay_source
 from playspace.scene import load_scene
 from playspace.systems.grab import TELEMETRY_EVENTS
-from playspace.systems.rig.events import RIG_EVENTS
+from playspace.systems.player.events import RIG_EVENTS
 from playspace.systems.telemetry import TelemetryPlugin, event_record
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

@@ -28,7 +28,7 @@ from playspace import spatial
 from playspace.app import build_world
 from playspace.components import Prop, Static, Transform
 from playspace.components.physics import Box, Collider, Colliders
-from playspace.components.rig import Rig
+from playspace.components.rig import Rig, ViewFade
 from playspace.ecs import World
 from playspace.loops.eyes import eye_pose, headset_eyes
 from playspace.loops.replay import replay_source
@@ -156,7 +156,7 @@ def eye_against_preview(
     image's format is `claimed_format`, against the preview's linear RGBA8 picture of the
     same eye."""
     world, pose = playground()
-    world.resource(Rig).fade = fade
+    world.get(world.resource(Rig).head, ViewFade).amount = fade
     renderer = Renderer(gl)
     image = swapchain_image(images, views.GL_SRGB8_ALPHA8)
     preview = preview_of(renderer, gl, world, pose)

@@ -157,7 +157,7 @@ def test_a_system_can_run_only_while_the_session_is_focused(loop_on: LoopOn) -> 
 
 
 def test_recentring_in_local_space_snaps_the_rig_and_remeasures_the_floor(loop_on: LoopOn) -> None:
-    from playspace.systems.rig.events import Recentered
+    from playspace.systems.player.events import Recentered
 
     runtime = FakeRuntime(stage=False)
     runtime.head_y = 0.4  # LOCAL's origin was set while seated; the player stands now...

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
+from rig_helpers import head_at, with_sticks
+from rig_helpers import rig_world as player_world
 
 from playspace import spatial
 from playspace.app import build_world
@@ -29,7 +31,7 @@ from playspace.components.physics import (
     PreviousTransform,
     Sphere,
 )
-from playspace.components.rig import Rig
+from playspace.components.rig import OriginMotion, Rig, RigSettings, TurnMode, ViewFade
 from playspace.ecs import Phase, World
 from playspace.loops.replay import replay_source
 from playspace.render import (
@@ -447,16 +449,18 @@ def test_a_missing_gl_driver_says_which(tmp_path: Path) -> None:
 
 def rig_world() -> tuple[World, Rig]:
     world = World(fixed_hz=90)
-    origin, head, left, right, body = (world.spawn(Transform()) for _ in range(5))
+    origin = world.spawn(Transform(), OriginMotion())
+    head = world.spawn(Transform(), ViewFade())
+    left, right, body = (world.spawn(Transform()) for _ in range(3))
     return world, world.insert_resource(Rig(origin, head, left, right, body))
 
 
-def test_the_vignette_eases_in_while_moving_smoothly_and_has_an_off_switch() -> None:
+def test_the_vignette_eases_in_while_carried_smoothly_and_has_an_off_switch() -> None:
     world, rig = rig_world()
     comfort = Comfort(VignetteSettings(strength=0.6, ramp=0.1))
     world.step(1)
     assert comfort.update(world) == (0.0, 0.0)
-    rig.smooth_moving = True
+    world.get(rig.origin, OriginMotion).continuous = True
     amounts = []
     for _ in range(12):
         world.step(1)
@@ -465,22 +469,26 @@ def test_the_vignette_eases_in_while_moving_smoothly_and_has_an_off_switch() -> 
     comfort.settings.enabled = False
     world.step(1)
     assert comfort.update(world)[0] == 0.0
-    rig.fade = 0.7
+    world.get(rig.head, ViewFade).amount = 0.7
     assert comfort.update(world)[1] == 0.7
 
 
-def test_smooth_turning_brings_the_vignette_and_a_snap_turn_does_not() -> None:
-    world, rig = rig_world()
+@pytest.mark.parametrize(("mode", "vignette"), [("smooth", True), ("snap", False)])
+def test_smooth_turning_brings_the_vignette_and_a_snap_turn_does_not(
+    mode: str, vignette: bool
+) -> None:
+    run = player_world(
+        lambda t: with_sticks(head_at(0.0, 1.7, 0.0), right=(1.0 if t > 0.1 else 0.0, 0.0)),
+        settings=RigSettings(turn_mode=TurnMode(mode)),
+    )
     comfort = Comfort(VignetteSettings(ramp=0.0))
-    origin = world.get(rig.origin, Transform)
-    comfort.update(world)
-    for _ in range(3):  # 90 degrees a second
-        origin.rotation = spatial.multiply(spatial.yaw_rotation(math.pi / 2 / 90), origin.rotation)
-        world.step(1)
-        assert comfort.update(world)[0] == comfort.settings.strength
-    origin.rotation = spatial.multiply(spatial.yaw_rotation(math.radians(30)), origin.rotation)
-    world.step(1)
-    assert comfort.update(world)[0] == 0.0
+    seen = []
+    for _ in range(30):
+        run.world.step(1)
+        seen.append(comfort.update(run.world)[0])
+    turned = abs(spatial.yaw(run.world.get(run.world.resource(Rig).origin, Transform).rotation))
+    assert turned > 0.3  # it turned either way
+    assert (max(seen) == comfort.settings.strength) is vignette
 
 
 # The command ------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from playspace.components.rig import Rig, RigSettings, SeparationPolicy
 from playspace.components.scene import PlayerStart
 from playspace.ecs import World
 from playspace.systems.input import hand_input
-from playspace.systems.rig.events import RecenterRequested
+from playspace.systems.player.events import RecenterRequested
 
 THRESHOLD = 0.2
 

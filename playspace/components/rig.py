@@ -69,29 +69,78 @@ class RigSettings:
 
 @dataclass(slots=True)
 class Rig:
-    """The rig's entities and its running state; a resource.
-
-    `fade` is 0 (clear) to 1 (black), the most of the separation fade and the teleport
-    blink. `arc` is the teleport arc while aiming, for whatever draws it. How far the view's
-    floor lags the body's is not kept: it is the origin's height less the body's feet.
-    """
+    """The rig's entities; a resource. Their state is in small components on them: the
+    body's :class:`Separation`, the head's :class:`ViewFade`, the origin's
+    :class:`OriginMotion`, :class:`TeleportAim` and :class:`TurnState`. How far the view's
+    floor lags the body's is not kept: it is the origin's height less the body's feet."""
 
     origin: int
     head: int
     left_hand: int
     right_hand: int
     body: int
-    fade: float = 0.0
-    separation: float = 0.0
+
+
+@dataclass(slots=True)
+class Separation:
+    """On the body: how far it is from where the player physically stands (metres, across
+    the floor), and whether that is far enough to say the player walked into something."""
+
+    distance: float = 0.0
     blocked: bool = False
-    smooth_moving: bool = False
-    snap_turn_armed: bool = True
-    teleport_aiming: bool = False
-    teleport_target: Vec3 | None = None
-    teleport_problem: str | None = "none"  # why the target is refused: slope, room, none
+
+
+@dataclass(slots=True)
+class ViewFade:
+    """On the head: how dark the view is, 0 (clear) to 1 (black), the most of the separation
+    policy's fade and a blink (teleport, rescue) with `blink_left` seconds to go."""
+
+    amount: float = 0.0
     blink_left: float = 0.0
-    snap_floor: bool = True  # snap the floor on the next step (teleport, turn, recenter, start)
+
+
+@dataclass(slots=True)
+class OriginMotion:
+    """On the origin: whether a locomotion provider carried it continuously this step
+    (smooth movement, flying, climbing), as opposed to a jump (teleport, snap turn). The
+    comfort vignette darkens the edges for it; a throw adds the player's own velocity."""
+
+    continuous: bool = False
+
+
+class AimProblem(Enum):
+    """Why the teleport's target is refused (telemetry's ``teleport_refused`` reason)."""
+
+    NO_TARGET = "none"  # the arc hit nothing within its flight time
+    SLOPE = "slope"  # too steep to stand on
+    ROOM = "room"  # no room for the body
+
+
+@dataclass(slots=True)
+class TeleportAim:
+    """On the origin: the teleport being aimed, for the provider and whatever draws the arc.
+    `target` is where the arc landed (None: nowhere); `problem` is None for a target the body
+    can stand at."""
+
+    aiming: bool = False
+    target: Vec3 | None = None
+    problem: AimProblem | None = AimProblem.NO_TARGET
     arc: list[Vec3] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class TurnState:
+    """On the origin: a snap turn is armed once the stick has come back to the middle."""
+
+    armed: bool = True
+
+
+@dataclass(slots=True)
+class MoveState:
+    """On the origin: whether smooth movement moved the player last step (its start snaps the
+    view's floor, announced; the steps after follow it)."""
+
+    moving: bool = False
 
 
 @dataclass(slots=True)

@@ -43,7 +43,7 @@ from playspace.systems.input import (
     InputSource,
     LiveSource,
 )
-from playspace.systems.rig.events import RecenterRequested
+from playspace.systems.player.events import RecenterRequested
 from playspace.xr.bindings import com_offset_for, profile_name
 from playspace.xr.mapping import (
     ActionStates,

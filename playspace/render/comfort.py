@@ -5,25 +5,21 @@ movement, smooth turning): optic flow at the edges of vision is what makes vecti
 and darkening it is the standard remedy (Fernandes and Feiner, "Combating VR sickness
 through subtle dynamic field-of-view modification", 2016; Google Earth VR, XR Interaction
 Toolkit's tunnelling vignette). Snap turns and teleports are not smooth motion and get none;
-the fade (``Rig.fade``, from the separation policy and teleport's blink) covers those.
+the fade (the head's ``ViewFade``, from the separation policy and the blink of a teleport or a
+rescue) covers those.
 
-The rig flags smooth movement (``Rig.smooth_moving``); smooth turning is read off the origin's
-heading, which turns a little every fixed step while the stick is held (a snap turn jumps by
-far more in one step). The vignette eases in and out over `ramp` seconds, so it never pops.
-This is the renderer's own state; it writes nothing into the world.
+Every locomotion provider that carries the player continuously (smooth movement, smooth
+turning, a game's flying) says so in the origin's ``OriginMotion``, so the vignette needs no
+knowledge of any of them. It eases in and out over `ramp` seconds, so it never pops. This is
+the renderer's own state; it writes nothing into the world.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-from playspace import spatial
-from playspace.components import Transform
-from playspace.components.rig import Rig
+from playspace.components.rig import OriginMotion, Rig, ViewFade
 from playspace.ecs import World
-
-_SNAP_JUMP = 0.15  # radians of heading in one fixed step: more is a snap turn, not smooth
 
 
 @dataclass(slots=True)
@@ -32,8 +28,7 @@ class VignetteSettings:
 
     `strength` is how dark the edge gets at full vignette (0: off, 1: black); the darkening
     starts at `inner` and is full at `outer`, both in half screen heights from the centre of
-    view (1 is the top edge of the picture). `turn_rate` (rad/s) is the slowest heading change
-    counted as turning.
+    view (1 is the top edge of the picture).
     """
 
     enabled: bool = True
@@ -41,7 +36,6 @@ class VignetteSettings:
     inner: float = 0.6
     outer: float = 1.2
     ramp: float = 0.2
-    turn_rate: float = 0.2
 
     def __post_init__(self) -> None:
         if not 0 <= self.strength <= 1:
@@ -50,8 +44,8 @@ class VignetteSettings:
             raise ValueError(
                 f"vignette needs 0 <= inner < outer, got {self.inner!r}, {self.outer!r}"
             )
-        if not (self.ramp >= 0 and self.turn_rate >= 0):
-            raise ValueError("vignette ramp and turn rate must be >= 0")
+        if not self.ramp >= 0:
+            raise ValueError(f"vignette ramp must be >= 0 seconds, got {self.ramp!r}")
 
 
 class Comfort:
@@ -60,9 +54,6 @@ class Comfort:
     def __init__(self, settings: VignetteSettings | None = None) -> None:
         self.settings = settings or VignetteSettings()
         self.vignette = 0.0
-        self.turning = False
-        self._heading: float | None = None
-        self._steps = 0
         self._elapsed: float | None = None
 
     def update(self, world: World) -> tuple[float, float]:
@@ -70,9 +61,9 @@ class Comfort:
         rig = world.try_resource(Rig)
         if rig is None:
             return 0.0, 0.0
-        self._watch_turning(world, rig)
         settings = self.settings
-        moving = rig.smooth_moving or self.turning
+        carried = world.try_get(rig.origin, OriginMotion)
+        moving = carried is not None and carried.continuous
         target = settings.strength if settings.enabled and moving else 0.0
         now = world.time.elapsed
         dt = 0.0 if self._elapsed is None else max(now - self._elapsed, 0.0)
@@ -82,16 +73,5 @@ class Comfort:
         else:
             step = dt / settings.ramp * max(settings.strength, 1e-9)
             self.vignette += max(-step, min(step, target - self.vignette))
-        return self.vignette, min(max(rig.fade, 0.0), 1.0)
-
-    def _watch_turning(self, world: World, rig: Rig) -> None:
-        origin = world.try_get(rig.origin, Transform)
-        if origin is None:
-            return
-        steps = world.fixed_time.step
-        heading = spatial.yaw(origin.rotation)
-        if self._heading is not None and steps > self._steps:
-            turned = abs(math.remainder(heading - self._heading, math.tau)) / (steps - self._steps)
-            rate = turned * world.fixed_time.hz
-            self.turning = self.settings.turn_rate < rate and turned < _SNAP_JUMP
-        self._heading, self._steps = heading, steps
+        fade = world.try_get(rig.head, ViewFade)
+        return self.vignette, 0.0 if fade is None else min(max(fade.amount, 0.0), 1.0)

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from playspace.components import Transform
 from playspace.components.physics import CharacterMotion
-from playspace.components.rig import Rig
+from playspace.components.rig import Rig, ViewFade
 from playspace.components.scene import Grabbable, Opponent, Prop
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Quat, Vec3
@@ -88,7 +88,7 @@ class Telemetry:
 @system(
     Phase.FIXED,
     in_set="telemetry",
-    reads=(Rig, Transform, CharacterMotion, Grabbable, Opponent, Prop),
+    reads=(Rig, Transform, CharacterMotion, Grabbable, Opponent, Prop, ViewFade),
     writes=(Telemetry,),
 )
 def telemetry_system(world: World) -> None:
@@ -111,7 +111,7 @@ def telemetry_system(world: World) -> None:
             "p": vector(body.position),
             "grounded": world.get(rig.body, CharacterMotion).grounded,
         },
-        "fade": _number(rig.fade),
+        "fade": _number(world.get(rig.head, ViewFade).amount),
         "objects": _objects(world),
         "events": events,
     }

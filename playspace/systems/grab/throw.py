@@ -10,6 +10,7 @@ A hand whose tracking was lost gives no velocity: stale samples never throw anyt
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -18,7 +19,7 @@ import numpy as np
 from playspace import spatial
 from playspace.components import TrackedDevice, Transform
 from playspace.components.interaction import GrabSettings, Hand
-from playspace.components.rig import Rig
+from playspace.components.rig import OriginMotion, Rig
 from playspace.components.scene import Grabbable
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose, Vec3
@@ -38,12 +39,14 @@ MAX_HAND_SPEED = 30.0
 
 @dataclass(slots=True)
 class ThrowHistory:
-    """Recent controller centre-of-mass poses per hand (tracking space), and the origin's
-    velocity from smooth locomotion; a resource."""
+    """Recent controller centre-of-mass poses per hand (tracking space), and how locomotion
+    carried the origin last step (across the floor, m/s, and about +Y, rad/s), which a thrown
+    object keeps as the player's own motion; a resource."""
 
     hands: dict[int, deque[Sample]] = field(default_factory=dict)
     origin_velocity: Vec3 = field(default_factory=lambda: spatial.vec3(0.0, 0.0, 0.0))
-    last_origin: Vec3 | None = None
+    origin_spin: float = 0.0
+    last_origin: tuple[Vec3, float] | None = None  # position and yaw
 
 
 def _controller(device: TrackedDevice, settings: GrabSettings) -> Pose:
@@ -55,7 +58,7 @@ def _controller(device: TrackedDevice, settings: GrabSettings) -> Pose:
 @system(
     Phase.FIXED,
     in_set="throw",
-    reads=(GrabSettings, Hand, Rig, TrackedDevice, Transform),
+    reads=(GrabSettings, Hand, Rig, TrackedDevice, Transform, OriginMotion),
     writes=(ThrowHistory,),
 )
 def throw_history(world: World) -> None:
@@ -73,13 +76,15 @@ def throw_history(world: World) -> None:
             samples.clear()  # a glitch: nothing before it, nor the jump itself, is thrown
         samples.append((now, (p.x, p.y, p.z), (q.x, q.y, q.z, q.w)))
     rig = world.resource(Rig)
-    origin = spatial.Vec3(world.get(rig.origin, Transform).position)
-    moved = rig.smooth_moving and history.last_origin is not None
-    if moved and history.last_origin is not None:
-        step = origin - history.last_origin
-        history.origin_velocity = spatial.vec3(step.x, 0.0, step.z) / world.fixed_time.dt
+    transform = world.get(rig.origin, Transform)
+    origin = (spatial.Vec3(transform.position), spatial.yaw(transform.rotation))
+    last, dt = history.last_origin, world.fixed_time.dt
+    if last is not None and world.get(rig.origin, OriginMotion).continuous:
+        step = origin[0] - last[0]  # a jump (teleport, snap turn) carries nothing
+        history.origin_velocity = spatial.vec3(step.x, 0.0, step.z) / dt
+        history.origin_spin = math.remainder(origin[1] - last[1], math.tau) / dt
     else:
-        history.origin_velocity = spatial.vec3(0.0, 0.0, 0.0)
+        history.origin_velocity, history.origin_spin = spatial.vec3(0.0, 0.0, 0.0), 0.0
     history.last_origin = origin
 
 
@@ -160,9 +165,20 @@ def _launch(world: World, let_go: LetGo, grabbable: Grabbable) -> tuple[Vec3, Ve
         scale=grabbable.throw_scale,
         reported=reported,
     )
-    turn = world.get(world.resource(Rig).origin, Transform).rotation
-    world_linear = spatial.rotate(turn, spatial.vec3_from(linear)) + history.origin_velocity
+    origin = world.get(world.resource(Rig).origin, Transform)
+    world_linear = spatial.rotate(origin.rotation, spatial.vec3_from(linear)) + _carried(
+        history, world.get(let_go.object, Transform).position, origin.position
+    )
     speed = spatial.length(world_linear)  # the limit holds for what leaves, locomotion included
     if speed > grabbable.max_throw_speed:
         world_linear = world_linear * (grabbable.max_throw_speed / speed)
-    return world_linear, spatial.rotate(turn, spatial.vec3_from(angular))
+    return world_linear, spatial.rotate(origin.rotation, spatial.vec3_from(angular))
+
+
+def _carried(history: ThrowHistory, point: Vec3, origin: Vec3) -> Vec3:
+    """The velocity locomotion gave `point` (a point of the room) last step: the origin's
+    across the floor, and its turn about +Y around the origin (a smooth turn pivots on the
+    head: the origin's own move accounts for that)."""
+    lever = point - origin
+    spin = spatial.cross(spatial.vec3(0.0, history.origin_spin, 0.0), lever)
+    return history.origin_velocity + spatial.vec3(spin.x, 0.0, spin.z)

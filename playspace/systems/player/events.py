@@ -13,6 +13,21 @@ from playspace.systems.tracking import TrackingRejected
 
 
 @dataclass(frozen=True, slots=True)
+class FloorSnapRequested:
+    """Ask slope quantization to put the view's floor on the body's this step: a teleport, a
+    snap turn, recentering, the start of smooth movement (`announced`: said as a floor snap)
+    and every step of it after (not announced: the floor follows while the player moves)."""
+
+    announced: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class BlinkRequested:
+    """Ask for the view to blink (fade out and in over the settings' blink time), hiding a
+    jump of the view: a teleport, a rescue."""
+
+
+@dataclass(frozen=True, slots=True)
 class FloorSnapped:
     """The origin snapped to the body's floor: the view moved by `dy` metres at once."""
 
@@ -86,3 +101,5 @@ RIG_EVENTS = (
     TrackingRejected,
     PlayerRescued,
 )
+
+PLAYER_REQUESTS = (FloorSnapRequested, BlinkRequested)  # between the player's systems only

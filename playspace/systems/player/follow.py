@@ -16,11 +16,18 @@ import math
 from playspace import spatial
 from playspace.components import TrackedDevice, Transform
 from playspace.components.physics import CharacterBody, CharacterMotion
-from playspace.components.rig import PlayerBody, Rig, RigSettings, SeparationPolicy
+from playspace.components.rig import (
+    PlayerBody,
+    Rig,
+    RigSettings,
+    Separation,
+    SeparationPolicy,
+    ViewFade,
+)
 from playspace.ecs import Phase, World, system
 from playspace.systems.physics import Physics
-from playspace.systems.rig.events import Blocked
-from playspace.systems.rig.poses import floor_point, horizontal, to_world
+from playspace.systems.player.events import BlinkRequested, Blocked
+from playspace.systems.player.poses import floor_point, horizontal, to_world
 
 
 @system(
@@ -61,8 +68,8 @@ def body_follow(world: World) -> None:
 @system(
     Phase.FIXED,
     in_set="separation",
-    reads=(RigSettings, TrackedDevice),
-    writes=(Transform, Rig, Blocked),
+    reads=(Rig, RigSettings, TrackedDevice),
+    writes=(Transform, Separation, Blocked),
 )
 def separation(world: World) -> None:
     """Resolve a body that could not follow: fade the view, or push the origin back."""
@@ -76,12 +83,31 @@ def separation(world: World) -> None:
     if settings.policy is SeparationPolicy.PUSH_BACK and head.tracked and distance > 1e-4:
         origin.position = origin.position + gap
         distance = 0.0
-    rig.separation = distance
-    span = max(settings.fade_full - settings.fade_start, 1e-6)
-    faded = min(max((distance - settings.fade_start) / span, 0.0), 1.0)
-    blink = rig.blink_left / settings.teleport_blink if settings.teleport_blink > 0 else 0.0
-    rig.fade = max(faded, min(blink, 1.0))
+    state = world.get(rig.body, Separation)
+    state.distance = distance
     blocked = distance > settings.fade_start
-    if blocked and not rig.blocked:
+    if blocked and not state.blocked:
         world.send(Blocked(distance))
-    rig.blocked = blocked
+    state.blocked = blocked
+
+
+@system(
+    Phase.FIXED,
+    in_set="separation",
+    after=("keep_in_world",),
+    reads=(Rig, RigSettings, Separation, BlinkRequested),
+    writes=(ViewFade,),
+)
+def view_fade(world: World) -> None:
+    """Darken the view: with the separation (the fade policy's, which is all that keeps a head
+    in a wall from seeing), and for a blink someone asked for; the darker of the two."""
+    rig, settings = world.resource(Rig), world.resource(RigSettings)
+    fade = world.get(rig.head, ViewFade)
+    fade.blink_left = max(0.0, fade.blink_left - world.fixed_time.dt)
+    if world.read_events(BlinkRequested, reader=view_fade):
+        fade.blink_left = settings.teleport_blink
+    span = max(settings.fade_full - settings.fade_start, 1e-6)
+    distance = world.get(rig.body, Separation).distance
+    faded = min(max((distance - settings.fade_start) / span, 0.0), 1.0)
+    blink = fade.blink_left / settings.teleport_blink if settings.teleport_blink > 0 else 0.0
+    fade.amount = max(faded, min(blink, 1.0))

@@ -1,10 +1,11 @@
-"""Controller locomotion: turning around the head, smooth movement, recentering.
+"""Controller locomotion: turning around the head and smooth movement (two locomotion
+providers), and recentering.
 
 Turning rotates the origin around the head, not around the origin, so the player does not swing
 across the room: snap turn (one turn per flick of the right stick) or smooth turn. Smooth
 movement walks the *body* with collision along the left stick, relative to the head's (or a
 hand's) yaw and flat on the floor, then moves the origin by what the body really did, so a wall
-stops the view as it stops the body. Teleport lives in ``playspace.systems.rig.teleport``.
+stops the view as it stops the body. Teleport lives in ``playspace.systems.player.teleport``.
 """
 
 from __future__ import annotations
@@ -14,12 +15,27 @@ import math
 from playspace import spatial
 from playspace.components import TrackedDevice, Transform
 from playspace.components.physics import CharacterBody, CharacterMotion, Colliders
-from playspace.components.rig import MoveRelativeTo, Rig, RigSettings, TurnMode
+from playspace.components.rig import (
+    MoveRelativeTo,
+    MoveState,
+    OriginMotion,
+    Rig,
+    RigSettings,
+    Separation,
+    TurnMode,
+    TurnState,
+)
 from playspace.ecs import Phase, World, system
 from playspace.systems.physics import Physics
 from playspace.systems.physics.character import walk_character
-from playspace.systems.rig.events import Recentered, RecenterRequested, Turned
-from playspace.systems.rig.poses import floor_point, horizontal, to_world, turn_around
+from playspace.systems.player.events import (
+    FloorSnapRequested,
+    Recentered,
+    RecenterRequested,
+    Turned,
+)
+from playspace.systems.player.poses import floor_point, horizontal, to_world, turn_around
+from playspace.systems.player.providers import locomotion_provider
 from playspace.systems.tracking import InputState
 
 
@@ -30,55 +46,63 @@ def _deadzone(value: float, zone: float) -> float:
     return math.copysign((abs(value) - zone) / (1.0 - zone), value)
 
 
-@system(
-    Phase.FIXED,
-    in_set="locomotion",
-    reads=(InputState, RigSettings, TrackedDevice),
-    writes=(Transform, Rig, Turned),
+MOVE_ORDER = 5  # first: walking goes on while the right stick aims a teleport
+TURN_ORDER = 15  # after teleport (10), which takes the step while it aims: one stick for both
+
+
+@locomotion_provider(
+    TURN_ORDER,
+    reads=(InputState, Rig, RigSettings, TrackedDevice),
+    writes=(Transform, TurnState, OriginMotion, Turned, FloorSnapRequested),
 )
-def turning(world: World) -> None:
+def turning(world: World, disabled: bool) -> bool:
     """Turn the origin around the head from the right stick's sideways push."""
     rig, settings = world.resource(Rig), world.resource(RigSettings)
     head = world.get(rig.head, TrackedDevice)
     push = world.resource(InputState).frame.right.stick[0]
-    if rig.teleport_aiming or not head.tracked:
-        return
+    state = world.get(rig.origin, TurnState)
+    if disabled or not head.tracked:
+        return False
     origin = world.get(rig.origin, Transform)
     pivot = to_world(origin, head.pose).position
     if settings.turn_mode is TurnMode.SMOOTH:
         rate = -_deadzone(push, settings.stick_deadzone) * settings.smooth_turn_speed
         if rate:
             turn_around(origin, pivot, rate * world.fixed_time.dt)
-        return
+            world.get(rig.origin, OriginMotion).continuous = True
+        return bool(rate)
     if abs(push) < settings.flick_off:
-        rig.snap_turn_armed = True
-    elif abs(push) > settings.flick_on and rig.snap_turn_armed:
+        state.armed = True
+    elif abs(push) > settings.flick_on and state.armed:
         angle = -math.copysign(settings.snap_turn, push)  # stick right turns right
         turn_around(origin, pivot, angle)
-        rig.snap_turn_armed = False
-        rig.snap_floor = True
+        state.armed = False
+        world.send(FloorSnapRequested())
         world.send(Turned(angle))
+        return True
+    return False
 
 
-@system(
-    Phase.FIXED,
-    in_set="locomotion",
-    after=(turning,),
-    reads=(InputState, RigSettings, TrackedDevice, CharacterBody, CharacterMotion, Colliders),
-    writes=(Transform, Rig, Physics),
+@locomotion_provider(
+    MOVE_ORDER,
+    reads=(InputState, Rig, RigSettings, TrackedDevice, Separation, CharacterBody, Colliders),
+    writes=(Transform, CharacterMotion, Physics, OriginMotion, MoveState, FloorSnapRequested),
 )
-def smooth_move(world: World) -> None:
+def smooth_move(world: World, disabled: bool) -> bool:
     """Walk the body along the left stick and carry the origin by the move it made."""
     rig, settings = world.resource(Rig), world.resource(RigSettings)
     frame = world.resource(InputState).frame
     x = _deadzone(frame.left.stick[0], settings.stick_deadzone)
     y = _deadzone(frame.left.stick[1], settings.stick_deadzone)
-    moving = bool(x or y) and rig.separation < settings.fade_full
-    if moving and not rig.smooth_moving:
-        rig.snap_floor = True  # the floor syncs at once when smooth movement starts
-    rig.smooth_moving = moving
-    if not moving:
-        return
+    separated = world.get(rig.body, Separation).distance >= settings.fade_full
+    state = world.get(rig.origin, MoveState)
+    started = not state.moving
+    state.moving = not disabled and bool(x or y) and not separated
+    if not state.moving:
+        return False
+    # the floor syncs at once when smooth movement starts, then follows while it lasts
+    world.send(FloorSnapRequested(announced=started))
+    world.get(rig.origin, OriginMotion).continuous = True
     guide = {
         MoveRelativeTo.HEAD: rig.head,
         MoveRelativeTo.LEFT_HAND: rig.left_hand,
@@ -93,17 +117,19 @@ def smooth_move(world: World) -> None:
     wanted = spatial.rotate(spatial.yaw_rotation(heading), spatial.vec3(x * step, 0.0, -y * step))
     made = walk_character(world, rig.body, wanted)
     origin.position = origin.position + horizontal(made)
+    return True
 
 
 @system(
     Phase.FIXED,
-    in_set="locomotion",
-    after=("teleport",),
-    reads=(RecenterRequested, RigSettings, TrackedDevice),
-    writes=(Transform, Rig, Recentered),
+    in_set="rig",
+    before=("body_follow",),
+    reads=(RecenterRequested, Rig, RigSettings, TrackedDevice),
+    writes=(Transform, Recentered, FloorSnapRequested),
 )
 def recenter(world: World) -> None:
-    """Put the origin back so the player stands at the body again."""
+    """Put the origin back so the player stands at the body again (before the body follows,
+    so it has nowhere to go)."""
     if not world.read_events(RecenterRequested, reader=recenter):
         return
     rig, settings = world.resource(Rig), world.resource(RigSettings)
@@ -112,5 +138,5 @@ def recenter(world: World) -> None:
     stands = floor_point(to_world(origin, head.pose), settings.neck_offset)
     feet = world.get(rig.body, Transform).position
     origin.position = origin.position + horizontal(feet - stands)
-    rig.snap_floor = True
+    world.send(FloorSnapRequested())
     world.send(Recentered())

@@ -7,7 +7,7 @@ on walkable ground is remembered; a body below the physics kill height, or more 
 :data:`MARGIN` outside the level's geometry across the floor, is put back where it stood half a
 second before (at the scene's start when it never stood anywhere) with the origin moved so the
 player stands at the body, behind the teleport's blink, and a
-:class:`~playspace.systems.rig.events.PlayerRescued` event says from where to where, and why.
+:class:`~playspace.systems.player.events.PlayerRescued` event says from where to where, and why.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from playspace.components.scene import PlayerStart
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Vec3
 from playspace.systems.physics import Physics
-from playspace.systems.rig.events import PlayerRescued
-from playspace.systems.rig.poses import floor_point, horizontal, to_world
+from playspace.systems.player.events import BlinkRequested, FloorSnapRequested, PlayerRescued
+from playspace.systems.player.poses import floor_point, horizontal, to_world
 
 TRAIL = 45  # grounded steps remembered: half a second at 90 Hz
 MARGIN = 2.0  # metres past the level's outermost geometry across the floor: nothing to stand on
@@ -53,8 +53,16 @@ class SafeGround:
     Phase.FIXED,
     in_set="separation",
     after=("separation",),
-    reads=(PlayerStart, RigSettings, TrackedDevice),
-    writes=(Transform, Rig, SafeGround, CharacterMotion, Physics, PlayerRescued),
+    reads=(PlayerStart, Rig, RigSettings, TrackedDevice),
+    writes=(
+        Transform,
+        SafeGround,
+        CharacterMotion,
+        Physics,
+        PlayerRescued,
+        FloorSnapRequested,
+        BlinkRequested,
+    ),
 )
 def keep_in_world(world: World) -> None:
     """Remember safe ground; put a body fallen below the kill height back on it."""
@@ -76,8 +84,8 @@ def keep_in_world(world: World) -> None:
     head = world.get(rig.head, TrackedDevice)
     stands = floor_point(to_world(origin, head.pose), world.resource(RigSettings).neck_offset)
     origin.position = origin.position + horizontal(back - stands)
-    rig.snap_floor = True  # the view's floor joins the body's at once
-    rig.blink_left = world.resource(RigSettings).teleport_blink
+    world.send(FloorSnapRequested())  # the view's floor joins the body's at once
+    world.send(BlinkRequested())
     safe.trail.clear()
     world.send(PlayerRescued(fell, spatial.Vec3(back), why))
 

@@ -5,7 +5,9 @@ down with it is a roller coaster; instead the origin (the view's floor) keeps it
 the body's floor changes, the vertical travel accumulates, and once it reaches the threshold
 (0.20 m by default, either way) the origin snaps to the body's floor in one step. The floor
 syncs at once when smooth movement starts and follows continuously while it lasts (the player
-chose to move, and expects the view to); teleport, snap turn and recentering snap it. A
+chose to move, and expects the view to); teleport, snap turn and recentering snap it. Each of
+those asks with a :class:`~playspace.systems.player.events.FloorSnapRequested` event: no
+system reaches into another's state to ask. A
 threshold of 0 turns the technique off: the view then follows the floor continuously.
 """
 
@@ -15,8 +17,8 @@ from playspace.components import TrackedDevice, Transform
 from playspace.components.physics import CharacterMotion
 from playspace.components.rig import Rig, RigSettings
 from playspace.ecs import Phase, World, system
-from playspace.systems.rig.events import FloorSnapped
-from playspace.systems.rig.poses import to_world
+from playspace.systems.player.events import FloorSnapped, FloorSnapRequested
+from playspace.systems.player.poses import to_world
 
 SETTLED = 1e-4  # metres: closer than this, the floors already agree
 
@@ -24,22 +26,23 @@ SETTLED = 1e-4  # metres: closer than this, the floors already agree
 @system(
     Phase.FIXED,
     in_set="slope",
-    reads=(CharacterMotion, RigSettings),
-    writes=(Transform, Rig, FloorSnapped),
+    reads=(CharacterMotion, Rig, RigSettings, FloorSnapRequested),
+    writes=(Transform, FloorSnapped),
 )
 def slope_quantization(world: World) -> None:
-    """Keep the origin's height until the body's floor is a threshold away, then snap."""
+    """Keep the origin's height until the body's floor is a threshold away, then snap; snap
+    (or follow) at once when asked."""
     rig, settings = world.resource(Rig), world.resource(RigSettings)
     origin = world.get(rig.origin, Transform)
     floor = world.get(rig.body, Transform).position.y
     grounded = world.get(rig.body, CharacterMotion).grounded
     dy = floor - origin.position.y
-    if rig.snap_floor:  # teleport, snap turn, recentering, the start of smooth movement
-        rig.snap_floor = False
+    asked = world.read_events(FloorSnapRequested, reader=slope_quantization)
+    if any(request.announced for request in asked):  # teleport, snap turn, recentering, ...
         if abs(dy) > SETTLED:
             origin.position.y = floor
             world.send(FloorSnapped(dy))
-    elif settings.slope_quantization <= 0 or rig.smooth_moving:
+    elif settings.slope_quantization <= 0 or asked:  # off, or following smooth movement
         origin.position.y = floor
     elif grounded and abs(dy) >= settings.slope_quantization:
         origin.position.y = floor

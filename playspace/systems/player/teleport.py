@@ -14,12 +14,18 @@ import math
 from playspace import spatial
 from playspace.components import TrackedDevice, Transform
 from playspace.components.physics import Capsule, CharacterBody
-from playspace.components.rig import Rig, RigSettings
-from playspace.ecs import Phase, World, system
+from playspace.components.rig import AimProblem, Rig, RigSettings, TeleportAim
+from playspace.ecs import World
 from playspace.spatial import Vec3
 from playspace.systems.physics import Layers, Physics
-from playspace.systems.rig.events import Teleported, TeleportRefused
-from playspace.systems.rig.poses import floor_point, horizontal, to_world
+from playspace.systems.player.events import (
+    BlinkRequested,
+    FloorSnapRequested,
+    Teleported,
+    TeleportRefused,
+)
+from playspace.systems.player.poses import floor_point, horizontal, to_world
+from playspace.systems.player.providers import locomotion_provider
 from playspace.systems.tracking import InputState
 
 ARC_STEP = 1.0 / 30.0  # seconds of flight per cast segment
@@ -27,37 +33,52 @@ CLEARANCE = 0.02  # metres the capsule must clear the floor by at the target
 WALL_MARGIN = 0.05  # metres an arc starts short of a wall between the body and the hand
 
 
-@system(
-    Phase.FIXED,
-    in_set="locomotion",
-    after=("smooth_move",),
-    reads=(InputState, RigSettings, TrackedDevice, CharacterBody, Layers),
-    writes=(Transform, Rig, Physics, Teleported, TeleportRefused),
+TELEPORT_ORDER = 10  # after smooth movement; while it aims it takes the step from turning
+
+
+@locomotion_provider(
+    TELEPORT_ORDER,
+    exclusive=True,
+    reads=(InputState, Rig, RigSettings, TrackedDevice, CharacterBody, Layers),
+    writes=(
+        Transform,
+        TeleportAim,
+        Physics,
+        Teleported,
+        TeleportRefused,
+        FloorSnapRequested,
+        BlinkRequested,
+    ),
 )
-def teleport(world: World) -> None:
+def teleport(world: World, disabled: bool) -> bool:
     """Aim while the right stick is forward; on release go to a valid target or refuse."""
     rig, settings = world.resource(Rig), world.resource(RigSettings)
-    rig.blink_left = max(0.0, rig.blink_left - world.fixed_time.dt)
+    aim = world.get(rig.origin, TeleportAim)
     push = world.resource(InputState).frame.right.stick[1]
+    if disabled:
+        aim.aiming, aim.arc = False, []
+        return False
     if push > settings.flick_on:
-        rig.teleport_aiming = True
-    if not rig.teleport_aiming:
-        return
+        aim.aiming = True
+    if not aim.aiming:
+        return False
     hand = world.get(rig.right_hand, TrackedDevice)
     if hand.tracked:
-        _aim(world, rig, settings, hand)
+        _aim(world, rig, aim, settings, hand)
     if push >= settings.flick_off:
-        return
-    rig.teleport_aiming = False
-    rig.arc = []
-    target, problem = rig.teleport_target, rig.teleport_problem
-    if target is None or problem is not None:
-        world.send(TeleportRefused(target, problem or "none"))
-        return
-    _go(world, rig, settings, target)
+        return True
+    aim.aiming, aim.arc = False, []
+    if aim.target is None or aim.problem is not None:
+        reason = (aim.problem or AimProblem.NO_TARGET).value
+        world.send(TeleportRefused(aim.target, reason))
+        return True
+    _go(world, rig, settings, aim.target)
+    return True
 
 
-def _aim(world: World, rig: Rig, settings: RigSettings, hand: TrackedDevice) -> None:
+def _aim(
+    world: World, rig: Rig, aim: TeleportAim, settings: RigSettings, hand: TrackedDevice
+) -> None:
     origin = world.get(rig.origin, Transform)
     pose = to_world(origin, hand.pose)
     velocity = spatial.rotate(pose.rotation, spatial.vec3(0.0, 0.0, -settings.teleport_speed))
@@ -66,8 +87,8 @@ def _aim(world: World, rig: Rig, settings: RigSettings, hand: TrackedDevice) -> 
     gravity = physics.engine.gravity.y
     start = _reachable(world, rig, pose.position, layers)
     point = start
-    rig.arc = [point]
-    rig.teleport_target, rig.teleport_problem = None, "none"
+    aim.arc = [point]
+    aim.target, aim.problem = None, AimProblem.NO_TARGET
     for i in range(1, math.ceil(settings.teleport_max_time / ARC_STEP) + 1):
         t = i * ARC_STEP
         following = start + velocity * t + spatial.vec3(0.0, 0.5 * gravity * t * t, 0.0)
@@ -75,11 +96,11 @@ def _aim(world: World, rig: Rig, settings: RigSettings, hand: TrackedDevice) -> 
         length = math.sqrt(segment.x**2 + segment.y**2 + segment.z**2)
         hit = physics.ray_cast(point, segment, length, layers=layers, exclude=rig.body)
         if hit is not None:
-            rig.arc.append(hit.point)
-            rig.teleport_target = hit.point
-            rig.teleport_problem = _problem(world, rig, hit.point, hit.normal)
+            aim.arc.append(hit.point)
+            aim.target = hit.point
+            aim.problem = _problem(world, rig, hit.point, hit.normal)
             return
-        rig.arc.append(following)
+        aim.arc.append(following)
         point = following
 
 
@@ -104,16 +125,16 @@ def _walkable_layers(layers: Layers) -> list[str]:
     return [n for n in layers.names if n != "player" and layers.collides("player", n)]
 
 
-def _problem(world: World, rig: Rig, target: Vec3, normal: Vec3) -> str | None:
+def _problem(world: World, rig: Rig, target: Vec3, normal: Vec3) -> AimProblem | None:
     """Why the body could not stand at `target`: too steep, no room, or nothing (None)."""
     capsule = world.get(rig.body, CharacterBody)
     if normal.y < math.cos(capsule.max_slope):
-        return "slope"
+        return AimProblem.SLOPE
     centre = target + spatial.vec3(0.0, capsule.height / 2 + CLEARANCE, 0.0)
     shape = Capsule(capsule.radius, capsule.height)
     layers = _walkable_layers(world.resource(Layers))
     if world.resource(Physics).overlap(shape, centre, spatial.identity(), layers, rig.body):
-        return "room"
+        return AimProblem.ROOM
     return None
 
 
@@ -123,6 +144,6 @@ def _go(world: World, rig: Rig, settings: RigSettings, target: Vec3) -> None:
     stands = floor_point(to_world(origin, head.pose), settings.neck_offset)
     origin.position = origin.position + horizontal(target - stands)
     world.resource(Physics).teleport(rig.body, target)
-    rig.snap_floor = True
-    rig.blink_left = settings.teleport_blink
+    world.send(FloorSnapRequested())
+    world.send(BlinkRequested())
     world.send(Teleported(spatial.Vec3(target)))

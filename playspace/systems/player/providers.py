@@ -1,0 +1,117 @@
+"""Locomotion providers: each way of moving the player is a fixed-step system of its own.
+
+A provider is a function ``move(world, disabled) -> bool`` declared with
+:func:`locomotion_provider`; :func:`add_provider` puts it in the ``locomotion`` set, ordered
+against the providers already there by its ``order`` (ties by name), and registers it in the
+:class:`~playspace.components.locomotion.Locomotion` resource, where a game can switch it off
+or move it. Each step a provider runs when enabled; ``disabled`` is True when an exclusive
+provider before it took the step, so it can let go of what it was doing without moving the
+player. A provider returns True when it is active this step; an exclusive one that does takes
+the step from those after it. A provider that carries the player continuously says so in the
+origin's :class:`~playspace.components.rig.OriginMotion`, which :func:`locomotion_start` clears
+before any provider runs.
+
+A new mode, in one file::
+
+    @locomotion_provider(order=12, exclusive=True, reads=(InputState,), writes=(Transform,))
+    def fly(world: World, disabled: bool) -> bool:
+        ...
+        return flying
+
+    add_provider(world, fly)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from playspace.components.locomotion import Locomotion, Provider
+from playspace.components.rig import OriginMotion, Rig
+from playspace.ecs import Phase, PluginError, World, system
+
+Move = Callable[[World, bool], bool]
+
+LOCOMOTION_START = "locomotion_start"
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderSpec:
+    """A provider's function and what it declares, before it is added to a world."""
+
+    move: Move
+    name: str
+    order: int
+    exclusive: bool
+    reads: tuple[type, ...]
+    writes: tuple[type, ...]
+
+
+def locomotion_provider(
+    order: int,
+    *,
+    exclusive: bool = False,
+    reads: Iterable[type] = (),
+    writes: Iterable[type] = (),
+    name: str | None = None,
+) -> Callable[[Move], ProviderSpec]:
+    """Declare ``move(world, disabled) -> bool`` a locomotion provider running at `order`
+    (lower first: Godot XR Tools' convention), taking the step when `exclusive` and active."""
+
+    def declare(move: Move) -> ProviderSpec:
+        return ProviderSpec(
+            move, name or move.__name__, order, exclusive, tuple(reads), tuple(writes)
+        )
+
+    return declare
+
+
+class _ProviderSystem:
+    """The system that runs one provider: enabled or not, disabled or not, taking the step."""
+
+    def __init__(self, spec: ProviderSpec) -> None:
+        self.spec = spec
+
+    def run(self, world: World) -> None:
+        locomotion = world.resource(Locomotion)
+        provider = locomotion.providers[self.spec.name]
+        if not provider.enabled:
+            return
+        step = world.fixed_time.step
+        disabled = locomotion.taken is not None and locomotion.taken[0] == step
+        if self.spec.move(world, disabled) and provider.exclusive and not disabled:
+            locomotion.taken = (step, provider.name)
+
+
+def add_provider(world: World, spec: ProviderSpec) -> Provider:
+    """Add a provider to the world (after the player's plugin); returns its entry in the
+    :class:`Locomotion` resource, where ``enabled`` and ``exclusive`` may change at any time
+    (its ``order`` places it when it is added)."""
+    locomotion = world.try_resource(Locomotion)
+    if locomotion is None:
+        raise PluginError(f"provider {spec.name!r} needs the player's plugin: add it first")
+    if spec.name in locomotion.providers:
+        raise PluginError(f"a locomotion provider named {spec.name!r} is already in this world")
+    rank = (spec.order, spec.name)
+    others = [(p.order, p.name) for p in locomotion.providers.values()]
+    world.add_system(
+        _ProviderSystem(spec),
+        phase=Phase.FIXED,
+        in_set="locomotion",
+        name=spec.name,
+        after=(LOCOMOTION_START, *(name for o, name in others if (o, name) < rank)),
+        before=tuple(name for o, name in others if (o, name) > rank),
+        reads=(Locomotion, *spec.reads),
+        writes=(Locomotion, *spec.writes),
+    )
+    provider = Provider(spec.name, spec.order, exclusive=spec.exclusive)
+    locomotion.providers[spec.name] = provider
+    return provider
+
+
+@system(
+    Phase.FIXED, in_set="locomotion", name=LOCOMOTION_START, reads=(Rig,), writes=(OriginMotion,)
+)
+def locomotion_start(world: World) -> None:
+    """Before any provider: the origin has not been carried yet this step."""
+    world.get(world.resource(Rig).origin, OriginMotion).continuous = False
