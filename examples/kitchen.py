@@ -14,15 +14,20 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from playspace import spatial
-from playspace.app import Seed
-from playspace.components import Opponent, Transform
-from playspace.components.rig import Rig
-from playspace.ecs import Phase, World, system
-from playspace.spatial import Vec3
-from playspace.systems.grab.events import Hit
-from playspace.systems.physics import Physics
-from playspace.systems.tracking import InputState
+from playspace.prelude import (
+    Hit,
+    InputState,
+    Opponent,
+    Phase,
+    Physics,
+    Rig,
+    Seed,
+    Transform,
+    Vec3,
+    World,
+    spatial,
+    system,
+)
 
 SCENE = "kitchen.toml"
 TRACE = "traces/kitchen.jsonl"

@@ -10,13 +10,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from playspace import spatial
-from playspace.components import Grabbable, Prop, Static, Transform
-from playspace.components.physics import Collider, Colliders, RigidBody, Sphere
-from playspace.ecs import Phase, World, system
-from playspace.systems.grab.events import Released
-from playspace.systems.physics import ContactBegan
-from playspace.systems.telemetry import record_events
+from playspace.prelude import (
+    Collider,
+    Colliders,
+    ContactBegan,
+    Grabbable,
+    Phase,
+    Prop,
+    Released,
+    RigidBody,
+    Sphere,
+    Static,
+    Transform,
+    World,
+    record_events,
+    spatial,
+    system,
+)
 
 SCENE = "snowball.toml"
 TRACE = "traces/snowball.jsonl"

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from playspace.ecs import World
+from playspace.ecs import Plugin, PluginError, World
 from playspace.example import Example, load_example
 from playspace.example import TargetError as TargetError  # the CLI's and run_vr's error
 from playspace.scene import Scene, SpawnedScene, load_scene, physics_plugin_for, spawn_scene
@@ -35,30 +35,78 @@ class Seed:
     rng: random.Random
 
 
+class ScenePlugin:
+    """The scene's entities and its player start; what they became is the ``SpawnedScene``
+    resource (entities by name and kind)."""
+
+    def __init__(self, scene: Scene) -> None:
+        self.scene = scene
+
+    def build(self, world: World) -> None:
+        world.insert_resource(spawn_scene(world, self.scene))
+
+
+class DefaultPlugins:
+    """The plugins a world is made of, in the order they are added: physics (as the scene's
+    ``[physics]`` table says), the scene's entities, the player on an input source, grab and
+    throw, haptic feedback, and late placement of what is drawn.
+
+    As with Bevy's ``DefaultPlugins``, a game changes one's settings by giving its own
+    (``.set(GrabPlugin(GrabSettings(reach=0.12)))``) or leaves one out
+    (``.disable(HapticsPlugin)``); a plugin that needs one left out says so when it is added.
+    Haptics are in every world, so a game's pulses work in the preview and in replays too:
+    only a headset plays them, and elsewhere the queue keeps at most one per hand.
+    """
+
+    def __init__(self, scene: Scene, source: InputSource) -> None:
+        self.plugins: list[Plugin] = [
+            physics_plugin_for(scene),
+            ScenePlugin(scene),
+            RigPlugin(source),
+            GrabPlugin(),
+            HapticsPlugin(GRAB_EVENTS),
+            DrawnPlugin(),
+        ]
+
+    def _index(self, kind: type) -> int:
+        for index, plugin in enumerate(self.plugins):
+            if type(plugin) is kind:
+                return index
+        names = ", ".join(type(p).__name__ for p in self.plugins)
+        raise PluginError(f"{kind.__name__} is not one of the default plugins ({names})")
+
+    def set(self, plugin: Plugin) -> DefaultPlugins:
+        """Use `plugin` in place of the default of its class."""
+        self.plugins[self._index(type(plugin))] = plugin
+        return self
+
+    def disable(self, kind: type) -> DefaultPlugins:
+        """Leave the plugin of class `kind` out."""
+        del self.plugins[self._index(kind)]
+        return self
+
+    def build(self, world: World) -> None:
+        for plugin in self.plugins:
+            world.add_plugin(plugin)
+
+
 def build_world(
     scene: Scene,
     source: InputSource,
     fixed_hz: float = 90.0,
     seed: int = 0,
     plugins: Iterable[object] = (),
+    defaults: DefaultPlugins | None = None,
 ) -> tuple[World, SpawnedScene]:
-    """A world with the scene's physics and entities, the rig on `source`, grab and throw,
-    haptic feedback, late placement of what is drawn, then `plugins`.
-
-    Haptics are in every world, so a game's pulses (sent to the ``HapticQueue`` resource) work
-    in the preview and in replays too: only a headset plays them, and elsewhere the queue keeps
-    at most one per hand, which the next replaces."""
+    """A world of the default plugins (`defaults`, else :class:`DefaultPlugins` of `scene` on
+    `source`), then the game's `plugins`; and what the scene's entities became."""
     world = World(fixed_hz=fixed_hz)
     world.insert_resource(Seed(random.Random(seed)))
-    world.add_plugin(physics_plugin_for(scene))
-    spawned = spawn_scene(world, scene)
-    world.add_plugin(RigPlugin(source))
-    world.add_plugin(GrabPlugin())
-    world.add_plugin(HapticsPlugin(GRAB_EVENTS))  # a headset plays them; elsewhere dropped
-    world.add_plugin(DrawnPlugin())
+    world.add_plugin(defaults or DefaultPlugins(scene, source))
     for plugin in plugins:
         world.add_plugin(plugin)  # type: ignore[arg-type]
-    return world, spawned
+    spawned = world.try_resource(SpawnedScene)
+    return world, spawned or SpawnedScene({}, (), (), ())
 
 
 def telemetry_events() -> tuple[type, ...]:

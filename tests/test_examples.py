@@ -77,6 +77,21 @@ def test_snowball_hits_the_5_m_target() -> None:
     assert [e["target"] for e in events(steps, "target_hit")] == ["target 5m"]
 
 
+def test_a_dash_added_as_a_provider_is_stopped_by_a_wall_and_holds_off_turning() -> None:
+    """The locomotion example: one file adds a way of moving; the wall ends the first dash as
+    it stops walking, the second crosses the room, and the flick made mid-dash turns nothing
+    (the dash is exclusive)."""
+    example = load_example(EXAMPLES / "dash.py")
+    assert example.trace is not None
+    steps = replay(example.scene, example.trace, example.build)
+    north_wall = -1.9  # its inner face; the body's radius keeps the feet 0.3 m off it
+    zs = [s["body"]["p"][2] for s in steps]
+    assert min(zs) == pytest.approx(north_wall + 0.3, abs=0.02)  # stopped at the wall
+    assert zs[-1] - min(zs) == pytest.approx(2.0, abs=0.02)  # the second went all the way
+    assert events(steps, "turn") == []
+    assert all(-0.05 < s["head"]["p"][1] - 1.7 < 0.05 for s in steps)  # on the floor throughout
+
+
 def test_a_module_without_what_an_example_needs_is_refused(tmp_path: Path) -> None:
     empty = tmp_path / "nothing.py"
     empty.write_text("x = 1\n")

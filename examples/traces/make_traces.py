@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from playspace import spatial
-from playspace.components.input import DevicePose, HandInput, InputFrame
+from playspace.components.input import Button, DevicePose, HandInput, InputFrame
 from playspace.monado import with_velocities
 from playspace.systems.input import Trace, device_pose, hand_input, write_trace
 
@@ -122,11 +122,23 @@ def kitchen(t: float) -> InputFrame:
     return player((0.0, HEIGHT, 0.0), right=hand, yaw=look)
 
 
+def dash(t: float) -> InputFrame:
+    """Dash into the north wall, turn round physically, then dash back across the room while
+    flicking the right stick to turn (the dash takes the step: the turn waits)."""
+    yaw = math.pi * ramp(t, 1.2, 1.0)
+    pressed = 0.4 < t < 0.6 or 2.6 < t < 2.8
+    x, y, z = 0.2 * math.cos(yaw), HEIGHT - 0.8, -0.1 * math.cos(yaw)
+    right = hand_input((x, y, z), yaw, buttons=[Button.A] if pressed else [])
+    flick = (1.0, 0.0) if 2.65 < t < 2.8 else (0.0, 0.0)
+    return player((0.0, HEIGHT, 0.0), right=right, right_stick=flick, yaw=yaw)
+
+
 TRACES: dict[str, tuple[Callable[[float], InputFrame], float]] = {
     "kitchen": (kitchen, 7.0),
     "stairs": (stairs, 11.0),
     "roomscale": (roomscale, 10.0),
     "snowball": (snowball, 3.0),
+    "dash": (dash, 3.5),
 }
 
 

@@ -1,0 +1,202 @@
+"""What a game uses, from one place: ``from playspace.prelude import *`` or by name.
+
+The world and its decorators; the components a game spawns and writes; the resources it reads
+and changes; every event the runtime sends or takes; the default plugin group and the world
+built from a scene; locomotion providers. Deeper module paths stay where the code lives, and
+may move; these names are the game's. Nothing here loads GL or OpenXR: a headless game
+imports only this.
+"""
+
+from __future__ import annotations
+
+from playspace import spatial
+from playspace.app import DefaultPlugins, ScenePlugin, Seed, build_world, load_target
+from playspace.components import (
+    DeviceRole,
+    Grabbable,
+    Opponent,
+    PlayerStart,
+    Prop,
+    Static,
+    TrackedDevice,
+    Transform,
+)
+from playspace.components.haptics import HapticPulse, HapticQueue
+from playspace.components.input import Button, DevicePose, Gamepad, HandInput, InputFrame
+from playspace.components.interaction import GrabSettings, Hand
+from playspace.components.locomotion import Locomotion, Provider
+from playspace.components.physics import (
+    BodyKind,
+    Box,
+    Capsule,
+    CharacterBody,
+    CharacterMotion,
+    Collider,
+    Colliders,
+    ConvexHull,
+    Cylinder,
+    RigidBody,
+    Sphere,
+    TriangleMesh,
+)
+from playspace.components.rig import (
+    MoveRelativeTo,
+    OriginMotion,
+    Rig,
+    RigSettings,
+    Separation,
+    SeparationPolicy,
+    TeleportAim,
+    TurnMode,
+    ViewFade,
+)
+from playspace.ecs import Despawned, Phase, Plugin, World, system
+from playspace.scene import Scene, SpawnedScene, load_scene
+from playspace.spatial import Pose, Quat, Vec3
+from playspace.systems.grab import GrabPlugin
+from playspace.systems.grab.events import Grabbed, Hit, LetGo, Released
+from playspace.systems.haptics import HapticsPlugin
+from playspace.systems.input import (
+    InputSource,
+    ReplaySource,
+    ScriptedSource,
+    device_pose,
+    hand_input,
+    load_trace,
+    standing,
+)
+from playspace.systems.physics import (
+    ContactBegan,
+    ContactEnded,
+    FellOutOfWorld,
+    Layers,
+    Physics,
+    PhysicsPlugin,
+    Quarantined,
+    RayHit,
+    SensorEntered,
+    SensorExited,
+    ShapeHit,
+)
+from playspace.systems.physics.character import walk_character
+from playspace.systems.player import RigPlugin
+from playspace.systems.player.events import (
+    BlinkRequested,
+    Blocked,
+    FloorSnapped,
+    FloorSnapRequested,
+    PlayerRescued,
+    Recentered,
+    RecenterRequested,
+    Teleported,
+    TeleportRefused,
+    Turned,
+)
+from playspace.systems.player.poses import horizontal, to_world
+from playspace.systems.player.providers import add_provider, locomotion_provider
+from playspace.systems.telemetry import TelemetryPlugin, record_events
+from playspace.systems.tracking import InputState, TrackingRejected
+
+__all__ = [
+    "BlinkRequested",
+    "Blocked",
+    "BodyKind",
+    "Box",
+    "Button",
+    "Capsule",
+    "CharacterBody",
+    "CharacterMotion",
+    "Collider",
+    "Colliders",
+    "ContactBegan",
+    "ContactEnded",
+    "ConvexHull",
+    "Cylinder",
+    "DefaultPlugins",
+    "Despawned",
+    "DevicePose",
+    "DeviceRole",
+    "FellOutOfWorld",
+    "FloorSnapRequested",
+    "FloorSnapped",
+    "Gamepad",
+    "GrabPlugin",
+    "GrabSettings",
+    "Grabbable",
+    "Grabbed",
+    "Hand",
+    "HandInput",
+    "HapticPulse",
+    "HapticQueue",
+    "HapticsPlugin",
+    "Hit",
+    "InputFrame",
+    "InputSource",
+    "InputState",
+    "Layers",
+    "LetGo",
+    "Locomotion",
+    "MoveRelativeTo",
+    "Opponent",
+    "OriginMotion",
+    "Phase",
+    "Physics",
+    "PhysicsPlugin",
+    "PlayerRescued",
+    "PlayerStart",
+    "Plugin",
+    "Pose",
+    "Prop",
+    "Provider",
+    "Quarantined",
+    "Quat",
+    "RayHit",
+    "RecenterRequested",
+    "Recentered",
+    "Released",
+    "ReplaySource",
+    "Rig",
+    "RigPlugin",
+    "RigSettings",
+    "RigidBody",
+    "Scene",
+    "ScenePlugin",
+    "ScriptedSource",
+    "Seed",
+    "SensorEntered",
+    "SensorExited",
+    "Separation",
+    "SeparationPolicy",
+    "ShapeHit",
+    "SpawnedScene",
+    "Sphere",
+    "Static",
+    "TelemetryPlugin",
+    "TeleportAim",
+    "TeleportRefused",
+    "Teleported",
+    "TrackedDevice",
+    "TrackingRejected",
+    "Transform",
+    "TriangleMesh",
+    "TurnMode",
+    "Turned",
+    "Vec3",
+    "ViewFade",
+    "World",
+    "add_provider",
+    "build_world",
+    "device_pose",
+    "hand_input",
+    "horizontal",
+    "load_scene",
+    "load_target",
+    "load_trace",
+    "locomotion_provider",
+    "record_events",
+    "spatial",
+    "standing",
+    "system",
+    "to_world",
+    "walk_character",
+]
