@@ -25,6 +25,7 @@ from playspace.systems.input import InputSource
 from playspace.systems.physics.events import Quarantined
 from playspace.systems.player import RigPlugin
 from playspace.systems.player.events import RIG_EVENTS
+from playspace.systems.throw import ThrowPlugin
 
 
 @dataclass(slots=True)
@@ -48,7 +49,7 @@ class ScenePlugin:
 
 class DefaultPlugins:
     """The plugins a world is made of, in the order they are added: physics (as the scene's
-    ``[physics]`` table says), the scene's entities, the player on an input source, grab and
+    ``[physics]`` table says), the scene's entities, the player on an input source, grab, the
     throw, haptic feedback, and late placement of what is drawn.
 
     As with Bevy's ``DefaultPlugins``, a game changes one's settings by giving its own
@@ -64,6 +65,7 @@ class DefaultPlugins:
             ScenePlugin(scene),
             RigPlugin(source),
             GrabPlugin(),
+            ThrowPlugin(),
             HapticsPlugin(GRAB_EVENTS),
             DrawnPlugin(),
         ]

@@ -95,6 +95,7 @@ from playspace.systems.player.events import (
 from playspace.systems.player.poses import horizontal, to_world
 from playspace.systems.player.providers import add_provider, locomotion_provider
 from playspace.systems.telemetry import TelemetryPlugin, record_events
+from playspace.systems.throw import ThrowPlugin, release_velocity
 from playspace.systems.tracking import InputState, TrackingRejected
 
 __all__ = [
@@ -175,6 +176,7 @@ __all__ = [
     "TeleportAim",
     "TeleportRefused",
     "Teleported",
+    "ThrowPlugin",
     "TrackedDevice",
     "TrackingRejected",
     "Transform",
@@ -194,6 +196,7 @@ __all__ = [
     "load_trace",
     "locomotion_provider",
     "record_events",
+    "release_velocity",
     "spatial",
     "standing",
     "system",

@@ -27,6 +27,7 @@ from typing import Any, cast
 
 import numpy as np
 import pytest
+from cli_helpers import playspace
 
 from playspace.ecs import World
 from playspace.loops.gl import DrawnCount, choose_gl, headset_gl, offered_extensions
@@ -361,15 +362,6 @@ def test_no_context_at_all_is_refused_with_why() -> None:
     done = python(code, display_env(None))
     assert done.returncode == 0, done.stderr
     assert "no GL context is current" in done.stdout
-
-
-def playspace(
-    *args: str, env: dict[str, str], timeout: float = 120
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "playspace.cli", *args],
-        capture_output=True, text=True, timeout=timeout, check=False, cwd=ROOT, env=env,
-    )  # fmt: skip
 
 
 def test_gl_glx_without_an_x_display_exits_2_saying_so() -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_helpers import playspace
 from PIL import Image
 
 from playspace.app import build_world
@@ -264,18 +265,6 @@ def test_a_recorded_session_replays_to_the_same_state(tmp_path: Path) -> None:
 
 
 # --- the real window, under Xvfb ---------------------------------------------------------
-
-
-def playspace(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "playspace.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        cwd=ROOT,
-        env=env,
-    )
 
 
 def without_display() -> dict[str, str]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
+import cli_helpers
 import pytest
 
 from playspace.components.input import InputFrame
@@ -37,17 +37,7 @@ position = [0.5, 1.0, -0.2]
 
 
 def playspace(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    code = (
-        "import sys; from playspace.cli import main; code = main(sys.argv[1:]); "
-        "assert 'moderngl' not in sys.modules, 'headless must not load GL'; sys.exit(code)"
-    )
-    return subprocess.run(
-        [sys.executable, "-c", code, *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return cli_helpers.playspace(*args, without_gl=True)
 
 
 @pytest.fixture

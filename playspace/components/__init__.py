@@ -1,6 +1,7 @@
 """Plain-data components: dataclasses with slots, no behaviour; they import only spatial."""
 
-from playspace.components.scene import Grabbable, Opponent, PlayerStart, Prop, Static
+from playspace.components.interaction import Grabbable
+from playspace.components.scene import Opponent, PlayerStart, Prop, Static
 from playspace.components.tracking import DeviceRole, TrackedDevice
 from playspace.components.transform import Transform
 

@@ -1,10 +1,14 @@
-"""Hands and what they hold, as plain data (the grab, layers and throw systems act on it)."""
+"""Holding, as data on its two ends: the :class:`Hand` (what it holds, and how) and the
+:class:`Grabbable` (who holds it, and what it was before). The grab system takes and lets go;
+the layers system ghosts and restores; the throw system only sets the velocity an object
+leaves with. Nothing about holding is kept anywhere else."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from playspace import spatial
+from playspace.components.physics import BodyKind
 from playspace.components.tracking import DeviceRole
 from playspace.spatial import Pose, Vec3
 
@@ -23,6 +27,38 @@ class Hand:
     holding: int | None = None
     offset: Pose | None = None
     second: bool = False
+
+
+@dataclass(slots=True)
+class HeldBefore:
+    """What an object was before a hand took it, so letting go restores exactly that: its
+    body's kind, and each solid part's layer and whether it reported contacts."""
+
+    kind: BodyKind
+    layers: dict[int, str]
+    reported: dict[int, bool]
+
+
+@dataclass(slots=True)
+class Grabbable:
+    """A body the player's hands may pick up, and its state while they do.
+
+    `held_by` is the hand entity holding it (None when free) and `before` what it was before
+    (None when free); `ghost` is True while a held object is inside the environment, drawn as
+    a ghost; `last_clear` is where it last was, held, outside the environment (a release inside
+    a wall puts it back there). `dropped` holds the layers its solid parts go back to once a
+    released object is clear of the player's body. These are fields, not tag components,
+    because they change every few frames and a structural change rebuilds every query cache.
+    """
+
+    held_by: int | None = None
+    ghost: bool = False
+    second_grip: Vec3 | None = None  # a second grab point (object frame): held in two hands
+    throw_scale: tuple[float, float] = (1.0, 1.0)  # linear, angular
+    max_throw_speed: float = 20.0  # m/s: a tracking glitch must not fire a missile
+    before: HeldBefore | None = None
+    last_clear: Pose | None = None
+    dropped: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

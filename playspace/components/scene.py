@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from playspace import spatial
+from playspace.components.interaction import Grabbable as Grabbable  # where scenes spawn it
 from playspace.spatial import Vec3
 
 
@@ -26,23 +27,6 @@ class Prop:
     """A loose object of the scene that physics moves: a ball, a crate, a bottle."""
 
     name: str
-
-
-@dataclass(slots=True)
-class Grabbable:
-    """A body the player's hands may pick up, and its state while they do.
-
-    `held_by` is the hand entity holding it (None when free); `ghost` is True while a held
-    object is inside the environment and is drawn as a ghost. Both are fields, not tag
-    components, because they change every few frames and a structural change rebuilds every
-    query cache of the world.
-    """
-
-    held_by: int | None = None
-    ghost: bool = False
-    second_grip: Vec3 | None = None  # a second grab point (object frame): held in two hands
-    throw_scale: tuple[float, float] = (1.0, 1.0)  # linear, angular
-    max_throw_speed: float = 20.0  # m/s: a tracking glitch must not fire a missile
 
 
 @dataclass(slots=True)

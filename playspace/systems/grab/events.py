@@ -17,13 +17,15 @@ class Grabbed:
 
 @dataclass(frozen=True, slots=True)
 class LetGo:
-    """A hand opened while holding `object` (held at `offset` in the hand's frame); the throw
-    system decides how it leaves."""
+    """A hand opened while holding `object` (held at `offset` in the hand's frame); the grab
+    system gave it back as it was, at rest. `launch` is False when it must not fly: let go
+    inside a wall, or by a hand that lost tracking. The throw system sets how it leaves."""
 
     kind: ClassVar[str] = "let_go"
     hand: int
     object: int
     offset: Pose
+    launch: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,23 +13,20 @@ from __future__ import annotations
 
 from playspace.components.interaction import Hand
 from playspace.ecs import Despawned, Phase, World, system
-from playspace.systems.grab.hold import Holds
 from playspace.systems.grab.layers import Twins, make_twins
-from playspace.systems.grab.throw import ThrowHistory
 
 
 def forget(world: World, entity: int) -> None:
-    """Drop every reference to `entity` the grab systems keep."""
+    """Drop every reference to `entity` the grab systems keep: a hand holding it holds
+    nothing, and its sensor twins and what they overlapped are forgotten."""
     for _, hand in world.each(Hand):
         if hand.holding == entity:
             hand.holding, hand.offset, hand.second = None, None, False
-    world.resource(Holds).held.pop(entity, None)
     twins = world.resource(Twins)
-    for table in (twins.solids, twins.twins, twins.inside, twins.dropped):
+    for table in (twins.solids, twins.twins, twins.inside):
         table.pop(entity, None)
     for overlaps in twins.inside.values():  # an environment collider that went away
         overlaps.difference_update({seen for seen in overlaps if seen[0] == entity})
-    world.resource(ThrowHistory).hands.pop(entity, None)
 
 
 @system(
@@ -37,7 +34,7 @@ def forget(world: World, entity: int) -> None:
     in_set="physics_prepare",
     before=(make_twins,),
     reads=(Despawned,),
-    writes=(Hand, Holds, Twins, ThrowHistory),
+    writes=(Hand, Twins),
 )
 def forget_despawned(world: World) -> None:
     """Forget entities despawned since the last step."""

@@ -1,4 +1,5 @@
-"""Grab and hold: a gripping hand takes the nearest grabbable within reach, and keeps it.
+"""Grab, hold and let go: a gripping hand takes the nearest grabbable within reach, keeps it,
+and gives it back as it was.
 
 Grip above 0.7 grabs, below 0.3 lets go (hysteresis, so a trembling finger does not drop the
 object). The candidate is the grabbable overlapping the hand's sensor whose centre of mass is
@@ -6,18 +7,18 @@ nearest, and never one with the environment between hand and object: no grabbing
 walls. The offset between hand and object at the grab is kept, so the object does not jump
 into the palm. A held object becomes a kinematic body that follows the hand every fixed step,
 after locomotion moved the origin, so it neither lags nor jitters while the player moves; what
-it strikes gets a real velocity from Rapier's next-kinematic-position.
+it strikes gets a real velocity from Rapier's next-kinematic-position. Letting go restores the
+body's kind and layers (its solids on ``dropped`` until clear of the player's body) and puts it
+where the hand held it, or, let go inside a wall, where it last was outside one; the throw
+system then gives it the velocity it leaves with (a ``LetGo`` says whether to launch it).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from playspace import spatial
 from playspace.components import DeviceRole, TrackedDevice, Transform
-from playspace.components.interaction import GrabSettings, Hand
+from playspace.components.interaction import Grabbable, GrabSettings, Hand, HeldBefore
 from playspace.components.physics import BodyKind, Colliders, RigidBody, Sphere
-from playspace.components.scene import Grabbable
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose
 from playspace.systems.grab.events import Grabbed, LetGo
@@ -25,23 +26,6 @@ from playspace.systems.physics import Physics
 from playspace.systems.tracking import InputState
 
 GRABBABLE_LAYERS = ("props", "held", "ghost", "dropped")
-
-
-@dataclass(slots=True)
-class Hold:
-    """What an object was before a hand took it, so letting go restores exactly that."""
-
-    kind: BodyKind
-    layers: dict[int, str]  # solid part -> its layer before the grab
-    reported: dict[int, bool]  # solid part -> whether it reported contacts
-    last_clear: Pose | None = None  # the last held pose outside the environment
-
-
-@dataclass(slots=True)
-class Holds:
-    """The objects held now, by entity; a resource."""
-
-    held: dict[int, Hold] = field(default_factory=dict)
 
 
 def hand_pose(transform: Transform) -> Pose:
@@ -52,7 +36,7 @@ def hand_pose(transform: Transform) -> Pose:
     Phase.FIXED,
     in_set="grab",
     reads=(Colliders, GrabSettings, InputState, RigidBody, TrackedDevice, Transform),
-    writes=(Hand, Grabbable, Holds, Physics, Grabbed, LetGo),
+    writes=(Hand, Grabbable, Physics, Grabbed, LetGo),
 )
 def grab(world: World) -> None:
     """Turn grip values into grabs and let-gos, with hysteresis."""
@@ -72,7 +56,7 @@ def grab(world: World) -> None:
                 if hand.second:
                     hand.second = False
                 elif offset is not None:
-                    world.send(LetGo(entity, held, offset))
+                    _let_go(world, entity, device, held, offset)
 
 
 def _try_grab(world: World, entity: int, hand: Hand) -> None:
@@ -117,21 +101,47 @@ def _take(world: World, entity: int, hand: Hand, held: int) -> None:
 
 def _start_holding(world: World, held: int) -> None:
     physics = world.resource(Physics)
-    body = physics.bodies[held]
-    component = world.get(held, RigidBody)
+    grabbable = world.get(held, Grabbable)
     colliders = world.get(held, Colliders)
     solids = [i for i, c in enumerate(colliders.parts) if not c.sensor]
-    record = Hold(
-        kind=component.kind,
+    grabbable.before = HeldBefore(
+        kind=world.get(held, RigidBody).kind,
         layers={i: colliders.parts[i].layer for i in solids},
         reported={i: colliders.parts[i].report_contacts for i in solids},
-        last_clear=Pose(body.transform.position, body.transform.rotation),
     )
-    world.resource(Holds).held[held] = record
+    transform = world.get(held, Transform)
+    grabbable.last_clear = Pose(spatial.Vec3(transform.position), transform.rotation)
     physics.set_body_kind(held, BodyKind.KINEMATIC)
     for part in solids:
         physics.set_layer(held, part, "held")
         physics.report_contacts(held, part, True)
+
+
+def _let_go(world: World, hand: int, device: TrackedDevice, held: int, offset: Pose) -> None:
+    """Give `held` back as it was before the grab, where the hand let it go (inside a wall:
+    where it last was outside one, never launched out of it), at rest; say so with LetGo."""
+    grabbable = world.try_get(held, Grabbable)
+    if grabbable is None or grabbable.before is None:
+        return  # despawned while held: nothing to give back
+    before, physics = grabbable.before, world.resource(Physics)
+    launch = device.tracked and not grabbable.ghost
+    if grabbable.ghost and grabbable.last_clear is not None:
+        start = grabbable.last_clear
+    elif device.tracked:
+        start = spatial.compose(hand_pose(world.get(hand, Transform)), offset)
+    else:
+        transform = world.get(held, Transform)
+        start = Pose(transform.position, transform.rotation)
+    grabbable.held_by, grabbable.before, grabbable.ghost = None, None, False
+    physics.teleport(held, start.position, start.rotation)
+    physics.set_body_kind(held, before.kind)
+    for part, reported in before.reported.items():
+        physics.report_contacts(held, part, reported)
+    for part in before.layers:
+        physics.set_layer(held, part, "dropped")  # until clear of the player's body
+    grabbable.dropped = dict(before.layers)
+    physics.set_velocity(held, spatial.vec3(0.0, 0.0, 0.0), spatial.vec3(0.0, 0.0, 0.0))
+    world.send(LetGo(hand, held, offset, launch))
 
 
 @system(

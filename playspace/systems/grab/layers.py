@@ -19,13 +19,12 @@ from dataclasses import dataclass, field
 
 from playspace import spatial
 from playspace.components import Transform
+from playspace.components.interaction import Grabbable
 from playspace.components.physics import Capsule, CharacterBody, Collider, Colliders
 from playspace.components.rig import Rig
-from playspace.components.scene import Grabbable
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose
 from playspace.systems.grab.events import Hit
-from playspace.systems.grab.hold import Holds
 from playspace.systems.physics import ContactBegan, Physics, SensorEntered, SensorExited
 from playspace.systems.physics.character import SKIN
 
@@ -37,7 +36,6 @@ class Twins:
     solids: dict[int, list[int]] = field(default_factory=dict)
     twins: dict[int, set[int]] = field(default_factory=dict)
     inside: dict[int, set[tuple[int, int]]] = field(default_factory=dict)
-    dropped: dict[int, dict[int, str]] = field(default_factory=dict)  # part -> layer to restore
     seen: object = None  # the query list last scanned for new grabbables
 
 
@@ -71,18 +69,17 @@ def make_twins(world: World) -> None:
 @system(
     Phase.FIXED,
     in_set="layers",
-    reads=(SensorEntered, SensorExited, ContactBegan, CharacterBody, Holds, Rig, Transform),
+    reads=(SensorEntered, SensorExited, ContactBegan, CharacterBody, Rig, Transform),
     writes=(Grabbable, Physics, Twins, Hit),
 )
 def held_layers(world: World) -> None:
     """Ghost held objects inside the environment, restore dropped ones, report hits."""
     twins, physics = world.resource(Twins), world.resource(Physics)
     _track_overlaps(world, twins, physics)
-    holds = world.resource(Holds)
-    for entity, record in holds.held.items():
-        grabbable = world.try_get(entity, Grabbable)
-        if grabbable is None:
-            continue  # despawned during this step: forgotten at the next
+    grabbables = world.each(Grabbable)
+    for entity, grabbable in grabbables:
+        if grabbable.held_by is None:
+            continue
         inside = bool(twins.inside.get(entity))
         if inside != grabbable.ghost:
             for part in twins.solids.get(entity, []):
@@ -90,9 +87,9 @@ def held_layers(world: World) -> None:
             grabbable.ghost = inside
         if not inside:
             transform = world.get(entity, Transform)
-            record.last_clear = Pose(spatial.Vec3(transform.position), transform.rotation)
-    _restore_dropped(world, twins, physics)
-    _report_hits(world, physics, holds)
+            grabbable.last_clear = Pose(spatial.Vec3(transform.position), transform.rotation)
+    _restore_dropped(world, grabbables, physics)
+    _report_hits(world, physics)
 
 
 def _track_overlaps(world: World, twins: Twins, physics: Physics) -> None:
@@ -105,8 +102,13 @@ def _track_overlaps(world: World, twins: Twins, physics: Physics) -> None:
             twins.inside[exited.sensor].discard((exited.other, exited.other_part))
 
 
-def _restore_dropped(world: World, twins: Twins, physics: Physics) -> None:
-    if not twins.dropped:
+def _restore_dropped(
+    world: World, grabbables: list[tuple[int, Grabbable]], physics: Physics
+) -> None:
+    """Put a released object's solids back on their layers once it is clear of the player's
+    body: dropped at the feet, it must not kick the body."""
+    dropped = [(entity, g) for entity, g in grabbables if g.dropped]
+    if not dropped:
         return
     rig = world.resource(Rig)
     capsule = world.get(rig.body, CharacterBody)
@@ -118,28 +120,23 @@ def _restore_dropped(world: World, twins: Twins, physics: Physics) -> None:
             Capsule(capsule.radius, capsule.height), centre, spatial.identity(), ["dropped"]
         )
     }
-    for entity in [e for e in twins.dropped if e not in touching]:
-        for part, layer in twins.dropped.pop(entity).items():
-            if physics.layer_of(entity, part) == "dropped":
-                physics.set_layer(entity, part, layer)
+    for entity, grabbable in dropped:
+        if entity not in touching:
+            for part, layer in grabbable.dropped.items():
+                if physics.layer_of(entity, part) == "dropped":
+                    physics.set_layer(entity, part, layer)
+            grabbable.dropped = {}
 
 
-def _report_hits(world: World, physics: Physics, holds: Holds) -> None:
+def _report_hits(world: World, physics: Physics) -> None:
     for contact in world.read_events(ContactBegan, reader=held_layers):
         for held, other, other_part in (
             (contact.a, contact.b, contact.b_part),
             (contact.b, contact.a, contact.a_part),
         ):
-            if held in holds.held and physics.layer_of(other, other_part) == "opponents":
+            grabbable = world.try_get(held, Grabbable)
+            holding = grabbable is not None and grabbable.held_by is not None
+            if holding and physics.layer_of(other, other_part) == "opponents":
                 ours, _ = physics.velocity(held)
                 theirs, _ = physics.velocity(other)
                 world.send(Hit(held, other, spatial.length(ours - theirs)))
-
-
-def drop_layers(world: World, entity: int, layers: dict[int, str]) -> None:
-    """Put a released object's solids on ``dropped`` until it is clear of the player's body."""
-    physics, twins = world.resource(Physics), world.resource(Twins)
-    for part in layers:
-        physics.set_layer(entity, part, "dropped")
-    twins.dropped[entity] = dict(layers)
-    world.get(entity, Grabbable).ghost = False

@@ -4,9 +4,10 @@
 components), so it can be used and tested on its own; ``estimate.py`` explains the technique
 and ``python benchmarks/throw_accuracy.py`` measures it against the source's 5-step average
 and against a least-squares oracle that knows each motion's model, the floor for any estimator.
-The fixed-step system that calls it on release is the grab package's
-(:mod:`playspace.systems.grab.throw`): it keeps the hands' history and gives back what the
-hold took, so it belongs with them; this package knows nothing of hands.
+:class:`ThrowPlugin` (:mod:`playspace.systems.throw.plugin`) calls it in the fixed step: it
+keeps the hands' history and, when the grab system has let an object go (``LetGo``), sets the
+velocity it leaves with and says so (``Released``). Taking and giving back are the grab
+system's; the throw only computes.
 """
 
 from playspace.systems.throw.estimate import (
@@ -20,6 +21,7 @@ from playspace.systems.throw.estimate import (
     Estimator,
     release_velocity,
 )
+from playspace.systems.throw.plugin import ThrowHistory, ThrowPlugin
 
 __all__ = [
     "AVERAGE_STEPS",
@@ -30,5 +32,7 @@ __all__ = [
     "GATE_RATIO",
     "GATE_STEPS",
     "Estimator",
+    "ThrowHistory",
+    "ThrowPlugin",
     "release_velocity",
 ]

@@ -18,15 +18,13 @@ import numpy as np
 
 from playspace import spatial
 from playspace.components import TrackedDevice, Transform
-from playspace.components.interaction import GrabSettings, Hand
+from playspace.components.interaction import Grabbable, GrabSettings, Hand
 from playspace.components.rig import OriginMotion, Rig
-from playspace.components.scene import Grabbable
-from playspace.ecs import Phase, World, system
+from playspace.ecs import Despawned, Phase, World, system
 from playspace.spatial import Pose, Vec3
 from playspace.systems.grab.events import LetGo, Released
-from playspace.systems.grab.hold import Holds, hand_pose
-from playspace.systems.grab.layers import Twins, drop_layers
 from playspace.systems.physics import Physics
+from playspace.systems.sets import add_fixed_sets
 from playspace.systems.throw.estimate import release_velocity
 
 Sample = tuple[float, tuple[float, float, float], tuple[float, float, float, float]]
@@ -99,39 +97,42 @@ def _jumped(last: Sample, p: Vec3, now: float) -> bool:
     Phase.FIXED,
     in_set="throw",
     after=(throw_history,),
-    reads=(LetGo, GrabSettings, Rig, ThrowHistory, TrackedDevice, Transform),
-    writes=(Grabbable, Holds, Physics, Twins, Released),
+    reads=(LetGo, GrabSettings, Grabbable, Rig, ThrowHistory, TrackedDevice, Transform),
+    writes=(Physics, Released),
 )
 def throw(world: World) -> None:
-    """Let go of released objects: restore what they were, and launch them."""
+    """Launch what was let go this step with the velocity of the hand's recent motion; say
+    how each left (at rest, when it was not to be launched)."""
+    physics = world.resource(Physics)
     for let_go in world.read_events(LetGo, reader=throw):
-        _release(world, let_go)
+        grabbable = world.try_get(let_go.object, Grabbable)
+        if grabbable is None:
+            continue  # despawned as it was let go
+        linear, angular = spatial.vec3(0.0, 0.0, 0.0), spatial.vec3(0.0, 0.0, 0.0)
+        if let_go.launch:
+            linear, angular = _launch(world, let_go, grabbable)
+            physics.set_velocity(let_go.object, linear, angular)
+        world.send(Released(let_go.hand, let_go.object, linear, angular))
 
 
-def _release(world: World, let_go: LetGo) -> None:
-    physics, holds = world.resource(Physics), world.resource(Holds)
-    record = holds.held.pop(let_go.object, None)
-    grabbable = world.try_get(let_go.object, Grabbable)
-    if record is None or grabbable is None:
-        return  # never held, or despawned while held
-    hand_device = world.get(let_go.hand, TrackedDevice)
-    linear, angular = spatial.vec3(0.0, 0.0, 0.0), spatial.vec3(0.0, 0.0, 0.0)
-    if grabbable.ghost and record.last_clear is not None:
-        start = record.last_clear  # never left in a wall, never launched out of it
-    elif hand_device.tracked:
-        start = spatial.compose(hand_pose(world.get(let_go.hand, Transform)), let_go.offset)
-        linear, angular = _launch(world, let_go, grabbable)
-    else:
-        transform = world.get(let_go.object, Transform)
-        start = Pose(transform.position, transform.rotation)
-    grabbable.held_by = None
-    physics.teleport(let_go.object, start.position, start.rotation)
-    physics.set_body_kind(let_go.object, record.kind)
-    for part, reported in record.reported.items():
-        physics.report_contacts(let_go.object, part, reported)
-    drop_layers(world, let_go.object, record.layers)
-    physics.set_velocity(let_go.object, linear, angular)
-    world.send(Released(let_go.hand, let_go.object, linear, angular))
+@system(Phase.FIXED, in_set="physics_prepare", reads=(Despawned,), writes=(ThrowHistory,))
+def forget_throwers(world: World) -> None:
+    """Forget the history of a hand that was despawned."""
+    history = world.resource(ThrowHistory)
+    for gone in world.read_events(Despawned, reader=forget_throwers):
+        history.hands.pop(gone.entity, None)
+
+
+class ThrowPlugin:
+    """Throwing: what a hand lets go leaves with the velocity of its recent motion (add after
+    the GrabPlugin; without it, what is let go drops at rest)."""
+
+    def build(self, world: World) -> None:
+        world.insert_resource(ThrowHistory())
+        for kind in (LetGo, Released):
+            world.add_event(kind)
+        add_fixed_sets(world)
+        world.add_systems(forget_throwers, throw_history, throw)
 
 
 def _launch(world: World, let_go: LetGo, grabbable: Grabbable) -> tuple[Vec3, Vec3]:
