@@ -113,7 +113,7 @@ def main() -> None:
     rows = []
     for props in args.props:
         world = kitchen(props)
-        raw = rp.PhysicsWorld.restore(world.resource(Physics).engine.snapshot())
+        raw = rp.PhysicsWorld.restore(world.resource(Physics).snapshot())
         engine_ns: list[int] = []
         settled = {s.name: s.stats.total_ns for s in world.schedule.all()}
         ours = time_steps(_stepper(world, engine_ns), args.steps)

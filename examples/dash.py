@@ -1,7 +1,8 @@
 """A way of moving in one file: a dash, added as a locomotion provider.
 
 Press A on the right controller and the player dashes 2 m where the head faces, in a quarter
-of a second, with collision: a wall ends the dash as it would stop walking. While it dashes it
+of a second, with collision: the dash carries the body through its ``CharacterMotion``, as
+walking does, and a wall ends it. While it dashes it
 takes the step (it is exclusive), so turning waits; walking and teleport aiming come before it
 in the order and go on. It carries the player continuously, so the comfort vignette darkens the
 view's edges, and a snowball thrown mid-dash keeps the dash's speed. Nothing else in the
@@ -14,22 +15,17 @@ from dataclasses import dataclass, field
 
 from playspace.prelude import (
     Button,
-    CharacterBody,
     CharacterMotion,
-    Colliders,
     InputState,
     OriginMotion,
-    Physics,
     Rig,
     TrackedDevice,
     Transform,
     World,
     add_provider,
-    horizontal,
     locomotion_provider,
     spatial,
     to_world,
-    walk_character,
 )
 
 SCENE = "roomscale.toml"
@@ -42,11 +38,12 @@ ORDER = 12  # after walking (5) and teleport (10), before turning (15)
 
 @dataclass(slots=True)
 class Dash:
-    """The dash under way: metres left and its heading; whether A was let go since the last
-    one; how far each dash went. A resource."""
+    """The dash under way: metres left, its heading, and how far it pushed last step; whether A
+    was let go since the last one; how far each dash went. A resource."""
 
     left: float = 0.0
     heading: float = 0.0
+    asked: float = 0.0  # metres pushed last step
     armed: bool = True
     dashes: list[float] = field(default_factory=list)
 
@@ -54,11 +51,11 @@ class Dash:
 @locomotion_provider(
     ORDER,
     exclusive=True,
-    reads=(InputState, Rig, TrackedDevice, CharacterBody, Colliders),
-    writes=(Dash, Transform, CharacterMotion, Physics, OriginMotion),
+    reads=(InputState, Rig, TrackedDevice, Transform),
+    writes=(Dash, CharacterMotion, OriginMotion),
 )
 def dash(world: World, disabled: bool) -> bool:
-    """Start a dash on A; carry the body, and the origin with it, until it is done or stopped."""
+    """Start a dash on A; carry the body (the origin follows it) until it is done or stopped."""
     state, rig = world.resource(Dash), world.resource(Rig)
     pressed = Button.A in world.resource(InputState).frame.right.buttons
     if disabled:
@@ -71,17 +68,20 @@ def dash(world: World, disabled: bool) -> bool:
         head = to_world(origin, world.get(rig.head, TrackedDevice).pose)
         state.left, state.heading, state.armed = DISTANCE, spatial.yaw(head.rotation), False
         state.dashes.append(0.0)
+    motion = world.get(rig.body, CharacterMotion)
+    if state.dashes and state.asked:  # what the controller made of last step's push
+        went = spatial.length(motion.carried_made)
+        state.dashes[-1] += went
+        if went < 0.5 * state.asked:
+            state.left = 0.0  # a wall ends it
+    state.asked = 0.0
     if state.left <= 0.0:
         return False
     step = min(state.left, DISTANCE / DURATION * world.fixed_time.dt)
-    wanted = spatial.rotate(spatial.yaw_rotation(state.heading), spatial.vec3(0.0, 0.0, -step))
-    made = walk_character(world, rig.body, wanted)
-    origin = world.get(rig.origin, Transform)
-    origin.position = origin.position + horizontal(made)
+    push = spatial.rotate(spatial.yaw_rotation(state.heading), spatial.vec3(0.0, 0.0, -step))
+    motion.carried = motion.carried + push
+    state.left, state.asked = state.left - step, step
     world.get(rig.origin, OriginMotion).continuous = True
-    went = spatial.length(horizontal(made))
-    state.dashes[-1] += went
-    state.left = state.left - step if went > 0.5 * step else 0.0  # a wall ends it
     return True
 
 

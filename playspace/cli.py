@@ -81,7 +81,10 @@ def _parser() -> argparse.ArgumentParser:
         "(offscreen, EGL); preview: save the window's last frame",
     )
     run.add_argument(
-        "--frames", type=Path, metavar="DIR", help="draw every N-th step into DIR/step_NNNNNN.png"
+        "--frames",
+        type=Path,
+        metavar="DIR",
+        help="draw every N-th step into DIR/step_NNNNNN.png (telemetry's step, from 0)",
     )
     run.add_argument(
         "--every", type=int, default=1, metavar="N", help="with --frames: every N fixed steps (1)"

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from playspace.formats.telemetry import read_telemetry
 from playspace.loops.replay import run_headless
 from playspace.outputs import LineStream
-from playspace.plot import read_telemetry
 
 if TYPE_CHECKING:
     from playspace.render.capture import Capture
@@ -99,7 +99,7 @@ class Happened:
 
 def _count(telemetry: Path) -> Happened:
     happened = Happened()
-    for step in read_telemetry(telemetry)[1]:
+    for step in read_telemetry(telemetry).steps:
         for event in step["events"]:
             kind = event["type"]
             happened.grabs += kind == "grab"

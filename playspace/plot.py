@@ -8,87 +8,23 @@ throw. Needs matplotlib, the ``plot`` extra: ``pip install 'playspace[plot]'``.
 
 from __future__ import annotations
 
-import json
-import logging
 from pathlib import Path
-from typing import Any
 
-logger = logging.getLogger(__name__)
+from playspace.formats import telemetry
 
 
 class PlotError(ValueError):
     """The telemetry cannot be plotted, or the plotting extra is missing."""
 
 
-def read_telemetry(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The header and the steps of a telemetry v1 file, with errors that name the line. A
-    last line cut short (the run was killed, or the disk filled, mid-line) is left out with a
-    warning naming it: what came before is all there."""
+def read_telemetry(path: Path) -> telemetry.Telemetry:
+    """The header and the steps of a telemetry v1 file
+    (:func:`playspace.formats.telemetry.read_telemetry`), a file that cannot be read being a
+    :class:`PlotError`, as everything else ``playspace plot`` refuses is."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise PlotError(f"{path}: cannot read: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise PlotError(f"{path}: not a text file (telemetry is UTF-8 JSON lines)") from None
-    lines = text.splitlines()
-    records = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError as error:
-            if number == len(lines) > 1 and not text.endswith("\n"):  # the run ended mid-line
-                logger.warning("%s:%d: cut short; read up to line %d", path, number, number - 1)
-                break
-            raise PlotError(
-                f"{path}:{number}: not JSON: {error.msg} at column {error.colno}"
-            ) from None
-        except (RecursionError, ValueError):
-            raise PlotError(f"{path}:{number}: not a telemetry record") from None
-    header = records[0] if records else None
-    if not isinstance(header, dict) or header.get("format") != "playspace-telemetry":
-        raise PlotError(f"{path}:1: not a playspace telemetry file (no telemetry header)")
-    if header.get("version") != 1:
-        raise PlotError(f"{path}:1: telemetry version {header.get('version')!r}; expected 1")
-    for number, record in enumerate(records[1:], start=2):
-        _check_step(f"{path}:{number}", record)
-    return header, records[1:]
-
-
-def _check_step(where: str, step: object) -> None:
-    """Refuse a step without what the plot reads, naming the field (docs/telemetry-format.md)."""
-
-    def need(ok: bool, field: str, expected: str) -> None:
-        if not ok:
-            raise PlotError(f"{where}: {field}: expected {expected}")
-
-    need(isinstance(step, dict), "step", "an object")
-    assert isinstance(step, dict)
-    need(_is_number(step.get("t")), "t", "a number")
-    for part in ("head", "body", "origin"):
-        pose = step.get(part)
-        need(isinstance(pose, dict) and _is_xyz(pose.get("p")), f"{part}.p", "three numbers")
-    objects, events = step.get("objects", []), step.get("events", [])
-    need(isinstance(objects, list), "objects", "a list")
-    for i, o in enumerate(objects):
-        ok = isinstance(o, dict) and isinstance(o.get("name"), str) and _is_xyz(o.get("p"))
-        need(ok, f"objects[{i}]", "an object with a name and p")
-    need(isinstance(events, list), "events", "a list")
-    for i, e in enumerate(events):
-        need(isinstance(e, dict) and isinstance(e.get("type"), str), f"events[{i}]", "a type")
-        if e["type"] == "release":
-            need(_is_xyz(e.get("linear")), f"events[{i}].linear", "three numbers")
-    step.setdefault("objects", objects)
-    step.setdefault("events", events)
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _is_xyz(value: object) -> bool:
-    return isinstance(value, list) and len(value) == 3 and all(map(_is_number, value))
+        return telemetry.read_telemetry(path)
+    except telemetry.TelemetryError as error:
+        raise PlotError(str(error)) from None
 
 
 def plot_telemetry(path: Path, out: Path) -> None:

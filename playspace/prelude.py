@@ -78,7 +78,6 @@ from playspace.systems.physics import (
     SensorExited,
     ShapeHit,
 )
-from playspace.systems.physics.character import walk_character
 from playspace.systems.player import RigPlugin
 from playspace.systems.player.events import (
     BlinkRequested,
@@ -201,5 +200,4 @@ __all__ = [
     "standing",
     "system",
     "to_world",
-    "walk_character",
 ]

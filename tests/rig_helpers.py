@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -16,6 +15,7 @@ from playspace.components.physics import Box
 from playspace.components.rig import RigSettings
 from playspace.components.scene import PlayerStart
 from playspace.ecs import World
+from playspace.formats.telemetry import parse_telemetry
 from playspace.systems.input import ScriptedSource, device_pose, hand_input
 from playspace.systems.physics import PhysicsPlugin
 from playspace.systems.player import RigPlugin
@@ -31,8 +31,7 @@ class Run:
     out: io.StringIO
 
     def steps(self) -> list[dict[str, Any]]:
-        lines = self.out.getvalue().splitlines()
-        return [json.loads(line) for line in lines[1:]]
+        return parse_telemetry(self.out.getvalue(), "the run's telemetry").steps
 
     def events(self, kind: str) -> list[dict[str, Any]]:
         return [e for s in self.steps() for e in s["events"] if e["type"] == kind]

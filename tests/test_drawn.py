@@ -69,7 +69,7 @@ def taking_the_pan(t: float) -> InputFrame:
 
 def world_pose(world: World, tracked: Pose) -> Pose:
     origin = world.get(world.resource(Rig).origin, Transform)
-    return spatial.compose(Pose(origin.position, origin.rotation), tracked)
+    return spatial.compose(origin.pose(), tracked)
 
 
 @pytest.mark.parametrize("display_hz", [72.0, 90.0])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import stat
@@ -14,7 +13,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import playspace
 
-from playspace.plot import read_telemetry
+from playspace.formats.telemetry import Telemetry, parse_telemetry, read_telemetry
 from playspace.systems.input import TraceWriter, load_trace, standing, write_trace
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,10 +36,10 @@ def wait_for_lines(path: Path, count: int, run: subprocess.Popen[str]) -> None:
     raise AssertionError(f"{path} never reached {count} lines (exit {run.poll()})")
 
 
-def whole_lines(path: Path) -> list[dict[str, object]]:
-    text = path.read_text()
-    assert text.endswith("\n")
-    return [json.loads(line) for line in text.splitlines()]
+def whole(path: Path) -> Telemetry:
+    """The telemetry at `path`, which must end on a whole line."""
+    assert path.read_text().endswith("\n")
+    return read_telemetry(path)
 
 
 @pytest.mark.parametrize(
@@ -57,9 +56,9 @@ def test_a_run_ended_by_a_signal_keeps_its_telemetry_and_says_how_far_it_got(
     _, err = run.communicate(timeout=60)
     assert run.returncode == 130, err
     assert err.splitlines() == [err.splitlines()[0]] and "Traceback" not in err
-    lines = whole_lines(telemetry)
-    assert lines[0]["format"] == "playspace-telemetry" and len(lines) > 50
-    assert f"interrupted; telemetry of {len(lines) - 1} steps in {telemetry}" in err
+    steps = whole(telemetry).steps
+    assert len(steps) >= 50
+    assert f"interrupted; telemetry of {len(steps)} steps in {telemetry}" in err
 
 
 def test_a_game_systems_error_leaves_the_telemetry_written_up_to_it(tmp_path: Path) -> None:
@@ -77,15 +76,15 @@ def test_a_game_systems_error_leaves_the_telemetry_written_up_to_it(tmp_path: Pa
     telemetry = tmp_path / "t.jsonl"
     done = playspace("run", game, "--headless", "--seconds", "5", "--telemetry", telemetry)
     assert done.returncode != 0 and "the game broke at step 120" in done.stderr
-    steps = whole_lines(telemetry)[1:]
+    steps = whole(telemetry).steps
     assert [s["step"] for s in steps] == list(range(120))
 
 
 def test_telemetry_dash_streams_to_standard_output(tmp_path: Path) -> None:
     done = playspace("run", KITCHEN, "--headless", "--seconds", "0.2", "--telemetry", "-")
     assert done.returncode == 0, done.stderr
-    records = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-    assert records[0]["format"] == "playspace-telemetry" and len(records) == 1 + 18
+    records = "".join(line + "\n" for line in done.stdout.splitlines() if line.startswith("{"))
+    assert len(parse_telemetry(records, "stdout").steps) == 18
 
 
 def test_a_trace_and_telemetry_cut_mid_line_are_read_up_to_there(
@@ -125,9 +124,9 @@ def test_a_pipe_takes_the_telemetry_as_it_is_written(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     run = start("run", KITCHEN, "--headless", "--seconds", "0.5", "--telemetry", fifo)
     with open(fifo, encoding="utf-8") as reader:
-        lines = reader.read().splitlines()
+        written = parse_telemetry(reader.read(), str(fifo))
     assert run.wait(timeout=60) == 0
-    assert json.loads(lines[0])["format"] == "playspace-telemetry" and len(lines) == 1 + 45
+    assert len(written.steps) == 45
     assert stat.S_ISFIFO(fifo.stat().st_mode)  # still the pipe, not replaced by a file
 
 

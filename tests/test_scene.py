@@ -575,7 +575,7 @@ def test_a_scene_or_trace_that_is_no_file_is_refused_before_it_is_read(
         ("room.obj", QUAD_OBJ + "f 1 2 9\n", "cannot read {path}: "),
         ("room.obj", "this is not a mesh\n", "{path} has no triangles"),
         ("room.glb", "garbage", "cannot read {path}: "),
-        ("room.fbx", "", "expected an OBJ (.obj) or glTF (.gltf, .glb) file, got .fbx"),
+        ("room.fbx", "", "{path}: expected an OBJ (.obj) or glTF (.gltf, .glb) file, got .fbx"),
         ("room.obj", QUAD_OBJ + "# caf\xe9\n", "cannot read {path}: not UTF-8 text"),
         ("room.gltf", '{"asset": ', "cannot read {path}: not glTF: Expecting value at line 1"),
         ("room.gltf", "[1, 2]", "cannot read {path}: not glTF (expected a JSON object)"),

@@ -94,7 +94,8 @@ def test_runtime_stops_the_session_and_starts_it_again() -> None:
 
 
 def test_quitting_asks_waits_for_stopping_ends_then_destroys() -> None:
-    """Monado crashes when a running session is destroyed (NOTES.md)."""
+    """Monado can crash when a session that is still running is destroyed (seen against it):
+    ask to exit, wait for STOPPING, end the session, and only then destroy it."""
     life = SessionLifecycle()
     feed(life, S.IDLE, S.READY, S.SYNCHRONIZED, S.VISIBLE, S.FOCUSED)
     assert life.request_exit("done") == [C.REQUEST_EXIT]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from playspace import spatial
@@ -19,19 +20,16 @@ from playspace.systems.input import Trace, device_pose, hand_input, write_trace
 
 HERE = Path(__file__).resolve().parent
 HEIGHT = 1.7
+Point = tuple[float, float, float]
 
 
 def frames(script: Callable[[float], InputFrame], seconds: float) -> list[InputFrame]:
     out, t, tick = [], 0.0, 0
     while t <= seconds:
-        out.append(InputFrame(round(t, 6), *_fields(script(t))))
+        out.append(replace(script(t), time=round(t, 6)))
         tick += 1
         t = tick / 72.0 + (0.0007 if tick % 3 == 0 else 0.0)
     return out
-
-
-def _fields(frame: InputFrame) -> tuple[object, ...]:
-    return (frame.head, frame.left, frame.right, frame.pads)
 
 
 def player(
@@ -83,23 +81,30 @@ def snowball(t: float) -> InputFrame:
     if t < 0.6:
         p = pile
     elif t < 1.05:
-        k = ramp(t, 0.6, 0.4)
-        p = tuple(a + (b - a) * k for a, b in zip(pile, wound, strict=True))
+        p = _between(pile, wound, ramp(t, 0.6, 0.4))
     else:
         s = min(t, 1.3) - 1.05
         after = min(max(t - 1.3, 0.0), FOLLOW_THROUGH)
         travel = 0.5 * (8.0 / 0.25) * s * s + 8.0 * (after - after * after / (2 * FOLLOW_THROUGH))
-        p = tuple(w + travel * d for w, d in zip(wound, direction, strict=True))
+        p = (
+            wound[0] + travel * direction[0],
+            wound[1] + travel * direction[1],
+            wound[2] + travel * direction[2],
+        )
     grip = 1.0 if 0.3 < t < 1.3 else 0.0
-    return player((0.0, HEIGHT, 0.0), right=hand_input(p, grip=grip))  # type: ignore[arg-type]
+    return player((0.0, HEIGHT, 0.0), right=hand_input(p, grip=grip))
 
 
-def _path(t: float, keys: list[tuple[float, tuple[float, float, float]]]) -> tuple[float, ...]:
+def _between(a: Point, b: Point, k: float) -> Point:
+    """The point `k` of the way from `a` to `b`."""
+    return (a[0] + (b[0] - a[0]) * k, a[1] + (b[1] - a[1]) * k, a[2] + (b[2] - a[2]) * k)
+
+
+def _path(t: float, keys: list[tuple[float, Point]]) -> Point:
     """The hand's position at `t` along straight moves between timed key positions."""
     for (t0, a), (t1, b) in itertools.pairwise(keys):
         if t <= t1:
-            k = ramp(t, t0, t1 - t0)
-            return tuple(x + (y - x) * k for x, y in zip(a, b, strict=True))
+            return _between(a, b, ramp(t, t0, t1 - t0))
     return keys[-1][1]
 
 
@@ -118,7 +123,7 @@ def kitchen(t: float) -> InputFrame:
     ]
     grip = 1.0 if 0.6 < t < 6.0 else 0.0
     look = -1.1 * ramp(t, 4.4, 0.6)  # turn the head right, to watch the pan go into the wall
-    hand = hand_input(_path(t, keys), grip=grip)  # type: ignore[arg-type]
+    hand = hand_input(_path(t, keys), grip=grip)
     return player((0.0, HEIGHT, 0.0), right=hand, yaw=look)
 
 

@@ -125,6 +125,10 @@ class TriangleMesh:
 Shape = Sphere | Box | Capsule | Cylinder | ConvexHull | TriangleMesh
 
 
+GRAVITY = (0.0, -9.81, 0.0)  # m/s^2, a world's unless its scene says (Rapier's own is zero)
+KILL_HEIGHT = -50.0  # metres: below this a body has fallen out of the world
+
+
 class BodyKind(Enum):
     """How a body moves: by the solver, by its Transform, or not at all."""
 
@@ -257,15 +261,19 @@ class CharacterBody:
 
 @dataclass(slots=True)
 class CharacterMotion:
-    """What a character should do this step, and what it did.
+    """What a character should do this step, and what it did: the only way to move one.
 
-    Set `desired` (a translation in metres for this step, world space; its vertical part is
-    ignored while grounded, gravity is applied by the controller). The character system
-    consumes it and reports `moved` (the translation actually made), `grounded`, and
-    `vertical_speed` (negative while falling).
+    Set `desired` (a translation in metres for this step, world space, across the floor: where
+    the player's body follows the player) and add to `carried` (a locomotion provider's move,
+    the same way). The character system consumes both, the carried move first, with collision
+    and steps, and reports `carried_made` (what the carried move became: a wall stops it, a
+    step lifts it), `moved` (the whole translation made), `grounded`, and `vertical_speed`
+    (negative while falling; gravity is the controller's).
     """
 
     desired: Vec3 = field(default_factory=lambda: spatial.vec3(0.0, 0.0, 0.0))
+    carried: Vec3 = field(default_factory=lambda: spatial.vec3(0.0, 0.0, 0.0))
+    carried_made: Vec3 = field(default_factory=lambda: spatial.vec3(0.0, 0.0, 0.0))
     moved: Vec3 = field(default_factory=lambda: spatial.vec3(0.0, 0.0, 0.0))
     grounded: bool = False
     vertical_speed: float = 0.0

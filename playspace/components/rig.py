@@ -14,6 +14,8 @@ from enum import Enum
 
 from playspace.spatial import Vec3
 
+SLOPE_QUANTIZATION = 0.20  # metres of vertical travel before the floor snaps; 0: off
+
 
 class SeparationPolicy(Enum):
     """What happens when the body cannot get to where the player physically stands."""
@@ -58,7 +60,7 @@ class RigSettings:
     stick_deadzone: float = 0.15
     flick_on: float = 0.7  # stick past this is a flick (snap turn, teleport aim)
     flick_off: float = 0.3  # back inside this re-arms it
-    slope_quantization: float = 0.20  # metres of vertical travel before the floor snaps; 0: off
+    slope_quantization: float = SLOPE_QUANTIZATION
     teleport_speed: float = 7.0  # m/s the arc leaves the hand at
     teleport_max_time: float = 2.0  # seconds of arc flight cast
     teleport_blink: float = 0.15  # seconds of the blink (fade out and in)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from playspace import spatial
 from playspace.components.interaction import Grabbable as Grabbable  # where scenes spawn it
+from playspace.components.rig import SLOPE_QUANTIZATION, SeparationPolicy, TurnMode
 from playspace.spatial import Vec3
 
 
@@ -47,6 +48,6 @@ class PlayerStart:
 
     position: Vec3 = field(default_factory=lambda: spatial.vec3(0.0, 0.0, 0.0))
     yaw: float = 0.0
-    slope_quantization: float = 0.2
-    policy: str = "fade"  # walking into a wall: "fade" the view or "push_back" the origin
-    turn: str = "snap"  # "snap" or "smooth" turning
+    slope_quantization: float = SLOPE_QUANTIZATION
+    policy: str = SeparationPolicy.FADE.value  # walking into a wall: "fade" or "push_back"
+    turn: str = TurnMode.SNAP.value  # "snap" or "smooth" turning

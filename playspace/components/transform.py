@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from playspace import spatial
-from playspace.spatial import Quat, Vec3
+from playspace.spatial import Pose, Quat, Vec3
 
 
 def _zero() -> Vec3:
@@ -27,3 +27,7 @@ class Transform:
     position: Vec3 = field(default_factory=_zero)
     rotation: Quat = field(default_factory=spatial.identity)
     scale: Vec3 = field(default_factory=_one)
+
+    def pose(self) -> Pose:
+        """Position and rotation as a pose (the value, not a view: editing it moves nothing)."""
+        return Pose(self.position, self.rotation)

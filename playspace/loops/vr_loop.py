@@ -343,4 +343,4 @@ class VrLoop:
     def _origin(self) -> Pose:
         assert self.world is not None
         origin = self.world.get(self.world.resource(Rig).origin, Transform)
-        return Pose(origin.position, origin.rotation)
+        return origin.pose()

@@ -1,11 +1,10 @@
 """Mesh and texture files, read on the CPU at load time with a clear error naming the file.
 
-Meshes (OBJ, glTF, GLB) go through trimesh, the maintained loader playspace already uses for
-scene geometry; a glTF scene's nodes are flattened with their transforms applied. Normals are
-computed here from the file's triangles (area-weighted, so a vertex the file splits keeps a
-hard edge), the same way for every format. Textures (PNG, JPEG, ...) go through Pillow, which
-moderngl-window requires and installs. Both are imported on first use: a headless simulation
-never pays for them.
+Meshes (OBJ, glTF, GLB) are read by :func:`playspace.formats.meshes.read_mesh`, as a scene's
+static geometry is, with the file's own vertices kept; normals are computed here from its
+triangles (area-weighted, so a vertex the file splits keeps a hard edge), the same way for
+every format. Textures (PNG, JPEG, ...) go through Pillow, which moderngl-window requires and
+installs, imported on first use: a headless simulation never pays for it.
 
 Everything is checked here, at load, so a bad file is an error with its name before anything
 is drawn, never a black object or a crash in the middle of a frame.
@@ -19,10 +18,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from playspace.formats.meshes import MeshFileError, read_mesh
 from playspace.render.meshes import MeshData
 from playspace.spatial import FloatArray
-
-MESH_SUFFIXES = (".obj", ".gltf", ".glb")
 
 
 class AssetError(ValueError):
@@ -39,35 +37,14 @@ class Texture:
     pixels: bytes
 
 
-def _existing(path: Path | str, what: str) -> Path:
-    path = Path(path)
-    if not path.is_file():
-        raise AssetError(f"{path}: no such {what} file")
-    return path
-
-
 def load_mesh_file(path: Path | str) -> MeshData:
     """The triangles of an OBJ, glTF or GLB file, with uvs when the file has them."""
-    path = _existing(path, "mesh")
-    if path.suffix.lower() not in MESH_SUFFIXES:
-        raise AssetError(
-            f"{path}: expected an OBJ (.obj) or glTF (.gltf, .glb) mesh, "
-            f"got {path.suffix or 'no suffix'}"
-        )
-    import trimesh  # here, not at the top: see the module docstring
-
     try:
-        mesh = trimesh.load(path, force="mesh", process=False)
-    except Exception as error:  # trimesh raises many kinds on a malformed file
-        raise AssetError(f"{path}: cannot read this mesh: {error}") from None
-    if not isinstance(mesh, trimesh.Trimesh) or len(mesh.faces) == 0:
-        raise AssetError(f"{path}: the file has no triangles")
-    positions = np.asarray(mesh.vertices, dtype=np.float64)
-    faces = np.asarray(mesh.faces, dtype=np.int64)
-    if not np.isfinite(positions).all():
-        raise AssetError(f"{path}: the mesh has non-finite vertex positions")
-    uv = getattr(mesh.visual, "uv", None)
-    uvs = np.zeros((len(positions), 2)) if uv is None else np.asarray(uv, dtype=np.float64)
+        mesh = read_mesh(Path(path), merge=False)
+    except MeshFileError as error:
+        raise AssetError(str(error)) from None
+    positions, faces = mesh.positions, mesh.triangles
+    uvs = np.zeros((len(positions), 2)) if mesh.uvs is None else mesh.uvs
     vertices = np.hstack([positions, _smooth_normals(positions, faces), uvs], dtype=np.float32)
     return MeshData(vertices, faces.astype(np.uint32))
 
@@ -86,7 +63,9 @@ def _smooth_normals(positions: FloatArray, faces: npt.NDArray[np.int64]) -> Floa
 
 def load_texture(path: Path | str) -> Texture:
     """An image file as a texture (any format Pillow reads; converted to RGBA)."""
-    path = _existing(path, "texture")
+    path = Path(path)
+    if not path.is_file():
+        raise AssetError(f"{path}: no such texture file")
     from PIL import Image, UnidentifiedImageError  # here: see the module docstring
 
     try:

@@ -1,8 +1,9 @@
 """Headless captures: draw the world offscreen and write PNG files.
 
 ``playspace run SCENE --headless --screenshot OUT.png`` draws the last fixed step;
-``--frames DIR --every N`` draws every N-th step into ``DIR/step_000090.png`` (named by the
-number of fixed steps run, as telemetry counts them). The camera is the player's eye: the rig
+``--frames DIR --every N`` draws every N-th step, from the first, into ``DIR/step_000000.png``,
+``DIR/step_00000N.png``, ...: each file is named by the step's index from 0, the ``step`` of
+the telemetry line that reports the same state. The camera is the player's eye: the rig
 head's drawn pose, with the preview's symmetric projection (90 degrees vertically). A capture
 draws what the world's LATE phase placed; the headless loop places the end of each step (as
 telemetry reports it) before a capture looks.
@@ -77,7 +78,7 @@ def eye_view(world: World, aspect: float) -> View:
     pose = drawn.pose(rig.head) if drawn is not None else None
     if pose is None:
         head = world.get(rig.head, Transform)
-        pose = Pose(head.position, head.rotation)
+        pose = head.pose()
     return preview_view(pose, aspect)
 
 
@@ -108,8 +109,11 @@ class Capture:
         self.renderer.draw(eye_view(world, self.target.aspect), self.target.framebuffer)
         return self.target.read()
 
-    def __call__(self, world: World, step: int, last: bool) -> None:
-        """After fixed step number `step` (from 1); `last` is the run's final step."""
+    def __call__(self, world: World, steps: int, last: bool) -> None:
+        """After `steps` fixed steps have run; `last`: that was the run's final step. The step
+        just run is telemetry's ``step`` ``steps - 1`` (indices count from 0): its frame, every
+        `every` steps from index 0, is named by that index."""
+        step = steps - 1
         frame = self.frames is not None and step % self.every == 0
         screenshot = self.screenshot is not None and last
         if not (frame or screenshot):

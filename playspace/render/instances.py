@@ -209,7 +209,7 @@ class SceneInstances:
         parts: list[_Part] = []
         for entity, transform, own in planned:
             if world.has(entity, Static) and not world.has(entity, RigidBody):
-                placed = pose_matrix(Pose(transform.position, transform.rotation))
+                placed = pose_matrix(transform.pose())
                 placed = placed @ scale_matrix(*transform.scale)
                 for part in own:
                     part.scenery_world = placed @ part.local

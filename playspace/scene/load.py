@@ -15,7 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from playspace.components.physics import Box, Capsule, Cylinder, Sphere
+from playspace.components.physics import GRAVITY, KILL_HEIGHT, Box, Capsule, Cylinder, Sphere
+from playspace.components.rig import SLOPE_QUANTIZATION, SeparationPolicy, TurnMode
 from playspace.formats.files import MB, input_problem
 from playspace.formats.shown import clipped
 from playspace.scene.meshes import MeshFileError, load_mesh
@@ -59,7 +60,7 @@ SLOPE = Number(low=0.0, high=90.0, exclusive=True, unit="degrees")
 STEPS = Number(low=1, high=1000, whole=True)
 SCALE = Number(low=0.0, high=REACH, exclusive=True)
 DIRECTION = Number()
-GRAVITY = Number(low=-1000.0, high=1000.0, unit="m/s^2")
+ACCELERATION = Number(low=-1000.0, high=1000.0, unit="m/s^2")
 THRESHOLD = Number(low=0.0, high=REACH, unit="metres")
 
 # tomllib ends its messages with where it stopped: "(at line 3, column 8)", "(at end of document)"
@@ -293,12 +294,13 @@ class _SceneReader:
         return None if shape is None else SceneOpponent(name, shape, position, yaw)
 
     def _player(self, t: Table) -> ScenePlayer:
+        defaults = ScenePlayer()
         return ScenePlayer(
             position=_triple(t.vector("position", METRES, ZERO)),
             yaw=t.number("yaw", DEGREES, 0.0),
-            slope_quantization=t.number("slope_quantization", THRESHOLD, 0.2),
-            policy=t.string("policy", "fade", ("fade", "push_back")),
-            turn=t.string("turn", "snap", ("snap", "smooth")),
+            slope_quantization=t.number("slope_quantization", THRESHOLD, SLOPE_QUANTIZATION),
+            policy=t.string("policy", defaults.policy, (p.value for p in SeparationPolicy)),
+            turn=t.string("turn", defaults.turn, (m.value for m in TurnMode)),
         )
 
     def _physics(self, t: Table) -> ScenePhysics:
@@ -306,8 +308,8 @@ class _SceneReader:
         if len(set(DEFAULT_LAYERS + layers)) > MAX_LAYERS:
             t.reject("layers", f"at most {MAX_LAYERS - len(DEFAULT_LAYERS)} new layer names")
         return ScenePhysics(
-            gravity=_triple(t.vector("gravity", GRAVITY, (0.0, -9.81, 0.0))),
-            kill_height=t.number("kill_height", METRES, -50.0),
+            gravity=_triple(t.vector("gravity", ACCELERATION, GRAVITY)),
+            kill_height=t.number("kill_height", METRES, KILL_HEIGHT),
             fall_policy=FallPolicy(t.string("fall_policy", "remove", ("remove", "respawn"))),
             layers=layers,
         )

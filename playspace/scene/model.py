@@ -11,7 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from playspace.components.physics import Box, Capsule, Cylinder, Sphere, TriangleMesh
+from playspace.components.physics import (
+    GRAVITY,
+    KILL_HEIGHT,
+    Box,
+    Capsule,
+    Cylinder,
+    Sphere,
+    TriangleMesh,
+)
+from playspace.components.rig import SLOPE_QUANTIZATION, SeparationPolicy, TurnMode
 from playspace.formats.shown import printable
 from playspace.systems.physics import FallPolicy
 
@@ -92,15 +101,15 @@ class SceneOpponent:
 class ScenePlayer:
     position: Triple = (0.0, 0.0, 0.0)
     yaw: float = 0.0  # degrees
-    slope_quantization: float = 0.2
-    policy: str = "fade"  # what walking into a wall does: fade or push_back
-    turn: str = "snap"  # snap or smooth
+    slope_quantization: float = SLOPE_QUANTIZATION
+    policy: str = SeparationPolicy.FADE.value  # what walking into a wall does
+    turn: str = TurnMode.SNAP.value
 
 
 @dataclass(frozen=True, slots=True)
 class ScenePhysics:
-    gravity: Triple = (0.0, -9.81, 0.0)
-    kill_height: float = -50.0
+    gravity: Triple = GRAVITY
+    kill_height: float = KILL_HEIGHT
     fall_policy: FallPolicy = FallPolicy.REMOVE
     layers: tuple[str, ...] = ()  # layers the scene adds to the defaults
 

@@ -6,75 +6,37 @@ whole table, then looks at :attr:`Table.bad` (the keys that had a problem) befor
 anything from their values, so one pass over a file reports all its mistakes and nothing is
 built from a placeholder.
 
-Every numeric key goes through :func:`parse_numbers` with a :class:`Number` saying what the
-key accepts, so all numbers are judged, and described in messages, the same way.
+Every numeric key goes through :func:`~playspace.formats.numbers.parse_numbers` with a
+:class:`~playspace.formats.numbers.Number` saying what the key accepts, so all numbers are
+judged as traces and telemetry judge theirs, and :func:`describe` says in messages what a key
+expected.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
+from playspace.formats.numbers import Number as Number  # what a Table's numeric keys take
+from playspace.formats.numbers import parse_numbers
 from playspace.formats.shown import clipped
 
 _COUNT_WORDS = {1: "one", 2: "two", 3: "three"}
 
 
-@dataclass(frozen=True, slots=True)
-class Number:
-    """What a numeric key accepts: a finite number within optional bounds, perhaps whole."""
-
-    low: float | None = None
-    high: float | None = None
-    exclusive: bool = False  # whether the bounds themselves are refused
-    whole: bool = False
-    unit: str = ""  # for messages: "metres", "degrees"
-
-    def accepts(self, value: float) -> bool:
-        if not math.isfinite(value) or (self.whole and value != int(value)):
-            return False
-        if self.exclusive:
-            return (self.low is None or value > self.low) and (
-                self.high is None or value < self.high
-            )
-        return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
-
-    def describe(self, counts: tuple[int, ...] | None) -> str:
-        """``three numbers > 0 (metres)``, ``a whole number >= 1 and <= 1000``."""
-        amount = "a" if counts is None else " or ".join(_COUNT_WORDS[n] for n in counts)
-        noun = ("whole number" if self.whole else "number") + ("" if counts is None else "s")
-        low, high = (">", "<") if self.exclusive else (">=", "<=")
-        bounds = [
-            f"{sign} {bound:g}"
-            for sign, bound in ((low, self.low), (high, self.high))
-            if bound is not None
-        ]
-        text = f"{amount} {noun} {' and '.join(bounds)}" if bounds else f"{amount} finite {noun}"
-        return f"{text} ({self.unit})" if self.unit else text
-
-
-def parse_numbers(
-    value: object, counts: tuple[int, ...] | None, number: Number
-) -> tuple[float, ...] | None:
-    """`value` as floats when it is one number (`counts` None) or a list of one of `counts`
-    numbers, each accepted by `number`; else None. TOML booleans are not numbers."""
-    items = [value] if counts is None else value
-    if not isinstance(items, list) or (counts is not None and len(items) not in counts):
-        return None
-    parsed: list[float] = []
-    for item in items:
-        if isinstance(item, bool) or not isinstance(item, int | float):
-            return None
-        try:
-            as_float = float(item)
-        except OverflowError:  # TOML integers have no size limit in tomllib
-            return None
-        if not number.accepts(as_float):
-            return None
-        parsed.append(as_float)
-    return tuple(parsed)
+def describe(number: Number, counts: tuple[int, ...] | None) -> str:
+    """What a key of `number`s expects, in a scene file's words: ``three numbers > 0
+    (metres)``, ``a whole number >= 1 and <= 1000``."""
+    amount = "a" if counts is None else " or ".join(_COUNT_WORDS[n] for n in counts)
+    noun = ("whole number" if number.whole else "number") + ("" if counts is None else "s")
+    low, high = (">", "<") if number.exclusive else (">=", "<=")
+    bounds = [
+        f"{sign} {bound:g}"
+        for sign, bound in ((low, number.low), (high, number.high))
+        if bound is not None
+    ]
+    text = f"{amount} {noun} {' and '.join(bounds)}" if bounds else f"{amount} finite {noun}"
+    return f"{text} ({number.unit})" if number.unit else text
 
 
 def _show(value: object) -> str:
@@ -129,7 +91,7 @@ class Table:
 
     def number(self, key: str, number: Number, default: float | None = None) -> float:
         """A number; required when `default` is None."""
-        expected = number.describe(None)
+        expected = describe(number, None)
         value = self._take(key, expected, default is None)
         if value is None:
             return 1.0 if default is None else default
@@ -147,7 +109,7 @@ class Table:
         counts: tuple[int, ...] = (3,),
     ) -> tuple[float, ...]:
         """A list of numbers, as long as one of `counts`; required when `default` is None."""
-        expected = number.describe(counts)
+        expected = describe(number, counts)
         value = self._take(key, expected, default is None)
         if value is None:
             return (1.0,) * counts[-1] if default is None else default

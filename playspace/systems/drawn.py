@@ -97,7 +97,7 @@ def _place_tracked(world: World, drawn: DrawnPoses) -> None:
     ):
         sample = sample_of(state.latest, role)
         if sample is not None and entity in drawn.rows:
-            placed[entity] = spatial.compose(Pose(origin.position, origin.rotation), sample.pose)
+            placed[entity] = spatial.compose(origin.pose(), sample.pose)
     seconds = second_hands(world, {e: pose.position for e, pose in placed.items()})
     for entity, hand in world.each(Hand):
         grip = placed.get(entity)

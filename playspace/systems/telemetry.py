@@ -20,7 +20,7 @@ from playspace.components.physics import CharacterMotion
 from playspace.components.rig import Rig, ViewFade
 from playspace.components.scene import Grabbable, Opponent, Prop
 from playspace.ecs import Phase, World, system
-from playspace.spatial import Quat, Vec3
+from playspace.spatial import Pose, Quat, Vec3
 from playspace.systems.sets import add_fixed_sets
 
 FORMAT = "playspace-telemetry"
@@ -53,6 +53,8 @@ def event_record(event: object) -> dict[str, Any]:
         value = getattr(event, f.name)
         if isinstance(value, Vec3 | Quat):
             value = vector(value)
+        elif isinstance(value, Pose):
+            value = {"p": vector(value.position), "q": vector(value.rotation)}
         elif isinstance(value, float):
             value = _number(value)
         record[f.name] = value

@@ -10,16 +10,17 @@ Valid and tracked
 -----------------
 OpenXR flags a located pose *valid* (the runtime stands behind the value) and, separately,
 *tracked* (it was measured just now, not inferred or predicted). Runtimes report controllers
-as valid but not tracked for long stretches (Monado: flags ``0x07``/``0x0f``, NOTES.md), so
-"valid" is what makes a pose usable here and "tracked" is only reported, as
-:class:`Tracking`. A pose without position-valid (or orientation-valid) is not usable: the
-device reads as untracked (None) in the frame, never as a pose made up of zeros.
+as valid but not tracked for long stretches (Monado, seen against it, reports location flags
+``0x07``, both valid with the position not tracked, as well as ``0x0f``), so "valid" is what
+makes a pose usable here and "tracked" is only reported, as :class:`Tracking`. A pose without
+position-valid (or orientation-valid) is not usable: the device reads as untracked (None) in the
+frame, never as a pose made up of zeros.
 
 The floor
 ---------
 Poses come in the STAGE space when the runtime has one: the floor is at y = 0, as the rig
 wants. A runtime without STAGE gets LOCAL, whose origin is wherever the head was at start
-(or at the last recentre), so :class:`FloorEstimate` puts the floor :data:`EYE_HEIGHT` below
+(or at the last recenter), so :class:`FloorEstimate` puts the floor :data:`EYE_HEIGHT` below
 the first head position it sees, and the views are lifted by the same amount.
 """
 
@@ -128,7 +129,7 @@ class FloorEstimate:
     """How high the reference space's origin is above the floor (`space_height`, metres).
 
     STAGE: 0, the runtime knows the floor. LOCAL: :data:`EYE_HEIGHT` minus the first usable
-    head height, measured again after every recentre (:meth:`reset`), because recentring
+    head height, measured again after every recenter (:meth:`reset`), because recentering
     moves LOCAL's origin back to the head.
     """
 

@@ -17,11 +17,11 @@ The states (``XrSessionState``)::
 Input reaches the world only while FOCUSED: in VISIBLE the runtime's own menu has the
 controllers, and presses meant for it must not grab or teleport.
 
-Quitting follows what Monado needs (NOTES.md): destroying a session that is still running can
-crash the runtime, so the app asks (``xrRequestExitSession``), waits for STOPPING, ends the
-session, and destroys it only once it has stopped. ``xrEndSession`` is only valid in STOPPING,
-so END_SESSION is asked for there and nowhere else; :meth:`SessionLifecycle.give_up` is the
-last resort for a runtime that never answers.
+Quitting follows what Monado needs, as seen against it: destroying a session that is still
+running can crash the runtime, so the app asks (``xrRequestExitSession``), waits for STOPPING,
+ends the session, and destroys it only once it has stopped. ``xrEndSession`` is only valid in
+STOPPING, so END_SESSION is asked for there and nowhere else; :meth:`SessionLifecycle.give_up`
+is the last resort for a runtime that never answers.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ class InstanceLossPending:
 
 @dataclass(frozen=True, slots=True)
 class ReferenceSpaceChanged:
-    """The tracking space moved, usually because the player recentred."""
+    """The tracking space moved, usually because the player recentered."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +148,7 @@ class SessionLifecycle:
 
     def on_event(self, event: XrEvent) -> list[Command]:
         """The commands an event calls for; events that are not about the session's life
-        (recentring, controllers) ask for none here."""
+        (recentering, controllers) ask for none here."""
         if self.finished:
             return []
         if isinstance(event, InstanceLossPending):

@@ -11,8 +11,9 @@ Matrices are numpy ``float32`` 4x4 arrays in the mathematical layout
 them; OpenGL's column-major upload is ``matrix.T.tobytes()`` (or ``tobytes(order="F")``).
 
 Projections are built from the tangents of the four angles, never with pyopenxr's
-``projection_from_fovf``, which gets the asymmetric frustum of a real headset eye wrong
-(NOTES.md): the frustum edges land exactly on clip x, y = +-1, near on z = -1, far on +1.
+``projection_from_fovf``, which gets the asymmetric frustum of a real headset eye wrong (its
+frustum edges miss clip x, y = +-1). From the tangents, the frustum edges land exactly on
+clip x, y = +-1, near on z = -1, far on +1.
 
 The swapchain formats come from the runtime in its order of preference;
 :func:`choose_formats` takes the first it offers that the GL renderer draws into. A depth

@@ -28,15 +28,11 @@ from playspace.systems.tracking import InputState
 GRABBABLE_LAYERS = ("props", "held", "ghost", "dropped")
 
 
-def hand_pose(transform: Transform) -> Pose:
-    return Pose(transform.position, transform.rotation)
-
-
 @system(
     Phase.FIXED,
     in_set="grab",
-    reads=(Colliders, GrabSettings, InputState, RigidBody, TrackedDevice, Transform),
-    writes=(Hand, Grabbable, Physics, Grabbed, LetGo),
+    reads=(GrabSettings, InputState, TrackedDevice),
+    writes=(Hand, Grabbable, Colliders, RigidBody, Transform, Physics, Grabbed, LetGo),
 )
 def grab(world: World) -> None:
     """Turn grip values into grabs and let-gos, with hysteresis."""
@@ -91,30 +87,31 @@ def _take(world: World, entity: int, hand: Hand, held: int) -> None:
         other.holding, other.offset, other.second = None, None, False  # taken from the other hand
     else:
         _start_holding(world, held)
-    own = hand_pose(world.get(entity, Transform))
+    own = world.get(entity, Transform).pose()
     obj = world.get(held, Transform)
     hand.holding = held
-    hand.offset = spatial.compose(spatial.invert(own), Pose(obj.position, obj.rotation))
+    hand.offset = spatial.compose(spatial.invert(own), obj.pose())
     grabbable.held_by = entity
     world.send(Grabbed(entity, held))
 
 
 def _start_holding(world: World, held: int) -> None:
-    physics = world.resource(Physics)
+    """Make `held` a kinematic body on the held layer that reports what it strikes,
+    remembering what it was."""
     grabbable = world.get(held, Grabbable)
-    colliders = world.get(held, Colliders)
-    solids = [i for i, c in enumerate(colliders.parts) if not c.sensor]
+    body = world.get(held, RigidBody)
+    parts = world.get(held, Colliders).parts
+    solids = [i for i, c in enumerate(parts) if not c.sensor]
     grabbable.before = HeldBefore(
-        kind=world.get(held, RigidBody).kind,
-        layers={i: colliders.parts[i].layer for i in solids},
-        reported={i: colliders.parts[i].report_contacts for i in solids},
+        kind=body.kind,
+        layers={i: parts[i].layer for i in solids},
+        reported={i: parts[i].report_contacts for i in solids},
     )
     transform = world.get(held, Transform)
     grabbable.last_clear = Pose(spatial.Vec3(transform.position), transform.rotation)
-    physics.set_body_kind(held, BodyKind.KINEMATIC)
-    for part in solids:
-        physics.set_layer(held, part, "held")
-        physics.report_contacts(held, part, True)
+    body.kind = BodyKind.KINEMATIC
+    for i in solids:
+        parts[i].layer, parts[i].report_contacts = "held", True
 
 
 def _let_go(world: World, hand: int, device: TrackedDevice, held: int, offset: Pose) -> None:
@@ -128,18 +125,19 @@ def _let_go(world: World, hand: int, device: TrackedDevice, held: int, offset: P
     if grabbable.ghost and grabbable.last_clear is not None:
         start = grabbable.last_clear
     elif device.tracked:
-        start = spatial.compose(hand_pose(world.get(hand, Transform)), offset)
+        start = spatial.compose(world.get(hand, Transform).pose(), offset)
     else:
         transform = world.get(held, Transform)
-        start = Pose(transform.position, transform.rotation)
+        start = transform.pose()
     grabbable.held_by, grabbable.before, grabbable.ghost = None, None, False
-    physics.teleport(held, start.position, start.rotation)
-    physics.set_body_kind(held, before.kind)
+    world.get(held, RigidBody).kind = before.kind
+    parts = world.get(held, Colliders).parts
     for part, reported in before.reported.items():
-        physics.report_contacts(held, part, reported)
+        parts[part].report_contacts = reported
     for part in before.layers:
-        physics.set_layer(held, part, "dropped")  # until clear of the player's body
+        parts[part].layer = "dropped"  # until clear of the player's body
     grabbable.dropped = dict(before.layers)
+    physics.teleport(held, start.position, start.rotation)
     physics.set_velocity(held, spatial.vec3(0.0, 0.0, 0.0), spatial.vec3(0.0, 0.0, 0.0))
     world.send(LetGo(hand, held, offset, launch))
 
@@ -162,7 +160,7 @@ def hold(world: World) -> None:
         grabbable = world.try_get(hand.holding, Grabbable)
         if grabbable is None:
             continue  # despawned during this step: forgotten at the next
-        pose = held_pose(hand.offset, hand_pose(transform), grabbable, seconds.get(hand.holding))
+        pose = held_pose(hand.offset, transform.pose(), grabbable, seconds.get(hand.holding))
         obj = world.get(hand.holding, Transform)
         obj.position, obj.rotation = pose.position, pose.rotation
 

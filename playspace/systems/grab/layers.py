@@ -69,8 +69,8 @@ def make_twins(world: World) -> None:
 @system(
     Phase.FIXED,
     in_set="layers",
-    reads=(SensorEntered, SensorExited, ContactBegan, CharacterBody, Rig, Transform),
-    writes=(Grabbable, Physics, Twins, Hit),
+    reads=(SensorEntered, SensorExited, ContactBegan, CharacterBody, Physics, Rig, Transform),
+    writes=(Grabbable, Colliders, Twins, Hit),
 )
 def held_layers(world: World) -> None:
     """Ghost held objects inside the environment, restore dropped ones, report hits."""
@@ -82,8 +82,9 @@ def held_layers(world: World) -> None:
             continue
         inside = bool(twins.inside.get(entity))
         if inside != grabbable.ghost:
+            parts = world.get(entity, Colliders).parts
             for part in twins.solids.get(entity, []):
-                physics.set_layer(entity, part, "ghost" if inside else "held")
+                parts[part].layer = "ghost" if inside else "held"
             grabbable.ghost = inside
         if not inside:
             transform = world.get(entity, Transform)
@@ -114,17 +115,20 @@ def _restore_dropped(
     capsule = world.get(rig.body, CharacterBody)
     feet = world.get(rig.body, Transform).position
     centre = feet + spatial.vec3(0.0, capsule.height / 2 + SKIN, 0.0)
+    # on every layer: a part put on "dropped" this very step is still on its old one in the
+    # engine until the step begins
     touching = {
         entity
         for entity, _ in physics.overlap(
-            Capsule(capsule.radius, capsule.height), centre, spatial.identity(), ["dropped"]
+            Capsule(capsule.radius, capsule.height), centre, spatial.identity(), None, rig.body
         )
     }
     for entity, grabbable in dropped:
         if entity not in touching:
+            parts = world.get(entity, Colliders).parts
             for part, layer in grabbable.dropped.items():
-                if physics.layer_of(entity, part) == "dropped":
-                    physics.set_layer(entity, part, layer)
+                if parts[part].layer == "dropped":
+                    parts[part].layer = layer
             grabbable.dropped = {}
 
 

@@ -10,7 +10,8 @@ physics.
 
 Files are read as bytes, one line at a time, so every problem (bad UTF-8 included) has a line
 number and nothing is evaluated or unpickled. Every numeric field goes through
-:meth:`_Cursor.numbers`, so all are judged, and described in messages, the same way.
+:meth:`_Cursor.numbers`, so all are described in messages the same way, and judged as scenes
+and telemetry judge theirs (:mod:`playspace.formats.numbers`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from playspace.components.input import (
     PadButton,
 )
 from playspace.formats.files import MB, input_problem
+from playspace.formats.numbers import Number, as_floats
 from playspace.formats.shown import clipped, printable
 from playspace.spatial import Pose, Quat, Vec3, normalize, quat_from_xyzw, quat_to_xyzw, vec3_from
 
@@ -51,7 +53,6 @@ _REACH = {"p": 1e4, "v": 1e3, "w": 1e4}  # metres, m/s, rad/s
 LONGEST_RUN = 86_400.0  # seconds: a day, the most a run (and so a trace) may last
 _HAND_KEYS = (*_POSE_KEYS, "grip", "trigger", "stick", "buttons")
 _PAD_KEYS = ("left_stick", "right_stick", "buttons")
-_NUMBER_TYPES = {int, float}  # by exact type: JSON's true is a Python int, but not a number
 _COUNTS = {2: "two", 3: "three", 4: "four"}
 # A quaternion whose squared length is this close to 1 is kept as written: normalising a unit
 # quaternion again can move its last bit, and a written trace must load back exactly.
@@ -124,22 +125,13 @@ class _Cursor:
         """``value`` as floats: one number (``count`` None) or a list of ``count``, each finite
         and in ``[low, high]``. Raises :class:`_NotFinite` for NaN or infinity, which the caller
         may take as lost tracking, and :class:`TraceError` for anything else wrong."""
-        items = [value] if count is None else value
+        parsed = as_floats(value, None if count is None else (count,))
         kind: type[TraceError] = TraceError
-        if (
-            isinstance(items, list)
-            and len(items) == (count or 1)
-            and all(type(item) in _NUMBER_TYPES for item in items)
-        ):
-            try:
-                checked = tuple(map(float, items))
-            except OverflowError:  # an integer too big for a float
-                pass
-            else:
-                if not all(map(math.isfinite, checked)):
-                    kind = _NotFinite
-                elif all(low <= x <= high for x in checked):
-                    return checked
+        if parsed is not None:
+            if not all(map(math.isfinite, parsed)):
+                kind = _NotFinite
+            elif all(map(Number(low, high).accepts, parsed)):
+                return parsed
         expected = _describe(count, low, high)
         raise self.error(field, f"expected {expected}, got {_show(value)}", kind)
 

@@ -7,6 +7,7 @@ Rapier world in step with them. This package is the only place that imports rapi
 
 from __future__ import annotations
 
+from playspace.components.physics import GRAVITY, KILL_HEIGHT
 from playspace.ecs import World
 from playspace.systems.physics.character import character_colliders, character_move
 from playspace.systems.physics.convert import PhysicsError
@@ -32,8 +33,8 @@ class PhysicsPlugin:
 
     def __init__(
         self,
-        gravity: tuple[float, float, float] = (0.0, -9.81, 0.0),
-        kill_height: float = -50.0,
+        gravity: tuple[float, float, float] = GRAVITY,
+        kill_height: float = KILL_HEIGHT,
         fall_policy: FallPolicy = FallPolicy.REMOVE,
         layers: Layers | None = None,
     ) -> None:

@@ -4,8 +4,9 @@ Each fixed step a character makes its desired horizontal move (sliding along wal
 to ``step_height``, walking slopes up to ``max_slope``, snapping down steps and slopes), then,
 only while it has no walkable ground under it, a separate vertical move under gravity. Rapier's
 autostep fails when the desired move has a downward part of about half the horizontal part or
-more (NOTES.md): even the usual ``-g * dt`` while grounded blocks steps at walking speed. So a
-grounded character gets no vertical input at all and ``snap_to_ground`` holds it on the floor;
+more, as measured with rapier3d: even the usual ``-g * dt`` while grounded blocks steps at
+walking speed, and splitting the move into two calls does not help. So a grounded character
+gets no vertical input at all and ``snap_to_ground`` holds it on the floor;
 to still slide down slopes too steep to stand on, a ray straight down from the capsule's centre
 reads the ground's normal and keeps gravity on when it is steeper than ``max_slope``.
 
@@ -73,21 +74,29 @@ def _controller(body: CharacterBody) -> rp.KinematicCharacterController:
     writes=(Transform, CharacterMotion, Physics),
 )
 def character_move(world: World) -> None:
-    """Move every character by its desired translation, then by gravity if it is not standing."""
+    """Move every character by the move it was carried, then by its desired translation, then
+    by gravity if it is not standing."""
     physics = world.resource(Physics)
     dt = world.fixed_time.dt
     for entity, (transform, body, motion) in world.query(Transform, CharacterBody, CharacterMotion):
         mover = _mover(world, physics, entity, body)
         if mover is None:
+            motion.carried = motion.carried_made = spatial.vec3(0.0, 0.0, 0.0)
             continue
         start = spatial.Vec3(transform.position)
         centre = (start.x, start.y + mover.lift, start.z)
+        carried = (motion.carried.x, 0.0, motion.carried.z)
+        if carried != (0.0, 0.0, 0.0):
+            centre, _ = mover.walk(centre, carried, was_grounded=motion.grounded)
+        made = (centre[0] - start.x, 0.0, centre[2] - start.z)
+        motion.carried_made = spatial.vec3(*made)
+        motion.carried = spatial.vec3(0.0, 0.0, 0.0)
         wanted = (motion.desired.x, 0.0, motion.desired.z)
         centre, grounded = mover.walk(centre, wanted, was_grounded=motion.grounded)
         if grounded:
             motion.vertical_speed = 0.0
         else:
-            motion.vertical_speed += physics.engine.gravity.y * dt
+            motion.vertical_speed += physics._engine.gravity.y * dt
             centre, landed = mover.move(centre, (0.0, motion.vertical_speed * dt, 0.0))
             if landed and not mover.too_steep(centre):
                 grounded = True
@@ -96,24 +105,6 @@ def character_move(world: World) -> None:
         motion.moved = transform.position - start
         motion.grounded = grounded
         motion.desired = spatial.vec3(0.0, 0.0, 0.0)
-
-
-def walk_character(world: World, entity: int, translation: spatial.Vec3) -> spatial.Vec3:
-    """Walk a character horizontally now, with collision and steps, and return the move made.
-
-    Smooth locomotion uses it so the origin follows what the body really did, not the stick.
-    """
-    physics = world.resource(Physics)
-    mover = _mover(world, physics, entity, world.get(entity, CharacterBody))
-    transform = world.get(entity, Transform)
-    if mover is None:
-        return spatial.vec3(0.0, 0.0, 0.0)
-    start = spatial.Vec3(transform.position)
-    centre = (start.x, start.y + mover.lift, start.z)
-    grounded = world.get(entity, CharacterMotion).grounded
-    centre, _ = mover.walk(centre, (translation.x, 0.0, translation.z), was_grounded=grounded)
-    transform.position = spatial.vec3(centre[0], centre[1] - mover.lift, centre[2])
-    return transform.position - start
 
 
 def _mover(world: World, physics: Physics, entity: int, body: CharacterBody) -> _Mover | None:
@@ -168,7 +159,7 @@ class _Mover:
         self.lift = body.height / 2 + SKIN  # feet to capsule centre
 
     def move(self, centre: Point, translation: Point) -> tuple[Point, bool]:
-        engine = self.physics.engine
+        engine = self.physics._engine
         moved = self.controller.move_shape(
             self.dt,
             engine.rigid_bodies,
@@ -213,7 +204,7 @@ class _Mover:
             top,
             centre[2] + wanted[2] / length * ahead,
         )
-        found = self.physics.engine.query_pipeline.cast_ray_and_get_normal(
+        found = self.physics._engine.query_pipeline.cast_ray_and_get_normal(
             rp.Ray(probe, (0.0, -1.0, 0.0)), top - feet, True, self.filter
         )
         if found is None:
@@ -233,7 +224,7 @@ class _Mover:
 
     def too_steep(self, centre: Point) -> bool:
         """Whether the ground straight below is steeper than the character may stand on."""
-        found = self.physics.engine.query_pipeline.cast_ray_and_get_normal(
+        found = self.physics._engine.query_pipeline.cast_ray_and_get_normal(
             rp.Ray(centre, (0.0, -1.0, 0.0)),
             self.lift + self.body.snap_to_ground + SKIN * 4,
             True,

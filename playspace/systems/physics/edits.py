@@ -1,8 +1,9 @@
 """A cheap look, every step, for what a game edited in place on the components of its bodies.
 
-``physics_prepare`` must notice a ``RigidBody`` whose kind was set, a ``Colliders`` whose parts
-were appended to or replaced, and a ``Collider`` put on another layer, with no change flag to go
-by: components are plain dataclasses. Looking body by body in Python cost ~1 µs a body a step,
+Before each step the physics must notice a ``RigidBody`` whose kind was set, a ``Colliders``
+whose parts were appended to or replaced, and a ``Collider`` put on another layer or told to
+report contacts, with no change flag to go by: components are plain dataclasses, and editing
+them is how anything changes a body. Looking body by body in Python cost ~1 µs a body a step,
 the largest share of the step around Rapier's; gathered into flat lists, the same look is a few
 passes in C (``map`` with ``attrgetter``, list equality), a tenth of that. Only a difference
 sends the step body by body.
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 _KIND = attrgetter("kind")
 _PARTS = attrgetter("parts")
 _LAYER = attrgetter("layer")
+_REPORTS = attrgetter("report_contacts")
 
 
 @dataclass(slots=True)
@@ -40,6 +42,7 @@ class EditWatch:
     parts: list[list[Collider]] = field(default_factory=list)
     flat: list[Collider] = field(default_factory=list)
     layers: list[str] = field(default_factory=list)
+    reports: list[bool] = field(default_factory=list)
 
     def watch(self, bodies: Iterable[Body]) -> None:
         """Remember the bodies as they are built now."""
@@ -52,6 +55,7 @@ class EditWatch:
         self.parts = [[part.collider for part in b.parts] for b in with_colliders]
         self.flat = [collider for parts in self.parts for collider in parts]
         self.layers = [part.layer for b in with_colliders for part in b.parts]
+        self.reports = [part.reports for b in with_colliders for part in b.parts]
         self.stale = False
 
     def unchanged(self) -> bool:
@@ -61,4 +65,5 @@ class EditWatch:
             and list(map(_KIND, self.components)) == self.kinds
             and list(map(_PARTS, self.colliders)) == self.parts
             and list(map(_LAYER, self.flat)) == self.layers
+            and list(map(_REPORTS, self.flat)) == self.reports
         )

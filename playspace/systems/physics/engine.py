@@ -20,6 +20,8 @@ import rapier3d as rp
 from playspace import spatial
 from playspace.components import Transform
 from playspace.components.physics import (
+    GRAVITY,
+    KILL_HEIGHT,
     BodyKind,
     Collider,
     Colliders,
@@ -49,11 +51,13 @@ _KINDS = {
 
 @dataclass(slots=True)
 class Part:
-    """One collider as created: its handle, the component it came from, the layer applied."""
+    """One collider as created: its handle, the component it came from, and what of the
+    component was applied to the engine (its layer, whether it reports contacts)."""
 
     handle: rp.ColliderHandle
     collider: Collider
     layer: str
+    reports: bool
 
 
 @dataclass(slots=True)
@@ -82,14 +86,14 @@ class Physics(Queries):
 
     def __init__(
         self,
-        gravity: tuple[float, float, float] = (0.0, -9.81, 0.0),
-        kill_height: float = -50.0,
+        gravity: tuple[float, float, float] = GRAVITY,
+        kill_height: float = KILL_HEIGHT,
         fall_policy: FallPolicy = FallPolicy.REMOVE,
         layers: Layers | None = None,
     ) -> None:
-        self.engine = rp.PhysicsWorld(gravity=gravity)
+        self._engine = rp.PhysicsWorld(gravity=gravity)
         self.collector = rp.ChannelEventCollector()
-        self.engine.event_handler = self.collector  # type: ignore[assignment]  # Rust-side sink
+        self._engine.event_handler = self.collector  # type: ignore[assignment]  # Rust-side sink
         self.kill_height = kill_height
         self.fall_policy = fall_policy
         self.layers = layers if layers is not None else Layers()
@@ -105,6 +109,7 @@ class Physics(Queries):
         self.filters = {}
         self.filters_version = self.layers.version
         self.pending_velocity: dict[int, tuple[Vec3, Vec3 | None]] = {}
+        self.commands: list[_Command] = []  # applied before the step (apply_commands)
         # What the systems remember between steps: the query lists last seen (esper returns
         # the same cached list until a structural change) and the bodies that moved.
         self.seen_queries: tuple[object, object] = (None, None)
@@ -158,11 +163,11 @@ class Physics(Queries):
                 .ccd_enabled(component.ccd)
                 .can_sleep(component.can_sleep)
             )
-        handle = self.engine.add_body(builder)
+        handle = self._engine.add_body(builder)
         body = Body(
             entity,
             handle,
-            self.engine.rigid_bodies[handle],
+            self._engine.rigid_bodies[handle],
             component,
             transform,
             previous,
@@ -180,7 +185,7 @@ class Physics(Queries):
         elif kind is BodyKind.DYNAMIC:
             self.dynamic[handle] = body
         if entity in self.pending_velocity:
-            self.set_velocity(entity, *self.pending_velocity.pop(entity))
+            _set_velocity(body, *self.pending_velocity.pop(entity))
         return body
 
     def add_parts(self, body: Body) -> None:
@@ -203,16 +208,16 @@ class Physics(Queries):
         collider = body.colliders.parts[index]
         self.edits.stale = True
         old = body.parts[index].handle
-        share = self.engine.colliders[old].mass
+        share = self._engine.colliders[old].mass
         self.removed_parts[old] = self.parts.pop(old)
-        self.engine.remove_collider(old)
+        self._engine.remove_collider(old)
         builder = self._collider(collider, body.entity, body.component, 0)
         if body.component is not None and body.component.mass is not None and not collider.sensor:
             builder = builder.mass(share)
-        handle = self.engine.add_collider(builder, body.handle)
-        self.engine.colliders[handle].collision_groups = self.groups(collider.layer)
+        handle = self._engine.add_collider(builder, body.handle)
+        self._engine.colliders[handle].collision_groups = self.groups(collider.layer)
         self.parts[handle] = (body.entity, index)
-        body.parts[index] = Part(handle, collider, collider.layer)
+        body.parts[index] = Part(handle, collider, collider.layer, collider.report_contacts)
 
     def remove(self, entity: int) -> None:
         body = self.bodies.pop(entity, None)
@@ -225,7 +230,7 @@ class Physics(Queries):
         self.settling.pop(entity, None)
         for part in body.parts:
             self.removed_parts[part.handle] = self.parts.pop(part.handle)
-        self.engine.remove_body(body.handle)
+        self._engine.remove_body(body.handle)
         self.pending_velocity.pop(entity, None)
 
     def _collider(
@@ -256,10 +261,10 @@ class Physics(Queries):
         return builder
 
     def _attach(self, body: Body, collider: Collider, builder: rp.ColliderBuilder) -> None:
-        handle = self.engine.add_collider(builder, body.handle)
-        self.engine.colliders[handle].collision_groups = self.groups(collider.layer)
+        handle = self._engine.add_collider(builder, body.handle)
+        self._engine.colliders[handle].collision_groups = self.groups(collider.layer)
         self.parts[handle] = (body.entity, len(body.parts))
-        body.parts.append(Part(handle, collider, collider.layer))
+        body.parts.append(Part(handle, collider, collider.layer, collider.report_contacts))
 
     def groups(self, layer: str) -> rp.InteractionGroups:
         return rp.InteractionGroups(
@@ -274,36 +279,19 @@ class Physics(Queries):
         self.kinematic.pop(body.entity, None)
         self.settling.pop(body.entity, None)
         self.dynamic.pop(body.handle, None)
-        if kind is BodyKind.KINEMATIC:
-            self.kinematic[body.entity] = body
-            body.pushed = (spatial.Vec3(body.transform.position), body.transform.rotation)
+        if kind is BodyKind.KINEMATIC:  # driven from where the engine has it, not from where
+            self.kinematic[body.entity] = body  # its Transform was put since (a hand's pose)
+            rb = body.rigid_body
+            x, y, z, w = rb.rotation.to_tuple()
+            body.pushed = (spatial.vec3_from(rb.translation.to_tuple()), Quat(w, x, y, z))
         elif kind is BodyKind.DYNAMIC:
             self.dynamic[body.handle] = body
 
-    def set_body_kind(self, entity: int, kind: BodyKind) -> None:
-        """Change a body's kind now (and its component, so the next step agrees)."""
-        body = self._body(entity)
-        if body.component is not None:
-            body.component.kind = kind
-        if body.kind is not kind:
-            self.set_kind(body, kind)
-
-    def set_layer(self, entity: int, part: int, layer: str) -> None:
-        """Move one collider to `layer` now (and its component): held objects change layers
-        mid-step and must not wait for the next one."""
-        body = self._body(entity)
-        record = body.parts[part]
-        record.collider.layer = layer
-        if record.layer != layer:
-            self.engine.colliders[record.handle].collision_groups = self.groups(layer)
-            record.layer = layer
-            self.edits.stale = True
-
-    def report_contacts(self, entity: int, part: int, on: bool) -> None:
-        """Start or stop contact events for one solid collider (a held object's hits)."""
-        record = self._body(entity).parts[part]
-        record.collider.report_contacts = on
-        collider = self.engine.colliders[record.handle]
+    def set_reports(self, record: Part) -> None:
+        """Start or stop contact events for one solid collider as its component says (a held
+        object's hits)."""
+        on = record.reports = record.collider.report_contacts
+        collider = self._engine.colliders[record.handle]
         collider.active_events = rp.ActiveEvents.COLLISION_EVENTS if on else rp.ActiveEvents.NONE
         # a held object is kinematic, and so are opponents: Rapier skips kinematic pairs unless
         # asked, and then no hit could be seen
@@ -311,11 +299,33 @@ class Physics(Queries):
             rp.ActiveCollisionTypes.all() if on else rp.ActiveCollisionTypes.default_types()
         )
 
+    @property
+    def gravity(self) -> Vec3:
+        """The world's gravity, m/s^2."""
+        return spatial.vec3_from(self._engine.gravity.to_tuple())
+
+    def mass(self, entity: int) -> float:
+        """A body's mass, kg, as Rapier computed it from its parts."""
+        return float(self._body(entity).rigid_body.mass)
+
+    def sleeping(self, entity: int) -> bool:
+        """Whether Rapier put a body to sleep (at rest, and not simulated until woken)."""
+        return bool(self._body(entity).rigid_body.is_sleeping)
+
+    def counts(self) -> tuple[int, int]:
+        """How many bodies and colliders the engine holds (nothing leaks past a despawn)."""
+        return len(self._engine.rigid_bodies), len(self._engine.colliders)
+
+    def snapshot(self) -> bytes:
+        """The engine's whole state, as Rapier serialises it (a benchmark restores it into a
+        raw engine to step the same bodies without playspace around them)."""
+        return bytes(self._engine.snapshot())
+
     def static_extent(self) -> tuple[Vec3, Vec3] | None:
         """The smallest world box around every fixed body's colliders (lowest, highest
         corner): the level's geometry, which nothing stands beyond. None without any."""
         boxes = [
-            self.engine.colliders[part.handle].compute_aabb()
+            self._engine.colliders[part.handle].compute_aabb()
             for body in self.bodies.values()
             if body.kind is BodyKind.FIXED
             for part in body.parts
@@ -339,28 +349,24 @@ class Physics(Queries):
         return spatial.vec3_from(rb.local_center_of_mass.to_tuple())
 
     def layer_of(self, entity: int, part: int) -> str | None:
-        """The layer a collider is on now, or None if the entity has no such collider."""
+        """The layer a collider is on (as its component says: the engine follows before the
+        step), or None if the entity has no such collider."""
         body = self.bodies.get(entity)
         if body is None or part >= len(body.parts):
             return None
-        return body.parts[part].layer
+        return body.parts[part].collider.layer
 
     # Commands ----------------------------------------------------------------------------
+    # Things done to a body (moved at once, pushed, set moving) are queued and reach the engine
+    # with the component edits, before the step: one way in, at one point of the step. The
+    # component side (the Transform of a teleported body) changes at once, so the systems
+    # after the caller see where it went.
 
     def set_velocity(self, entity: int, linear: Vec3, angular: Vec3 | None = None) -> None:
         """Give a body a velocity (m/s, rad/s), also one spawned this step and not yet built."""
         if not finite(linear) or (angular is not None and not finite(angular)):
             raise PhysicsError(f"entity {entity}: velocity must be finite, got {linear}, {angular}")
-        self.settling.pop(entity, None)  # told how to move: no longer held slow
-        body = self.bodies.get(entity)
-        if body is None:
-            self.pending_velocity[entity] = (spatial.Vec3(linear), angular)
-            return
-        rb = body.rigid_body
-        rb.linvel = rp.Vec3(linear.x, linear.y, linear.z)
-        if angular is not None:
-            rb.angvel = rp.Vec3(angular.x, angular.y, angular.z)
-        rb.wake_up()
+        self.commands.append(_SetVelocity(entity, spatial.Vec3(linear), angular))
 
     def velocity(self, entity: int) -> tuple[Vec3, Vec3]:
         """A body's linear and angular velocity."""
@@ -368,29 +374,82 @@ class Physics(Queries):
         return spatial.vec3_from(rb.linvel.to_tuple()), spatial.vec3_from(rb.angvel.to_tuple())
 
     def apply_impulse(self, entity: int, impulse: Vec3) -> None:
+        """Push a body (N s) before the next step."""
         if not finite(impulse):
             raise PhysicsError(f"entity {entity}: impulse must be finite, got {impulse}")
-        self._body(entity).rigid_body.apply_impulse((impulse.x, impulse.y, impulse.z))
+        self._body(entity)
+        self.commands.append(_Impulse(entity, spatial.Vec3(impulse)))
 
     def teleport(self, entity: int, position: Vec3, rotation: Quat | None = None) -> None:
-        """Move a body at once, with no velocity and no interpolation from where it was."""
+        """Move a body at once, with no velocity and no interpolation from where it was: its
+        Transform now, the engine's body before the step."""
         body = self._body(entity)
         rotation = body.transform.rotation if rotation is None else spatial.normalize(rotation)
         if not finite(position):
             raise PhysicsError(f"entity {entity}: teleport target is not finite: {position}")
-        rb = body.rigid_body
-        rb.position = rp.Isometry3(*isometry(position, rotation))
-        if body.kind is BodyKind.KINEMATIC:
-            rb.set_next_kinematic_position(isometry(position, rotation))
-            body.pushed = (spatial.Vec3(position), rotation)
         body.transform.position = spatial.Vec3(position)
         body.transform.rotation = rotation
         if body.previous is not None:
             body.previous.position = spatial.Vec3(position)
             body.previous.rotation = rotation
+        self.commands.append(_Teleport(entity, spatial.Vec3(position), rotation))
+
+    def apply_commands(self) -> None:
+        """Carry the queued commands out on the engine, in the order they were given."""
+        commands, self.commands = self.commands, []
+        for command in commands:
+            body = self.bodies.get(command.entity)
+            if isinstance(command, _SetVelocity):
+                self.settling.pop(command.entity, None)  # told how to move: no longer held slow
+                if body is None:
+                    self.pending_velocity[command.entity] = (command.linear, command.angular)
+                else:
+                    _set_velocity(body, command.linear, command.angular)
+            elif body is None:
+                continue  # despawned since
+            elif isinstance(command, _Impulse):
+                push = command.impulse
+                body.rigid_body.apply_impulse((push.x, push.y, push.z))
+            else:
+                place = isometry(command.position, command.rotation)
+                body.rigid_body.position = rp.Isometry3(*place)
+                if body.kind is BodyKind.KINEMATIC:
+                    body.rigid_body.set_next_kinematic_position(place)
+                    body.pushed = (spatial.Vec3(command.position), command.rotation)
 
     def _body(self, entity: int) -> Body:
         try:
             return self.bodies[entity]
         except KeyError:
             raise PhysicsError(f"entity {entity} has no body in the physics world") from None
+
+
+@dataclass(frozen=True, slots=True)
+class _Teleport:
+    entity: int
+    position: Vec3
+    rotation: Quat
+
+
+@dataclass(frozen=True, slots=True)
+class _SetVelocity:
+    entity: int
+    linear: Vec3
+    angular: Vec3 | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Impulse:
+    entity: int
+    impulse: Vec3
+
+
+_Command = _Teleport | _SetVelocity | _Impulse
+
+
+def _set_velocity(body: Body, linear: Vec3, angular: Vec3 | None) -> None:
+    rb = body.rigid_body
+    rb.linvel = rp.Vec3(linear.x, linear.y, linear.z)
+    if angular is not None:
+        rb.angvel = rp.Vec3(angular.x, angular.y, angular.z)
+    rb.wake_up()

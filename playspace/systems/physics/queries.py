@@ -55,7 +55,7 @@ def _cast_direction(start: Vec3, direction: Vec3, what: str) -> Vec3:
 class Queries:
     """The query methods of :class:`~playspace.systems.physics.engine.Physics`."""
 
-    engine: rp.PhysicsWorld
+    _engine: rp.PhysicsWorld
     layers: Layers
     bodies: dict[int, Any]  # entity -> Body (engine.py): the handle of an excluded entity
     parts: dict[rp.ColliderHandle, tuple[int, int]]
@@ -99,7 +99,7 @@ class Queries:
         """The first collider on `layers` along a ray from `origin` (direction need not be unit)."""
         unit = _cast_direction(origin, direction, "ray")
         ray = rp.Ray((origin.x, origin.y, origin.z), (unit.x, unit.y, unit.z))
-        found = self.engine.query_pipeline.cast_ray_and_get_normal(
+        found = self._engine.query_pipeline.cast_ray_and_get_normal(
             ray, max_distance, True, self._filter(layers, exclude, sensors)
         )
         if found is None:
@@ -121,7 +121,7 @@ class Queries:
     ) -> ShapeHit | None:
         """Sweep `shape` from a pose along `direction`; the first thing it would touch."""
         unit = _cast_direction(position, direction, "shape cast")
-        found = self.engine.query_pipeline.cast_shape(
+        found = self._engine.query_pipeline.cast_shape(
             isometry(position, rotation),
             (unit.x, unit.y, unit.z),
             shared_shape(shape),
@@ -158,7 +158,7 @@ class Queries:
             found.append(self._entity(handle))
             return True  # go on
 
-        self.engine.query_pipeline.intersect_shape(
+        self._engine.query_pipeline.intersect_shape(
             isometry(position, rotation),
             shared_shape(shape),
             keep,

@@ -2,8 +2,9 @@
 
 - ``physics_prepare`` (first in FIXED): build bodies for new entities, free despawned ones, add
   appended collider parts, apply changed body kinds and layers.
-- ``physics_step`` (after the rig, grab and layers have placed things): drive kinematic bodies
-  to their Transforms, step Rapier once, turn its events into ECS events.
+- ``physics_step`` (after the rig, grab and layers have placed things): bring the engine up to
+  date again with what the step's systems edited and asked, drive kinematic bodies to their
+  Transforms, step Rapier once, turn its events into ECS events.
 - ``physics_writeback``: copy the poses of moving dynamic bodies into their Transforms (keeping
   the previous pose for interpolation) and deal with bodies that fell out of the world.
 """
@@ -46,6 +47,13 @@ def physics_prepare(world: World) -> None:
     physics = world.resource(Physics)
     for gone in world.read_events(Despawned, reader=physics_prepare):
         physics.remove(gone.entity)
+    _bring_up_to_date(world, physics)
+
+
+def _bring_up_to_date(world: World, physics: Physics) -> None:
+    """The one way into the engine: new bodies, edited components, then queued commands.
+    Run as the step begins and again just before Rapier steps, so what the systems of the
+    step changed (a grab's kinematic body, a release's velocity) counts in this very step."""
     with_body = world.query(Transform, RigidBody)
     without_body = world.query(Transform, Colliders)
     changed = False
@@ -61,8 +69,11 @@ def physics_prepare(world: World) -> None:
         for body in physics.bodies.values():
             changed |= _apply_changes(physics, body, regroup)
         physics.edits.watch(physics.bodies.values())
+    if physics.commands:
+        physics.apply_commands()
+        changed = True
     if changed:
-        physics.engine.update_query_pipeline()
+        physics._engine.update_query_pipeline()
     if made:
         overlapping_at_start(physics, made)
 
@@ -117,24 +128,37 @@ def _apply_changes(physics: Physics, body: Body, regroup: bool) -> bool:
                 changed = True
                 continue
             if regroup or part.collider.layer != part.layer:
-                physics.engine.colliders[part.handle].collision_groups = physics.groups(
+                physics._engine.colliders[part.handle].collision_groups = physics.groups(
                     part.collider.layer
                 )
                 part.layer = part.collider.layer
                 changed = True
+            if part.collider.report_contacts != part.reports:
+                physics.set_reports(part)
     return changed
 
 
 @system(
     Phase.FIXED,
     in_set="physics_step",
-    reads=(Transform,),
-    writes=(Physics, ContactBegan, ContactEnded, SensorEntered, SensorExited, Quarantined),
+    reads=(Colliders, RigidBody),
+    writes=(
+        Physics,
+        Transform,
+        PreviousTransform,
+        ContactBegan,
+        ContactEnded,
+        SensorEntered,
+        SensorExited,
+        Quarantined,
+    ),
 )
 def physics_step(world: World) -> None:
-    """Move kinematic bodies to their Transforms, step the engine once, report its events."""
+    """Bring the engine up to date with the step's edits, move kinematic bodies to their
+    Transforms, step the engine once, report its events."""
     physics = world.resource(Physics)
-    engine = physics.engine
+    _bring_up_to_date(world, physics)
+    engine = physics._engine
     params = engine.integration_parameters
     if params.dt != world.fixed_time.dt:
         params.dt = world.fixed_time.dt
@@ -186,7 +210,7 @@ def _send_collision_events(world: World, physics: Physics) -> None:
 
 
 def _report_quarantine(world: World, physics: Physics) -> None:
-    quarantine = physics.engine.quarantine
+    quarantine = physics._engine.quarantine
     if quarantine.is_empty():
         return
     for handle in quarantine.bodies:
@@ -213,7 +237,7 @@ def physics_writeback(world: World) -> None:
     now: set[rp.RigidBodyHandle] = set()
     written = now.add
     fallen: list[Body] = []
-    for handle in physics.engine.active_bodies():
+    for handle in physics._engine.active_bodies():
         body = dynamic_body(handle)
         if body is None:
             continue

@@ -33,7 +33,7 @@ from playspace.systems.input import InputSource
 from playspace.systems.physics import Physics
 from playspace.systems.player.events import PLAYER_REQUESTS, RIG_EVENTS, FloorSnapRequested
 from playspace.systems.player.follow import body_follow, separation, view_fade
-from playspace.systems.player.locomotion import recenter, smooth_move, turning
+from playspace.systems.player.locomotion import carry_origin, recenter, smooth_move, turning
 from playspace.systems.player.providers import add_provider, locomotion_start
 from playspace.systems.player.rescue import SafeGround, keep_in_world
 from playspace.systems.player.slope import place_tracked, slope_quantization
@@ -98,6 +98,7 @@ class RigPlugin:
             body_follow,
             recenter,
             locomotion_start,
+            carry_origin,
             separation,
             keep_in_world,
             view_fade,

@@ -3,9 +3,11 @@ providers), and recentering.
 
 Turning rotates the origin around the head, not around the origin, so the player does not swing
 across the room: snap turn (one turn per flick of the right stick) or smooth turn. Smooth
-movement walks the *body* with collision along the left stick, relative to the head's (or a
-hand's) yaw and flat on the floor, then moves the origin by what the body really did, so a wall
-stops the view as it stops the body. Teleport lives in ``playspace.systems.player.teleport``.
+movement carries the *body* along the left stick, relative to the head's (or a hand's) yaw and
+flat on the floor, through its ``CharacterMotion`` (the character controller moves it, with
+collision); the origin then moves by what the body really did, so a wall stops the view as it
+stops the body. Any provider that carries the player does the same. Teleport lives in
+``playspace.systems.player.teleport``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import math
 
 from playspace import spatial
 from playspace.components import TrackedDevice, Transform
-from playspace.components.physics import CharacterBody, CharacterMotion, Colliders
+from playspace.components.physics import CharacterMotion
 from playspace.components.rig import (
     MoveRelativeTo,
     MoveState,
@@ -26,8 +28,6 @@ from playspace.components.rig import (
     TurnState,
 )
 from playspace.ecs import Phase, World, system
-from playspace.systems.physics import Physics
-from playspace.systems.physics.character import walk_character
 from playspace.systems.player.events import (
     FloorSnapRequested,
     Recentered,
@@ -85,11 +85,11 @@ def turning(world: World, disabled: bool) -> bool:
 
 @locomotion_provider(
     MOVE_ORDER,
-    reads=(InputState, Rig, RigSettings, TrackedDevice, Separation, CharacterBody, Colliders),
-    writes=(Transform, CharacterMotion, Physics, OriginMotion, MoveState, FloorSnapRequested),
+    reads=(InputState, Rig, RigSettings, TrackedDevice, Separation, Transform),
+    writes=(CharacterMotion, OriginMotion, MoveState, FloorSnapRequested),
 )
 def smooth_move(world: World, disabled: bool) -> bool:
-    """Walk the body along the left stick and carry the origin by the move it made."""
+    """Carry the body along the left stick (the origin follows what the body made of it)."""
     rig, settings = world.resource(Rig), world.resource(RigSettings)
     frame = world.resource(InputState).frame
     x = _deadzone(frame.left.stick[0], settings.stick_deadzone)
@@ -115,9 +115,26 @@ def smooth_move(world: World, disabled: bool) -> bool:
     heading = spatial.yaw(to_world(origin, device.pose).rotation)
     step = settings.move_speed * world.fixed_time.dt
     wanted = spatial.rotate(spatial.yaw_rotation(heading), spatial.vec3(x * step, 0.0, -y * step))
-    made = walk_character(world, rig.body, wanted)
-    origin.position = origin.position + horizontal(made)
+    motion = world.get(rig.body, CharacterMotion)
+    motion.carried = motion.carried + wanted
     return True
+
+
+@system(
+    Phase.FIXED,
+    in_set="character",
+    after=("character_move",),
+    reads=(Rig, CharacterMotion),
+    writes=(Transform,),
+)
+def carry_origin(world: World) -> None:
+    """Move the origin by what the body made of the move locomotion carried it: a wall stops
+    the view as it stops the body, a step lifts neither (the floor is slope quantization's)."""
+    rig = world.resource(Rig)
+    made = world.get(rig.body, CharacterMotion).carried_made
+    if made.x or made.z:
+        origin = world.get(rig.origin, Transform)
+        origin.position = origin.position + horizontal(made)
 
 
 @system(

@@ -7,13 +7,9 @@ from playspace.components import Transform
 from playspace.spatial import Pose, Vec3
 
 
-def origin_pose(origin: Transform) -> Pose:
-    return Pose(origin.position, origin.rotation)
-
-
 def to_world(origin: Transform, tracked: Pose) -> Pose:
     """A tracking-space pose in the world."""
-    return spatial.compose(origin_pose(origin), tracked)
+    return spatial.compose(origin.pose(), tracked)
 
 
 def floor_point(head: Pose, neck_offset: float) -> Vec3:

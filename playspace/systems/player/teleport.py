@@ -84,7 +84,7 @@ def _aim(
     velocity = spatial.rotate(pose.rotation, spatial.vec3(0.0, 0.0, -settings.teleport_speed))
     physics = world.resource(Physics)
     layers = _walkable_layers(world.resource(Layers))
-    gravity = physics.engine.gravity.y
+    gravity = physics.gravity.y
     start = _reachable(world, rig, pose.position, layers)
     point = start
     aim.arc = [point]

@@ -1,0 +1,117 @@
+"""Telemetry files, format v1 (``docs/telemetry-format.md``), read back and checked.
+
+Telemetry is written so comfort and feel can be judged from outside the process: by
+``playspace plot``, by the demo's summary, by tests that replay a scene and look at what the
+player would have seen. All of them read it here, so a file one of them accepts the others
+accept too, and a bad one is refused with the same message naming the file and line.
+
+A last line cut short (the run was killed, or the disk filled, mid-line) is the end of the
+file, as the format asks of a reader: it is left out with a warning naming it, and what came
+before is all there. Every step is checked for the fields readers rely on (``t``, the head's,
+body's and origin's positions, objects with a name and a position, events with a type, a
+release's velocity), and ``objects`` and ``events`` are filled in as empty lists when absent.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from playspace.formats.numbers import as_floats
+
+logger = logging.getLogger(__name__)
+
+FORMAT = "playspace-telemetry"
+VERSION = 1
+
+
+class TelemetryError(ValueError):
+    """Telemetry that cannot be read, and where: ``FILE:LINE: head.p: expected ...``."""
+
+
+class Telemetry(NamedTuple):
+    """A telemetry file read: its header line, and one object per fixed step."""
+
+    header: dict[str, Any]
+    steps: list[dict[str, Any]]
+
+
+def read_telemetry(path: str | os.PathLike[str]) -> Telemetry:
+    """The telemetry v1 file at `path`. Raises :class:`TelemetryError` naming the file and
+    line of the first problem."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise TelemetryError(f"{path}: cannot read: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise TelemetryError(f"{path}: not a text file (telemetry is UTF-8 JSON lines)") from None
+    return parse_telemetry(text, os.fspath(path))
+
+
+def parse_telemetry(text: str, name: str = "<telemetry>") -> Telemetry:
+    """The telemetry in `text`, the whole of a file (or of a stream a run wrote into); `name`
+    says where it came from in messages."""
+    lines = text.splitlines()
+    records = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as error:
+            if number == len(lines) > 1 and not text.endswith("\n"):  # the run ended mid-line
+                logger.warning("%s:%d: cut short; read up to line %d", name, number, number - 1)
+                break
+            raise TelemetryError(
+                f"{name}:{number}: not JSON: {error.msg} at column {error.colno}"
+            ) from None
+        except (RecursionError, ValueError):
+            raise TelemetryError(f"{name}:{number}: not a telemetry record") from None
+    header = records[0] if records else None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise TelemetryError(f"{name}:1: not a playspace telemetry file (no telemetry header)")
+    if header.get("version") != VERSION:
+        raise TelemetryError(
+            f"{name}:1: telemetry version {header.get('version')!r}; expected {VERSION}"
+        )
+    for number, record in enumerate(records[1:], start=2):
+        _check_step(f"{name}:{number}", record)
+    return Telemetry(header, records[1:])
+
+
+def _check_step(where: str, step: object) -> None:
+    """Refuse a step without what readers rely on, naming the field; fill in the lists."""
+
+    def need(ok: bool, field: str, expected: str) -> None:
+        if not ok:
+            raise TelemetryError(f"{where}: {field}: expected {expected}")
+
+    need(isinstance(step, dict), "step", "an object")
+    assert isinstance(step, dict)
+    need(_is_number(step.get("t")), "t", "a number")
+    for part in ("head", "body", "origin"):
+        pose = step.get(part)
+        need(isinstance(pose, dict) and _is_xyz(pose.get("p")), f"{part}.p", "three numbers")
+    objects, events = step.get("objects", []), step.get("events", [])
+    need(isinstance(objects, list), "objects", "a list")
+    for i, o in enumerate(objects):
+        ok = isinstance(o, dict) and isinstance(o.get("name"), str) and _is_xyz(o.get("p"))
+        need(ok, f"objects[{i}]", "an object with a name and p")
+    need(isinstance(events, list), "events", "a list")
+    for i, e in enumerate(events):
+        need(isinstance(e, dict) and isinstance(e.get("type"), str), f"events[{i}]", "a type")
+        if e["type"] == "release":
+            need(_is_xyz(e.get("linear")), f"events[{i}].linear", "three numbers")
+    step.setdefault("objects", objects)
+    step.setdefault("events", events)
+
+
+def _is_number(value: object) -> bool:
+    return as_floats(value, None) is not None
+
+
+def _is_xyz(value: object) -> bool:
+    return as_floats(value, (3,)) is not None
