@@ -77,7 +77,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from playspace import spatial as S
 from playspace.spatial import FloatArray
-from playspace.systems.throw import DEFAULT_WINDOW, Estimator, release_velocity
+from playspace.systems.interaction import DEFAULT_WINDOW, Estimator, release_velocity
 
 RATE = 90.0
 DT = 1.0 / RATE

@@ -18,14 +18,13 @@ from playspace.example import Example, load_example
 from playspace.example import TargetError as TargetError  # the CLI's and run_vr's error
 from playspace.scene import Scene, SpawnedScene, load_scene, physics_plugin_for, spawn_scene
 from playspace.systems.drawn import DrawnPlugin
-from playspace.systems.grab import TELEMETRY_EVENTS, GrabPlugin
-from playspace.systems.grab.events import GRAB_EVENTS
 from playspace.systems.haptics import HapticsPlugin
 from playspace.systems.input import InputSource
+from playspace.systems.interaction import TELEMETRY_EVENTS, GrabPlugin, ThrowPlugin
+from playspace.systems.interaction.events import GRAB_EVENTS
 from playspace.systems.physics.events import Quarantined
 from playspace.systems.player import RigPlugin
 from playspace.systems.player.events import RIG_EVENTS
-from playspace.systems.throw import ThrowPlugin
 
 
 @dataclass(slots=True)

@@ -196,10 +196,10 @@ def _run_vr(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from playspace.app import TargetError
+    from playspace.formats.trace import LONGEST_RUN
     from playspace.loops.replay import run_headless
     from playspace.scene import SceneError
     from playspace.systems.input import TraceError
-    from playspace.systems.input.trace import LONGEST_RUN
 
     # a day of running at most (a trace too), a step between 1 s and 0.1 ms: the clock counts
     # integer nanoseconds, and the steps of a run must stay countable

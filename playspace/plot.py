@@ -17,16 +17,6 @@ class PlotError(ValueError):
     """The telemetry cannot be plotted, or the plotting extra is missing."""
 
 
-def read_telemetry(path: Path) -> telemetry.Telemetry:
-    """The header and the steps of a telemetry v1 file
-    (:func:`playspace.formats.telemetry.read_telemetry`), a file that cannot be read being a
-    :class:`PlotError`, as everything else ``playspace plot`` refuses is."""
-    try:
-        return telemetry.read_telemetry(path)
-    except telemetry.TelemetryError as error:
-        raise PlotError(str(error)) from None
-
-
 def plot_telemetry(path: Path, out: Path) -> None:
     """Write the comfort plot of telemetry `path` to the PNG `out`."""
     try:
@@ -36,7 +26,10 @@ def plot_telemetry(path: Path, out: Path) -> None:
         from matplotlib import pyplot
     except ImportError:
         raise PlotError("plotting needs matplotlib: pip install 'playspace[plot]'") from None
-    header, steps = read_telemetry(path)
+    try:
+        header, steps = telemetry.read_telemetry(path)
+    except telemetry.TelemetryError as error:  # said as everything `playspace plot` refuses
+        raise PlotError(str(error)) from None
     if not steps:
         raise PlotError(f"{path}: no steps to plot")
     if out.suffix.lower() != ".png":

@@ -53,8 +53,6 @@ from playspace.components.rig import (
 from playspace.ecs import Despawned, Phase, Plugin, World, system
 from playspace.scene import Scene, SpawnedScene, load_scene
 from playspace.spatial import Pose, Quat, Vec3
-from playspace.systems.grab import GrabPlugin
-from playspace.systems.grab.events import Grabbed, Hit, LetGo, Released
 from playspace.systems.haptics import HapticsPlugin
 from playspace.systems.input import (
     InputSource,
@@ -65,6 +63,8 @@ from playspace.systems.input import (
     load_trace,
     standing,
 )
+from playspace.systems.interaction import GrabPlugin, ThrowPlugin, release_velocity
+from playspace.systems.interaction.events import Grabbed, Hit, LetGo, Released
 from playspace.systems.physics import (
     ContactBegan,
     ContactEnded,
@@ -94,7 +94,6 @@ from playspace.systems.player.events import (
 from playspace.systems.player.poses import horizontal, to_world
 from playspace.systems.player.providers import add_provider, locomotion_provider
 from playspace.systems.telemetry import TelemetryPlugin, record_events
-from playspace.systems.throw import ThrowPlugin, release_velocity
 from playspace.systems.tracking import InputState, TrackingRejected
 
 __all__ = [

@@ -22,9 +22,8 @@ from playspace.components.physics import (
 )
 from playspace.components.scene import Grabbable, Opponent, Prop
 from playspace.ecs import World
-from playspace.systems.grab import TELEMETRY_EVENTS, GrabPlugin
 from playspace.systems.input import hand_input
-from playspace.systems.throw import ThrowPlugin
+from playspace.systems.interaction import TELEMETRY_EVENTS, GrabPlugin, ThrowPlugin
 
 G = 9.81
 

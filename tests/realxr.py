@@ -31,7 +31,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import json
 import os
 import re
 import signal
@@ -47,6 +46,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from playspace.formats.telemetry import parse_telemetry, read_telemetry
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -353,8 +354,11 @@ class Telemetry:
 
     @classmethod
     def read(cls, path: Path) -> Telemetry:
-        lines = path.read_text().splitlines()
-        return cls(json.loads(lines[0]), [json.loads(line) for line in lines[1:]])
+        return cls(*read_telemetry(path))
+
+    @classmethod
+    def parse(cls, text: str) -> Telemetry:
+        return cls(*parse_telemetry(text))
 
     def events(self, *kinds: str) -> list[tuple[float, dict[str, Any]]]:
         """(time, event) of the given types, in order."""

@@ -19,10 +19,9 @@ from playspace.components.physics import BodyKind, Box, Collider, Colliders, Rig
 from playspace.components.rig import Rig
 from playspace.components.scene import Grabbable, Opponent, Prop
 from playspace.ecs import Phase, World, system
-from playspace.systems.grab import TELEMETRY_EVENTS, GrabPlugin
-from playspace.systems.grab.layers import Twins
 from playspace.systems.input import hand_input
-from playspace.systems.throw import ThrowHistory, ThrowPlugin
+from playspace.systems.interaction import TELEMETRY_EVENTS, GrabPlugin, ThrowHistory, ThrowPlugin
+from playspace.systems.interaction.layers import Twins
 
 REACH = (0.25, 0.1, -0.35)  # where the hands work, in the room: near the floor
 

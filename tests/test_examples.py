@@ -12,11 +12,12 @@ import pytest
 
 from playspace.app import build_world, load_target, telemetry_events
 from playspace.example import ExampleError, load_example
+from playspace.formats.telemetry import event_record, parse_telemetry
 from playspace.loops.replay import replay_source
 from playspace.scene import load_scene
-from playspace.systems.grab import TELEMETRY_EVENTS
+from playspace.systems.interaction import TELEMETRY_EVENTS
 from playspace.systems.player.events import RIG_EVENTS
-from playspace.systems.telemetry import TelemetryPlugin, event_record
+from playspace.systems.telemetry import TelemetryPlugin
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -30,7 +31,7 @@ def replay(scene: Path, trace: Path, build: object = None) -> list[dict[str, Any
     world, _ = build_world(load_scene(scene), source, plugins=plugins)
     assert source.duration is not None
     world.step(round(source.duration * 90))
-    return [json.loads(line) for line in out.getvalue().splitlines()[1:]]
+    return parse_telemetry(out.getvalue()).steps
 
 
 def _crosses(
@@ -163,7 +164,7 @@ def test_every_example_scene_validates() -> None:
 
 def test_telemetry_writes_a_number_that_is_not_finite_as_null() -> None:
     from playspace import spatial
-    from playspace.systems.grab.events import Released
+    from playspace.systems.interaction.events import Released
 
     broken = Released(1, 2, spatial.vec3(float("nan"), 0.0, 1.0), spatial.vec3(0, 0, 0))
     record = event_record(broken)

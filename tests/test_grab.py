@@ -246,9 +246,9 @@ def test_every_grab_event_can_be_written_to_telemetry() -> None:
     """A game may ask telemetry for any of them, let_go's pose included."""
     import json
 
+    from playspace.formats.telemetry import event_record
     from playspace.spatial import Pose
-    from playspace.systems.grab.events import GRAB_EVENTS, Grabbed, Hit, LetGo, Released
-    from playspace.systems.telemetry import event_record
+    from playspace.systems.interaction.events import GRAB_EVENTS, Grabbed, Hit, LetGo, Released
 
     zero = spatial.vec3(0.0, 0.0, 0.0)
     made = [

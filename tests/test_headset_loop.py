@@ -24,8 +24,8 @@ from playspace.loops.replay import run_headless
 from playspace.loops.vr_loop import EXIT_GRACE, VrLoop
 from playspace.scene import load_scene
 from playspace.spatial import length
-from playspace.systems.grab.events import Released
 from playspace.systems.input import InputSource, ReplaySource, load_trace
+from playspace.systems.interaction.events import Released
 from playspace.systems.session import session_focused
 from playspace.systems.tracking import InputState
 from playspace.xr import bindings, views

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from physics_helpers import ball, floor, physics, physics_world, static
 
@@ -16,6 +17,7 @@ from playspace.components.physics import (
     Capsule,
     Collider,
     Colliders,
+    ColliderSurfaces,
     ConvexHull,
     Cylinder,
     PreviousTransform,
@@ -81,6 +83,32 @@ def test_a_triangle_mesh_is_static_ground() -> None:
     b = ball(world, spatial.vec3(0, 1, 0))
     world.step(120)
     assert world.get(b, Transform).position.y == pytest.approx(0.1, abs=0.02)
+
+
+def test_each_hull_built_leaves_its_surface_for_the_renderer() -> None:
+    world = physics_world(gravity=(0.0, 0.0, 0.0))
+    points = ((0, 0, 0), (0.2, 0, 0), (0, 0.2, 0), (0, 0, 0.2), (0.2, 0.2, 0.2), (0.05, 0.05, 0.05))
+    bodies = [
+        world.spawn(
+            Transform(position=spatial.vec3(x, 0, 0)),
+            RigidBody(),
+            Colliders(Collider(ConvexHull(points))),
+        )
+        for x in (0.0, 1.0)
+    ]
+    world.step(1)
+    surfaces = world.resource(ColliderSurfaces)
+    assert list(surfaces.hulls) == [ConvexHull(points)]  # equal hulls, one surface
+    vertices, triangles = surfaces.hulls[ConvexHull(points)]
+    assert not vertices.flags.writeable and not triangles.flags.writeable
+    used = {tuple(v) for v in vertices[np.unique(triangles)].tolist()}
+    assert used <= {tuple(p) for p in np.asarray(points, dtype=np.float32).tolist()}
+    corners = vertices.astype(np.float64)[triangles]
+    outward = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
+    inside = vertices.mean(axis=0)  # the hull is convex: the mean of its points is inside it
+    assert (np.einsum("ij,ij->i", outward, corners[:, 0] - inside) > 0).all()  # counter-clockwise
+    volume = np.einsum("ij,ij->i", corners[:, 0], np.cross(corners[:, 1], corners[:, 2])).sum() / 6
+    assert physics(world).mass(bodies[0]) == pytest.approx(1000.0 * volume, rel=1e-4)
 
 
 def test_density_decides_mass_when_no_mass_is_given() -> None:
@@ -521,3 +549,12 @@ def test_bodies_made_inside_each_other_drift_apart_instead_of_flying() -> None:
     assert fall > 6.0  # 3 m of free fall: about 7.7 m/s, not held to the settling speed
     spread = [world.get(c, Transform).position for c in crates]
     assert max(math.hypot(p.x, p.z) for p in spread) > 0.3  # apart, not left inside each other
+
+
+def test_a_hull_given_lists_is_a_value_like_one_given_tuples() -> None:
+    from playspace.components.physics import ConvexHull
+
+    corners = [[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)]
+    as_lists = ConvexHull(corners)  # type: ignore[arg-type]  # a game without mypy does this
+    assert as_lists == ConvexHull(tuple((float(x), float(y), float(z)) for x, y, z in corners))
+    assert hash(as_lists)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import playspace.prelude as prelude
 from playspace.ecs import Despawned
-from playspace.systems.grab.events import GRAB_EVENTS
+from playspace.systems.interaction.events import GRAB_EVENTS
 from playspace.systems.physics.events import PHYSICS_EVENTS
 from playspace.systems.player.events import PLAYER_REQUESTS, RIG_EVENTS
 

@@ -18,7 +18,6 @@ they are and in what order, not by step.
 from __future__ import annotations
 
 import io
-import json
 import math
 import re
 import signal
@@ -128,8 +127,7 @@ def snowball_reference(workdir: Path) -> float:
         write_trace(path, shifted)
         telemetry = io.StringIO()
         run_headless(SNOWBALL, path, telemetry, None, 90.0)
-        lines = telemetry.getvalue().splitlines()
-        released = Telemetry(json.loads(lines[0]), [json.loads(line) for line in lines[1:]])
+        released = Telemetry.parse(telemetry.getvalue())
         assert len(released.release_speeds()) == 1
         speeds += released.release_speeds()
     return sum(speeds) / len(speeds)

@@ -7,15 +7,16 @@ all; CI installs what EGL needs (``.ci/run``).
 
 from __future__ import annotations
 
-import json
 import math
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
+from physics_helpers import physics, physics_world
 from rig_helpers import head_at, with_sticks
 from rig_helpers import rig_world as player_world
 
@@ -30,10 +31,12 @@ from playspace.components.physics import (
     Colliders,
     ConvexHull,
     PreviousTransform,
+    RigidBody,
     Sphere,
 )
 from playspace.components.rig import OriginMotion, Rig, RigSettings, TurnMode, ViewFade
 from playspace.ecs import Phase, World
+from playspace.formats.telemetry import read_telemetry
 from playspace.loops.replay import replay_source
 from playspace.render import (
     AssetError,
@@ -387,19 +390,43 @@ def test_a_ghost_moves_from_the_lit_instances_to_the_ghost_ones() -> None:
     assert (len(batch.moving), len(batch.ghosts)) == (0, 1)
 
 
+CUBE = tuple((x, y, z) for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0))
+SCATTERED = tuple(
+    (float(x), float(y), float(z)) for x, y, z in np.random.default_rng(3).normal(size=(40, 3))
+)
+
+
+def hull_world(points: tuple[tuple[float, float, float], ...]) -> tuple[World, int]:
+    """A world with physics (no gravity) and one body whose only collider is the hull of
+    `points`, stepped once so the engine has built it."""
+    world = physics_world(gravity=(0.0, 0.0, 0.0))
+    body = world.spawn(Transform(), RigidBody(), Colliders(Collider(ConvexHull(points))))
+    world.step(1)
+    return world, body
+
+
+def drawn_hull(points: tuple[tuple[float, float, float], ...]) -> meshes.MeshData:
+    """The mesh a renderer draws for the hull of `points`, in a world with physics."""
+    (batch,) = SceneInstances().collect(hull_world(points)[0])
+    return batch.mesh
+
+
 @pytest.mark.parametrize(
-    "mesh",
+    "make",
     [
-        meshes.box(),
-        meshes.plane(),
-        meshes.sphere(),
-        meshes.capsule(5.0),
-        meshes.cylinder(),
-        meshes.convex_hull(np.random.default_rng(3).normal(size=(40, 3)).tolist()),
+        meshes.box,
+        meshes.plane,
+        meshes.sphere,
+        lambda: meshes.capsule(5.0),
+        meshes.cylinder,
+        lambda: drawn_hull(SCATTERED),
     ],
     ids=["box", "plane", "sphere", "capsule", "cylinder", "hull"],
 )
-def test_every_mesh_winds_counter_clockwise_from_outside(mesh: meshes.MeshData) -> None:
+def test_every_mesh_winds_counter_clockwise_from_outside(
+    make: Callable[[], meshes.MeshData],
+) -> None:
+    mesh = make()
     corners = mesh.vertices[:, :3][mesh.indices]
     faces = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
     real = np.linalg.norm(faces, axis=1) > 1e-9  # a sphere's pole triangles have no area
@@ -408,9 +435,61 @@ def test_every_mesh_winds_counter_clockwise_from_outside(mesh: meshes.MeshData) 
 
 
 def test_a_convex_hull_collider_is_drawn_as_its_hull() -> None:
-    cube = [(x, y, z) for x in (0, 1) for y in (0, 1) for z in (0, 1)] + [(0.5, 0.5, 0.5)]
-    mesh, _ = SceneInstances().shape_mesh(ConvexHull(tuple(cube)))
+    mesh = drawn_hull((*CUBE, (0.5, 0.5, 0.5)))
     assert len(mesh.indices) == 12  # six faces of two triangles; the inner point is gone
+
+
+def test_a_hull_is_drawn_with_rapiers_faces_not_an_exact_hull_of_its_points() -> None:
+    # Points a millimetre above two faces: an exact hull raises a flat tent over each (16
+    # triangles); Rapier merges them into the cube's faces, and that cube is what is drawn.
+    mesh = drawn_hull((*CUBE, (0.5, 1.001, 0.5), (0.3, 0.7, 1.001)))
+    assert len(mesh.indices) == 12
+    drawn = {tuple(v) for v in mesh.vertices[:, :3].tolist()}
+    assert drawn == set(CUBE)
+
+
+def test_the_drawn_hull_is_the_surface_physics_collides_with() -> None:
+    world, body = hull_world(SCATTERED)
+    (batch,) = SceneInstances().collect(world)
+    mesh = batch.mesh
+    corners = mesh.vertices[:, :3].astype(np.float64)[mesh.indices]
+    volume = np.einsum("ij,ij->i", corners[:, 0], np.cross(corners[:, 1], corners[:, 2])).sum() / 6
+    assert volume == pytest.approx(physics(world).mass(body) / 1000.0, rel=1e-4)  # density 1000
+    # Rays from all round at the middle hit the drawn surface: a point on a convex surface is
+    # on the plane of some face and behind all the others.
+    normals = mesh.vertices[mesh.indices[:, 0], 3:6].astype(np.float64)
+    offsets = np.einsum("ij,ij->i", normals, corners[:, 0])
+    middle = spatial.vec3(*corners.reshape(-1, 3).mean(axis=0))
+    for direction in np.random.default_rng(5).normal(size=(50, 3)):
+        towards = spatial.vec3(*direction)
+        hit = physics(world).ray_cast(middle - towards * 10.0, towards, 100.0)
+        assert hit is not None and hit.entity == body
+        point = np.array([hit.point.x, hit.point.y, hit.point.z])
+        assert abs(float((normals @ point - offsets).max())) < 1e-4
+
+
+def test_a_hull_is_drawn_from_the_step_physics_builds_it() -> None:
+    world = physics_world()
+    world.spawn(Transform(), Colliders(Collider(ConvexHull(CUBE))))
+    instances = SceneInstances()
+    assert instances.collect(world) == []  # not built yet: nothing, rather than a guess
+    world.step(1)
+    (batch,) = instances.collect(world)
+    assert len(batch.mesh.indices) == 12
+
+
+def test_without_physics_a_hull_is_not_drawn_and_that_is_said_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    world = World()
+    for x in (0.0, 3.0):
+        world.spawn(Transform(spatial.vec3(x, 0, 0)), Colliders(Collider(ConvexHull(CUBE))))
+    box(world, (0, 0, -3), (1, 1, 1))
+    with caplog.at_level("WARNING", logger="playspace.render.instances"):
+        (batch,) = SceneInstances().collect(world)
+    assert len(batch.scenery) + len(batch.moving) == 1  # the box alone
+    (record,) = caplog.records  # two hulls, one warning
+    assert "without physics" in record.getMessage()
 
 
 # Bad input --------------------------------------------------------------------------------
@@ -529,7 +608,7 @@ def test_numbered_frames_every_n_steps(ctx: Context, tmp_path: Path) -> None:
         "--telemetry", telemetry,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    steps = [json.loads(line)["step"] for line in telemetry.read_text().splitlines()[1:]]
+    steps = [step["step"] for step in read_telemetry(telemetry).steps]
     assert steps == list(range(9))  # 0.1 s at 90 Hz
     assert sorted(p.name for p in frames.iterdir()) == [
         "step_000000.png",

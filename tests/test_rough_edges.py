@@ -18,8 +18,8 @@ from playspace.app import build_world
 from playspace.components import DeviceRole
 from playspace.components.haptics import HapticPulse, HapticQueue
 from playspace.ecs import Phase, World, system
+from playspace.formats.telemetry import TelemetryError, read_telemetry
 from playspace.loops.replay import run_headless
-from playspace.plot import PlotError, read_telemetry
 from playspace.scene import SceneError, load_scene
 from playspace.systems.input import ScriptedSource, TraceError, load_trace, standing
 
@@ -67,7 +67,7 @@ def test_json_errors_name_the_column_a_user_counts(tmp_path: Path) -> None:
                          f"double quotes at column {column}")  # fmt: skip
     telemetry = tmp_path / "out.jsonl"
     telemetry.write_text('{"format": "playspace-telemetry", "version": 1}\n' + broken + "\n")
-    with pytest.raises(PlotError, match=f"out.jsonl:2: not JSON: .* at column {column}$"):
+    with pytest.raises(TelemetryError, match=f"out.jsonl:2: not JSON: .* at column {column}$"):
         read_telemetry(telemetry)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 from pathlib import Path
 
@@ -10,6 +9,7 @@ import cli_helpers
 import pytest
 
 from playspace.components.input import InputFrame
+from playspace.formats.telemetry import read_telemetry
 from playspace.systems.input import TraceWriter, device_pose, hand_input
 
 SCENE = """
@@ -73,9 +73,8 @@ def test_replays_a_trace_headless_and_writes_telemetry(
     out = tmp_path / "telemetry.jsonl"
     done = playspace("run", scene, "--headless", "--trace", trace, "--telemetry", out)
     assert done.returncode == 0, done.stderr
-    lines = out.read_text().splitlines()
-    assert json.loads(lines[0]) == {"format": "playspace-telemetry", "version": 1, "fixed_hz": 90}
-    steps = [json.loads(line) for line in lines[1:]]
+    header, steps = read_telemetry(out)
+    assert header == {"format": "playspace-telemetry", "version": 1, "fixed_hz": 90}
     assert len(steps) == 270  # the trace's three seconds at 90 Hz
     assert steps[-1]["body"]["p"][1] > 0.8  # climbed
     assert any(e["type"] == "floor_snap" for s in steps for e in s["events"])
@@ -110,9 +109,9 @@ def test_seconds_and_fixed_hz_options(scene: Path, trace: Path, tmp_path: Path) 
         "7",
     )
     assert done.returncode == 0, done.stderr
-    lines = out.read_text().splitlines()
-    assert json.loads(lines[0])["fixed_hz"] == 120
-    assert len(lines) - 1 == 120
+    header, steps = read_telemetry(out)
+    assert header["fixed_hz"] == 120
+    assert len(steps) == 120
 
 
 def test_a_bad_trace_exits_2_naming_line_and_field(scene: Path, tmp_path: Path) -> None:
@@ -204,9 +203,7 @@ def test_an_example_module_runs_with_its_own_trace(tmp_path: Path) -> None:
     out = tmp_path / "t.jsonl"
     done = playspace("run", "examples/snowball.py", "--headless", "--telemetry", out)
     assert done.returncode == 0, done.stderr
-    kinds = [
-        e["type"] for line in out.read_text().splitlines()[1:] for e in json.loads(line)["events"]
-    ]
+    kinds = [e["type"] for step in read_telemetry(out).steps for e in step["events"]]
     assert "target_hit" in kinds
     assert done.stdout.splitlines()[-1].startswith("target hits: ")  # snowball.py's summary
 

@@ -24,8 +24,8 @@ from playspace.ecs import World
 from playspace.loops.headset import run_vr
 from playspace.loops.vr_loop import XrBackend
 from playspace.render import create_context
-from playspace.systems.grab.events import GRAB_EVENTS, Grabbed, Hit, Released
 from playspace.systems.haptics import DEFAULT_PULSES, HapticsPlugin, pulse_for
+from playspace.systems.interaction.events import GRAB_EVENTS, Grabbed, Hit, Released
 from playspace.xr import bindings, views
 from playspace.xr.mapping import (
     ActionStates,

@@ -16,6 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
+import numpy as np
+import numpy.typing as npt
+
 from playspace import spatial
 from playspace.spatial import Pose, Quat, Vec3
 
@@ -95,12 +98,15 @@ class Cylinder:
 
 @dataclass(frozen=True, slots=True)
 class ConvexHull:
-    """The convex hull of `points` (at least four, not all in a plane)."""
+    """The convex hull of `points` (at least four, not all in a plane). Points given as lists
+    are kept as tuples: a hull is a value, and equal hulls share what physics made of them."""
 
     points: tuple[tuple[float, float, float], ...]
 
     def __post_init__(self) -> None:
         _points(self.points, "convex hull", 4)
+        as_tuples = tuple((float(x), float(y), float(z)) for x, y, z in self.points)
+        object.__setattr__(self, "points", as_tuples)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +129,26 @@ class TriangleMesh:
 
 
 Shape = Sphere | Box | Capsule | Cylinder | ConvexHull | TriangleMesh
+
+Surface = tuple[npt.NDArray[np.float32], npt.NDArray[np.uint32]]
+"""Triangles as the engine has them: vertices (N, 3) and indices (M, 3), counter-clockwise
+seen from outside."""
+
+
+@dataclass(slots=True)
+class ColliderSurfaces:
+    """The surfaces the physics engine collides with where a shape's data does not say; a
+    resource the physics system fills and the renderer reads.
+
+    A ``ConvexHull`` holds points, not a surface: the engine builds the hull, and two hull
+    algorithms can disagree on points that are nearly in a face (which survive, how the face
+    is split). So the surface of each hull the engine has built is kept here, and whatever
+    draws a hull draws the one things collide with. `hulls` is keyed by the shape's value
+    (equal point lists share one entry); the arrays are read-only. Entries are only added, so
+    the number of them says when a reader has something new to look at.
+    """
+
+    hulls: dict[ConvexHull, Surface] = field(default_factory=dict)
 
 
 GRAVITY = (0.0, -9.81, 0.0)  # m/s^2, a world's unless its scene says (Rapier's own is zero)

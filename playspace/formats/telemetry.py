@@ -1,4 +1,8 @@
-"""Telemetry files, format v1 (``docs/telemetry-format.md``), read back and checked.
+"""Telemetry files, format v1 (``docs/telemetry-format.md``): how a line is written, and how a
+file is read back and checked.
+
+Numbers are written rounded to 6 decimals (micrometres), so the same replay writes the same
+bytes; a number that is not finite is written as null, which JSON can hold.
 
 Telemetry is written so comfort and feel can be judged from outside the process: by
 ``playspace plot``, by the demo's summary, by tests that replay a scene and look at what the
@@ -14,18 +18,58 @@ release's velocity), and ``objects`` and ``events`` are filled in as empty lists
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
+import math
 import os
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from playspace.components import Transform
 from playspace.formats.numbers import as_floats
+from playspace.spatial import Pose, Quat, Vec3
 
 logger = logging.getLogger(__name__)
 
 FORMAT = "playspace-telemetry"
 VERSION = 1
+
+
+DIGITS = 6
+
+
+def number(x: float) -> float | None:
+    """`x` rounded; None (JSON's null) when it is not finite, which JSON cannot write."""
+    if not math.isfinite(x):
+        return None
+    rounded = round(x, DIGITS)
+    return 0.0 if rounded == 0 else rounded  # no "-0.0" to tell apart
+
+
+def vector(v: Vec3 | Quat) -> list[float | None]:
+    if isinstance(v, Quat):
+        return [number(v.x), number(v.y), number(v.z), number(v.w)]
+    return [number(c) for c in v]
+
+
+def pose(transform: Transform) -> dict[str, list[float | None]]:
+    return {"p": vector(transform.position), "q": vector(transform.rotation)}
+
+
+def event_record(event: object) -> dict[str, Any]:
+    """An event as telemetry writes it: its ``kind`` as the type, then its fields."""
+    record: dict[str, Any] = {"type": type(event).kind}  # type: ignore[attr-defined]
+    for f in dataclasses.fields(event):  # type: ignore[arg-type]
+        value = getattr(event, f.name)
+        if isinstance(value, Vec3 | Quat):
+            value = vector(value)
+        elif isinstance(value, Pose):
+            value = {"p": vector(value.position), "q": vector(value.rotation)}
+        elif isinstance(value, float):
+            value = number(value)
+        record[f.name] = value
+    return record
 
 
 class TelemetryError(ValueError):

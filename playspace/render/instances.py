@@ -4,23 +4,26 @@ by mesh and material. CPU only (numpy), so it is tested and measured without GL.
 The world is drawn as physics sees it, where LATE placed it for this frame
 (:class:`~playspace.components.drawn.DrawnPoses`; an entity without a row there, and every
 entity of a world without late placement, at its ``Transform``): each solid collider part of
-an entity is a unit mesh scaled to the shape and placed at the part's offset; sensors are
-invisible; the player's own capsule (``CharacterBody``) is not drawn. The rig's hands and a head
-marker are added (blue and white boxes) for the preview and for captures. A renderer-side
-appearance (:meth:`SceneInstances.set_appearance`) replaces an entity's collider shapes with
-a mesh from a file.
+an entity is a unit mesh scaled to the shape and placed at the part's offset (a convex hull
+is the hull the physics engine built, from ``ColliderSurfaces``); sensors are invisible; the
+player's own capsule (``CharacterBody``) is not drawn. The rig's hands and a head marker are
+added (blue and white boxes) for the preview and for captures. A renderer-side appearance
+(:meth:`SceneInstances.set_appearance`) replaces an entity's collider shapes with a mesh from
+a file.
 
 Cost. Working out *what* is drawn (which entity, which parts, which batch, which offsets)
 is redone only when the world's structure changes: esper hands out the same cached query
 list until an entity or component is added or removed, so the list's identity, plus the
-number of collider parts, says when to rebuild. Scenery (``Static`` with no body) never moves,
-so its matrices are made then too. Each frame only the moving entities' poses are read, one
-PyGLM array per field (only for those LATE did not place), and everything else is numpy over
-all instances at once: model matrices, part offsets, the ghost split.
+numbers of collider parts and of hulls physics has built, says when to rebuild. Scenery
+(``Static`` with no body) never moves, so its matrices are made then too. Each frame only the
+moving entities' poses are read, one PyGLM array per field (only for those LATE did not
+place), and everything else is numpy over all instances at once: model matrices, part
+offsets, the ghost split.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
@@ -35,11 +38,12 @@ from playspace.components.physics import (
     CharacterBody,
     Collider,
     Colliders,
+    ColliderSurfaces,
+    ConvexHull,
     Cylinder,
     RigidBody,
     Shape,
     Sphere,
-    TriangleMesh,
 )
 from playspace.components.rig import Rig
 from playspace.ecs import World
@@ -49,6 +53,8 @@ from playspace.render.materials import Material, Palette
 from playspace.render.matrices import NO_INSTANCES, column_major, scale_matrix, trs_many
 from playspace.render.meshes import F32Array, MeshData
 from playspace.spatial import FloatArray, Pose
+
+log = logging.getLogger(__name__)
 
 HAND_SIZE = (0.05, 0.035, 0.1)  # metres: a controller-sized block at the grip pose
 HEAD_SIZE = (0.16, 0.2, 0.2)  # a head-sized block at the eyes (invisible from inside it)
@@ -93,6 +99,9 @@ class SceneInstances:
         self._appearances: dict[int, tuple[MeshData, Material, FloatArray]] = {}
         self._entries: object = None  # the query list the layout was made from
         self._rig: Rig | None = None
+        self._surfaces: ColliderSurfaces | None = None
+        self._hull_count = -1  # hulls in _surfaces when the layout was made; -1 without it
+        self._warned_no_physics = False
         self._part_lists: list[list[Collider]] = []
         self._part_count = -1
         self._version = 0
@@ -134,8 +143,17 @@ class SceneInstances:
             mesh = self._unit[key] = make()
         return mesh
 
-    def shape_mesh(self, shape: Shape) -> tuple[MeshData, FloatArray]:
-        """The mesh of `shape` and the scale that sizes it (unit primitives are shared)."""
+    def shape_mesh(
+        self, shape: Shape, surfaces: ColliderSurfaces | None
+    ) -> tuple[MeshData, FloatArray] | None:
+        """The mesh of `shape` and the scale that sizes it (unit primitives are shared).
+
+        A ``ConvexHull`` is drawn as the hull the physics engine built from its points (in
+        `surfaces`), never as a hull worked out here: two hull algorithms can disagree, and
+        the player must see what collides. So a hull physics has not built yet (before the
+        first fixed step, or in a world without physics) is None: not drawn, rather than
+        drawn as something else.
+        """
         if isinstance(shape, Box):
             return self._unit_mesh("box", meshes.box), scale_matrix(*shape.size)
         if isinstance(shape, Sphere):
@@ -148,12 +166,15 @@ class SceneInstances:
             r, ratio = shape.radius, round(shape.height / shape.radius, 3)
             mesh = self._unit_mesh(("capsule", ratio), lambda: meshes.capsule(ratio))
             return mesh, scale_matrix(r, r, r)
+        if isinstance(shape, ConvexHull):
+            surface = None if surfaces is None else surfaces.hulls.get(shape)
+            if surface is None:
+                return None
+            hull = self._unit_mesh(("hull", shape), lambda: meshes.from_triangles(*surface))
+            return hull, np.eye(4)  # equal hulls share one mesh, so one batch
         known = self._shaped.get(id(shape))
         if known is None:
-            if isinstance(shape, TriangleMesh):
-                mesh = meshes.from_triangles(shape.vertices, shape.triangles)
-            else:
-                mesh = meshes.convex_hull(shape.points)
+            mesh = meshes.from_triangles(shape.vertices, shape.triangles)
             known = self._shaped[id(shape)] = (shape, mesh)
         return known[1], np.eye(4)
 
@@ -177,10 +198,15 @@ class SceneInstances:
         if colliders is not None and not world.has(entity, CharacterBody):  # the player's own
             material = self._material(world, entity)
             for collider in colliders.parts:
-                if not collider.sensor:
-                    mesh, scale = self.shape_mesh(collider.shape)
-                    local = pose_matrix(collider.offset) @ scale
-                    parts.append(_Part(-1, (mesh, material), local))
+                if collider.sensor:
+                    continue
+                made = self.shape_mesh(collider.shape, self._surfaces)
+                if made is None:
+                    self._warn_unbuilt(entity)
+                    continue
+                mesh, scale = made
+                local = pose_matrix(collider.offset) @ scale
+                parts.append(_Part(-1, (mesh, material), local))
         rig = self._rig
         if rig is not None and entity in (rig.left_hand, rig.right_hand, rig.head):
             box = self._unit_mesh("box", meshes.box)
@@ -190,11 +216,24 @@ class SceneInstances:
                 parts.append(_Part(-1, (box, self.palette.hand), scale_matrix(*HAND_SIZE)))
         return parts
 
+    def _warn_unbuilt(self, entity: int) -> None:
+        """Say once that hulls are missing for good: without physics nothing builds them (with
+        it, a hull not built yet is drawn from the step that builds it, and says nothing)."""
+        if self._surfaces is None and not self._warned_no_physics:
+            self._warned_no_physics = True
+            log.warning(
+                "entity %d: convex hulls are not drawn in a world without physics (the hull "
+                "drawn is the one the physics engine builds)",
+                entity,
+            )
+
     def _rebuild(
         self, world: World, entries: list[tuple[int, tuple[Transform, Colliders]]]
     ) -> None:
         self._version += 1
         self._entries, self._rig = entries, world.try_resource(Rig)
+        self._surfaces = world.try_resource(ColliderSurfaces)
+        self._hull_count = _hull_count(self._surfaces)
         self._part_lists = [colliders.parts for _, (_, colliders) in entries]
         self._part_count = sum(map(len, self._part_lists))
         self._transforms, self._entities, self._ghostable = [], [], []
@@ -256,6 +295,7 @@ class SceneInstances:
             entries is not self._entries
             or world.try_resource(Rig) is not self._rig
             or sum(map(len, self._part_lists)) != self._part_count
+            or _hull_count(world.try_resource(ColliderSurfaces)) != self._hull_count
         ):
             self._rebuild(world, entries)
         self._place(world.try_resource(DrawnPoses))
@@ -305,3 +345,8 @@ class SceneInstances:
         models = trs_many(position, rotation, scales, self._models)
         np.take(models, self._rows, axis=0, out=self._gathered)
         np.matmul(self._locals, self._gathered, out=self._placed)
+
+
+def _hull_count(surfaces: ColliderSurfaces | None) -> int:
+    """How many hulls physics has built (only ever more), or -1 in a world without physics."""
+    return -1 if surfaces is None else len(surfaces.hulls)

@@ -18,8 +18,10 @@ from typing import Any, TypeVar
 from playspace.components.physics import GRAVITY, KILL_HEIGHT, Box, Capsule, Cylinder, Sphere
 from playspace.components.rig import SLOPE_QUANTIZATION, SeparationPolicy, TurnMode
 from playspace.formats.files import MB, input_problem
+from playspace.formats.meshes import MeshFileError
+from playspace.formats.numbers import Number
 from playspace.formats.shown import clipped
-from playspace.scene.meshes import MeshFileError, load_mesh
+from playspace.scene.meshes import load_mesh
 from playspace.scene.model import (
     BodyShape,
     Scene,
@@ -34,7 +36,7 @@ from playspace.scene.model import (
     SceneStairs,
     Triple,
 )
-from playspace.scene.reader import Number, Table
+from playspace.scene.reader import Table
 from playspace.systems.physics import DEFAULT_LAYERS, FallPolicy
 from playspace.systems.physics.layers import MAX_LAYERS
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from playspace.components.physics import TriangleMesh
-from playspace.formats.meshes import MeshFileError as MeshFileError  # what load_mesh raises
-from playspace.formats.meshes import read_mesh
+from playspace.formats.meshes import MeshFileError, read_mesh
 
 REACH = 1e4  # metres: how far from the origin a scene may place anything
 

@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from playspace.formats.numbers import Number as Number  # what a Table's numeric keys take
-from playspace.formats.numbers import parse_numbers
+from playspace.formats.numbers import Number, parse_numbers
 from playspace.formats.shown import clipped
 
 _COUNT_WORDS = {1: "one", 2: "two", 3: "three"}

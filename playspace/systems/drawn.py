@@ -30,7 +30,7 @@ from playspace.components.rig import Rig
 from playspace.components.scene import Grabbable
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose
-from playspace.systems.grab.hold import held_pose, second_hands
+from playspace.systems.interaction.hold import held_pose, second_hands
 from playspace.systems.tracking import InputState, sample_of
 
 _Moving = list[tuple[int, tuple[Transform, PreviousTransform]]]

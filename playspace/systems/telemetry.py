@@ -2,16 +2,13 @@
 
 Comfort and feel are checked from outside the process, from this file: the head's height
 against the body's floor, the floor snaps, the fade, where each object went. The format is a
-promise to users (docs/telemetry-format.md): the first line is
-``{"format": "playspace-telemetry", "version": 1, "fixed_hz": 90}``, then one object per step.
-Numbers are rounded to 6 decimals (micrometres) so the same replay writes the same bytes.
+promise to users (docs/telemetry-format.md), written and read by
+:mod:`playspace.formats.telemetry`; this system gathers each step's line from the world.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
-import math
 from collections.abc import Iterable
 from typing import Any, Protocol
 
@@ -20,45 +17,8 @@ from playspace.components.physics import CharacterMotion
 from playspace.components.rig import Rig, ViewFade
 from playspace.components.scene import Grabbable, Opponent, Prop
 from playspace.ecs import Phase, World, system
-from playspace.spatial import Pose, Quat, Vec3
+from playspace.formats.telemetry import FORMAT, VERSION, event_record, number, pose, vector
 from playspace.systems.sets import add_fixed_sets
-
-FORMAT = "playspace-telemetry"
-VERSION = 1
-DIGITS = 6
-
-
-def _number(x: float) -> float | None:
-    """`x` rounded; None (JSON's null) when it is not finite, which JSON cannot write."""
-    if not math.isfinite(x):
-        return None
-    rounded = round(x, DIGITS)
-    return 0.0 if rounded == 0 else rounded  # no "-0.0" to tell apart
-
-
-def vector(v: Vec3 | Quat) -> list[float | None]:
-    if isinstance(v, Quat):
-        return [_number(v.x), _number(v.y), _number(v.z), _number(v.w)]
-    return [_number(c) for c in v]
-
-
-def pose(transform: Transform) -> dict[str, list[float | None]]:
-    return {"p": vector(transform.position), "q": vector(transform.rotation)}
-
-
-def event_record(event: object) -> dict[str, Any]:
-    """An event as telemetry writes it: its ``kind`` as the type, then its fields."""
-    record: dict[str, Any] = {"type": type(event).kind}  # type: ignore[attr-defined]
-    for f in dataclasses.fields(event):  # type: ignore[arg-type]
-        value = getattr(event, f.name)
-        if isinstance(value, Vec3 | Quat):
-            value = vector(value)
-        elif isinstance(value, Pose):
-            value = {"p": vector(value.position), "q": vector(value.rotation)}
-        elif isinstance(value, float):
-            value = _number(value)
-        record[f.name] = value
-    return record
 
 
 class Lines(Protocol):
@@ -104,7 +64,7 @@ def telemetry_system(world: World) -> None:
         events.extend(event_record(e) for e in sent)
     line = {
         "step": world.fixed_time.step,
-        "t": _number(world.fixed_time.elapsed),
+        "t": number(world.fixed_time.elapsed),
         "origin": pose(world.get(rig.origin, Transform)),
         "head": pose(world.get(rig.head, Transform)),
         "left_hand": pose(world.get(rig.left_hand, Transform)),
@@ -113,7 +73,7 @@ def telemetry_system(world: World) -> None:
             "p": vector(body.position),
             "grounded": world.get(rig.body, CharacterMotion).grounded,
         },
-        "fade": _number(world.get(rig.head, ViewFade).amount),
+        "fade": number(world.get(rig.head, ViewFade).amount),
         "objects": _objects(world),
         "events": events,
     }

@@ -10,6 +10,13 @@ with :class:`TraceWriter`, or pass any source through a :class:`Recorder`; drive
 :func:`device_pose`.
 """
 
+from playspace.formats.trace import (
+    Trace,
+    TraceError,
+    TraceWriter,
+    load_trace,
+    write_trace,
+)
 from playspace.systems.input.live import LiveSource
 from playspace.systems.input.sources import (
     InputSource,
@@ -20,13 +27,6 @@ from playspace.systems.input.sources import (
     device_pose,
     hand_input,
     standing,
-)
-from playspace.systems.input.trace import (
-    Trace,
-    TraceError,
-    TraceWriter,
-    load_trace,
-    write_trace,
 )
 
 __all__ = [

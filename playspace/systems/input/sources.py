@@ -21,8 +21,8 @@ from itertools import pairwise
 from typing import Protocol, runtime_checkable
 
 from playspace.components.input import Button, DevicePose, Gamepad, HandInput, InputFrame
+from playspace.formats.trace import Trace, TraceWriter
 from playspace.spatial import Pose, Vec3, lerp_pose, vec3_from, yaw_rotation
-from playspace.systems.input.trace import Trace, TraceWriter
 
 _Triple = tuple[float, float, float]
 

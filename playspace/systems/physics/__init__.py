@@ -29,7 +29,9 @@ from playspace.systems.sets import add_fixed_sets
 
 class PhysicsPlugin:
     """Rapier physics in the fixed step: gravity (Rapier's default is zero), a kill height and
-    what happens to bodies that fall below it, and the layer matrix."""
+    what happens to bodies that fall below it, and the layer matrix. Its resources are the
+    engine (``Physics``), the ``Layers`` and the ``ColliderSurfaces`` the renderer draws hulls
+    from."""
 
     def __init__(
         self,
@@ -47,6 +49,7 @@ class PhysicsPlugin:
         physics = Physics(self.gravity, self.kill_height, self.fall_policy, self.layers)
         world.insert_resource(physics)
         world.insert_resource(physics.layers)
+        world.insert_resource(physics.surfaces)
         for kind in PHYSICS_EVENTS:
             world.add_event(kind)
         add_fixed_sets(world)

@@ -1,7 +1,9 @@
-"""Between playspace's plain data and Rapier's types: poses, shapes, the physics error."""
+"""Between playspace's plain data and Rapier's types: poses, shapes, surfaces, the physics
+error."""
 
 from __future__ import annotations
 
+import numpy as np
 import rapier3d as rp
 
 from playspace.components.physics import (
@@ -11,6 +13,7 @@ from playspace.components.physics import (
     Cylinder,
     Shape,
     Sphere,
+    Surface,
     TriangleMesh,
 )
 from playspace.spatial import Quat, Vec3
@@ -47,3 +50,20 @@ def shared_shape(shape: Shape) -> rp.SharedShape:
     if isinstance(shape, TriangleMesh):
         return rp.SharedShape.trimesh(list(shape.vertices), list(shape.triangles))
     raise PhysicsError(f"not a collider shape: {shape!r}")
+
+
+def hull_surface(hull: rp.SharedShape) -> Surface:
+    """The triangles of a hull Rapier built (:func:`shared_shape` of a ``ConvexHull``), read
+    back from the engine so that what is drawn is what collides; counter-clockwise seen from
+    outside, as Rapier winds them. Read-only: the same arrays are handed to every reader.
+
+    These are Rapier's faces, which also give the hull's mass. Rapier merges a point that is
+    nearly in a face into that face (a millimetre off a metre-wide hull), yet its ray casts
+    and contacts still reach such a point, up to that far outside the faces drawn."""
+    polyhedron = hull.as_convex_polyhedron()
+    assert polyhedron is not None, "shared_shape builds every ConvexHull as a polyhedron"
+    vertices, triangles = polyhedron.to_trimesh()
+    surface = (np.asarray(vertices, dtype=np.float32), np.asarray(triangles, dtype=np.uint32))
+    for array in surface:
+        array.flags.writeable = False
+    return surface

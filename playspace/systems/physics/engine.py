@@ -25,11 +25,13 @@ from playspace.components.physics import (
     BodyKind,
     Collider,
     Colliders,
+    ColliderSurfaces,
+    ConvexHull,
     PreviousTransform,
     RigidBody,
 )
 from playspace.spatial import Quat, Vec3
-from playspace.systems.physics.convert import PhysicsError, isometry, shared_shape
+from playspace.systems.physics.convert import PhysicsError, hull_surface, isometry, shared_shape
 from playspace.systems.physics.edits import EditWatch
 from playspace.systems.physics.layers import Layers
 from playspace.systems.physics.queries import Queries, finite
@@ -97,6 +99,7 @@ class Physics(Queries):
         self.kill_height = kill_height
         self.fall_policy = fall_policy
         self.layers = layers if layers is not None else Layers()
+        self.surfaces = ColliderSurfaces()  # the hulls built, for the renderer (a resource)
         self.bodies: dict[int, Body] = {}
         self.by_handle: dict[rp.RigidBodyHandle, Body] = {}
         self.kinematic: dict[int, Body] = {}  # the bodies driven to their Transforms each step
@@ -241,6 +244,8 @@ class Physics(Queries):
             self.layers.index(collider.layer)
         except ValueError as error:
             raise PhysicsError(f"entity {entity}: {error}") from None
+        if isinstance(collider.shape, ConvexHull) and collider.shape not in self.surfaces.hulls:
+            self.surfaces.hulls[collider.shape] = hull_surface(shape)  # the hull drawn
         builder = (
             rp.Collider.new(shape)
             .position(isometry(collider.offset.position, collider.offset.rotation))

@@ -22,10 +22,10 @@ from playspace.components.interaction import Grabbable, GrabSettings, Hand
 from playspace.components.rig import OriginMotion, Rig
 from playspace.ecs import Despawned, Phase, World, system
 from playspace.spatial import Pose, Vec3
-from playspace.systems.grab.events import LetGo, Released
+from playspace.systems.interaction.estimate import release_velocity
+from playspace.systems.interaction.events import LetGo, Released
 from playspace.systems.physics import Physics
 from playspace.systems.sets import add_fixed_sets
-from playspace.systems.throw.estimate import release_velocity
 
 Sample = tuple[float, tuple[float, float, float], tuple[float, float, float, float]]
 

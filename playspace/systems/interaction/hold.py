@@ -21,7 +21,7 @@ from playspace.components.interaction import Grabbable, GrabSettings, Hand, Held
 from playspace.components.physics import BodyKind, Colliders, RigidBody, Sphere
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose
-from playspace.systems.grab.events import Grabbed, LetGo
+from playspace.systems.interaction.events import Grabbed, LetGo
 from playspace.systems.physics import Physics
 from playspace.systems.tracking import InputState
 

@@ -24,7 +24,7 @@ from playspace.components.physics import Capsule, CharacterBody, Collider, Colli
 from playspace.components.rig import Rig
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose
-from playspace.systems.grab.events import Hit
+from playspace.systems.interaction.events import Hit
 from playspace.systems.physics import ContactBegan, Physics, SensorEntered, SensorExited
 from playspace.systems.physics.character import SKIN
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from playspace.components.interaction import Hand
 from playspace.ecs import Despawned, Phase, World, system
-from playspace.systems.grab.layers import Twins, make_twins
+from playspace.systems.interaction.layers import Twins, make_twins
 
 
 def forget(world: World, entity: int) -> None:

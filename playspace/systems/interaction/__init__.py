@@ -1,0 +1,79 @@
+"""Interaction: grab, hold, let go, held-object collision layers and the throw (DESIGN.md,
+"Grab, held-object layers, throw").
+
+Add :class:`GrabPlugin` after the rig: the rig's hands become kinematic bodies with a grab
+sensor, and every entity with ``Grabbable`` can be picked up, passes through walls while held,
+ghosts inside them and cannot hit opponents through them. Add :class:`ThrowPlugin` after it,
+and what is let go flies from the controller's centre of mass.
+
+:func:`release_velocity` (``estimate.py``) is a plain function of timestamped controller poses
+(no world, no components), so it can be used and tested on its own; ``python
+benchmarks/throw_accuracy.py`` measures it against the source's 5-step average and against a
+least-squares oracle that knows each motion's model, the floor for any estimator. The throw
+plugin calls it when the grab system has let an object go (``LetGo``): taking and giving back
+are the grab system's, the throw only computes the velocity it leaves with.
+"""
+
+from __future__ import annotations
+
+from playspace.components import TrackedDevice
+from playspace.components.interaction import GrabSettings, Hand
+from playspace.components.physics import BodyKind, Collider, Colliders, RigidBody, Sphere
+from playspace.components.rig import Rig
+from playspace.ecs import PluginError, World
+from playspace.systems.interaction.estimate import (
+    AVERAGE_STEPS,
+    DEFAULT_MAX_ANGULAR_SPEED,
+    DEFAULT_MAX_SPEED,
+    DEFAULT_WINDOW,
+    GATE_MIN_SPEED,
+    GATE_RATIO,
+    GATE_STEPS,
+    Estimator,
+    release_velocity,
+)
+from playspace.systems.interaction.events import GRAB_EVENTS, TELEMETRY_EVENTS
+from playspace.systems.interaction.gone import forget_despawned
+from playspace.systems.interaction.hold import grab, hold
+from playspace.systems.interaction.layers import Twins, held_layers, make_twins
+from playspace.systems.interaction.throw import ThrowHistory, ThrowPlugin
+from playspace.systems.sets import add_fixed_sets
+
+
+class GrabPlugin:
+    """Hands that grab, hold and let go; `settings` for reach, grip thresholds and the throw."""
+
+    def __init__(self, settings: GrabSettings | None = None) -> None:
+        self.settings = settings or GrabSettings()
+
+    def build(self, world: World) -> None:
+        rig = world.try_resource(Rig)
+        if rig is None:
+            raise PluginError("GrabPlugin needs the RigPlugin (for the hands): add it first")
+        world.insert_resource(self.settings)
+        world.insert_resource(Twins())
+        for kind in GRAB_EVENTS:
+            world.add_event(kind)
+        for entity in (rig.left_hand, rig.right_hand):
+            side = world.get(entity, TrackedDevice).role
+            sensor = Collider(Sphere(self.settings.reach), layer="hands", sensor=True)
+            world.add(entity, Hand(side), RigidBody(kind=BodyKind.KINEMATIC), Colliders(sensor))
+        add_fixed_sets(world)
+        world.add_systems(make_twins, forget_despawned, grab, hold, held_layers)
+
+
+__all__ = [
+    "AVERAGE_STEPS",
+    "DEFAULT_MAX_ANGULAR_SPEED",
+    "DEFAULT_MAX_SPEED",
+    "DEFAULT_WINDOW",
+    "GATE_MIN_SPEED",
+    "GATE_RATIO",
+    "GATE_STEPS",
+    "TELEMETRY_EVENTS",
+    "Estimator",
+    "GrabPlugin",
+    "ThrowHistory",
+    "ThrowPlugin",
+    "release_velocity",
+]
