@@ -151,8 +151,29 @@ class ColliderSurfaces:
     hulls: dict[ConvexHull, Surface] = field(default_factory=dict)
 
 
+# The named collision layers every world has (what collides with what is the physics system's
+# matrix, systems/physics/layers.py); a scene may add its own, up to MAX_LAYERS in all.
+DEFAULT_LAYERS = (
+    "environment",
+    "player",
+    "hands",
+    "props",
+    "held",
+    "opponents",
+    "ghost",
+    "dropped",
+    "probe",
+)
+MAX_LAYERS = 32  # Rapier's interaction groups are 32 bits
 GRAVITY = (0.0, -9.81, 0.0)  # m/s^2, a world's unless its scene says (Rapier's own is zero)
 KILL_HEIGHT = -50.0  # metres: below this a body has fallen out of the world
+
+
+class FallPolicy(Enum):
+    """What happens to a body that falls below the kill height."""
+
+    REMOVE = "remove"
+    RESPAWN = "respawn"
 
 
 class BodyKind(Enum):

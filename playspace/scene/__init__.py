@@ -16,8 +16,8 @@ Loading checks everything before it builds anything, and collects all problems i
 :class:`SceneError`, so a bad file never half-enters the physics world.
 """
 
-from playspace.scene.load import load_scene
-from playspace.scene.model import (
+from playspace.formats.scene.load import load_scene
+from playspace.formats.scene.model import (
     Scene,
     SceneBox,
     SceneError,

@@ -23,7 +23,7 @@ from playspace.components.physics import (
 )
 from playspace.components.scene import Grabbable, Opponent, PlayerStart, Prop, Static
 from playspace.ecs import World
-from playspace.scene.model import (
+from playspace.formats.scene.model import (
     BodyShape,
     Scene,
     SceneBox,

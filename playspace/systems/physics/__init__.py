@@ -7,11 +7,11 @@ Rapier world in step with them. This package is the only place that imports rapi
 
 from __future__ import annotations
 
-from playspace.components.physics import GRAVITY, KILL_HEIGHT
+from playspace.components.physics import DEFAULT_LAYERS, GRAVITY, KILL_HEIGHT, FallPolicy
 from playspace.ecs import World
 from playspace.systems.physics.character import character_colliders, character_move
 from playspace.systems.physics.convert import PhysicsError
-from playspace.systems.physics.engine import FallPolicy, Physics
+from playspace.systems.physics.engine import Physics
 from playspace.systems.physics.events import (
     PHYSICS_EVENTS,
     ContactBegan,
@@ -21,7 +21,7 @@ from playspace.systems.physics.events import (
     SensorEntered,
     SensorExited,
 )
-from playspace.systems.physics.layers import DEFAULT_LAYERS, Layers
+from playspace.systems.physics.layers import Layers
 from playspace.systems.physics.queries import RayHit, ShapeHit
 from playspace.systems.physics.sync import physics_prepare, physics_step, physics_writeback
 from playspace.systems.sets import add_fixed_sets

@@ -13,7 +13,6 @@ a collider handle to (entity, part) lives here, so no lookup scans the world.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 
 import rapier3d as rp
 
@@ -27,6 +26,7 @@ from playspace.components.physics import (
     Colliders,
     ColliderSurfaces,
     ConvexHull,
+    FallPolicy,
     PreviousTransform,
     RigidBody,
 )
@@ -35,14 +35,6 @@ from playspace.systems.physics.convert import PhysicsError, hull_surface, isomet
 from playspace.systems.physics.edits import EditWatch
 from playspace.systems.physics.layers import Layers
 from playspace.systems.physics.queries import Queries, finite
-
-
-class FallPolicy(Enum):
-    """What happens to a body that falls below the kill height."""
-
-    REMOVE = "remove"
-    RESPAWN = "respawn"
-
 
 _KINDS = {
     BodyKind.DYNAMIC: rp.RigidBodyType.DYNAMIC,

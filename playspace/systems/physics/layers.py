@@ -23,17 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-DEFAULT_LAYERS = (
-    "environment",
-    "player",
-    "hands",
-    "props",
-    "held",
-    "opponents",
-    "ghost",
-    "dropped",
-    "probe",
-)
+from playspace.components.physics import DEFAULT_LAYERS, MAX_LAYERS
+
 _PROBE_APART = tuple(("probe", n) for n in DEFAULT_LAYERS if n != "environment")
 DEFAULT_APART = (
     ("held", "environment"),
@@ -45,7 +36,6 @@ DEFAULT_APART = (
     ("dropped", "player"),
     *_PROBE_APART,
 )
-MAX_LAYERS = 32
 
 
 class Layers:

@@ -18,11 +18,17 @@ import rapier3d as rp
 
 from playspace import spatial
 from playspace.components import Transform
-from playspace.components.physics import BodyKind, Colliders, PreviousTransform, RigidBody
+from playspace.components.physics import (
+    BodyKind,
+    Colliders,
+    FallPolicy,
+    PreviousTransform,
+    RigidBody,
+)
 from playspace.ecs import Despawned, Phase, World, system
 from playspace.spatial import Quat, Vec3
 from playspace.systems.physics.convert import isometry
-from playspace.systems.physics.engine import Body, FallPolicy, Physics
+from playspace.systems.physics.engine import Body, Physics
 from playspace.systems.physics.events import (
     ContactBegan,
     ContactEnded,

@@ -17,12 +17,12 @@ from playspace.components.physics import (
     Box,
     Capsule,
     Cylinder,
+    FallPolicy,
     Sphere,
     TriangleMesh,
 )
 from playspace.components.rig import SLOPE_QUANTIZATION, SeparationPolicy, TurnMode
 from playspace.formats.shown import printable
-from playspace.systems.physics import FallPolicy
 
 Triple = tuple[float, float, float]
 BodyShape = Sphere | Box | Capsule | Cylinder

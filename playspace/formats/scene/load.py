@@ -15,14 +15,23 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from playspace.components.physics import GRAVITY, KILL_HEIGHT, Box, Capsule, Cylinder, Sphere
+from playspace.components.physics import (
+    DEFAULT_LAYERS,
+    GRAVITY,
+    KILL_HEIGHT,
+    MAX_LAYERS,
+    Box,
+    Capsule,
+    Cylinder,
+    FallPolicy,
+    Sphere,
+)
 from playspace.components.rig import SLOPE_QUANTIZATION, SeparationPolicy, TurnMode
 from playspace.formats.files import MB, input_problem
 from playspace.formats.meshes import MeshFileError
 from playspace.formats.numbers import Number
-from playspace.formats.shown import clipped
-from playspace.scene.meshes import load_mesh
-from playspace.scene.model import (
+from playspace.formats.scene.meshes import load_mesh
+from playspace.formats.scene.model import (
     BodyShape,
     Scene,
     SceneBox,
@@ -36,9 +45,8 @@ from playspace.scene.model import (
     SceneStairs,
     Triple,
 )
-from playspace.scene.reader import Table
-from playspace.systems.physics import DEFAULT_LAYERS, FallPolicy
-from playspace.systems.physics.layers import MAX_LAYERS
+from playspace.formats.scene.reader import Table
+from playspace.formats.shown import clipped
 
 T = TypeVar("T")
 
