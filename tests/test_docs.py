@@ -35,8 +35,8 @@ import pytest
 
 import playspace.systems
 from playspace.app import build_world, telemetry_events
-from playspace.scene import SceneError, load_scene
 from playspace.formats.scene.load import SHAPES
+from playspace.scene import SceneError, load_scene
 from playspace.systems.input import ScriptedSource, standing
 from playspace.systems.physics import DEFAULT_LAYERS, Layers
 from playspace.systems.sets import FIXED_SETS

@@ -10,9 +10,9 @@ import pytest
 
 from playspace.formats.meshes import MeshFileError, read_mesh
 from playspace.formats.numbers import Number, as_floats, parse_numbers
+from playspace.formats.scene.meshes import load_mesh
 from playspace.formats.telemetry import TelemetryError, parse_telemetry
 from playspace.render import AssetError, load_mesh_file
-from playspace.formats.scene.meshes import load_mesh
 
 HEADER = '{"format": "playspace-telemetry", "version": 1, "fixed_hz": 90}\n'
 POSES = '"head": {"p": [0, 1.6, 0]}, "body": {"p": [0, 0, 0]}, "origin": {"p": [0, 0, 0]}'
