@@ -17,6 +17,7 @@ SMALL = {
     "frame.py": ["--props", "20", "--steps", "5"],
     "vr_frame.py": ["--seconds", "1"],
     "soak.py": ["--minutes", "0.05"],
+    "startup.py": ["--rounds", "1"],
 }
 
 

@@ -159,7 +159,8 @@ class Preview:
     def __init__(self, world: World, controls: Controls, window: BaseWindow) -> None:
         self.world, self.controls, self.window = world, controls, window
         self.renderer = Renderer(window.ctx)
-        self.text = TextWriter2D()
+        self.lines: list[TextWriter2D] = []  # one a line shown, each uploaded when it changes
+        self.wrapped: tuple[tuple[str, int], list[str]] | None = None
         self.frame_seconds: float | None = None  # smoothed, for the overlay
         names = {name: getattr(window.keys, name) for name in dir(window.keys) if name.isupper()}
         self._key_names = {key: name.lower() for name, key in names.items()}
@@ -230,17 +231,24 @@ class Preview:
         return steps
 
     def _write(self, help_text: str, stats: str, size: tuple[int, int]) -> None:
-        """The help at the top (wrapped to the window), the figures at the bottom."""
+        """The help at the top (wrapped to the window), the figures at the bottom. The help is
+        wrapped again only when it or the window's width changes, and a line goes to the GPU
+        only when its text changes: the overlay is drawn every frame, and is the same text
+        nearly always."""
         char_width = TEXT_SIZE * CHAR_ASPECT
         columns = max(20, int((size[0] - 2 * MARGIN) // char_width))
+        key = (help_text, columns)
+        if self.wrapped is None or self.wrapped[0] != key:
+            self.wrapped = (key, textwrap.wrap(help_text, columns))
         first = (MARGIN + char_width / 2, size[1] - MARGIN - TEXT_SIZE / 2)
-        for row, line in enumerate(textwrap.wrap(help_text, columns)):
-            self._line(line, (first[0], first[1] - row * TEXT_SIZE))
-        self._line(stats[:columns], (first[0], MARGIN + TEXT_SIZE / 2))
-
-    def _line(self, line: str, at: tuple[float, float]) -> None:
-        self.text.text = line
-        self.text.draw(at, size=TEXT_SIZE)
+        lines = [*self.wrapped[1], stats[:columns]]
+        while len(self.lines) < len(lines):
+            self.lines.append(TextWriter2D())
+        for row, (writer, line) in enumerate(zip(self.lines, lines, strict=False)):
+            if writer.text != line:
+                writer.text = line
+            y = MARGIN + TEXT_SIZE / 2 if row == len(lines) - 1 else first[1] - row * TEXT_SIZE
+            writer.draw((first[0], y), size=TEXT_SIZE)
 
     def read(self) -> U8Image:
         """What the window shows now, as (height, width, 3) RGB rows, top row first."""
