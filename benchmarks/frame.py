@@ -1,24 +1,33 @@
-"""One full fixed step of the kitchen, against the raw physics step alone on the same scene.
+"""A full fixed step of the kitchen with N props, against raw Rapier doing the same physics.
 
-The kitchen example (rig, grab and throw, four bees flying by their rule, its game systems)
-with 200, then 1,000 extra props on the floor. A fixed step through ``World.step`` runs every
-built-in system and physics; the raw figure steps a rapier3d world restored from a snapshot
-of the same engine, so it is the same bodies in the same state, with nothing around it.
+The kitchen example (rig, grab and throw, four bees flying by their rule, its game systems) with
+N extra props on the floor, in two sweeps: props kept awake (``can_sleep`` off: every body
+moves every step, the write-back's worst case) and props left to fall asleep (a furnished level
+at rest: what playspace costs around an engine that has nothing to do). A fixed step through
+``World.step`` runs every built-in system and physics.
 
-"around" is the full step less Rapier's own step as it ran inside the world, in two parts:
-"sync", the physics systems' own work (building and watching bodies, driving kinematic bodies,
-events, writing poses back), and "others", every other system and the schedule itself. Means are
-over the measured steps only (not the 180 warm-up steps), whether or not a system ran. The
-raw world's pose reads (one call per value: rapier3d has no batch accessor) are timed apart
-from its step: the least any write-back costs.
+The raw side is a rapier3d world restored from a snapshot of the same engine (the same bodies in
+the same state) stepped with the same kinematic drive: every kinematic body (hands, the player's
+capsule, the bees) is given its next pose each step, as the physics step gives it in the world.
+Reading the awake bodies' poses back (one call per value: rapier3d has no batch accessor) is
+timed apart: the least any write-back costs.
 
-Run: ``python benchmarks/frame.py [--props 200 1000] [--steps N]``. The last line printed is
-one JSON object of the figures.
+The two sides are interleaved, a block of steps of one then of the other, over several rounds,
+so what else the machine does at the time falls on both alike; each figure is the median of the
+blocks' means per step, with the spread (min, max). For each sweep the largest N that fits a 5 ms
+step is found by linear interpolation between the sizes measured.
+
+Goals (issue 15, this 2-core machine): at most 1.25x raw at 1,000 awake props and 1.5x at 200;
+at most 1.3x raw with 5,000 props asleep.
+
+Run: ``python benchmarks/frame.py [--awake 50 200 500 1000 2000] [--asleep 50 500 2000 5000
+8000] [--rounds 5] [--block 20]``. The last line printed is one JSON object of the figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import statistics
@@ -26,6 +35,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import rapier3d as rp
 
@@ -42,137 +52,160 @@ from playspace.scene import load_scene  # noqa: E402
 from playspace.systems.input import ReplaySource, load_trace  # noqa: E402
 from playspace.systems.physics import Physics  # noqa: E402
 
+Row = dict[str, Any]
+BUDGET_MS = 5.0
+GOALS = {("awake", 1000): 1.25, ("awake", 200): 1.5, ("asleep", 5000): 1.3}
 SYNC = ("physics_prepare", "physics_step", "physics_writeback")
 
 
-def kitchen(props: int) -> World:
+def kitchen(props: int, awake: bool) -> World:
+    """The kitchen with `props` crumbs on its floor, settled: asleep unless `awake`."""
     example = load_example(ROOT / "examples" / "kitchen.py")
     assert example.trace is not None
     source = ReplaySource(load_trace(example.trace))
     world, _ = build_world(load_scene(example.scene), source, plugins=[example.build])
     rng = random.Random(7)
-    for i in range(props):
-        x, z = rng.uniform(-2.6, -0.8), rng.uniform(-2.6, 2.6)
+    crumbs = [
         world.spawn(
-            Transform(position=spatial.vec3(x, 0.05 + 0.1 * (i % 3), z)),
-            RigidBody(mass=0.2),
+            Transform(position=spatial.vec3(rng.uniform(-2.6, -0.8), 0.05 + 0.1 * (i % 3),
+                                            rng.uniform(-2.6, 2.6))),
+            RigidBody(mass=0.2, can_sleep=not awake),
             Colliders(Collider(Sphere(0.05))),
             Prop(f"crumb {i}"),
             Grabbable(),
         )
+        for i in range(props)
+    ]  # fmt: skip
     world.step(180)  # built, settled, the bees on their way
+    physics = world.resource(Physics)
+    for _ in range(20):  # asleep: Rapier puts a body at rest to sleep within a few seconds
+        if awake or all(physics.sleeping(c) for c in crumbs):
+            break
+        world.step(90)
     return world
 
 
-def _stepper(world: World, engine_ns: list[int]) -> Callable[[], None]:
-    """One fixed step of `world`, noting how long Rapier's own step took inside it."""
-
-    def step() -> None:
-        world.step(1)
-        engine_ns.append(world.resource(Physics).step_ns)
-
-    return step
-
-
-def _read_poses(raw: rp.PhysicsWorld) -> None:
-    """What any write-back must at least do: read the pose of every awake body (no batch
-    accessor exists, so one call per value)."""
+def raw_world(world: World) -> tuple[rp.PhysicsWorld, Callable[[], None], Callable[[], None]]:
+    """A raw engine in the world's state, its step with the same kinematic drive, and the
+    reading of its awake bodies' poses."""
+    physics = world.resource(Physics)
+    raw = rp.PhysicsWorld.restore(physics.snapshot())
+    raw.integration_parameters.dt = world.fixed_time.dt
     bodies = raw.rigid_bodies
-    for handle in raw.active_bodies():
-        body = bodies[handle]
-        body.translation.to_tuple()
-        body.rotation.to_tuple()
-
-
-def _raw_stepper(raw: rp.PhysicsWorld, read_s: list[float]) -> Callable[[], None]:
-    """One raw step, then (timed apart) the reading of the awake bodies' poses."""
+    driven = [
+        (bodies[body.handle], spatial.Vec3(body.transform.position), body.transform.rotation)
+        for body in physics.kinematic.values()
+    ]
+    drive = [(rb, ((p.x, p.y, p.z), (q.x, q.y, q.z, q.w))) for rb, p, q in driven]
 
     def step() -> None:
+        for rb, pose in drive:
+            rb.set_next_kinematic_position(pose)
         raw.step()
-        start = time.perf_counter()
-        _read_poses(raw)
-        read_s.append(time.perf_counter() - start)
 
-    return step
+    def read() -> None:
+        for handle in raw.active_bodies():
+            body = bodies[handle]
+            body.translation.to_tuple()
+            body.rotation.to_tuple()
+
+    return raw, step, read
 
 
-def time_steps(step: object, steps: int) -> list[float]:
-    times = []
+def _block(step: Callable[[], None], steps: int) -> float:
+    """Mean ms a step over a block of `steps`."""
+    start = time.perf_counter()
     for _ in range(steps):
-        start = time.perf_counter()
-        step()  # type: ignore[operator]
-        times.append(time.perf_counter() - start)
-    return times
+        step()
+    return (time.perf_counter() - start) / steps * 1e3
+
+
+def measure(props: int, awake: bool, rounds: int, block: int) -> Row:
+    world = kitchen(props, awake)
+    _, raw_step, raw_read = raw_world(world)
+    before = {s.name: s.stats.total_ns for s in world.schedule.all()}
+    ours: list[float] = []
+    raw: list[float] = []
+    reads: list[float] = []
+    for _ in range(rounds):  # interleaved: a block of ours, a block of raw, a read of its poses
+        ours.append(_block(lambda: world.step(1), block))
+        raw.append(_block(raw_step, block))
+        reads.append(_block(raw_read, 1))
+    measured = rounds * block
+    system_ms = {
+        s.name: (s.stats.total_ns - before[s.name]) / measured / 1e6 for s in world.schedule.all()
+    }
+    slowest = sorted(system_ms, key=system_ms.__getitem__, reverse=True)[:4]
+    step_ms, raw_ms = statistics.median(ours), statistics.median(raw)
+    return {
+        "props": props,
+        "asleep": not awake,
+        "step_ms": step_ms,
+        "step_spread_ms": [min(ours), max(ours)],
+        "raw_ms": raw_ms,
+        "raw_spread_ms": [min(raw), max(raw)],
+        "ratio": step_ms / raw_ms,
+        "raw_pose_reads_ms": statistics.median(reads),
+        "sync_ms": sum(system_ms[name] for name in SYNC),
+        "slowest": {name: system_ms[name] for name in slowest},
+    }
+
+
+def largest_fitting(rows: list[Row], key: str) -> float | None:
+    """The largest N whose step fits the budget, interpolated between sizes measured."""
+    points = sorted((int(r["props"]), float(r[key])) for r in rows)
+    if not points or points[0][1] > BUDGET_MS:
+        return None
+    for (n0, t0), (n1, t1) in itertools.pairwise(points):
+        if t1 > BUDGET_MS:
+            return n0 + (n1 - n0) * (BUDGET_MS - t0) / (t1 - t0)
+    return float(points[-1][0])  # fits at every size measured
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--props", type=int, nargs="+", default=[200, 1000])
-    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--awake", type=int, nargs="*", default=[50, 200, 500, 1000, 2000])
+    parser.add_argument("--asleep", type=int, nargs="*", default=[50, 500, 2000, 5000, 8000])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--block", type=int, default=20)
     args = parser.parse_args()
-    rows = []
-    for props in args.props:
-        world = kitchen(props)
-        raw = rp.PhysicsWorld.restore(world.resource(Physics).snapshot())
-        engine_ns: list[int] = []
-        settled = {s.name: s.stats.total_ns for s in world.schedule.all()}
-        ours = time_steps(_stepper(world, engine_ns), args.steps)
-        reads: list[float] = []
-        alone = [
-            a - r
-            for a, r in zip(time_steps(_raw_stepper(raw, reads), args.steps), reads, strict=True)
-        ]
-        # per measured step, whether or not the system ran (the warm-up steps left out)
-        mean_ms = {
-            s.name: (s.stats.total_ns - settled[s.name]) / args.steps / 1e6
-            for s in world.schedule.all()
+    sweeps = {
+        "awake": [measure(n, True, args.rounds, args.block) for n in args.awake],
+        "asleep": [measure(n, False, args.rounds, args.block) for n in args.asleep],
+    }
+    print(f"kitchen fixed step, interleaved, {args.rounds} rounds of {args.block} steps (ms)")
+    print(f"{'props':>12}{'playspace':>11}{'spread':>14}{'raw':>8}{'spread':>14}{'ratio':>7}"
+          f"{'sync':>7}{'pose reads':>12}")  # fmt: skip
+    fits = {}
+    for name, rows in sweeps.items():
+        for row in rows:
+            low, high = row["step_spread_ms"]
+            rlow, rhigh = row["raw_spread_ms"]
+            print(
+                f"{row['props']:>6} {name:<5}{row['step_ms']:>11.3f}{low:>7.2f}-{high:<6.2f}"
+                f"{row['raw_ms']:>8.3f}{rlow:>7.2f}-{rhigh:<6.2f}{row['ratio']:>7.2f}"
+                f"{row['sync_ms']:>7.3f}{row['raw_pose_reads_ms']:>12.3f}"
+            )
+        fits[name] = {
+            "playspace": largest_fitting(rows, "step_ms"),
+            "raw": largest_fitting(rows, "raw_ms"),
         }
-        engine_ms = statistics.mean(engine_ns) / 1e6
-        slowest = sorted(mean_ms, key=mean_ms.__getitem__, reverse=True)[:4]
-        rows.append(
-            {
-                "props": props,
-                "step_ms": statistics.mean(ours) * 1e3,
-                "step_median_ms": statistics.median(ours) * 1e3,
-                "step_worst_ms": max(ours) * 1e3,
-                "raw_physics_ms": statistics.mean(alone) * 1e3,
-                "engine_in_world_ms": engine_ms,
-                "raw_pose_reads_ms": statistics.mean(reads) * 1e3,
-                # the physics systems' own work: keeping Rapier in step with the components
-                "sync_ms": sum(mean_ms[name] for name in SYNC) - engine_ms,
-                "slowest": {name: mean_ms[name] for name in slowest},
-            }
-        )
-    print(f"kitchen fixed step, {args.steps} steps (mean ms)")
-    print(
-        f"{'props':>6}{'full step':>11}{'median':>8}{'worst':>8}{'raw physics':>13}"
-        f"{'engine in world':>17}{'sync':>7}{'others':>8}{'around':>8}{'ratio':>7}"
-    )
-    for row in rows:
-        # "around": the full step less Rapier's own step as it ran inside the world (the live
-        # world drives the hands, body and bees, so its step costs more than the snapshot's):
-        # the physics systems' sync, then every other system and the schedule itself
-        row["around_ms"] = row["step_ms"] - row["engine_in_world_ms"]
-        row["others_ms"] = row["around_ms"] - row["sync_ms"]
-        row["around_over_physics"] = row["around_ms"] / row["engine_in_world_ms"]
-        print(
-            f"{row['props']:>6}{row['step_ms']:>11.3f}{row['step_median_ms']:>8.3f}"
-            f"{row['step_worst_ms']:>8.2f}{row['raw_physics_ms']:>13.3f}"
-            f"{row['engine_in_world_ms']:>17.3f}{row['sync_ms']:>7.3f}{row['others_ms']:>8.3f}"
-            f"{row['around_ms']:>8.3f}{row['around_over_physics']:>7.2f}"
-        )
-        print(
-            "        slowest systems: "
-            + ", ".join(f"{k} {v:.3f}" for k, v in row["slowest"].items())
-        )
-        floor = row["raw_pose_reads_ms"] / row["engine_in_world_ms"]
-        print(
-            f"        reading the awake bodies' poses alone, raw rapier3d: "
-            f"{row['raw_pose_reads_ms']:.3f} ms ({floor:.2f}x the engine step)"
-        )
-    print("goal: at 200 props a step costs at most 1.5 ms; the systems around physics add at most")
-    print("half of what the physics step itself costs")
-    print(json.dumps({"steps": args.steps, "rows": _rounded(rows)}))
+        ours, raw = fits[name]["playspace"], fits[name]["raw"]
+        print(f"  fits a {BUDGET_MS:.0f} ms step ({name}): playspace {_n(ours)}, raw {_n(raw)}")
+    goals = {}
+    for (name, props), goal in GOALS.items():
+        for row in (r for r in sweeps[name] if r["props"] == props):
+            ratio = float(row["ratio"])
+            goals[f"{name}_{props}"] = {"ratio": ratio, "goal": goal, "met": ratio <= goal}
+            print(f"goal {name} {props}: {ratio:.2f}x raw (at most {goal}x): "
+                  f"{'met' if ratio <= goal else 'not met'}")  # fmt: skip
+    figures = {"rounds": args.rounds, "block": args.block, "budget_ms": BUDGET_MS,
+               "sweeps": sweeps, "fits_budget": fits, "goals": goals}  # fmt: skip
+    print(json.dumps(_rounded(figures)))
+
+
+def _n(value: float | None) -> str:
+    return "none" if value is None else f"{value:,.0f}"
 
 
 def _rounded(value: object) -> object:

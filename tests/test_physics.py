@@ -558,3 +558,26 @@ def test_a_hull_given_lists_is_a_value_like_one_given_tuples() -> None:
     as_lists = ConvexHull(corners)  # type: ignore[arg-type]  # a game without mypy does this
     assert as_lists == ConvexHull(tuple((float(x), float(y), float(z)) for x, y, z in corners))
     assert hash(as_lists)
+
+
+def test_an_edit_is_flagged_where_it_is_made_and_nothing_is_looked_at_otherwise() -> None:
+    """A level at rest costs no look at its bodies: only an edited component flags its body,
+    and the edit reaches the engine before the next step, asleep or not."""
+    world = physics_world()
+    floor(world)
+    b = ball(world, spatial.vec3(0, 0.2, 0))
+    world.step(240)
+    engine = physics(world)
+    assert engine.sleeping(b) and engine.edited == set()
+    world.get(b, Colliders).parts[0].layer = "held"  # held objects pass through the floor
+    assert engine.edited == {b}
+    world.step(1)
+    assert engine.edited == set() and engine.layer_of(b, 0) == "held"
+    world.get(b, RigidBody).kind = BodyKind.KINEMATIC
+    world.get(b, Colliders).parts.append(Collider(Sphere(0.1), sensor=True, layer="probe"))
+    assert engine.edited == {b}
+    world.step(1)
+    assert engine.bodies[b].kind is BodyKind.KINEMATIC and len(engine.bodies[b].parts) == 2
+    del world.get(b, Colliders).parts[1:]
+    world.step(1)
+    assert len(engine.bodies[b].parts) == 1 and engine.counts()[1] == 2  # floor and ball

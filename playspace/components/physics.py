@@ -12,9 +12,10 @@ height, caps included, as in Unity and Godot.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -185,6 +186,24 @@ class BodyKind(Enum):
 
 
 @dataclass(slots=True)
+class EditFlag:
+    """Where an edit to a component physics builds a body from is flagged: the set of entities
+    edited since the physics last caught up, and the entity this component belongs to. The
+    physics system gives one to each ``RigidBody``, ``Colliders`` and ``Collider`` it builds
+    from, so it applies edits where they were made, not by looking at every body every step
+    (a level of sleeping props would cost that look alone)."""
+
+    edited: set[int]
+    entity: int
+
+
+def _flag(component: object) -> None:
+    flag = getattr(component, "edit_flag", None)  # unset while the dataclass initialises
+    if flag is not None:
+        flag.edited.add(flag.entity)
+
+
+@dataclass(slots=True)
 class RigidBody:
     """A body the physics engine simulates (dynamic), follows (kinematic) or keeps still.
 
@@ -201,6 +220,12 @@ class RigidBody:
     gravity_scale: float = 1.0
     ccd: bool = False
     can_sleep: bool = True
+    edit_flag: EditFlag | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        object.__setattr__(self, name, value)
+        if name == "kind":
+            _flag(self)
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, BodyKind):
@@ -232,6 +257,12 @@ class Collider:
     restitution: float = 0.0
     density: float = 1000.0
     report_contacts: bool = False
+    edit_flag: EditFlag | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        object.__setattr__(self, name, value)
+        if name in ("layer", "report_contacts"):
+            _flag(self)
 
     def __post_init__(self) -> None:
         if not isinstance(self.shape, Shape):
@@ -246,11 +277,39 @@ class Collider:
 _SHAPE_NAMES = "Sphere, Box, Capsule, Cylinder, ConvexHull, TriangleMesh"
 
 
+class Parts(list[Collider]):
+    """A body's colliders, in order; appending, cutting or replacing one flags the body, as
+    writing a field of a ``Collider`` does."""
+
+    __slots__ = ("edit_flag",)
+
+    def __init__(self, parts: Iterable[Collider] = ()) -> None:
+        super().__init__(parts)
+        self.edit_flag: EditFlag | None = None
+
+    def append(self, part: Collider) -> None:
+        super().append(part)
+        _flag(self)
+
+    def extend(self, parts: Iterable[Collider]) -> None:
+        super().extend(parts)
+        _flag(self)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        super().__setitem__(index, value)
+        _flag(self)
+
+    def __delitem__(self, index: Any) -> None:
+        super().__delitem__(index)
+        _flag(self)
+
+
 class Colliders:
     """The colliders of one entity's body (an entity may carry several).
 
-    Parts may be appended while the game runs (the held-object layers add sensor twins); the
-    physics system creates what it has not seen. Events name a part by its index here.
+    Parts may be appended, cut or replaced while the game runs (the held-object layers add
+    and remove sensor twins, a crouching capsule is replaced); the physics system builds what
+    changed before the next step. Events name a part by its index here.
     """
 
     __slots__ = ("parts",)
@@ -261,7 +320,7 @@ class Colliders:
         for i, part in enumerate(parts):
             if not isinstance(part, Collider):
                 raise TypeError(f"collider part {i} must be a Collider, got {part!r}")
-        self.parts: list[Collider] = list(parts)
+        self.parts = Parts(parts)
 
     def __repr__(self) -> str:
         return f"Colliders({', '.join(map(repr, self.parts))})"

@@ -35,7 +35,7 @@ from playspace.systems.interaction.estimate import (
 from playspace.systems.interaction.events import GRAB_EVENTS, TELEMETRY_EVENTS
 from playspace.systems.interaction.gone import forget_despawned
 from playspace.systems.interaction.hold import grab, hold
-from playspace.systems.interaction.layers import Twins, held_layers, make_twins
+from playspace.systems.interaction.layers import Twins, held_layers
 from playspace.systems.interaction.throw import ThrowHistory, ThrowPlugin
 from playspace.systems.sets import add_fixed_sets
 
@@ -59,7 +59,7 @@ class GrabPlugin:
             sensor = Collider(Sphere(self.settings.reach), layer="hands", sensor=True)
             world.add(entity, Hand(side), RigidBody(kind=BodyKind.KINEMATIC), Colliders(sensor))
         add_fixed_sets(world)
-        world.add_systems(make_twins, forget_despawned, grab, hold, held_layers)
+        world.add_systems(forget_despawned, grab, hold, held_layers)
 
 
 __all__ = [

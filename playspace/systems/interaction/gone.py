@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from playspace.components.interaction import Hand
 from playspace.ecs import Despawned, Phase, World, system
-from playspace.systems.interaction.layers import Twins, make_twins
+from playspace.systems.interaction.layers import Twins
 
 
 def forget(world: World, entity: int) -> None:
@@ -25,6 +25,7 @@ def forget(world: World, entity: int) -> None:
     twins = world.resource(Twins)
     for table in (twins.solids, twins.twins, twins.inside):
         table.pop(entity, None)
+    twins.dropped.discard(entity)
     for overlaps in twins.inside.values():  # an environment collider that went away
         overlaps.difference_update({seen for seen in overlaps if seen[0] == entity})
 
@@ -32,7 +33,7 @@ def forget(world: World, entity: int) -> None:
 @system(
     Phase.FIXED,
     in_set="physics_prepare",
-    before=(make_twins,),
+    before=("physics_prepare",),
     reads=(Despawned,),
     writes=(Hand, Twins),
 )

@@ -1,12 +1,14 @@
 """Held-object collision layers (BeeBeeQ's technique), for every grabbable, with no set-up.
 
 A held object's solid colliders leave the environment's collisions (layer ``held``), so the
-virtual hand and the real hand never disagree about where the object is. Each solid collider
-has a sensor twin, made when the grabbable spawns, on the ``probe`` layer that sees only the
-environment. While a twin overlaps any environment collider the object is inside a wall: its
-solids also stop colliding with opponents (layer ``ghost``), so nobody is hit through a wall,
-and the ``ghost`` flag tells the renderer to draw it see-through. Leaving the last environment
-collider brings opponent hits back. A hit on an opponent is a :class:`Hit` event.
+virtual hand and the real hand never disagree about where the object is. While it is held,
+each solid collider has a sensor twin on the ``probe`` layer, which sees only the environment;
+twins are made at the grab and removed at the let-go (through the object's ``Colliders``, the
+way into physics), so a level of resting grabbables carries no second collider each. While a
+twin overlaps any environment collider the object is inside a wall: its solids also stop
+colliding with opponents (layer ``ghost``), so nobody is hit through a wall, and the ``ghost``
+flag tells the renderer to draw it see-through. Leaving the last environment collider brings
+opponent hits back. A hit on an opponent is a :class:`Hit` event.
 
 After a drop the solids sit on ``dropped`` (everything but the player's body) until the object
 no longer overlaps the body, then go back to the layers they had: an object dropped at the
@@ -24,62 +26,49 @@ from playspace.components.physics import Capsule, CharacterBody, Collider, Colli
 from playspace.components.rig import Rig
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose
-from playspace.systems.interaction.events import Hit
+from playspace.systems.interaction.events import Grabbed, Hit, LetGo
 from playspace.systems.physics import ContactBegan, Physics, SensorEntered, SensorExited
 from playspace.systems.physics.character import SKIN
 
 
 @dataclass(slots=True)
 class Twins:
-    """Each grabbable's solid parts and their sensor twins, and what the twins overlap."""
+    """The layers system's own index: each held object's solid parts, its sensor twins and
+    what they overlap; and the objects let go of whose solids wait, on ``dropped``, to be clear
+    of the player's body. A resource."""
 
     solids: dict[int, list[int]] = field(default_factory=dict)
     twins: dict[int, set[int]] = field(default_factory=dict)
     inside: dict[int, set[tuple[int, int]]] = field(default_factory=dict)
-    seen: object = None  # the query list last scanned for new grabbables
-
-
-@system(
-    Phase.FIXED,
-    in_set="physics_prepare",
-    before=("physics_prepare",),
-    reads=(Grabbable,),
-    writes=(Colliders, Twins),
-)
-def make_twins(world: World) -> None:
-    """Give every new grabbable's solid colliders a sensor twin on the probe layer."""
-    twins = world.resource(Twins)
-    rows = world.query(Grabbable, Colliders)
-    if rows is twins.seen:
-        return
-    twins.seen = rows
-    for entity, (_, colliders) in rows:
-        if entity in twins.solids:
-            continue
-        solids = [i for i, c in enumerate(colliders.parts) if not c.sensor]
-        twins.solids[entity] = solids
-        twins.twins[entity] = set()
-        twins.inside[entity] = set()
-        for part in solids:
-            solid = colliders.parts[part]
-            twins.twins[entity].add(len(colliders.parts))
-            colliders.parts.append(Collider(solid.shape, solid.offset, "probe", sensor=True))
+    dropped: set[int] = field(default_factory=set)
 
 
 @system(
     Phase.FIXED,
     in_set="layers",
-    reads=(SensorEntered, SensorExited, ContactBegan, CharacterBody, Physics, Rig, Transform),
+    reads=(
+        Grabbed,
+        LetGo,
+        SensorEntered,
+        SensorExited,
+        ContactBegan,
+        CharacterBody,
+        Physics,
+        Rig,
+        Transform,
+    ),
     writes=(Grabbable, Colliders, Twins, Hit),
 )
 def held_layers(world: World) -> None:
-    """Ghost held objects inside the environment, restore dropped ones, report hits."""
+    """Give a grabbed object its twins and take them from one let go; ghost held objects
+    inside the environment, restore dropped ones, report hits."""
     twins, physics = world.resource(Twins), world.resource(Physics)
+    _follow_holds(world, twins, physics)
     _track_overlaps(world, twins, physics)
-    grabbables = world.each(Grabbable)
-    for entity, grabbable in grabbables:
-        if grabbable.held_by is None:
-            continue
+    for entity in twins.twins:
+        grabbable = world.try_get(entity, Grabbable)
+        if grabbable is None or grabbable.held_by is None:
+            continue  # despawned during this step: forgotten at the next
         inside = bool(twins.inside.get(entity))
         if inside != grabbable.ghost:
             parts = world.get(entity, Colliders).parts
@@ -89,8 +78,41 @@ def held_layers(world: World) -> None:
         if not inside:
             transform = world.get(entity, Transform)
             grabbable.last_clear = Pose(spatial.Vec3(transform.position), transform.rotation)
-    _restore_dropped(world, grabbables, physics)
+    _restore_dropped(world, twins, physics)
     _report_hits(world, physics)
+
+
+def _follow_holds(world: World, twins: Twins, physics: Physics) -> None:
+    """Twins for what was grabbed this step, none for what was let go: made and removed
+    through the object's Colliders, so physics builds and frees them at its one way in."""
+    for grabbed in world.read_events(Grabbed, reader=held_layers):
+        colliders = world.try_get(grabbed.object, Colliders)
+        if colliders is None or grabbed.object in twins.twins:
+            continue  # despawned, or taken from the other hand: it has its twins
+        twins.dropped.discard(grabbed.object)
+        solids = [i for i, c in enumerate(colliders.parts) if not c.sensor]
+        twins.solids[grabbed.object] = solids
+        twins.twins[grabbed.object] = set(
+            range(len(colliders.parts), len(colliders.parts) + len(solids))
+        )
+        # what the twins will overlap, known now: their sensor events start next step
+        pose = world.get(grabbed.object, Transform).pose()
+        twins.inside[grabbed.object] = inside = set()
+        for part in solids:
+            solid = colliders.parts[part]
+            colliders.parts.append(Collider(solid.shape, solid.offset, "probe", sensor=True))
+            at = spatial.compose(pose, solid.offset)
+            found = physics.overlap(solid.shape, at.position, at.rotation, ["environment"])
+            inside.update(found)
+    for let_go in world.read_events(LetGo, reader=held_layers):
+        made = twins.twins.pop(let_go.object, None)
+        twins.solids.pop(let_go.object, None)
+        twins.inside.pop(let_go.object, None)
+        colliders = world.try_get(let_go.object, Colliders)
+        if made and colliders is not None:
+            del colliders.parts[min(made) :]
+        if colliders is not None:
+            twins.dropped.add(let_go.object)
 
 
 def _track_overlaps(world: World, twins: Twins, physics: Physics) -> None:
@@ -103,13 +125,12 @@ def _track_overlaps(world: World, twins: Twins, physics: Physics) -> None:
             twins.inside[exited.sensor].discard((exited.other, exited.other_part))
 
 
-def _restore_dropped(
-    world: World, grabbables: list[tuple[int, Grabbable]], physics: Physics
-) -> None:
+def _restore_dropped(world: World, twins: Twins, physics: Physics) -> None:
     """Put a released object's solids back on their layers once it is clear of the player's
     body: dropped at the feet, it must not kick the body."""
-    dropped = [(entity, g) for entity, g in grabbables if g.dropped]
+    dropped = [(e, g) for e in twins.dropped if (g := world.try_get(e, Grabbable)) is not None]
     if not dropped:
+        twins.dropped.clear()
         return
     rig = world.resource(Rig)
     capsule = world.get(rig.body, CharacterBody)
@@ -123,6 +144,7 @@ def _restore_dropped(
             Capsule(capsule.radius, capsule.height), centre, spatial.identity(), None, rig.body
         )
     }
+    twins.dropped = {e for e, _ in dropped}
     for entity, grabbable in dropped:
         if entity not in touching:
             parts = world.get(entity, Colliders).parts
@@ -130,6 +152,7 @@ def _restore_dropped(
                 if parts[part].layer == "dropped":
                     parts[part].layer = layer
             grabbable.dropped = {}
+            twins.dropped.discard(entity)
 
 
 def _report_hits(world: World, physics: Physics) -> None:

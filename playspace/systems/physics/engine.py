@@ -26,13 +26,13 @@ from playspace.components.physics import (
     Colliders,
     ColliderSurfaces,
     ConvexHull,
+    EditFlag,
     FallPolicy,
     PreviousTransform,
     RigidBody,
 )
 from playspace.spatial import Quat, Vec3
 from playspace.systems.physics.convert import PhysicsError, hull_surface, isometry, shared_shape
-from playspace.systems.physics.edits import EditWatch
 from playspace.systems.physics.layers import Layers
 from playspace.systems.physics.queries import Queries, finite
 
@@ -69,6 +69,7 @@ class Body:
     parts: list[Part] = field(default_factory=list)
     spawn: tuple[Vec3, Quat] | None = None
     pushed: tuple[Vec3, Quat] | None = None
+    written: int = 0  # the write-back that last wrote its pose (Physics.writes)
 
 
 def _solid_volume(parts: list[Collider]) -> float:
@@ -95,7 +96,9 @@ class Physics(Queries):
         self.bodies: dict[int, Body] = {}
         self.by_handle: dict[rp.RigidBodyHandle, Body] = {}
         self.kinematic: dict[int, Body] = {}  # the bodies driven to their Transforms each step
-        self.dynamic: dict[rp.RigidBodyHandle, Body] = {}  # the bodies written back, by handle
+        # The bodies written back, by their slot in Rapier's arena (a handle's index): the
+        # write-back finds each awake body by a list index, not by hashing its handle.
+        self.dynamic: list[Body | None] = []
         self.settling: dict[int, int] = {}  # bodies made inside others: steps left held slow
         self.step_ns = 0  # how long Rapier's own step took last time: what the rest is measured by
         self.parts: dict[rp.ColliderHandle, tuple[int, int]] = {}
@@ -108,8 +111,11 @@ class Physics(Queries):
         # What the systems remember between steps: the query lists last seen (esper returns
         # the same cached list until a structural change) and the bodies that moved.
         self.seen_queries: tuple[object, object] = (None, None)
-        self.edits = EditWatch()
-        self.moved: set[rp.RigidBodyHandle] = set()
+        # the entities whose RigidBody, Colliders or a Collider was edited since the engine
+        # last caught up: each watched component carries an EditFlag naming this set
+        self.edited: set[int] = set()
+        self.moved: list[Body] = []  # the dynamic bodies the last write-back wrote
+        self.writes = 0  # write-backs so far: a body's `written` says if this one wrote it
         # The character controllers, with the capsule and query filter they move with, by the
         # body's slot in Rapier's arena, and what they were made for (body, settings, matrix).
         self.controllers: dict[
@@ -174,11 +180,11 @@ class Physics(Queries):
             self._attach(body, part, built)
         self.bodies[entity] = body
         self.by_handle[handle] = body
-        self.edits.stale = True
+        self._watch(body)
         if kind is BodyKind.KINEMATIC:
             self.kinematic[entity] = body
         elif kind is BodyKind.DYNAMIC:
-            self.dynamic[handle] = body
+            self._slot(body)
         if entity in self.pending_velocity:
             _set_velocity(body, *self.pending_velocity.pop(entity))
         return body
@@ -189,9 +195,19 @@ class Physics(Queries):
         An appended solid adds its shape but not mass to a body whose mass was given.
         """
         assert body.colliders is not None
-        self.edits.stale = True
         for collider in body.colliders.parts[len(body.parts) :]:
             self._attach(body, collider, self._collider(collider, body.entity, body.component, 0))
+            collider.edit_flag = EditFlag(self.edited, body.entity)
+
+    def remove_parts(self, body: Body) -> None:
+        """Free the colliders cut from the end of an entity's Colliders (a held object's
+        sensor twins, at the let-go)."""
+        assert body.colliders is not None
+        kept = len(body.colliders.parts)
+        for part in body.parts[kept:]:
+            self.removed_parts[part.handle] = self.parts.pop(part.handle)
+            self._engine.remove_collider(part.handle)
+        del body.parts[kept:]
 
     def replace_part(self, body: Body, index: int) -> None:
         """Rebuild collider `index`, whose Collider was replaced (a crouching capsule).
@@ -201,7 +217,6 @@ class Physics(Queries):
         """
         assert body.colliders is not None
         collider = body.colliders.parts[index]
-        self.edits.stale = True
         old = body.parts[index].handle
         share = self._engine.colliders[old].mass
         self.removed_parts[old] = self.parts.pop(old)
@@ -213,15 +228,15 @@ class Physics(Queries):
         self._engine.colliders[handle].collision_groups = self.groups(collider.layer)
         self.parts[handle] = (body.entity, index)
         body.parts[index] = Part(handle, collider, collider.layer, collider.report_contacts)
+        collider.edit_flag = EditFlag(self.edited, body.entity)
 
     def remove(self, entity: int) -> None:
         body = self.bodies.pop(entity, None)
         if body is None:
             return
         del self.by_handle[body.handle]
-        self.edits.stale = True
         self.kinematic.pop(entity, None)
-        self.dynamic.pop(body.handle, None)
+        self._unslot(body)
         self.settling.pop(entity, None)
         for part in body.parts:
             self.removed_parts[part.handle] = self.parts.pop(part.handle)
@@ -269,20 +284,44 @@ class Physics(Queries):
             filter=rp.Group(self.layers.filter(layer)),
         )
 
+    def _watch(self, body: Body) -> None:
+        """Give the components `body` is built from the flag their edits raise."""
+        flag = EditFlag(self.edited, body.entity)
+        if body.component is not None:
+            body.component.edit_flag = flag
+        if body.colliders is not None:
+            body.colliders.parts.edit_flag = flag
+            for collider in body.colliders.parts:
+                collider.edit_flag = flag
+
+    def _slot(self, body: Body) -> None:
+        index = body.handle.index
+        if index >= len(self.dynamic):
+            self.dynamic.extend([None] * (index + 1 - len(self.dynamic)))
+        self.dynamic[index] = body
+
+    def _unslot(self, body: Body) -> None:
+        index = body.handle.index
+        if index < len(self.dynamic) and self.dynamic[index] is body:
+            self.dynamic[index] = None
+
+    def is_dynamic(self, body: Body) -> bool:
+        index = body.handle.index
+        return index < len(self.dynamic) and self.dynamic[index] is body
+
     def set_kind(self, body: Body, kind: BodyKind) -> None:
         body.rigid_body.body_type = _KINDS[kind]
         body.kind = kind
-        self.edits.stale = True
         self.kinematic.pop(body.entity, None)
         self.settling.pop(body.entity, None)
-        self.dynamic.pop(body.handle, None)
+        self._unslot(body)
         if kind is BodyKind.KINEMATIC:  # driven from where the engine has it, not from where
             self.kinematic[body.entity] = body  # its Transform was put since (a hand's pose)
             rb = body.rigid_body
             x, y, z, w = rb.rotation.to_tuple()
             body.pushed = (spatial.vec3_from(rb.translation.to_tuple()), Quat(w, x, y, z))
         elif kind is BodyKind.DYNAMIC:
-            self.dynamic[body.handle] = body
+            self._slot(body)
 
     def set_reports(self, record: Part) -> None:
         """Start or stop contact events for one solid collider as its component says (a held

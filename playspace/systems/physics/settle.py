@@ -60,7 +60,7 @@ def overlapping_at_start(physics: Physics, bodies: list[Body]) -> None:
     """Mark every dynamic body of `bodies` (just made) that overlaps something as settling.
     The query pipeline must be up to date."""
     for body in bodies:
-        if body.handle in physics.dynamic and overlaps(physics, body):
+        if physics.is_dynamic(body) and overlaps(physics, body):
             physics.settling[body.entity] = SETTLE_STEPS
 
 

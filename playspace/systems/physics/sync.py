@@ -14,8 +14,6 @@ from __future__ import annotations
 import logging
 from time import perf_counter_ns
 
-import rapier3d as rp
-
 from playspace import spatial
 from playspace.components import Transform
 from playspace.components.physics import (
@@ -71,10 +69,18 @@ def _bring_up_to_date(world: World, physics: Physics) -> None:
         physics.seen_queries = (with_body, without_body)
     regroup = physics.layers.version != physics.layers_version
     physics.layers_version = physics.layers.version
-    if regroup or not physics.edits.unchanged():
+    if regroup:  # the layer matrix changed: every collider's groups
+        physics.edited.clear()
         for body in physics.bodies.values():
             changed |= _apply_changes(physics, body, regroup)
-        physics.edits.watch(physics.bodies.values())
+    elif physics.edited:  # only the bodies whose components were edited, flagged as they were
+        edited = list(physics.edited)
+        physics.edited.clear()  # in place: every flag names this very set
+        bodies = physics.bodies
+        for entity in edited:
+            found = bodies.get(entity)
+            if found is not None:
+                changed |= _apply_changes(physics, found, False)
     if physics.commands:
         physics.apply_commands()
         changed = True
@@ -125,8 +131,11 @@ def _apply_changes(physics: Physics, body: Body, regroup: bool) -> bool:
         changed = True
     colliders = body.colliders
     if colliders is not None:
-        if len(colliders.parts) != len(body.parts):
+        if len(colliders.parts) > len(body.parts):
             physics.add_parts(body)
+            changed = True
+        elif len(colliders.parts) < len(body.parts):
+            physics.remove_parts(body)
             changed = True
         for index, part in enumerate(body.parts):
             if colliders.parts[index] is not part.collider:
@@ -237,17 +246,26 @@ def _report_quarantine(world: World, physics: Physics) -> None:
     writes=(Physics, Transform, PreviousTransform, FellOutOfWorld),
 )
 def physics_writeback(world: World) -> None:
-    """Copy moving dynamic bodies into their Transforms; catch what fell out of the world."""
+    """Copy moving dynamic bodies into their Transforms; catch what fell out of the world.
+
+    This runs over every awake body every step, so it costs little more than reading the poses
+    through the bindings: a body is found by its handle's slot in a list (no hashing), marked
+    with the write-back's number (no set of handles, no set difference), and its pose swapped
+    into the previous pose before the new one is written (no copies)."""
     physics = world.resource(Physics)
-    dynamic_body, kill_height = physics.dynamic.get, physics.kill_height
-    now: set[rp.RigidBodyHandle] = set()
-    written = now.add
+    slots, kill_height = physics.dynamic, physics.kill_height
+    stamp = physics.writes = physics.writes + 1
+    moved: list[Body] = []
+    wrote = moved.append
     fallen: list[Body] = []
+    count = len(slots)
     for handle in physics._engine.active_bodies():
-        body = dynamic_body(handle)
+        index = handle.index
+        body = slots[index] if index < count else None
         if body is None:
             continue
-        written(handle)
+        body.written = stamp
+        wrote(body)
         rb = body.rigid_body
         t = rb.translation.to_tuple()
         x, y, z, w = rb.rotation.to_tuple()
@@ -258,14 +276,16 @@ def physics_writeback(world: World) -> None:
         transform.rotation = Quat(w, x, y, z)  # glm's order: w first (the hot path skips quat())
         if t[1] < kill_height:
             fallen.append(body)
-    # a body that stopped moving (fell asleep, was fixed in place) stops interpolating from
-    # where it was; a kinematic one's previous pose is the drive's (physics_step)
-    for handle in physics.moved - now:
-        body = physics.by_handle.get(handle)
-        if body is not None and body.kind is not BodyKind.KINEMATIC and body.previous is not None:
+    # a body that stopped moving (fell asleep, was fixed in place, went) stops interpolating
+    # from where it was; a kinematic one's previous pose is the drive's (physics_step)
+    bodies = physics.bodies
+    for body in physics.moved:
+        if body.written == stamp or body.previous is None or body.kind is BodyKind.KINEMATIC:
+            continue
+        if bodies.get(body.entity) is body:  # not despawned since
             body.previous.position = body.transform.position
             body.previous.rotation = body.transform.rotation
-    physics.moved = now
+    physics.moved = moved
     for body in fallen:
         _fell(world, physics, body)
 
