@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 from playspace import spatial  # noqa: E402
 from playspace.app import build_world  # noqa: E402
 from playspace.components import Grabbable, Prop, Transform  # noqa: E402
-from playspace.components.physics import Collider, Colliders, RigidBody, Sphere  # noqa: E402
+from playspace.components.physics import Box, Collider, Colliders, RigidBody, Sphere  # noqa: E402
 from playspace.ecs import World  # noqa: E402
 from playspace.example import load_example  # noqa: E402
 from playspace.scene import load_scene  # noqa: E402
@@ -56,30 +56,43 @@ Row = dict[str, Any]
 BUDGET_MS = 5.0
 GOALS = {("awake", 1000): 1.25, ("awake", 200): 1.5, ("asleep", 5000): 1.3}
 SYNC = ("physics_prepare", "physics_step", "physics_writeback")
+CUBE, GRID, COLUMNS, STACK = 0.08, 0.12, 16, 12  # 16 columns across, 46 rows: 8,832 cubes
 
 
 def kitchen(props: int, awake: bool) -> World:
-    """The kitchen with `props` crumbs on its floor, settled: asleep unless `awake`."""
+    """The kitchen with `props` grabbable props on its floor, settled: crumbs jostling in a
+    heap that never sleeps (`awake`), or cubes stacked in columns on a grid, at rest and put
+    to sleep by Rapier, as a furnished level is."""
     example = load_example(ROOT / "examples" / "kitchen.py")
     assert example.trace is not None
     source = ReplaySource(load_trace(example.trace))
     world, _ = build_world(load_scene(example.scene), source, plugins=[example.build])
     rng = random.Random(7)
-    crumbs = [
-        world.spawn(
-            Transform(position=spatial.vec3(rng.uniform(-2.6, -0.8), 0.05 + 0.1 * (i % 3),
-                                            rng.uniform(-2.6, 2.6))),
-            RigidBody(mass=0.2, can_sleep=not awake),
-            Colliders(Collider(Sphere(0.05))),
-            Prop(f"crumb {i}"),
-            Grabbable(),
+    spawned = []
+    for i in range(props):
+        if awake:
+            place = spatial.vec3(
+                rng.uniform(-2.6, -0.8), 0.05 + 0.1 * (i % 3), rng.uniform(-2.6, 2.6)
+            )
+            shape: Sphere | Box = Sphere(0.05)
+        else:  # columns of CUBE-sized cubes, GRID apart, on the floor west of the counter
+            column, level = divmod(i, STACK)
+            row, across = divmod(column, COLUMNS)
+            place = spatial.vec3(-2.8 + across * GRID, CUBE * (level + 0.5), -2.8 + row * GRID)
+            shape = Box((CUBE, CUBE, CUBE))
+        spawned.append(
+            world.spawn(
+                Transform(position=place),
+                RigidBody(mass=0.2, can_sleep=not awake),
+                Colliders(Collider(shape)),
+                Prop(f"prop {i}"),
+                Grabbable(),
+            )
         )
-        for i in range(props)
-    ]  # fmt: skip
     world.step(180)  # built, settled, the bees on their way
     physics = world.resource(Physics)
     for _ in range(20):  # asleep: Rapier puts a body at rest to sleep within a few seconds
-        if awake or all(physics.sleeping(c) for c in crumbs):
+        if awake or all(physics.sleeping(e) for e in spawned):
             break
         world.step(90)
     return world

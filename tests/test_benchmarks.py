@@ -13,7 +13,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 SMALL = {
     "ecs_overhead.py": ["--entities", "300", "--steps", "3", "--rounds", "1"],
-    "physics.py": ["--counts", "50", "--steps", "5"],
+    "physics.py": ["--counts", "50", "--steps", "6", "--block", "3"],
     "frame.py": ["--awake", "20", "--asleep", "20", "--rounds", "1", "--block", "3"],
     "vr_frame.py": ["--seconds", "1"],
     "soak.py": ["--minutes", "0.05"],
