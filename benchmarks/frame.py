@@ -8,7 +8,8 @@ at rest: what playspace costs around an engine that has nothing to do). A fixed 
 
 The raw side is a rapier3d world restored from a snapshot of the same engine (the same bodies in
 the same state) stepped with the same kinematic drive: every kinematic body (hands, the player's
-capsule, the bees) is given its next pose each step, as the physics step gives it in the world.
+capsule, the bees) is given, step for step, the very pose the world gave it (recorded in the
+world's block, replayed in the raw block after it), so both engines move the same things.
 Reading the awake bodies' poses back (one call per value: rapier3d has no batch accessor) is
 timed apart: the least any write-back costs.
 
@@ -98,31 +99,46 @@ def kitchen(props: int, awake: bool) -> World:
     return world
 
 
-def raw_world(world: World) -> tuple[rp.PhysicsWorld, Callable[[], None], Callable[[], None]]:
-    """A raw engine in the world's state, its step with the same kinematic drive, and the
-    reading of its awake bodies' poses."""
-    physics = world.resource(Physics)
-    raw = rp.PhysicsWorld.restore(physics.snapshot())
-    raw.integration_parameters.dt = world.fixed_time.dt
-    bodies = raw.rigid_bodies
-    driven = [
-        (bodies[body.handle], spatial.Vec3(body.transform.position), body.transform.rotation)
-        for body in physics.kinematic.values()
-    ]
-    drive = [(rb, ((p.x, p.y, p.z), (q.x, q.y, q.z, q.w))) for rb, p, q in driven]
+Pose7 = tuple[tuple[float, float, float], tuple[float, float, float, float]]
+Drive = list[tuple[rp.RigidBody, Pose7]]
 
-    def step() -> None:
-        for rb, pose in drive:
+
+class RawTwin:
+    """A raw engine in the world's state, stepped with the world's own kinematic drive: the
+    poses the world gave its kinematic bodies (hands, capsule, bees) in the steps of a block
+    are replayed, step for step, in the raw block after it, so both move the same things."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.physics = world.resource(Physics)
+        self.raw = rp.PhysicsWorld.restore(self.physics.snapshot())
+        self.raw.integration_parameters.dt = world.fixed_time.dt
+        self.bodies = self.raw.rigid_bodies
+        self.recorded: list[Drive] = []
+
+    def world_step(self) -> None:
+        """One step of the world, noting where its kinematic bodies were driven to."""
+        self.world.step(1)
+        drive: Drive = []
+        for body in self.physics.kinematic.values():
+            p, q = body.transform.position, body.transform.rotation
+            if body.handle in self.bodies:  # made after the snapshot: the raw world has none
+                drive.append((self.bodies[body.handle], ((p.x, p.y, p.z), (q.x, q.y, q.z, q.w))))
+        self.recorded.append(drive)
+
+    def raw_step(self) -> None:
+        """One raw step with the next recorded drive."""
+        for rb, pose in self.recorded.pop(0):
             rb.set_next_kinematic_position(pose)
-        raw.step()
+        self.raw.step()
 
-    def read() -> None:
-        for handle in raw.active_bodies():
+    def read_poses(self) -> None:
+        """What any write-back must at least do: read every awake body's pose."""
+        bodies = self.bodies
+        for handle in self.raw.active_bodies():
             body = bodies[handle]
             body.translation.to_tuple()
             body.rotation.to_tuple()
-
-    return raw, step, read
 
 
 def _block(step: Callable[[], None], steps: int) -> float:
@@ -135,15 +151,15 @@ def _block(step: Callable[[], None], steps: int) -> float:
 
 def measure(props: int, awake: bool, rounds: int, block: int) -> Row:
     world = kitchen(props, awake)
-    _, raw_step, raw_read = raw_world(world)
+    twin = RawTwin(world)
     before = {s.name: s.stats.total_ns for s in world.schedule.all()}
     ours: list[float] = []
     raw: list[float] = []
     reads: list[float] = []
-    for _ in range(rounds):  # interleaved: a block of ours, a block of raw, a read of its poses
-        ours.append(_block(lambda: world.step(1), block))
-        raw.append(_block(raw_step, block))
-        reads.append(_block(raw_read, 1))
+    for _ in range(rounds):  # interleaved: a block of ours, the same block raw, its pose reads
+        ours.append(_block(twin.world_step, block))
+        raw.append(_block(twin.raw_step, block))
+        reads.append(_block(twin.read_poses, 1))
     measured = rounds * block
     system_ms = {
         s.name: (s.stats.total_ns - before[s.name]) / measured / 1e6 for s in world.schedule.all()

@@ -19,6 +19,7 @@ for a Python loop over the bodies.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from playspace import spatial
@@ -29,8 +30,9 @@ from playspace.components.physics import PreviousTransform
 from playspace.components.rig import Rig
 from playspace.components.scene import Grabbable
 from playspace.ecs import Phase, World, system
-from playspace.spatial import Pose
+from playspace.spatial import FloatArray, Pose
 from playspace.systems.interaction.hold import held_pose, second_hands
+from playspace.systems.physics import Physics
 from playspace.systems.tracking import InputState, sample_of
 
 _Moving = list[tuple[int, tuple[Transform, PreviousTransform]]]
@@ -38,12 +40,16 @@ _Moving = list[tuple[int, tuple[Transform, PreviousTransform]]]
 
 @dataclass(slots=True)
 class DrawnLayout:
-    """Which entity has which row (kept until the world's structure changes); a resource."""
+    """Which entity has which row (kept until the world's structure changes), and each row's
+    last two poses as gathered (rows of numpy arrays, refreshed where physics says a body
+    changed); a resource."""
 
     entries: object = None  # the query list the rows were made from
     rig: Rig | None = None
     current: list[Transform] = field(default_factory=list)
     previous: list[Transform | PreviousTransform] = field(default_factory=list)
+    now: tuple[FloatArray, FloatArray] | None = None  # positions, rotations (xyzw)
+    was: tuple[FloatArray, FloatArray] | None = None
 
 
 def _layout(world: World, drawn: DrawnPoses, layout: DrawnLayout) -> None:
@@ -64,22 +70,66 @@ def _layout(world: World, drawn: DrawnPoses, layout: DrawnLayout) -> None:
             layout.previous.append(transform)
     drawn.rows = rows
     drawn.version += 1
+    layout.now = layout.was = None  # new rows: gathered whole
+
+
+def _gather(layout: DrawnLayout, rows: list[int] | None) -> None:
+    """Read the poses of `rows` (all when None) from their components into the arrays."""
+    if rows is None or layout.now is None or layout.was is None:
+        layout.now = _poses(layout.current)
+        layout.was = _poses(layout.previous)
+        return
+    if not rows:
+        return
+    now_p, now_q = layout.now
+    was_p, was_q = layout.was
+    now_p[rows], now_q[rows] = _poses([layout.current[r] for r in rows])
+    was_p[rows], was_q[rows] = _poses([layout.previous[r] for r in rows])
+
+
+def _poses(items: Sequence[Transform | PreviousTransform]) -> tuple[FloatArray, FloatArray]:
+    return (
+        spatial.vec3_rows([t.position for t in items]),
+        spatial.quat_rows([t.rotation for t in items]),
+    )
+
+
+def _changed_rows(world: World, drawn: DrawnPoses) -> list[int] | None:
+    """The rows whose poses may have changed since the last frame: what physics wrote, stopped,
+    teleported or re-kinded since, every kinematic body (moved by its Transform), and the
+    tracked devices; None (all rows) in a world without physics, or when physics lost count."""
+    physics = world.try_resource(Physics)
+    if physics is None or physics.redrawn_all:
+        if physics is not None:
+            physics.redrawn_all = False
+            physics.redrawn.clear()
+        return None
+    rows = drawn.rows
+    changed = {rows[e] for e in physics.kinematic if e in rows}
+    for bodies in physics.redrawn:
+        changed.update(row for b in bodies if (row := rows.get(b.entity)) is not None)
+    physics.redrawn.clear()
+    rig = world.try_resource(Rig)
+    if rig is not None:
+        changed.update(rows[e] for e in (rig.head, rig.left_hand, rig.right_hand) if e in rows)
+    return sorted(changed)
 
 
 def place_drawn(world: World, alpha: float) -> None:
     """Write this frame's :class:`DrawnPoses`: bodies at `alpha` between their last two steps
     (1.0: the end of the last step, as a capture shows it), tracked things at the display
-    time."""
+    time. Only the rows physics changed since the last frame are read from their components
+    again: a level at rest costs a few array operations, not a conversion a body."""
     drawn, layout = world.resource(DrawnPoses), world.resource(DrawnLayout)
     _layout(world, drawn, layout)
-    positions = spatial.vec3_rows([t.position for t in layout.current])
-    rotations = spatial.quat_rows([t.rotation for t in layout.current])
+    _gather(layout, _changed_rows(world, drawn))
+    assert layout.now is not None and layout.was is not None
+    positions, rotations = layout.now
     if alpha < 1.0 and layout.current:
-        before = spatial.vec3_rows([p.position for p in layout.previous])
+        before, earlier = layout.was
         positions = before + (positions - before) * alpha
-        earlier = spatial.quat_rows([p.rotation for p in layout.previous])
         rotations = spatial.normalize_many(spatial.nlerp_many(earlier, rotations, alpha))
-    drawn.positions, drawn.rotations = positions, rotations
+    drawn.positions, drawn.rotations = positions.copy(), rotations.copy()
     _place_tracked(world, drawn)
 
 
@@ -118,7 +168,7 @@ def _place_tracked(world: World, drawn: DrawnPoses) -> None:
 @system(
     Phase.LATE,
     reads=(Transform, PreviousTransform, TrackedDevice, Grabbable, Hand, InputState, Rig),
-    writes=(DrawnPoses, DrawnLayout),
+    writes=(DrawnPoses, DrawnLayout, Physics),
 )
 def late_placement(world: World) -> None:
     """Place what is drawn for this frame's display time."""

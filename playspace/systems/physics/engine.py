@@ -115,6 +115,11 @@ class Physics(Queries):
         # last caught up: each watched component carries an EditFlag naming this set
         self.edited: set[int] = set()
         self.moved: list[Body] = []  # the dynamic bodies the last write-back wrote
+        # bodies whose Transform or PreviousTransform physics changed since what is drawn last
+        # looked (written back, stopped, teleported, made or unmade kinematic): late placement
+        # gathers only those, and every kinematic body, not the whole level each frame
+        self.redrawn: list[list[Body]] = []
+        self.redrawn_all = False
         self.writes = 0  # write-backs so far: a body's `written` says if this one wrote it
         # The character controllers, with the capsule and query filter they move with, by the
         # body's slot in Rapier's arena, and what they were made for (body, settings, matrix).
@@ -312,6 +317,7 @@ class Physics(Queries):
     def set_kind(self, body: Body, kind: BodyKind) -> None:
         body.rigid_body.body_type = _KINDS[kind]
         body.kind = kind
+        self.redrawn.append([body])
         self.kinematic.pop(body.entity, None)
         self.settling.pop(body.entity, None)
         self._unslot(body)
@@ -447,6 +453,7 @@ class Physics(Queries):
                 push = command.impulse
                 body.rigid_body.apply_impulse((push.x, push.y, push.z))
             else:
+                self.redrawn.append([body])
                 place = isometry(command.position, command.rotation)
                 body.rigid_body.position = rp.Isometry3(*place)
                 if body.kind is BodyKind.KINEMATIC:

@@ -38,6 +38,7 @@ from playspace.systems.physics.events import (
 from playspace.systems.physics.settle import overlapping_at_start, settle
 
 log = logging.getLogger(__name__)
+REDRAWN_KEPT = 256  # lists of bodies kept for late placement before it is told "all" instead
 
 
 @system(
@@ -279,13 +280,20 @@ def physics_writeback(world: World) -> None:
     # a body that stopped moving (fell asleep, was fixed in place, went) stops interpolating
     # from where it was; a kinematic one's previous pose is the drive's (physics_step)
     bodies = physics.bodies
+    stopped = []
     for body in physics.moved:
         if body.written == stamp or body.previous is None or body.kind is BodyKind.KINEMATIC:
             continue
         if bodies.get(body.entity) is body:  # not despawned since
             body.previous.position = body.transform.position
             body.previous.rotation = body.transform.rotation
+            stopped.append(body)
     physics.moved = moved
+    if len(physics.redrawn) < REDRAWN_KEPT:
+        physics.redrawn += (moved, stopped)
+    else:  # nothing drawn looks (a world without late placement): say "all", keep nothing
+        physics.redrawn.clear()
+        physics.redrawn_all = True
     for body in fallen:
         _fell(world, physics, body)
 
