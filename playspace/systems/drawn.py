@@ -97,7 +97,8 @@ def _poses(items: Sequence[Transform | PreviousTransform]) -> tuple[FloatArray, 
 def _changed_rows(world: World, drawn: DrawnPoses) -> list[int] | None:
     """The rows whose poses may have changed since the last frame: what physics wrote, stopped,
     teleported or re-kinded since, every kinematic body (moved by its Transform), and the
-    tracked devices; None (all rows) in a world without physics, or when physics lost count."""
+    tracked devices; None (all rows) in a world without physics, when physics lost count, or
+    when most of the rows moved (gathering them all is then cheaper than picking them)."""
     physics = world.try_resource(Physics)
     if physics is None or physics.redrawn_all:
         if physics is not None:
@@ -105,6 +106,9 @@ def _changed_rows(world: World, drawn: DrawnPoses) -> list[int] | None:
             physics.redrawn.clear()
         return None
     rows = drawn.rows
+    if sum(map(len, physics.redrawn)) * 2 > len(rows):  # most of it moved: gather it whole
+        physics.redrawn.clear()
+        return None
     changed = {rows[e] for e in physics.kinematic if e in rows}
     for bodies in physics.redrawn:
         changed.update(row for b in bodies if (row := rows.get(b.entity)) is not None)
