@@ -50,14 +50,16 @@ class DrawnLayout:
     previous: list[Transform | PreviousTransform] = field(default_factory=list)
     now: tuple[FloatArray, FloatArray] | None = None  # positions, rotations (xyzw)
     was: tuple[FloatArray, FloatArray] | None = None
+    moving: list[int] = field(default_factory=list)  # rows between two poses since a step
 
 
-def _layout(world: World, drawn: DrawnPoses, layout: DrawnLayout) -> None:
-    """Rows for every body that moves between steps, then the rig's head and hands."""
+def _layout(world: World, drawn: DrawnPoses, layout: DrawnLayout) -> bool:
+    """Rows for every body that moves between steps, then the rig's head and hands; whether
+    they were made anew."""
     entries: _Moving = world.query(Transform, PreviousTransform)
     rig = world.try_resource(Rig)
     if entries is layout.entries and rig is layout.rig:
-        return
+        return False
     layout.entries, layout.rig = entries, rig
     rows = {entity: row for row, (entity, _) in enumerate(entries)}
     layout.current = [transform for _, (transform, _) in entries]
@@ -71,6 +73,7 @@ def _layout(world: World, drawn: DrawnPoses, layout: DrawnLayout) -> None:
     drawn.rows = rows
     drawn.version += 1
     layout.now = layout.was = None  # new rows: gathered whole
+    return True
 
 
 def _gather(layout: DrawnLayout, rows: list[int] | None) -> None:
@@ -94,21 +97,23 @@ def _poses(items: Sequence[Transform | PreviousTransform]) -> tuple[FloatArray, 
     )
 
 
-def _changed_rows(world: World, drawn: DrawnPoses) -> list[int] | None:
+def _changed_rows(world: World, drawn: DrawnPoses) -> tuple[list[int] | None, bool]:
     """The rows whose poses may have changed since the last frame: what physics wrote, stopped,
     teleported or re-kinded since, every kinematic body (moved by its Transform), and the
     tracked devices; None (all rows) in a world without physics, when physics lost count, or
-    when most of the rows moved (gathering them all is then cheaper than picking them)."""
+    when most of the rows moved (gathering them all is then cheaper than picking them). And
+    whether a step ran since: the rows then moving are the ones just gathered."""
     physics = world.try_resource(Physics)
     if physics is None or physics.redrawn_all:
         if physics is not None:
             physics.redrawn_all = False
             physics.redrawn.clear()
-        return None
+        return None, True
     rows = drawn.rows
+    stepped = bool(physics.redrawn)  # each write-back adds its lists, empty or not
     if sum(map(len, physics.redrawn)) * 2 > len(rows):  # most of it moved: gather it whole
         physics.redrawn.clear()
-        return None
+        return None, True
     changed = {rows[e] for e in physics.kinematic if e in rows}
     for bodies in physics.redrawn:
         changed.update(row for b in bodies if (row := rows.get(b.entity)) is not None)
@@ -116,7 +121,7 @@ def _changed_rows(world: World, drawn: DrawnPoses) -> list[int] | None:
     rig = world.try_resource(Rig)
     if rig is not None:
         changed.update(rows[e] for e in (rig.head, rig.left_hand, rig.right_hand) if e in rows)
-    return sorted(changed)
+    return sorted(changed), stepped
 
 
 def place_drawn(world: World, alpha: float) -> None:
@@ -125,16 +130,32 @@ def place_drawn(world: World, alpha: float) -> None:
     time. Only the rows physics changed since the last frame are read from their components
     again: a level at rest costs a few array operations, not a conversion a body."""
     drawn, layout = world.resource(DrawnPoses), world.resource(DrawnLayout)
-    _layout(world, drawn, layout)
-    _gather(layout, _changed_rows(world, drawn))
+    fresh = _layout(world, drawn, layout)
+    changed, stepped = _changed_rows(world, drawn)
+    _gather(layout, changed)
+    if fresh or changed is None or len(drawn.positions) != len(layout.current):
+        positions, rotations = _between(layout, slice(None), alpha)
+        drawn.positions, drawn.rotations = positions.copy(), rotations.copy()  # not views
+        layout.moving = list(range(len(layout.current)))
+    else:  # the rows at rest keep what was drawn; the rest are placed at this alpha
+        layout.moving = changed if stepped else sorted({*layout.moving, *changed})
+        if layout.moving:
+            moving = layout.moving
+            drawn.positions[moving], drawn.rotations[moving] = _between(layout, moving, alpha)
+    _place_tracked(world, drawn)
+
+
+def _between(
+    layout: DrawnLayout, rows: slice | list[int], alpha: float
+) -> tuple[FloatArray, FloatArray]:
+    """`rows` at `alpha` between their last two poses (fresh arrays)."""
     assert layout.now is not None and layout.was is not None
-    positions, rotations = layout.now
-    if alpha < 1.0 and layout.current:
-        before, earlier = layout.was
+    positions, rotations = layout.now[0][rows], layout.now[1][rows]
+    if alpha < 1.0 and len(positions):
+        before, earlier = layout.was[0][rows], layout.was[1][rows]
         positions = before + (positions - before) * alpha
         rotations = spatial.normalize_many(spatial.nlerp_many(earlier, rotations, alpha))
-    drawn.positions, drawn.rotations = positions.copy(), rotations.copy()
-    _place_tracked(world, drawn)
+    return positions, rotations
 
 
 def _place_tracked(world: World, drawn: DrawnPoses) -> None:
