@@ -67,10 +67,9 @@ import math
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
-import numpy.typing as npt
 
 try:
     from pyglm import glm
@@ -79,8 +78,14 @@ except ImportError:  # PyGLM 2.7, which pyproject allows, has only the top-level
 
 Vec3: TypeAlias = glm.dvec3
 Quat: TypeAlias = glm.dquat
-FloatArray: TypeAlias = npt.NDArray[np.float64]
-FloatSequence: TypeAlias = Sequence[float] | npt.NDArray[Any]
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    FloatArray: TypeAlias = npt.NDArray[np.float64]
+    FloatSequence: TypeAlias = Sequence[float] | npt.NDArray[Any]
+else:  # at run time an alias is only a name, and numpy.typing costs 15 ms of every start
+    FloatArray = np.ndarray
+    FloatSequence = Sequence[float] | np.ndarray
 
 __all__ = [
     "FloatArray",

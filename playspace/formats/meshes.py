@@ -15,9 +15,12 @@ import json
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import numpy.typing as npt
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 from playspace.formats.files import MB, input_problem
 from playspace.spatial import FloatArray
