@@ -263,3 +263,25 @@ def test_every_grab_event_can_be_written_to_telemetry() -> None:
         "type": "let_go", "hand": 1, "object": 2, "launch": True,
         "offset": {"p": [0.0, 0.1, 0.0], "q": [0.0, 0.0, 0.0, 1.0]},
     }  # fmt: skip
+
+
+@pytest.mark.parametrize(("sink", "ghost"), [(0.0, False), (0.03, True)], ids=["resting", "sunk"])
+def test_an_object_resting_on_the_counter_is_not_inside_it(sink: float, ghost: bool) -> None:
+    """A ball sitting on a counter and gripped there is held, not ghosted: touching the
+    environment is not being inside it. Pushed 3 cm down into the counter, it is."""
+
+    def build(world: World) -> None:
+        top = HAND[1] - 0.04  # the counter's top, the ball of radius 0.04 resting on it
+        static(world, Box((1.0, 0.6, 1.0)), spatial.vec3(HAND[0], top - 0.3, HAND[2]))
+        prop(world, "ball", spatial.vec3(*HAND), Sphere(0.04))
+
+    def script(t: float) -> InputFrame:
+        down = sink * min(max(t - 0.4, 0.0) / 0.2, 1.0)  # after the grab, into the counter
+        place = (HAND[0], HAND[1] - down, HAND[2])
+        return head_at(0, 1.7, 0, right=right(place, 1.0 if t > 0.2 else 0.0))
+
+    run = grab_world(script, build)
+    run.world.step(90)
+    assert len(run.events("grab")) == 1
+    ghosted = [o["ghost"] for s in run.steps()[70:] for o in s["objects"] if o["name"] == "ball"]
+    assert ghosted and all(g is ghost for g in ghosted)

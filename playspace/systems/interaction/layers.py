@@ -2,7 +2,8 @@
 
 A held object's solid colliders leave the environment's collisions (layer ``held``), so the
 virtual hand and the real hand never disagree about where the object is. While it is held,
-each solid collider has a sensor twin on the ``probe`` layer, which sees only the environment;
+each solid collider has a sensor twin, a little smaller than it (resting on a counter is not
+being inside it), on the ``probe`` layer, which sees only the environment;
 twins are made at the grab and removed at the let-go (through the object's ``Colliders``, the
 way into physics), so a level of resting grabbables carries no second collider each. While a
 twin overlaps any environment collider the object is inside a wall: its solids also stop
@@ -22,13 +23,24 @@ from dataclasses import dataclass, field
 from playspace import spatial
 from playspace.components import Transform
 from playspace.components.interaction import Grabbable
-from playspace.components.physics import Capsule, CharacterBody, Collider, Colliders
+from playspace.components.physics import (
+    Box,
+    Capsule,
+    CharacterBody,
+    Collider,
+    Colliders,
+    Cylinder,
+    Shape,
+    Sphere,
+)
 from playspace.components.rig import Rig
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose
 from playspace.systems.interaction.events import Grabbed, Hit, LetGo
 from playspace.systems.physics import ContactBegan, Physics, SensorEntered, SensorExited
 from playspace.systems.physics.character import SKIN
+
+RESTING = 0.005  # metres a twin is smaller than its solid: touching is not being inside
 
 
 @dataclass(slots=True)
@@ -100,9 +112,10 @@ def _follow_holds(world: World, twins: Twins, physics: Physics) -> None:
         twins.inside[grabbed.object] = inside = set()
         for part in solids:
             solid = colliders.parts[part]
-            colliders.parts.append(Collider(solid.shape, solid.offset, "probe", sensor=True))
+            inner = inner_shape(solid.shape)
+            colliders.parts.append(Collider(inner, solid.offset, "probe", sensor=True))
             at = spatial.compose(pose, solid.offset)
-            found = physics.overlap(solid.shape, at.position, at.rotation, ["environment"])
+            found = physics.overlap(inner, at.position, at.rotation, ["environment"])
             inside.update(found)
     for let_go in world.read_events(LetGo, reader=held_layers):
         made = twins.twins.pop(let_go.object, None)
@@ -113,6 +126,25 @@ def _follow_holds(world: World, twins: Twins, physics: Physics) -> None:
             del colliders.parts[min(made) :]
         if colliders is not None:
             twins.dropped.add(let_go.object)
+
+
+def inner_shape(shape: Shape) -> Shape:
+    """A twin's shape: the solid's, :data:`RESTING` smaller all round, so an object resting
+    on the environment (a pan on the counter: touching it, sunk a millimetre into it as
+    contacts are) is not inside it, and turns ghost only once pushed into it. Hulls and
+    meshes are taken as they are."""
+    if isinstance(shape, Sphere):
+        return Sphere(max(shape.radius - RESTING, shape.radius / 2))
+    if isinstance(shape, Box):
+        x, y, z = (max(extent - 2 * RESTING, extent / 2) for extent in shape.size)
+        return Box((x, y, z))
+    if isinstance(shape, Capsule):
+        radius = max(shape.radius - RESTING, shape.radius / 2)
+        return Capsule(radius, max(shape.height - 2 * RESTING, 2 * radius))
+    if isinstance(shape, Cylinder):
+        radius = max(shape.radius - RESTING, shape.radius / 2)
+        return Cylinder(radius, max(shape.height - 2 * RESTING, shape.height / 2))
+    return shape
 
 
 def _track_overlaps(world: World, twins: Twins, physics: Physics) -> None:
