@@ -34,7 +34,15 @@ from playspace.components.physics import (
     RigidBody,
     Sphere,
 )
-from playspace.components.rig import OriginMotion, Rig, RigSettings, TurnMode, ViewFade
+from playspace.components.rig import (
+    AimProblem,
+    OriginMotion,
+    Rig,
+    RigSettings,
+    TeleportAim,
+    TurnMode,
+    ViewFade,
+)
 from playspace.ecs import Phase, World
 from playspace.formats.telemetry import read_telemetry
 from playspace.loops.replay import replay_source
@@ -700,3 +708,32 @@ def test_a_headset_eye_is_drawn_into_its_swapchain_image(gl: Context) -> None:
     finally:
         renderer.release()
         image.release()
+
+
+@pytest.mark.parametrize(
+    ("problem", "colour"),
+    [(None, "aim_valid"), (AimProblem.SLOPE, "aim_refused")],
+    ids=["valid", "refused"],
+)
+def test_the_teleport_arc_and_its_target_are_drawn_green_or_red(
+    gl: Context, problem: AimProblem | None, colour: str
+) -> None:
+    """A teleport being aimed is seen: dots along the arc and a disc where it lands, green when
+    the body can stand there and red when the teleport would be refused; nothing when no
+    teleport is aimed."""
+    world = World()
+    origin = world.spawn(Transform(), TeleportAim())
+    head, left, right, body = (world.spawn(Transform()) for _ in range(4))
+    world.insert_resource(Rig(origin, head, left, right, body))
+    down = spatial.from_axis_angle(spatial.vec3(1, 0, 0), -math.pi / 2)
+    above = View(Pose(spatial.vec3(0.0, 2.0, -2.0), down), perspective(math.pi / 2, 1.5))
+    expected = np.array(getattr(Palette(), colour).colour[:3])
+    quiet = draw(gl, world, above, lighting=Lighting((0.0, -1.0, 0.0), (1, 1, 1), (0, 0, 0)))
+    aim = world.get(origin, TeleportAim)
+    aim.aiming, aim.target, aim.problem = True, spatial.vec3(0.0, 0.0, -2.0), problem
+    aim.arc = [spatial.vec3(0.0, 1.0 - 0.1 * i, -1.5 - 0.05 * i) for i in range(11)]
+    aimed = draw(gl, world, above, lighting=Lighting((0.0, -1.0, 0.0), (1, 1, 1), (0, 0, 0)))
+    middle = (slice(SIZE[1] // 2 - 3, SIZE[1] // 2 + 4), slice(SIZE[0] // 2 - 3, SIZE[0] // 2 + 4))
+    assert not (np.abs(quiet - expected).max(axis=2) < 0.05).any()
+    marked = np.abs(aimed[middle] - expected).max(axis=2) < 0.05  # the disc, flat below
+    assert marked.mean() > 0.8, aimed[middle][3, 3]

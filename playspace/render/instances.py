@@ -45,7 +45,7 @@ from playspace.components.physics import (
     Shape,
     Sphere,
 )
-from playspace.components.rig import Rig
+from playspace.components.rig import Rig, TeleportAim
 from playspace.ecs import World
 from playspace.projection import pose_matrix
 from playspace.render import meshes
@@ -58,6 +58,8 @@ log = logging.getLogger(__name__)
 
 HAND_SIZE = (0.05, 0.035, 0.1)  # metres: a controller-sized block at the grip pose
 HEAD_SIZE = (0.16, 0.2, 0.2)  # a head-sized block at the eyes (invisible from inside it)
+ARC_DOT = 0.015  # metres: the radius of the dots that draw a teleport arc
+MARKER = (0.3, 0.01, 0.3)  # the target's disc: the body's width, flat on the floor
 
 
 @dataclass(slots=True)
@@ -312,7 +314,29 @@ class SceneInstances:
                 batch.moving, batch.ghosts = rows[~mask], rows[mask]
             else:
                 batch.moving, batch.ghosts = rows, NO_INSTANCES
-        return self._batches
+        return [*self._batches, *self._aim(world)]
+
+    def _aim(self, world: World) -> list[Batch]:
+        """The teleport being aimed: dots along its arc and a disc where it lands, green when
+        the body can stand there, red when the teleport would be refused; none while nothing
+        is aimed."""
+        aim = None if self._rig is None else world.try_get(self._rig.origin, TeleportAim)
+        valid = aim is not None and aim.target is not None and aim.problem is None
+        dots = marker = NO_INSTANCES
+        if aim is not None and aim.aiming and aim.arc:
+            points = np.array([(p.x, p.y, p.z) for p in aim.arc[::2]], dtype=np.float64)
+            dots = _placed(points, (ARC_DOT, ARC_DOT, ARC_DOT))
+            if aim.target is not None:
+                t = aim.target
+                marker = _placed(np.array([(t.x, t.y + MARKER[1], t.z)]), MARKER)
+        sphere = self._unit_mesh("sphere", meshes.sphere)
+        disc = self._unit_mesh("cylinder", meshes.cylinder)
+        material = self.palette.aim_valid if valid else self.palette.aim_refused
+        return [
+            Batch(mesh, material, self._version, NO_INSTANCES, matrices)
+            for mesh, matrices in ((sphere, dots), (disc, marker))
+            if len(matrices)
+        ]
 
     def _index(self, drawn: DrawnPoses | None) -> None:
         """Which moving rows LATE placed, and where; the rest are drawn at their Transform."""
@@ -345,6 +369,15 @@ class SceneInstances:
         models = trs_many(position, rotation, scales, self._models)
         np.take(models, self._rows, axis=0, out=self._gathered)
         np.matmul(self._locals, self._gathered, out=self._placed)
+
+
+def _placed(points: FloatArray, size: tuple[float, float, float]) -> F32Array:
+    """Column-major matrices of a unit mesh scaled to `size` at each of `points` (N, 3)."""
+    matrices = np.zeros((len(points), 4, 4))
+    matrices[:, 0, 0], matrices[:, 1, 1], matrices[:, 2, 2] = size
+    matrices[:, :3, 3] = points
+    matrices[:, 3, 3] = 1.0
+    return column_major(matrices)
 
 
 def _hull_count(surfaces: ColliderSurfaces | None) -> int:
