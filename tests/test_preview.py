@@ -21,10 +21,11 @@ import pytest
 from cli_helpers import playspace
 from PIL import Image
 
+from playspace import spatial
 from playspace.app import build_world
 from playspace.components import Transform
 from playspace.components.input import Button, DevicePose, Gamepad, PadButton
-from playspace.components.rig import Rig
+from playspace.components.rig import Rig, ViewFade
 from playspace.ecs import World
 from playspace.render.preview import frame_view, gamepad_from_state, stats_line
 from playspace.scene import load_scene
@@ -380,3 +381,29 @@ def test_the_preview_window_plays_from_the_keyboard(xvfb: str, tmp_path: Path) -
     head = samples[-1].head
     assert head is not None and head.pose.position.z < -0.3  # W walked forward (-Z)
     assert any(s.right.stick == (1.0, 0.0) for s in samples)  # C flicked the right stick
+
+
+def test_the_preview_says_why_the_view_went_dark_when_the_player_walked_into_a_wall() -> None:
+    """Walked into a wall, the view fades to black: the overlay says why and how to get out;
+    standing in the open, or blinking through a teleport, it says nothing."""
+    from physics_helpers import static
+    from rig_helpers import head_at, rig_world
+
+    from playspace.components.physics import Box
+    from playspace.render.preview import fade_line
+
+    def wall(world: World) -> None:
+        static(world, Box((4.0, 2.6, 0.2)), spatial.vec3(0.0, 1.3, -1.0))
+
+    walking = rig_world(lambda t: head_at(0.0, 1.7, -min(t, 1.0) * 1.5), build=wall)
+    walking.world.step(45)
+    assert fade_line(walking.world) is None  # not there yet
+    walking.world.step(90)
+    said = fade_line(walking.world)
+    assert said is not None and "the view is dark" in said and "step back" in said
+    standing = rig_world(lambda t: head_at(0.0, 1.7, 0.0))
+    standing.world.step(10)
+    assert fade_line(standing.world) is None
+    rig = standing.world.resource(Rig)
+    standing.world.get(rig.head, ViewFade).amount = 1.0  # a blink: dark, but not blocked
+    assert fade_line(standing.world) is None

@@ -30,6 +30,7 @@ from moderngl_window.context.base import BaseWindow
 from moderngl_window.text.bitmapped.text_2d import TextWriter2D
 
 from playspace.components.input import Gamepad, PadButton
+from playspace.components.rig import Rig, Separation, ViewFade
 from playspace.ecs import World
 from playspace.render.capture import U8Image, eye_view
 from playspace.render.renderer import Renderer
@@ -117,6 +118,23 @@ def stats_line(world: World, frame_seconds: float) -> str:
     return (
         f"frame {frame_seconds * 1e3:.1f} ms, {steps} fixed step{'' if steps == 1 else 's'}, "
         f"slowest: {slowest or 'none yet'}"
+    )
+
+
+def fade_line(world: World) -> str | None:
+    """Why the view is dark, when it is because the player walked into something: a newcomer
+    who sees the preview go black otherwise thinks it crashed. None while the view is clear,
+    or dark for another reason (a teleport's blink)."""
+    rig = world.try_resource(Rig)
+    if rig is None:
+        return None
+    fade = world.try_get(rig.head, ViewFade)
+    separation = world.try_get(rig.body, Separation)
+    if fade is None or separation is None or fade.amount < 0.5 or not separation.blocked:
+        return None
+    return (
+        f"the view is dark: your head is {separation.distance:.2f} m from your body, inside "
+        "something the body cannot walk into; step back (S) toward it"
     )
 
 
@@ -227,11 +245,14 @@ class Preview:
         self.renderer.prepare(self.world)
         self.renderer.draw(view, window.fbo)
         help_text = f"{self.controls.help_line()} | {WINDOW_KEYS}"
-        self._write(help_text, stats_line(self.world, shown), size)
+        self._write(help_text, stats_line(self.world, shown), size, fade_line(self.world))
         return steps
 
-    def _write(self, help_text: str, stats: str, size: tuple[int, int]) -> None:
-        """The help at the top (wrapped to the window), the figures at the bottom. The help is
+    def _write(
+        self, help_text: str, stats: str, size: tuple[int, int], why: str | None = None
+    ) -> None:
+        """The help at the top (wrapped to the window), why the view is dark under it when it
+        is, the figures at the bottom. The help is
         wrapped again only when it or the window's width changes, and a line goes to the GPU
         only when its text changes: the overlay is drawn every frame, and is the same text
         nearly always."""
@@ -241,7 +262,8 @@ class Preview:
         if self.wrapped is None or self.wrapped[0] != key:
             self.wrapped = (key, textwrap.wrap(help_text, columns))
         first = (MARGIN + char_width / 2, size[1] - MARGIN - TEXT_SIZE / 2)
-        lines = [*self.wrapped[1], stats[:columns]]
+        said = [] if why is None else textwrap.wrap(why, columns)
+        lines = [*self.wrapped[1], *said, stats[:columns]]
         while len(self.lines) < len(lines):
             self.lines.append(TextWriter2D())
         for row, (writer, line) in enumerate(zip(self.lines, lines, strict=False)):
