@@ -22,8 +22,9 @@ from physics_helpers import physics, static
 from rig_helpers import head_at
 
 from playspace import spatial
-from playspace.components import Transform
+from playspace.components import DeviceRole, Transform
 from playspace.components.input import DevicePose, HandInput, InputFrame
+from playspace.components.interaction import Hand
 from playspace.components.physics import (
     BodyKind,
     Box,
@@ -285,3 +286,25 @@ def test_an_object_resting_on_the_counter_is_not_inside_it(sink: float, ghost: b
     assert len(run.events("grab")) == 1
     ghosted = [o["ghost"] for s in run.steps()[70:] for o in s["objects"] if o["name"] == "ball"]
     assert ghosted and all(g is ghost for g in ghosted)
+
+
+@pytest.mark.parametrize("wall", [False, True], ids=["open", "behind a wall"])
+def test_a_free_hand_hovers_what_it_would_grab(wall: bool) -> None:
+    """Within reach, a free hand names the object it would take (what the renderer
+    highlights); behind a wall, or once holding it, nothing."""
+
+    def build(world: World) -> None:
+        if wall:
+            static(world, Box((2.0, 2.0, 0.02)), spatial.vec3(0.25, 1.0, -0.3))
+        prop(world, "ball", spatial.vec3(0.25, 1.1, -0.36), Sphere(0.04), gravity_scale=0.0)
+
+    run = grab_world(
+        lambda t: head_at(0, 1.7, 0, right=right((0.25, 1.1, -0.27), 1.0 if t > 0.5 else 0.0)),
+        build,
+    )
+    run.world.step(20)
+    ball = next(e for e, p in run.world.each(Prop) if p.name == "ball")
+    hand = next(h for _, h in run.world.each(Hand) if h.side is DeviceRole.RIGHT_HAND)
+    assert hand.hovering == (None if wall else ball)
+    run.world.step(40)
+    assert hand.hovering is None  # holding it now, or never could

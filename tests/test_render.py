@@ -22,8 +22,10 @@ from rig_helpers import rig_world as player_world
 
 from playspace import spatial
 from playspace.app import build_world
-from playspace.components import Grabbable, Prop, Static, Transform
+from playspace.components import DeviceRole, Grabbable, Prop, Static, Transform
+from playspace.components.interaction import Hand
 from playspace.components.physics import (
+    BodyKind,
     Box,
     Capsule,
     CharacterBody,
@@ -737,3 +739,22 @@ def test_the_teleport_arc_and_its_target_are_drawn_green_or_red(
     assert not (np.abs(quiet - expected).max(axis=2) < 0.05).any()
     marked = np.abs(aimed[middle] - expected).max(axis=2) < 0.05  # the disc, flat below
     assert marked.mean() > 0.8, aimed[middle][3, 3]
+
+
+def test_what_a_hand_would_grab_is_drawn_highlighted(gl: Context) -> None:
+    """The object a free hand would take if it gripped now shows in the hover colour; the
+    same object out of reach shows its own."""
+    world = World()
+    prop = world.spawn(
+        Transform(spatial.vec3(0.0, 0.0, -2.0)),
+        RigidBody(kind=BodyKind.KINEMATIC),
+        Colliders(Collider(Box((0.6, 0.6, 0.6)))),
+        Prop("pan"),
+    )
+    hand = world.spawn(Transform(), Hand(DeviceRole.RIGHT_HAND))
+    palette = Palette(prop=RED)
+    plain = centre(draw(gl, world, palette=palette))
+    world.get(hand, Hand).hovering = prop
+    highlighted = centre(draw(gl, world, palette=palette))
+    assert plain == pytest.approx([1.0, 0.0, 0.0], abs=0.02)
+    assert highlighted == pytest.approx(palette.hover.colour[:3], abs=0.02)

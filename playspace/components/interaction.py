@@ -19,7 +19,9 @@ class Hand:
 
     `offset` is the held object's pose in the hand's frame at the moment of the grab, kept so
     the object does not jump into the palm. `second` is True when this hand holds an object's
-    second grab point (the object is aimed from the first hand toward this one).
+    second grab point (the object is aimed from the first hand toward this one). `hovering` is
+    what a free hand would take if it gripped now, as XRI's hover and Godot XR Tools'
+    highlight show it.
     """
 
     side: DeviceRole
@@ -27,6 +29,7 @@ class Hand:
     holding: int | None = None
     offset: Pose | None = None
     second: bool = False
+    hovering: int | None = None  # what it would take if it gripped now (drawn highlighted)
 
 
 @dataclass(slots=True)

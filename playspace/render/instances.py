@@ -32,6 +32,7 @@ import numpy as np
 from playspace import spatial
 from playspace.components import Grabbable, Opponent, Prop, Static, Transform
 from playspace.components.drawn import DrawnPoses
+from playspace.components.interaction import Hand
 from playspace.components.physics import (
     Box,
     Capsule,
@@ -58,6 +59,7 @@ log = logging.getLogger(__name__)
 
 HAND_SIZE = (0.05, 0.035, 0.1)  # metres: a controller-sized block at the grip pose
 HEAD_SIZE = (0.16, 0.2, 0.2)  # a head-sized block at the eyes (invisible from inside it)
+HOVER_GROWTH = 1.06  # a hovered object's highlight shell, around the object itself
 ARC_DOT = 0.015  # metres: the radius of the dots that draw a teleport arc
 MARKER = (0.3, 0.01, 0.3)  # the target's disc: the body's width, flat on the floor
 
@@ -314,7 +316,25 @@ class SceneInstances:
                 batch.moving, batch.ghosts = rows[~mask], rows[mask]
             else:
                 batch.moving, batch.ghosts = rows, NO_INSTANCES
-        return [*self._batches, *self._aim(world)]
+        return [*self._batches, *self._hover(world), *self._aim(world)]
+
+    def _hover(self, world: World) -> list[Batch]:
+        """What a free hand would take if it gripped now, drawn again in the hover colour and
+        a little larger, so it shows as highlighted (XRI's hover tint)."""
+        rows = {row for row, entity in enumerate(self._entities) if entity in _hovered(world)}
+        if not rows:
+            return []
+        batches = []
+        for batch, part_slice in zip(self._batches, self._slices, strict=True):
+            picked = [i for i in range(part_slice.start, part_slice.stop) if self._rows[i] in rows]
+            if picked:
+                shells = self._placed[picked].copy()
+                shells[:, :3, :3] *= HOVER_GROWTH  # column-major: the rotation-scale columns
+                batches.append(
+                    Batch(batch.mesh, self.palette.hover, self._version, NO_INSTANCES,
+                          shells.reshape(-1, 16))
+                )  # fmt: skip
+        return batches
 
     def _aim(self, world: World) -> list[Batch]:
         """The teleport being aimed: dots along its arc and a disc where it lands, green when
@@ -369,6 +389,10 @@ class SceneInstances:
         models = trs_many(position, rotation, scales, self._models)
         np.take(models, self._rows, axis=0, out=self._gathered)
         np.matmul(self._locals, self._gathered, out=self._placed)
+
+
+def _hovered(world: World) -> set[int]:
+    return {hand.hovering for _, hand in world.each(Hand) if hand.hovering is not None}
 
 
 def _placed(points: FloatArray, size: tuple[float, float, float]) -> F32Array:

@@ -71,5 +71,6 @@ class Palette:
     hand: Material = field(default_factory=lambda: Material((0.25, 0.45, 0.95, 1.0)))
     head: Material = field(default_factory=lambda: Material((0.97, 0.97, 0.97, 1.0)))
     other: Material = field(default_factory=lambda: Material((0.7, 0.55, 0.75, 1.0)))
+    hover: Material = field(default_factory=lambda: Material((0.55, 0.85, 1.0, 1.0)))
     aim_valid: Material = field(default_factory=lambda: Material((0.2, 0.9, 0.35, 1.0)))
     aim_refused: Material = field(default_factory=lambda: Material((0.95, 0.2, 0.15, 1.0)))

@@ -22,6 +22,8 @@ def forget(world: World, entity: int) -> None:
     for _, hand in world.each(Hand):
         if hand.holding == entity:
             hand.holding, hand.offset, hand.second = None, None, False
+        if hand.hovering == entity:
+            hand.hovering = None
     twins = world.resource(Twins)
     for table in (twins.solids, twins.twins, twins.inside):
         table.pop(entity, None)

@@ -40,10 +40,13 @@ def grab(world: World) -> None:
     frame = world.resource(InputState).frame
     for entity, (hand, device) in world.query(Hand, TrackedDevice):
         grip = (frame.left if hand.side is DeviceRole.LEFT_HAND else frame.right).grip
+        free = device.tracked and hand.holding is None
+        hand.hovering = _candidate(world, entity) if free else None
         if not hand.gripping and grip > settings.grip_on:
             hand.gripping = True
-            if device.tracked:
-                _try_grab(world, entity, hand)
+            if hand.hovering is not None:
+                _take(world, entity, hand, hand.hovering)
+                hand.hovering = None
         elif hand.gripping and grip < settings.grip_off:
             hand.gripping = False
             if hand.holding is not None:
@@ -55,7 +58,9 @@ def grab(world: World) -> None:
                     _let_go(world, entity, device, held, offset)
 
 
-def _try_grab(world: World, entity: int, hand: Hand) -> None:
+def _candidate(world: World, entity: int) -> int | None:
+    """What the hand `entity` would take if it gripped now: the grabbable within reach whose
+    centre of mass is nearest, with no environment between (no grabbing through walls)."""
     physics = world.resource(Physics)
     settings = world.resource(GrabSettings)
     here = world.get(entity, Transform).position
@@ -72,8 +77,8 @@ def _try_grab(world: World, entity: int, hand: Hand) -> None:
             wall = physics.ray_cast(here, between, distance, layers=["environment"])
             if wall is not None:
                 continue  # the environment stands between the hand and the object
-        _take(world, entity, hand, candidate)
-        return
+        return candidate
+    return None
 
 
 def _take(world: World, entity: int, hand: Hand, held: int) -> None:
