@@ -19,7 +19,7 @@ from grab_helpers import (
     throw_script,
 )
 from physics_helpers import physics, static
-from rig_helpers import head_at
+from rig_helpers import Run, head_at
 
 from playspace import spatial
 from playspace.components import DeviceRole, Transform
@@ -38,20 +38,27 @@ from playspace.ecs import World
 from playspace.systems.input import hand_input
 
 
-@pytest.mark.parametrize("wall", [True, False], ids=["wall", "control: no wall"])
-def test_a_ball_cannot_be_grabbed_through_a_wall(wall: bool) -> None:
-    """A floating ball within reach behind a thin wall: not grabbed; the same ball with the
-    wall taken away is, so it is the wall that stops the grab."""
+def ball_within_reach(wall: bool, grip_from: float) -> Run:
+    """A floating ball 9 cm beyond the right hand, behind a thin wall or not; the hand grips
+    from `grip_from` seconds."""
 
     def build(world: World) -> None:
         if wall:
             static(world, Box((2.0, 2.0, 0.02)), spatial.vec3(0.25, 1.0, -0.3))
         prop(world, "ball", spatial.vec3(0.25, 1.1, -0.36), Sphere(0.04), gravity_scale=0.0)
 
-    run = grab_world(
-        lambda t: head_at(0, 1.7, 0, right=right((0.25, 1.1, -0.27), 1.0 if t > 0.2 else 0.0)),
-        build,
+    grip = (0.25, 1.1, -0.27)
+    return grab_world(
+        lambda t: head_at(0, 1.7, 0, right=right(grip, 1.0 if t > grip_from else 0.0)), build
     )
+
+
+@pytest.mark.parametrize("wall", [True, False], ids=["wall", "control: no wall"])
+def test_a_ball_cannot_be_grabbed_through_a_wall(wall: bool) -> None:
+    """A floating ball within reach behind a thin wall: not grabbed; the same ball with the
+    wall taken away is, so it is the wall that stops the grab."""
+
+    run = ball_within_reach(wall, grip_from=0.2)
     run.world.step(60)
     assert len(run.events("grab")) == (0 if wall else 1)
 
@@ -293,15 +300,7 @@ def test_a_free_hand_hovers_what_it_would_grab(wall: bool) -> None:
     """Within reach, a free hand names the object it would take (what the renderer
     highlights); behind a wall, or once holding it, nothing."""
 
-    def build(world: World) -> None:
-        if wall:
-            static(world, Box((2.0, 2.0, 0.02)), spatial.vec3(0.25, 1.0, -0.3))
-        prop(world, "ball", spatial.vec3(0.25, 1.1, -0.36), Sphere(0.04), gravity_scale=0.0)
-
-    run = grab_world(
-        lambda t: head_at(0, 1.7, 0, right=right((0.25, 1.1, -0.27), 1.0 if t > 0.5 else 0.0)),
-        build,
-    )
+    run = ball_within_reach(wall, grip_from=0.5)
     run.world.step(20)
     ball = next(e for e, p in run.world.each(Prop) if p.name == "ball")
     hand = next(h for _, h in run.world.each(Hand) if h.side is DeviceRole.RIGHT_HAND)
