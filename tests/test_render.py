@@ -68,6 +68,7 @@ from playspace.render import (
     load_texture,
     meshes,
     perspective,
+    preview_view,
     write_png,
 )
 from playspace.render.matrices import trs_many
@@ -261,6 +262,18 @@ def test_the_per_eye_projection_matches_the_hand_computed_matrix() -> None:
     # the frustum's edges land on the edges of the picture, near plane at depth -1
     corner = projection @ np.array([0.1 * -1.2601582, 0.1 * 1.0296386, -0.1, 1.0])
     assert corner[:3] / corner[3] == pytest.approx((-1.0, 1.0, -1.0), abs=1e-6)
+
+
+@pytest.mark.parametrize("aspect", [16 / 9, 4 / 3, 1.0, 0.75])
+def test_the_preview_sees_90_degrees_across_whatever_the_window(aspect: float) -> None:
+    """As a headset eye and a desktop game: 90 degrees across, the vertical angle from the
+    window's shape; in a 16:9 window that is 59 degrees up and down, not 90."""
+    projection = preview_view(Pose.identity(), aspect).projection
+    assert projection[0, 0] == pytest.approx(1.0)  # 1 / tan(45 degrees): 90 across
+    assert projection[1, 1] == pytest.approx(aspect)  # and the pixels stay square
+    assert math.degrees(2 * math.atan(1 / projection[1, 1])) == pytest.approx(
+        math.degrees(2 * math.atan(1 / aspect))
+    )
 
 
 def test_the_preview_projection_is_the_usual_symmetric_one() -> None:

@@ -20,7 +20,10 @@ from playspace.projection import (
 )
 from playspace.spatial import FloatArray, Pose
 
-PREVIEW_FOVY = math.radians(90.0)  # vertical field of view of the preview and of captures
+# The preview's and captures' field of view, across: 90 degrees as a headset gives each eye and
+# as games on a monitor do; the vertical one follows from the window's aspect (90 degrees up
+# and down in a 16:9 window stretched everything at the edges)
+PREVIEW_FOVX = math.radians(90.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +45,9 @@ class View:
         return (-float(p[0, 2]), -float(p[1, 2]))
 
 
-def preview_view(head: Pose, aspect: float, fovy: float = PREVIEW_FOVY) -> View:
+def preview_view(head: Pose, aspect: float, fovy: float | None = None) -> View:
     """The desktop preview's (and headless captures') view: the head's pose, a symmetric
-    projection of `fovy` (90 degrees vertically by default)."""
+    projection 90 degrees across (:data:`PREVIEW_FOVX`), or `fovy` vertically when given."""
+    if fovy is None:
+        fovy = 2.0 * math.atan(math.tan(PREVIEW_FOVX / 2.0) / aspect)
     return View(head, perspective(fovy, aspect))
