@@ -53,8 +53,8 @@ def vector(v: Vec3 | Quat) -> list[float | None]:
     return [number(c) for c in v]
 
 
-def pose(transform: Transform) -> dict[str, list[float | None]]:
-    return {"p": vector(transform.position), "q": vector(transform.rotation)}
+def pose(placed: Transform | Pose) -> dict[str, list[float | None]]:
+    return {"p": vector(placed.position), "q": vector(placed.rotation)}
 
 
 def event_record(event: object) -> dict[str, Any]:
@@ -65,7 +65,7 @@ def event_record(event: object) -> dict[str, Any]:
         if isinstance(value, Vec3 | Quat):
             value = vector(value)
         elif isinstance(value, Pose):
-            value = {"p": vector(value.position), "q": vector(value.rotation)}
+            value = pose(value)
         elif isinstance(value, float):
             value = number(value)
         record[f.name] = value

@@ -25,7 +25,7 @@ def forget(world: World, entity: int) -> None:
         if hand.hovering == entity:
             hand.hovering = None
     twins = world.resource(Twins)
-    for table in (twins.solids, twins.twins, twins.inside):
+    for table in (twins.twins, twins.inside):
         table.pop(entity, None)
     twins.dropped.discard(entity)
     for overlaps in twins.inside.values():  # an environment collider that went away

@@ -45,11 +45,10 @@ RESTING = 0.005  # metres a twin is smaller than its solid: touching is not bein
 
 @dataclass(slots=True)
 class Twins:
-    """The layers system's own index: each held object's solid parts, its sensor twins and
-    what they overlap; and the objects let go of whose solids wait, on ``dropped``, to be clear
-    of the player's body. A resource."""
+    """The layers system's own index: each held object's sensor twins and what they overlap
+    (its solid parts are the ones its ``Grabbable.before`` records); and the objects let go of
+    whose solids wait, on ``dropped``, to be clear of the player's body. A resource."""
 
-    solids: dict[int, list[int]] = field(default_factory=dict)
     twins: dict[int, set[int]] = field(default_factory=dict)
     inside: dict[int, set[tuple[int, int]]] = field(default_factory=dict)
     dropped: set[int] = field(default_factory=set)
@@ -79,12 +78,12 @@ def held_layers(world: World) -> None:
     _track_overlaps(world, twins, physics)
     for entity in twins.twins:
         grabbable = world.try_get(entity, Grabbable)
-        if grabbable is None or grabbable.held_by is None:
+        if grabbable is None or grabbable.before is None:
             continue  # despawned during this step: forgotten at the next
         inside = bool(twins.inside.get(entity))
         if inside != grabbable.ghost:
             parts = world.get(entity, Colliders).parts
-            for part in twins.solids.get(entity, []):
+            for part in grabbable.before.layers:  # the solids
                 parts[part].layer = "ghost" if inside else "held"
             grabbable.ghost = inside
         if not inside:
@@ -99,11 +98,13 @@ def _follow_holds(world: World, twins: Twins, physics: Physics) -> None:
     through the object's Colliders, so physics builds and frees them at its one way in."""
     for grabbed in world.read_events(Grabbed, reader=held_layers):
         colliders = world.try_get(grabbed.object, Colliders)
-        if colliders is None or grabbed.object in twins.twins:
-            continue  # despawned, or taken from the other hand: it has its twins
+        grabbable = world.try_get(grabbed.object, Grabbable)
+        if colliders is None or grabbable is None or grabbable.before is None:
+            continue  # despawned since the grab
+        if grabbed.object in twins.twins:
+            continue  # taken from the other hand: it has its twins
         twins.dropped.discard(grabbed.object)
-        solids = [i for i, c in enumerate(colliders.parts) if not c.sensor]
-        twins.solids[grabbed.object] = solids
+        solids = list(grabbable.before.layers)  # what the grab recorded of its solid parts
         twins.twins[grabbed.object] = set(
             range(len(colliders.parts), len(colliders.parts) + len(solids))
         )
@@ -119,7 +120,6 @@ def _follow_holds(world: World, twins: Twins, physics: Physics) -> None:
             inside.update(found)
     for let_go in world.read_events(LetGo, reader=held_layers):
         made = twins.twins.pop(let_go.object, None)
-        twins.solids.pop(let_go.object, None)
         twins.inside.pop(let_go.object, None)
         colliders = world.try_get(let_go.object, Colliders)
         if made and colliders is not None:
