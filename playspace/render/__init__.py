@@ -27,7 +27,7 @@ from playspace.render.context import GLUnavailableError, create_context
 from playspace.render.instances import Batch, SceneInstances
 from playspace.render.materials import Lighting, Material, Palette
 from playspace.render.meshes import MeshData
-from playspace.render.renderer import GhostSettings, Renderer
+from playspace.render.renderer import GhostSettings, Renderer, RenderPass
 from playspace.render.views import View, preview_view
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "MeshData",
     "Offscreen",
     "Palette",
+    "RenderPass",
     "Renderer",
     "SceneInstances",
     "Texture",

@@ -10,7 +10,10 @@ steps:
    twice, blended, writing no depth. First with depth test less-or-equal, where nothing is in
    front of the object; then fainter, with depth test greater, where something is: the part
    inside the wall shows through it, dimmer, so the player still sees what they hold.
-3. The comfort overlay, a screen-covering triangle: the vignette during smooth movement and
+3. Extra passes (:class:`RenderPass`, added with :meth:`Renderer.add_pass`): what is drawn
+   in the world besides the scene's batches, such as panels and debug lines, in the order
+   added, with depth testing on and the scene's depth in place.
+4. The comfort overlay, a screen-covering triangle: the vignette during smooth movement and
    turning, and the fade (separation policy, teleport blink). Skipped when both are zero.
 
 The renderer reads components and writes nothing into the world. It owns every GPU object it
@@ -21,6 +24,7 @@ and batches the world no longer uses are freed when the world's structure change
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 import moderngl
 
@@ -51,6 +55,20 @@ class GhostSettings:
     def __post_init__(self) -> None:
         if not 0 <= self.behind <= self.in_front <= 1:
             raise ValueError("ghost strengths need 0 <= behind <= in_front <= 1")
+
+
+class RenderPass(Protocol):
+    """Something drawn in the world after the scene's surfaces and before the comfort overlay.
+
+    `prepare` runs once a frame after the scene's own (read the world, upload); `draw` once a
+    view, into the framebuffer the scene was just drawn into, depth test on (``<``);
+    `release` frees what the pass made, when the renderer is released."""
+
+    def prepare(self, world: World) -> None: ...
+
+    def draw(self, view: View, framebuffer: moderngl.Framebuffer) -> None: ...
+
+    def release(self) -> None: ...
 
 
 class Renderer:
@@ -87,6 +105,11 @@ class Renderer:
         self._textures: dict[Texture, moderngl.Texture] = {}
         self._drawn: list[GpuBatch] = []
         self._layout = -1
+        self._passes: list[RenderPass] = []
+
+    def add_pass(self, render_pass: RenderPass) -> None:
+        """Draw `render_pass` in every view from now on, after those added before it."""
+        self._passes.append(render_pass)
 
     def prepare(self, world: World) -> None:
         """Collect and upload this frame's instances (once a frame, before any view), where
@@ -108,6 +131,8 @@ class Renderer:
                 )
             gpu.upload(batch)
             self._drawn.append(gpu)
+        for render_pass in self._passes:
+            render_pass.prepare(world)
 
     def _gpu_mesh(self, mesh: MeshData) -> GpuMesh:
         gpu = self._meshes.get(mesh)
@@ -135,6 +160,10 @@ class Renderer:
         self._lit_pass(matrix)
         if any(gpu.batch is not None and len(gpu.batch.ghosts) for gpu in self._drawn):
             self._ghost_passes(matrix, view, framebuffer)
+        for render_pass in self._passes:
+            ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+            ctx.depth_func = "<"
+            render_pass.draw(view, framebuffer)
         if self.vignette > 0 or self.fade > 0:
             self._overlay_pass(view)
         ctx.enable_only(moderngl.NOTHING)
@@ -199,5 +228,8 @@ class Renderer:
         prune(self._meshes, set())
         prune(self._textures, set())
         self._drawn = []
+        for render_pass in self._passes:
+            render_pass.release()
+        self._passes = []
         for item in (self._overlay_array, self.lit, self.ghost, self.overlay):
             item.release()
