@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from test_examples import EXAMPLES, replay
 
-from playspace.plot import PlotError, plot_telemetry
+from playspace.plot import PlotError, plot_telemetry, scene_outlines
 
 
 @pytest.fixture
 def telemetry(tmp_path: Path) -> Path:
-    import json
 
     steps = replay(EXAMPLES / "stairs.toml", EXAMPLES / "traces" / "stairs.jsonl")
     path = tmp_path / "stairs.jsonl"
@@ -89,3 +90,55 @@ def test_the_plot_command(telemetry: Path, tmp_path: Path) -> None:
     assert out.read_bytes()[:4] == b"\x89PNG"
     bad = playspace("plot", tmp_path / "none", "--out", out)
     assert bad.returncode == 2 and "cannot read" in bad.stderr
+
+
+WALL_GREY = 0.55  # the outlines' colour, drawn at alpha 0.6 over white
+
+
+def _grey_pixels(png: Path) -> int:
+    from PIL import Image
+
+    with Image.open(png) as image:
+        rgb = np.asarray(image.convert("RGB")).astype(int)
+    grey = round(255 * (1 - 0.6 * (1 - WALL_GREY)))
+    return int((np.abs(rgb - grey).max(axis=2) <= 2).sum())
+
+
+def test_the_view_from_above_draws_the_walls_of_the_scene(tmp_path: Path) -> None:
+    steps = replay(EXAMPLES / "roomscale.toml", EXAMPLES / "traces" / "roomscale.jsonl")
+    path = tmp_path / "room.jsonl"
+    header = {"format": "playspace-telemetry", "version": 1, "fixed_hz": 90}
+    path.write_text("\n".join(json.dumps(r) for r in [header, *steps]) + "\n")
+    with_walls, without = tmp_path / "walls.png", tmp_path / "bare.png"
+    plot_telemetry(path, with_walls, EXAMPLES / "roomscale.toml")
+    plot_telemetry(path, without)
+    assert _grey_pixels(with_walls) > 10_000  # four walls, the table, the shelf, the ramp
+    assert _grey_pixels(without) < 1_000  # anti-aliased text and lines only
+
+
+def test_outlines_leave_out_the_floor_and_follow_a_turned_box(tmp_path: Path) -> None:
+    outlines = scene_outlines(EXAMPLES / "roomscale.toml")
+    assert len(outlines) == 7  # four walls, table, shelf, ramp; not the floor
+    scene = tmp_path / "turned.toml"
+    scene.write_text(
+        '[[box]]\nname = "floor"\nsize = [4, 0.2, 4]\nposition = [0, -0.1, 0]\n'
+        '[[box]]\nname = "crate"\nsize = [1, 1, 1]\nposition = [2, 0.5, 0]\nrotation = [0, 45, 0]\n'
+    )
+    (crate,) = scene_outlines(scene)
+    assert len(crate) == 4
+    assert np.allclose(np.ptp(crate, axis=0), [2**0.5, 2**0.5])  # a diamond, not a square
+    assert np.allclose(crate.mean(axis=0), [2, 0])
+
+
+def test_a_scene_the_plot_cannot_read_is_named(telemetry: Path, tmp_path: Path) -> None:
+    with pytest.raises(PlotError, match=r"nowhere.toml"):
+        plot_telemetry(telemetry, tmp_path / "x.png", tmp_path / "nowhere.toml")
+
+
+def test_no_empty_throw_panel(telemetry: Path, tmp_path: Path) -> None:
+    from PIL import Image
+
+    out = tmp_path / "stairs.png"
+    plot_telemetry(telemetry, out)  # the stairs throw nothing: two panels, not three
+    with Image.open(out) as image:
+        assert image.size == (1000, 450)
