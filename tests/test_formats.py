@@ -1,14 +1,22 @@
-"""What the formats share: one judge of numbers, one telemetry reader, one mesh file reader."""
+"""What the formats share: one judge of numbers, one telemetry reader, one mesh file reader
+(and its glTF materials, read as the Look component they become)."""
 
 from __future__ import annotations
 
+import base64
+import json
 import math
 import os
+import re
+import struct
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from playspace.formats.meshes import MeshFileError, read_mesh
+import playspace.formats.meshes
+from playspace.components import Look
+from playspace.formats.meshes import MeshFileError, read_material, read_mesh
 from playspace.formats.numbers import Number, as_floats, parse_numbers
 from playspace.formats.scene.meshes import load_mesh
 from playspace.formats.telemetry import TelemetryError, parse_telemetry
@@ -99,3 +107,210 @@ def test_a_mesh_to_draw_is_refused_as_a_scenes_is(tmp_path: Path) -> None:
     broken.write_text('{"asset": ')
     with pytest.raises(AssetError, match="not glTF: Expecting value at line 1"):
         load_mesh_file(broken)
+
+
+# --- looks: the component, and glTF materials ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"color": (1.0, 1.0, 1.0)}, r"color must be four numbers \(linear RGBA\) in \[0, 1\]"),
+        ({"color": (1.0, 1.2, 1.0, 1.0)}, r"color must be .*, got \(1.0, 1.2, 1.0, 1.0\)"),
+        ({"color": (1.0, math.nan, 1.0, 1.0)}, "color must be"),
+        ({"color": (1.0, True, 1.0, 1.0)}, "color must be"),
+        ({"roughness": -0.1}, r"roughness must be a number in \[0, 1\], got -0.1"),
+        ({"roughness": math.inf}, "roughness must be a number in \\[0, 1\\], got inf"),
+        ({"metallic": 1.5}, r"metallic must be a number in \[0, 1\], got 1.5"),
+        ({"metallic": "1"}, "metallic must be a number"),
+        ({"emissive": (0.0, -1.0, 0.0)}, r"emissive must be three numbers \(linear RGB\), 0 or"),
+        ({"emissive": (0.0, math.inf, 0.0)}, "emissive must be"),
+        ({"emissive": (1.0, 1.0)}, "emissive must be"),
+    ],
+)
+def test_a_look_with_a_value_out_of_range_is_refused_where_it_is_made(
+    fields: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ValueError, match=f"^Look {message}"):
+        Look(**fields)
+
+
+def test_a_look_takes_what_gltf_allows() -> None:
+    look = Look((0.0, 1.0, 0.5, 0.0), roughness=0.0, metallic=1.0, emissive=(4.0, 0.0, 0.0))
+    assert look.emissive == (4.0, 0.0, 0.0)  # emissive light may be brighter than 1
+    assert Look(texture=Path("wood.png")).texture == Path("wood.png")
+    with pytest.raises(TypeError, match=r"texture must be a pathlib\.Path or None, got str"):
+        Look(texture="wood.png")  # type: ignore[arg-type]
+
+
+# One triangle, its positions in a data URI: the smallest glTF trimesh reads as a mesh
+_TRIANGLE = struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 0, -1)
+
+
+def write_gltf(
+    folder: Path,
+    material: dict[str, Any] | None,
+    extra: dict[str, Any] | None = None,
+    image: bytes | None = None,
+) -> Path:
+    """A glTF of one triangle whose primitive uses `material` (none when None): a .gltf, its
+    positions in a data URI; or, with `image`, a .glb whose binary chunk holds the positions
+    and then `image`, as images[0] (an exporter's embedded texture)."""
+    primitive: dict[str, Any] = {"attributes": {"POSITION": 0}}
+    data = _TRIANGLE + (image or b"")
+    buffer: dict[str, Any] = {"byteLength": len(data)}
+    if image is None:
+        buffer["uri"] = "data:application/octet-stream;base64," + base64.b64encode(data).decode()
+    document: dict[str, Any] = {
+        "asset": {"version": "2.0"},
+        "scene": 0,
+        "scenes": [{"nodes": [0]}],
+        "nodes": [{"mesh": 0}],
+        "meshes": [{"primitives": [primitive]}],
+        "buffers": [buffer],
+        "bufferViews": [
+            {"buffer": 0, "byteLength": len(_TRIANGLE)},
+            {"buffer": 0, "byteOffset": len(_TRIANGLE), "byteLength": len(image or b"")},
+        ],
+        "accessors": [
+            {
+                "bufferView": 0,
+                "componentType": 5126,
+                "count": 3,
+                "type": "VEC3",
+                "min": [0, 0, -1],
+                "max": [1, 0, 0],
+            }
+        ],
+        **(extra or {}),
+    }
+    if material is not None:
+        primitive["material"] = 0
+        document["materials"] = [material]
+    if image is None:
+        path = folder / "triangle.gltf"
+        path.write_text(json.dumps(document))
+        return path
+    document |= {
+        "textures": [{"source": 0}],
+        "images": [{"bufferView": 1, "mimeType": "image/png"}],
+    }
+    text = json.dumps(document).encode()
+    text += b" " * (-len(text) % 4)  # GLB chunks are padded to 4 bytes
+    data += b"\0" * (-len(data) % 4)
+    chunks = (
+        struct.pack("<II", len(text), 0x4E4F534A)
+        + text
+        + struct.pack("<II", len(data), 0x004E4942)
+        + data
+    )
+    path = folder / "triangle.glb"
+    path.write_bytes(struct.pack("<4sII", b"glTF", 2, 12 + len(chunks)) + chunks)
+    return path
+
+
+def test_a_gltf_material_becomes_a_look_with_gltfs_defaults(tmp_path: Path) -> None:
+    bare = write_gltf(tmp_path, {})
+    assert read_mesh(bare, merge=True).triangles.shape == (1, 3)  # a mesh trimesh reads
+    assert read_material(bare) == Look(color=(1.0, 1.0, 1.0, 1.0), roughness=1.0, metallic=1.0)
+    glowing = {
+        "pbrMetallicRoughness": {
+            "baseColorFactor": [0.2, 0.4, 0.6, 0.5],
+            "metallicFactor": 0.25,
+            "roughnessFactor": 0.75,
+        },
+        "emissiveFactor": [0.5, 0.25, 0.0],
+        "extensions": {"KHR_materials_emissive_strength": {"emissiveStrength": 4}},
+    }
+    assert read_material(write_gltf(tmp_path, glowing)) == Look(
+        color=(0.2, 0.4, 0.6, 0.5), roughness=0.75, metallic=0.25, emissive=(2.0, 1.0, 0.0)
+    )
+    assert read_material(write_gltf(tmp_path, None)) is None  # no material: the palette's
+    cube = tmp_path / "cube.obj"
+    cube.write_text(CUBE_OBJ)
+    assert read_material(cube) is None
+
+
+def test_a_gltf_texture_beside_the_file_is_named_as_it_is(tmp_path: Path) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (2, 2), (200, 100, 50)).save(tmp_path / "oak grain.png")
+    textured = {"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}
+    images = {"textures": [{"source": 0}], "images": [{"uri": "oak%20grain.png"}]}
+    look = read_material(write_gltf(tmp_path, textured, images))
+    assert look is not None and look.texture == tmp_path / "oak grain.png"
+
+
+def test_an_embedded_texture_is_written_once_to_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PIL import Image
+
+    cache = tmp_path / "cache"
+    monkeypatch.setattr(playspace.formats.meshes, "TEXTURE_CACHE", cache)
+    Image.new("RGB", (4, 4), (200, 100, 50)).save(tmp_path / "oak.png")
+    textured = {"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}
+    path = write_gltf(tmp_path, textured, image=(tmp_path / "oak.png").read_bytes())
+    assert read_mesh(path, merge=True).triangles.shape == (1, 3)  # a GLB trimesh reads
+    look = read_material(path)
+    assert look is not None and look.texture is not None
+    assert look.texture.parent == cache and look.texture.suffix == ".png"
+    with Image.open(look.texture) as written:
+        assert written.convert("RGB").getpixel((1, 1)) == (200, 100, 50)
+    written_at = look.texture.stat().st_mtime_ns
+    assert read_material(path) == look and look.texture.stat().st_mtime_ns == written_at
+    assert sorted(p.name for p in cache.iterdir()) == [look.texture.name]  # no part files left
+
+
+@pytest.mark.parametrize(
+    ("material", "extra", "message"),
+    [
+        (
+            {"pbrMetallicRoughness": {"roughnessFactor": 2}},
+            {},
+            r"materials\[0\]\.pbrMetallicRoughness\.roughnessFactor: expected a number in "
+            r"\[0, 1\], got 2",
+        ),
+        (
+            {"pbrMetallicRoughness": {"baseColorFactor": [1, 1, 1]}},
+            {},
+            r"materials\[0\]\.pbrMetallicRoughness\.baseColorFactor: "
+            r"expected 4 numbers in \[0, 1\], got \[1, 1, 1\]",
+        ),
+        (
+            {"extensions": {"KHR_materials_emissive_strength": {"emissiveStrength": -1}}},
+            {},
+            r"materials\[0\]\.extensions\.KHR_materials_emissive_strength\.emissiveStrength: "
+            r"expected a number >= 0, got -1",
+        ),
+        (
+            {"pbrMetallicRoughness": {"baseColorTexture": {"index": 3}}},
+            {},
+            r"materials\[0\]\.pbrMetallicRoughness\.baseColorTexture\.index is 3, "
+            r"but the file has no textures\[3\]",
+        ),
+        (
+            {"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}},
+            {"textures": [{"source": 0}], "images": [{"uri": "missing.png"}]},
+            r"the texture of materials\[0\]: .*missing\.png: "
+            r"cannot read the file: No such file or directory",
+        ),
+        (
+            {"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}},
+            {
+                "textures": [{"source": 0}],
+                "images": [
+                    {"uri": "data:image/png;base64," + base64.b64encode(b"GIF89a").decode()}
+                ],
+            },
+            r"the texture of materials\[0\] is not a PNG or JPEG image",
+        ),
+    ],
+    ids=["rough", "colour", "strength", "no-texture", "missing-image", "embedded-gif"],
+)
+def test_a_bad_gltf_material_is_named_with_the_file_and_where_in_it(
+    tmp_path: Path, material: dict[str, Any], extra: dict[str, Any], message: str
+) -> None:
+    path = write_gltf(tmp_path, material, extra)
+    with pytest.raises(MeshFileError, match=f"^{re.escape(str(path))}: {message}$"):
+        read_material(path)

@@ -5,13 +5,15 @@ from __future__ import annotations
 import math
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from cli_helpers import playspace
+from test_formats import write_gltf
 
 from playspace import spatial
-from playspace.components import Transform
+from playspace.components import Look, Transform
 from playspace.components.physics import (
     BodyKind,
     Box,
@@ -370,6 +372,176 @@ def test_a_gltf_mesh_loads_as_triangles(tmp_path: Path) -> None:
     assert max(v[1] for v in shape.vertices) == pytest.approx(1.0)
 
 
+# --- looks ------------------------------------------------------------------------------
+
+PNG = b"\x89PNG\r\n\x1a\n"  # what a PNG file starts with: all a scene checks of it
+GREY_50 = 0.21586050011389926  # "#808080": 128/255 in sRGB, as linear light (not 0.502)
+
+
+def test_every_shape_table_takes_every_look_key(tmp_path: Path) -> None:
+    (tmp_path / "textures").mkdir()
+    (tmp_path / "textures" / "felt.png").write_bytes(PNG)
+    (tmp_path / "quad.obj").write_text(QUAD_OBJ)
+    scene = load_scene(
+        write(
+            tmp_path,
+            BOX
+            + "color = [0.1, 0.2, 0.3]\n"
+            + STAIRS
+            + "steps = 2\nroughness = 0.25\n"
+            + RAMP
+            + "angle = 20\nmetallic = 1\n"
+            + '[[mesh]]\nfile = "quad.obj"\nemissive = [2, 0.5, 0]\n'
+            + BALL
+            + 'color = [0.9, 0.8, 0.7, 0.5]\ntexture = "textures/felt.png"\n'
+            + '[[opponent]]\nposition = [0, 0, 0]\ncolor = "#ffffff"\n'
+            + '[[prop]]\nname = "plain"\nshape = "sphere"\nradius = 0.1\nposition = [1, 1, 0]\n',
+        )
+    )
+    default = Look()
+    assert scene.boxes[0].look == replace(default, color=(0.1, 0.2, 0.3, 1.0))  # alpha 1
+    assert scene.stairs[0].look == replace(default, roughness=0.25)
+    assert scene.ramps[0].look == replace(default, metallic=1.0)
+    assert scene.meshes[0].look == replace(default, emissive=(2.0, 0.5, 0.0))  # brighter than 1
+    ball, plain = scene.props
+    assert ball.look == replace(
+        default, color=(0.9, 0.8, 0.7, 0.5), texture=tmp_path / "textures" / "felt.png"
+    )
+    assert scene.opponents[0].look == replace(default, color=(1.0, 1.0, 1.0, 1.0))
+    assert plain.look is None  # it said nothing: the renderer's palette draws it
+
+
+def test_hex_colours_are_srgb_and_read_as_linear(tmp_path: Path) -> None:
+    scene = load_scene(
+        write(
+            tmp_path,
+            BOX + 'color = "#FF8000"\nemissive = "#808080"\n' + BOX + 'color = "#00000080"\n',
+        )
+    )
+    first, second = (box.look for box in scene.boxes)
+    assert first is not None and second is not None
+    assert first.color == pytest.approx((1.0, GREY_50, 0.0, 1.0))
+    assert first.emissive == pytest.approx((GREY_50,) * 3)
+    assert second.color == pytest.approx((0.0, 0.0, 0.0, 128 / 255))  # alpha is not encoded
+
+
+def test_a_shape_takes_its_materials_keys_and_its_own_override_them(tmp_path: Path) -> None:
+    (tmp_path / "wood.png").write_bytes(PNG)
+    scene = load_scene(
+        write(
+            tmp_path,
+            WOOD
+            + 'roughness = 0.9\ntexture = "wood.png"\n'
+            + '[materials."bright steel"]\nmetallic = 1\n'
+            + BOX
+            + 'material = "wood"\n'
+            + BOX
+            + 'material = "wood"\nroughness = 0.2\ncolor = "#000000"\n'
+            + BALL
+            + 'material = "bright steel"\n',
+        )
+    )
+    wood = Look(color=(0.5, 0.3, 0.1, 1.0), roughness=0.9, texture=tmp_path / "wood.png")
+    assert [box.look for box in scene.boxes] == [
+        wood,
+        replace(wood, roughness=0.2, color=(0.0, 0.0, 0.0, 1.0)),  # the texture stays
+    ]
+    assert scene.props[0].look == Look(metallic=1.0)
+
+
+def test_a_texture_must_be_a_png_or_jpeg_file_beside_the_scene(tmp_path: Path) -> None:
+    (tmp_path / "notes.png").write_text("not an image")
+    (tmp_path / "photo.jpg").write_bytes(b"\xff\xd8\xff\xe0")
+    (tmp_path / "folder.png").mkdir()
+    found = errors(
+        tmp_path,
+        "".join(
+            BOX + f'texture = "{name}"\n'
+            for name in ("photo.jpg", "missing.png", "notes.png", "folder.png")
+        ),
+    )
+    expected = "key 'texture': expected a PNG or JPEG image file"
+    file = tmp_path / "kitchen.toml"
+    assert found == [
+        f'{file}: [[box]] 2, {expected}, got "missing.png" ({tmp_path / "missing.png"}: '
+        "cannot read the file: No such file or directory)",
+        f'{file}: [[box]] 3, {expected}, got "notes.png" ({tmp_path / "notes.png"}: '
+        "not a PNG or JPEG image)",
+        f'{file}: [[box]] 4, {expected}, got "folder.png" ({tmp_path / "folder.png"}: '
+        "is a folder, not a file)",
+    ]
+
+
+def test_every_look_problem_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
+    found = errors(
+        tmp_path,
+        WOOD.replace("0.1]", "7]")
+        + 'shine = 1\n[materials.steel]\nmetallic = "yes"\n'
+        + BOX
+        + 'material = "oak"\ncolor = "red"\n'
+        + BALL
+        + 'material = "wood"\nroughness = -1\ntexture = "ball.png"\n',
+    )
+    assert [m.split(": ", 1)[1].split(":")[0] for m in found] == [
+        "[materials.wood], key 'color'",
+        "[materials.wood]",  # unknown key 'shine'
+        "[materials.steel], key 'metallic'",
+        "[[box]] 1, key 'material'",
+        "[[box]] 1, key 'color'",
+        "[[prop]] 1, key 'texture'",
+        "[[prop]] 1, key 'roughness'",
+    ]
+
+
+def test_a_shape_that_says_how_it_looks_gets_a_look_and_nothing_else_changes(
+    tmp_path: Path,
+) -> None:
+    plain = FLOOR + NAMED + '[[opponent]]\nname = "guard"\nposition = [2, 0, 0]\n'
+    looking = FLOOR.replace("[0, -0.1, 0]\n", '[0, -0.1, 0]\ncolor = "#7fa36b"\n') + (
+        NAMED + 'material = "rubber"\n[materials.rubber]\ncolor = [0.8, 0.1, 0.1]\n'
+    )
+    looking += '[[opponent]]\nname = "guard"\nposition = [2, 0, 0]\n'
+    worlds = []
+    for text in (plain, looking):
+        world, entities = spawned(load_scene(write(tmp_path, text)))
+        world.step(60)
+        worlds.append((world, entities))
+    (bare, before), (drawn, after) = worlds
+    assert drawn.get(after["ball"], Look) == Look(color=(0.8, 0.1, 0.1, 1.0))
+    assert drawn.get(after["floor"], Look).color[1] == pytest.approx(0.3663, abs=1e-4)
+    assert not drawn.has(after["guard"], Look) and not bare.has(before["ball"], Look)
+    for name in ("floor", "ball", "guard"):
+        kinds = {type(c) for c in drawn.components_of(after[name])}
+        assert kinds - {type(c) for c in bare.components_of(before[name])} <= {Look}
+    # looks are not physics: the ball falls and lands exactly as without one
+    assert drawn.get(after["ball"], Transform) == bare.get(before["ball"], Transform)
+
+
+def test_a_gltf_mesh_brings_its_own_material_unless_the_scene_gives_a_look(
+    tmp_path: Path,
+) -> None:
+    write_gltf(tmp_path, {"pbrMetallicRoughness": {"baseColorFactor": [0.2, 0.4, 0.6, 1]}})
+    (tmp_path / "plain.obj").write_text(QUAD_OBJ)
+    mesh = '[[mesh]]\nname = "{name}"\nfile = "{file}"\n'
+    scene = load_scene(
+        write(
+            tmp_path,
+            mesh.format(name="own", file="triangle.gltf")
+            + mesh.format(name="painted", file="triangle.gltf")
+            + "metallic = 0.5\n"
+            + mesh.format(name="plain", file="plain.obj"),
+        )
+    )
+    own, painted, plain = (m.look for m in scene.meshes)
+    # glTF's metallicFactor and roughnessFactor are 1 when a material leaves them out
+    assert own == Look(color=(0.2, 0.4, 0.6, 1.0), roughness=1.0, metallic=1.0)
+    assert painted == Look(metallic=0.5)  # the scene's look replaces the file's whole
+    assert plain is None
+    world, entities = spawned(scene)
+    assert world.get(entities["own"], Look) == own
+    assert not world.has(entities["plain"], Look)
+
+
 # --- errors -----------------------------------------------------------------------------
 
 BOX = "[[box]]\nsize = [1, 1, 1]\nposition = [0, 0, 0]\n"
@@ -386,6 +558,15 @@ LAYERS = "one of " + ", ".join(f'"{name}"' for name in DEFAULT_LAYERS)
 CAPS = "(the height includes both caps)"
 HUGE = "9" * 400  # a TOML integer too large for a float
 ANGLE = "[[ramp]] 1, key 'angle': expected a number > 0 and < 90 (degrees)"
+BOX_KEYS = "color, emissive, material, metallic, name, position, rotation, roughness, size, texture"
+COLOR = (
+    "expected three or four numbers >= 0 and <= 1 (linear RGB, then alpha) "
+    'or a "#rrggbb" or "#rrggbbaa" string (sRGB)'
+)
+EMISSIVE = 'expected three numbers >= 0 (linear RGB) or a "#rrggbb" string (sRGB)'
+UNIT = "expected a number >= 0 and <= 1"
+MATERIAL = "key 'material': expected the name of a [materials] table"
+WOOD = "[materials.wood]\ncolor = [0.5, 0.3, 0.1]\n"
 
 BAD_VALUES = [
     (BOX + BOX.replace("1, 1, 1", "1, 0, 1"), SIZE.replace("1,", "2,") + ", got [1, 0, 1]"),
@@ -468,6 +649,45 @@ BAD_VALUES = [
         "expected three numbers >= -1000 and <= 1000 (m/s^2), got [0, -9.81]",
     ),
     ("[scene]\nname = 3\n", "[scene], key 'name': expected a non-empty string, got 3"),
+    (BOX + "color = [1, 2, 1]\n", f"[[box]] 1, key 'color': {COLOR}, got [1, 2, 1]"),
+    (BOX + "color = [0.5, 0.5]\n", f"[[box]] 1, key 'color': {COLOR}, got [0.5, 0.5]"),
+    (BOX + "color = [0.5, nan, 1]\n", f"[[box]] 1, key 'color': {COLOR}, got [0.5, nan, 1]"),
+    (BOX + 'color = "#ff88"\n', f"[[box]] 1, key 'color': {COLOR}, got \"#ff88\""),
+    (BOX + 'color = "ff8800"\n', f"[[box]] 1, key 'color': {COLOR}, got \"ff8800\""),
+    (BOX + 'color = "#gg8800"\n', f"[[box]] 1, key 'color': {COLOR}, got \"#gg8800\""),
+    (BALL + "emissive = [-1, 0, 0]\n", f"[[prop]] 1, key 'emissive': {EMISSIVE}, got [-1, 0, 0]"),
+    (
+        BALL + 'emissive = "#ff8800cc"\n',
+        f"[[prop]] 1, key 'emissive': {EMISSIVE}, got \"#ff8800cc\"",
+    ),
+    (BALL + "roughness = 1.5\n", f"[[prop]] 1, key 'roughness': {UNIT}, got 1.5"),
+    (STAIRS + "steps = 2\nmetallic = -0.1\n", f"[[stairs]] 1, key 'metallic': {UNIT}, got -0.1"),
+    (RAMP + "angle = 20\nmetallic = nan\n", f"[[ramp]] 1, key 'metallic': {UNIT}, got nan"),
+    (
+        "[[opponent]]\nposition = [0, 0, 0]\nmetallic = true\n",
+        f"[[opponent]] 1, key 'metallic': {UNIT}, got true",
+    ),
+    (BOX + "texture = 3\n", "[[box]] 1, key 'texture': expected a non-empty string, got 3"),
+    (BOX + 'material = "oak"\n', f'[[box]] 1, {MATERIAL} (the file has none), got "oak"'),
+    (WOOD + BOX + 'material = "oak"\n', f'[[box]] 1, {MATERIAL} (the file has "wood"), got "oak"'),
+    (BOX + "material = 3\n", "[[box]] 1, key 'material': expected a non-empty string, got 3"),
+    (WOOD + "roughness = 2\n", f"[materials.wood], key 'roughness': {UNIT}, got 2"),
+    (
+        WOOD + "colour = [1, 1, 1]\n",
+        "[materials.wood]: unknown key 'colour'; known keys: "
+        "color, emissive, metallic, roughness, texture",
+    ),
+    (
+        '[materials."dark wood"]\nmaterial = "wood"\n',
+        '[materials."dark wood"]: unknown key '
+        "'material'; known keys: color, emissive, metallic, roughness, texture",
+    ),
+    (
+        "[materials]\nwood = 1\n",
+        "[materials], key 'wood': expected a table of look keys "
+        "(color, emissive, metallic, roughness, texture), got 1",
+    ),
+    ("materials = 1\n", "'materials' must be a single table [materials]"),
 ]
 
 
@@ -485,13 +705,13 @@ def test_unknown_keys_and_tables_are_errors_that_list_the_known_ones(tmp_path: P
     )
     known = (
         "[[box]], [[stairs]], [[ramp]], [[mesh]], [[prop]], [[opponent]], "
-        "[player], [physics], [scene]"
+        "[player], [physics], [scene], [materials]"
     )
     assert found == [
         f"{file}: unknown table [[boxes]]; known tables: {known}",
         f"{file}: unknown table [lights]; known tables: {known}",
         f"{file}: [[box]] 1, key 'size': missing, expected three numbers > 0 and < 10000 (metres)",
-        f"{file}: [[box]] 1: unknown key 'sise'; known keys: name, position, rotation, size",
+        f"{file}: [[box]] 1: unknown key 'sise'; known keys: {BOX_KEYS}",
     ]
 
 
@@ -500,8 +720,8 @@ def test_keys_of_another_shape_are_unknown_and_a_bad_shape_hides_its_sizes(
 ) -> None:
     file = tmp_path / "kitchen.toml"
     assert errors(tmp_path, BALL + "size = [1, 1, 1]\n") == [
-        f"{file}: [[prop]] 1: unknown key 'size'; known keys: grabbable, layer, mass, name, "
-        "position, radius, rotation, shape"
+        f"{file}: [[prop]] 1: unknown key 'size'; known keys: color, emissive, grabbable, layer, "
+        "mass, material, metallic, name, position, radius, rotation, roughness, shape, texture"
     ]
     assert len(errors(tmp_path, BALL.replace("sphere", "ball"))) == 1
 
@@ -634,7 +854,7 @@ def test_validate_lists_the_problems_of_a_bad_file_and_exits_2(tmp_path: Path) -
         f"{bad}: [[box]] 1, key 'size': missing, expected three numbers > 0 and < 10000 (metres)",
         f"{bad}: [[box]] 1, key 'position': missing, "
         "expected three numbers >= -10000 and <= 10000 (metres)",
-        f"{bad}: [[box]] 1: unknown key 'sise'; known keys: name, position, rotation, size",
+        f"{bad}: [[box]] 1: unknown key 'sise'; known keys: {BOX_KEYS}",
         f"{bad}: {MASS}, got 0",
     ]
 

@@ -1,6 +1,7 @@
 """Plain-data components: dataclasses with slots, no behaviour; they import only spatial."""
 
 from playspace.components.interaction import Grabbable
+from playspace.components.look import Look
 from playspace.components.scene import Opponent, PlayerStart, Prop, Static
 from playspace.components.tracking import DeviceRole, TrackedDevice
 from playspace.components.transform import Transform
@@ -8,6 +9,7 @@ from playspace.components.transform import Transform
 __all__ = [
     "DeviceRole",
     "Grabbable",
+    "Look",
     "Opponent",
     "PlayerStart",
     "Prop",

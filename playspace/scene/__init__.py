@@ -1,4 +1,5 @@
-"""Scene files: static geometry, props, opponents and the player's start, in TOML.
+"""Scene files: static geometry, props, opponents, how they look and the player's start, in
+TOML.
 
     scene = load_scene("examples/scenes/playground.toml")   # SceneError lists every problem
     world.add_plugin(physics_plugin_for(scene))              # its [physics] table

@@ -3,7 +3,10 @@
 Scenery is static geometry (``Transform`` + ``Colliders`` on the environment layer, no body):
 one entity a table, so a flight of stairs is one entity whose collider parts are its steps,
 part ``i`` being step ``i`` counted from 0 at the bottom. Props are dynamic bodies, opponents
-kinematic ones that stay where their Transform puts them.
+kinematic ones that stay where their Transform puts them. An entity whose table said how it
+looks (or whose glTF mesh has a material) also gets a :class:`Look`; one that said nothing gets
+none, so the renderer draws it in its kind's colour. A Look is for the renderer only: physics
+and telemetry never read it.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import math
 from dataclasses import dataclass
 
 from playspace import spatial
-from playspace.components import Transform
+from playspace.components import Look, Transform
 from playspace.components.physics import (
     BodyKind,
     Box,
@@ -90,13 +93,13 @@ def spawn_scene(world: World, scene: Scene) -> SpawnedScene:
     enter this world raises SceneError with nothing spawned.
     """
     statics = (
-        [(b.name, _box(b)) for b in scene.boxes]
-        + [(s.name, _stairs(s)) for s in scene.stairs]
-        + [(r.name, _ramp(r)) for r in scene.ramps]
-        + [(m.name, _mesh(m)) for m in scene.meshes]
+        [(b.name, _looking(_box(b), b.look)) for b in scene.boxes]
+        + [(s.name, _looking(_stairs(s), s.look)) for s in scene.stairs]
+        + [(r.name, _looking(_ramp(r), r.look)) for r in scene.ramps]
+        + [(m.name, _looking(_mesh(m), m.look)) for m in scene.meshes]
     )
-    props = [(p.name, _prop(p)) for p in scene.props]
-    opponents = [(o.name, _opponent(o)) for o in scene.opponents]
+    props = [(p.name, _looking(_prop(p), p.look)) for p in scene.props]
+    opponents = [(o.name, _looking(_opponent(o), o.look)) for o in scene.opponents]
     _check_layers(world, scene)
     entities: dict[str, int] = {}
 
@@ -140,6 +143,10 @@ def _check_layers(world: World, scene: Scene) -> None:
         )
     for name in scene.physics.layers:
         layers.add(name)
+
+
+def _looking(components: tuple[object, ...], look: Look | None) -> tuple[object, ...]:
+    return components if look is None else (*components, look)
 
 
 def _static(name: str, transform: Transform, *parts: Collider) -> tuple[object, ...]:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from playspace.components.look import Look
 from playspace.components.physics import (
     DEFAULT_LAYERS,
     GRAVITY,
@@ -28,8 +29,9 @@ from playspace.components.physics import (
 )
 from playspace.components.rig import SLOPE_QUANTIZATION, SeparationPolicy, TurnMode
 from playspace.formats.files import MB, input_problem
-from playspace.formats.meshes import MeshFileError
+from playspace.formats.meshes import MeshFileError, read_material
 from playspace.formats.numbers import Number
+from playspace.formats.scene.looks import LOOK_KEYS, LookKeys, look_of, read_look
 from playspace.formats.scene.meshes import load_mesh
 from playspace.formats.scene.model import (
     BodyShape,
@@ -51,7 +53,7 @@ from playspace.formats.shown import clipped
 T = TypeVar("T")
 
 ARRAY_TABLES = ("box", "stairs", "ramp", "mesh", "prop", "opponent")
-SINGLE_TABLES = ("player", "physics", "scene")
+SINGLE_TABLES = ("player", "physics", "scene", "materials")
 SHAPES = ("sphere", "box", "capsule", "cylinder")
 FORWARD: Triple = (0.0, 0.0, -1.0)
 ZERO: Triple = (0.0, 0.0, 0.0)
@@ -135,11 +137,13 @@ class _SceneReader:
         self.errors: list[str] = []
         self.names: dict[str, str] = {}  # name -> the table that took it first
         self.layers: tuple[str, ...] = DEFAULT_LAYERS
+        self.materials: dict[str, LookKeys] = {}  # [materials.NAME] -> its checked look keys
 
     def scene(self) -> Scene:
         self._check_tables()
         physics = self._single("physics", self._physics)
         self.layers = DEFAULT_LAYERS + tuple(n for n in physics.layers if n not in DEFAULT_LAYERS)
+        self._materials()
         return Scene(
             path=self.path,
             name=self._single("scene", lambda t: t.string("name", self.path.stem)),
@@ -238,6 +242,42 @@ class _SceneReader:
             return None
         return Capsule(radius, height)
 
+    def _materials(self) -> None:
+        """The ``[materials]`` table: a ``[materials.NAME]`` table of look keys for each name."""
+        raw = self.data.get("materials")
+        if not isinstance(raw, dict):
+            return  # none, or reported by _check_tables
+        outer = Table(raw, "[materials]", self.file, self.errors)
+        for name, keys in raw.items():
+            if not isinstance(keys, dict):
+                outer.reject(name, f"a table of look keys ({', '.join(sorted(LOOK_KEYS))})")
+                continue
+            bare = re.fullmatch(r"[A-Za-z0-9_-]+", name) is not None
+            where = f"[materials.{clipped(name)}]" if bare else f'[materials."{clipped(name)}"]'
+            t = Table(keys, where, self.file, self.errors)
+            self.materials[name] = read_look(t, self.path.parent)
+            t.finish()
+
+    def _look(self, t: Table) -> Look | None:
+        """How a shape looks: its `material`, then its own look keys over the material's."""
+        material = None
+        if "material" in t.raw:
+            name = t.string("material")
+            material = self.materials.get(name)
+            if material is None and "material" not in t.bad:
+                known = ", ".join(f'"{clipped(n)}"' for n in self.materials) or "none"
+                t.problem(
+                    "material",
+                    f"expected the name of a [materials] table (the file has {known}), "
+                    f'got "{clipped(name)}"',
+                )
+        else:
+            t.skip("material")
+        own = read_look(t, self.path.parent)
+        if t.bad & {"material", *LOOK_KEYS}:
+            return None  # the scene does not load: nothing is built from a placeholder
+        return look_of(material, own)
+
     # One reader a table ------------------------------------------------------------------
 
     def _box(self, t: Table, index: int) -> SceneBox:
@@ -246,6 +286,7 @@ class _SceneReader:
             size=_triple(t.vector("size", SIZE)),
             position=_triple(t.vector("position", METRES)),
             rotation=_triple(t.vector("rotation", DEGREES, ZERO)),
+            look=self._look(t),
         )
 
     def _stairs(self, t: Table, index: int) -> SceneStairs:
@@ -257,6 +298,7 @@ class _SceneReader:
             rise=t.number("rise", SIZE),
             run=t.number("run", SIZE),
             width=t.number("width", SIZE),
+            look=self._look(t),
         )
 
     def _ramp(self, t: Table, index: int) -> SceneRamp:
@@ -267,6 +309,7 @@ class _SceneReader:
             length=t.number("length", SIZE),
             width=t.number("width", SIZE),
             angle=t.number("angle", SLOPE),
+            look=self._look(t),
         )
 
     def _mesh(self, t: Table, index: int) -> SceneMesh | None:
@@ -275,14 +318,17 @@ class _SceneReader:
         scale = t.number("scale", SCALE, 1.0)
         position = _triple(t.vector("position", METRES, ZERO))
         rotation = _triple(t.vector("rotation", DEGREES, ZERO))
+        look = self._look(t)
         if t.bad & {"file", "scale"}:
             return None
         try:
             shape = load_mesh(file, scale)
+            if look is None and not t.bad:  # the file's own material, when the scene says none
+                look = read_material(file)
         except MeshFileError as error:
             t.problem("file", str(error))
             return None
-        return SceneMesh(name, file, shape, position, rotation)
+        return SceneMesh(name, file, shape, position, rotation, look)
 
     def _prop(self, t: Table, index: int) -> SceneProp | None:
         name = self._name(t, f"prop {index}")
@@ -292,16 +338,18 @@ class _SceneReader:
         rotation = _triple(t.vector("rotation", DEGREES, ZERO))
         grabbable = t.boolean("grabbable", False)
         layer = t.string("layer", "props", self.layers)
+        look = self._look(t)
         if shape is None:
             return None
-        return SceneProp(name, shape, mass, position, rotation, grabbable, layer)
+        return SceneProp(name, shape, mass, position, rotation, grabbable, layer, look)
 
     def _opponent(self, t: Table, index: int) -> SceneOpponent | None:
         name = self._name(t, f"opponent {index}")
         shape = self._shape(t, "capsule")
         position = _triple(t.vector("position", METRES))
         yaw = t.number("yaw", DEGREES, 0.0)
-        return None if shape is None else SceneOpponent(name, shape, position, yaw)
+        look = self._look(t)
+        return None if shape is None else SceneOpponent(name, shape, position, yaw, look)
 
     def _player(self, t: Table) -> ScenePlayer:
         defaults = ScenePlayer()

@@ -3,7 +3,8 @@
 Everything here has passed validation, so spawning cannot fail on a value: sizes and masses
 are finite and positive, positions finite, directions unit and horizontal. Units are those of
 the file (metres, kilograms, degrees) except where a field's name says otherwise; the spawner
-converts degrees to rotations.
+converts degrees to rotations. Each shape's ``look`` is its ``material`` and look keys merged
+into one :class:`Look`, or None when the file says nothing about how it looks.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from playspace.components.look import Look
 from playspace.components.physics import (
     GRAVITY,
     KILL_HEIGHT,
@@ -46,6 +48,7 @@ class SceneBox:
     size: Triple
     position: Triple
     rotation: Triple  # degrees about x, y, z; see playspace.scene for the order
+    look: Look | None = None  # None: the file said nothing; drawn in its kind's colour
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +60,7 @@ class SceneStairs:
     rise: float
     run: float
     width: float
+    look: Look | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +71,7 @@ class SceneRamp:
     length: float  # along the slope
     width: float
     angle: float  # degrees above the horizontal
+    look: Look | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +81,7 @@ class SceneMesh:
     shape: TriangleMesh  # the file's triangles, already scaled
     position: Triple
     rotation: Triple
+    look: Look | None = None  # the scene's, else the file's own material
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +93,7 @@ class SceneProp:
     rotation: Triple
     grabbable: bool
     layer: str
+    look: Look | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +102,7 @@ class SceneOpponent:
     shape: BodyShape
     position: Triple  # where it stands: the bottom of its shape
     yaw: float  # degrees, positive turning left
+    look: Look | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from typing import Any
 from playspace.formats.numbers import Number, parse_numbers
 from playspace.formats.shown import clipped
 
-_COUNT_WORDS = {1: "one", 2: "two", 3: "three"}
+_COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
 
 
 def describe(number: Number, counts: tuple[int, ...] | None) -> str:
