@@ -17,6 +17,9 @@ from playspace.outputs import LineStream, output_problem
 from playspace.stopping import INTERRUPTED, StopRequest
 
 READER_LEFT = 128 + 13  # the exit status of a process that SIGPIPE ended
+# playspace.render.cameras.CAMERAS, named here because importing render loads GL, which a
+# headless run must not (tests/test_viewer.py checks that the two agree)
+CAMERAS = ("head", "spectator")
 
 if TYPE_CHECKING:  # the render package loads GL: import it only in runs that draw
     from playspace.render.capture import Capture
@@ -46,7 +49,9 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument("files", nargs="+", metavar="FILE", help="a scene file (TOML)")
     validate.set_defaults(usage=validate)
     run = commands.add_parser(
-        "run", help="run a scene: in the desktop preview window, or --headless from a trace"
+        "run",
+        help="run a scene: in the desktop preview window (with --trace: play the recording in "
+        "it), or --headless from a trace",
     )
     run.set_defaults(usage=run)
     run.add_argument(
@@ -57,7 +62,13 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="no window; no GL either unless --screenshot or --frames asks for pictures",
     )
-    run.add_argument("--trace", type=Path, metavar="FILE", help="replay this trace (v1)")
+    run.add_argument(
+        "--trace",
+        type=Path,
+        metavar="FILE",
+        help="replay this trace (v1): headless, or in the window with pause, step, speed and "
+        "seeking (docs/preview.md)",
+    )
     run.add_argument(
         "--telemetry",
         type=Path,
@@ -102,6 +113,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--quit-after", type=int, metavar="N", help="preview: close the window after N frames"
+    )
+    run.add_argument(
+        "--camera",
+        choices=CAMERAS,
+        default=CAMERAS[0],
+        help="where the window and captures look from: the player's head, or a spectator "
+        "behind and above it (F5 switches in the window)",
+    )
+    run.add_argument(
+        "--debug-physics",
+        action="store_true",
+        help="show the physics debug view from the start (F3 switches it in the window)",
     )
     run.add_argument(
         "--drive",
@@ -150,6 +173,7 @@ def _run_vr(args: argparse.Namespace) -> int:
     error. After a run that drew, one line says through what and how many frames."""
     from playspace.loops.gl import DrawnCount, choose_gl, headset_gl
     from playspace.loops.headset import failure_message, run_vr
+    from playspace.loops.replay import show_physics_debug
     from playspace.render.context import GLUnavailableError
     from playspace.xr.state import XrUnavailable
 
@@ -168,6 +192,7 @@ def _run_vr(args: argparse.Namespace) -> int:
             "record": args.record,
             "drive": args.drive,
             "stop": args.stop,
+            "plugins": [show_physics_debug] if args.debug_physics else [],
         }
         try:
             binding = choose_gl(args.gl)
@@ -224,6 +249,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             ("--headless", args.headless), ("--trace", args.trace),
             ("--screenshot", args.screenshot), ("--frames", args.frames),
             ("--quit-after", args.quit_after is not None),
+            ("--camera", args.camera != CAMERAS[0]),
         )  # fmt: skip
         for flag, value in vr_ignores:
             if value:
@@ -234,15 +260,25 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return _preview(args, parser)
     if args.record is not None or args.quit_after is not None:
         parser.error("--record and --quit-after are for the preview window (drop --headless)")
+    draws = bool(args.screenshot or args.frames) and not args.no_render
+    for flag, value in (
+        ("--camera", args.camera != CAMERAS[0]),
+        ("--debug-physics", args.debug_physics),
+    ):
+        if value and not draws:
+            parser.error(f"{flag} is for runs that draw: add --screenshot or --frames")
     _refuse_overwriting_inputs(args)
     capture: Capture | None = None
-    if (args.screenshot or args.frames) and not args.no_render:
+    if draws:
         # Only a run that draws imports the render package: a plain headless run loads no GL.
+        from playspace.render.cameras import camera_named
         from playspace.render.capture import Capture
         from playspace.render.context import GLUnavailableError
 
         try:
-            capture = Capture(args.screenshot, args.frames, args.every)
+            capture = Capture(
+                args.screenshot, args.frames, args.every, camera=camera_named(args.camera)
+            )
         except GLUnavailableError as error:
             print(f"playspace run: {error}", file=sys.stderr)
             return 2
@@ -257,7 +293,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 out = stack.enter_context(LineStream(args.telemetry))
             replayed = run_headless(
                 args.scene, args.trace, out, args.seconds, args.fixed_hz, args.seed, capture,
-                stop=args.stop,
+                stop=args.stop, debug_physics=args.debug_physics,
             )  # fmt: skip
             summary = replayed.summary()
     except KeyboardInterrupt:
@@ -356,45 +392,54 @@ def _preview(
     parser: argparse.ArgumentParser,
     no_window: Callable[[str], int] | None = None,
 ) -> int:
-    """The desktop preview: the scene in a window, driven by the XR simulator. When no window
+    """The desktop preview: the scene in a window, driven by the XR simulator, or with
+    ``--trace`` the recording played in it as the headless replay plays it. When no window
     opens, `no_window` (given the reason) decides what happens instead, if given."""
-    headless_only = (("--trace", args.trace), ("--telemetry", args.telemetry))
-    for flag, value in (*headless_only, ("--frames", args.frames), ("--no-render", args.no_render)):
+    viewing = args.trace is not None
+    played = "the viewer plays the trace in a window" if viewing else "the preview is played live"
+    for flag, value in (
+        ("--telemetry", args.telemetry), ("--frames", args.frames), ("--no-render", args.no_render),
+    ):  # fmt: skip
         if value:
-            parser.error(
-                f"{flag} is for headless runs (add --headless); the preview is played live"
-            )
+            parser.error(f"{flag} is for headless runs (add --headless); {played}")
+    if viewing and args.record is not None:
+        parser.error("--record is for the live preview: --trace plays a recording already")
     if args.quit_after is not None and args.quit_after < 1:
         parser.error(f"--quit-after must be a whole number >= 1, got {args.quit_after}")
     _refuse_overwriting_inputs(args)
     from playspace.example import headless_command
 
     headless = headless_command(args.scene)
+    if viewing:
+        headless = f"playspace run {args.scene} --headless --trace {args.trace}"
+    window = "the trace viewer" if viewing else "the preview window"
     if not _has_display():
         print(
-            "playspace run: no display for the preview window ($DISPLAY and $WAYLAND_DISPLAY "
+            f"playspace run: no display for {window} ($DISPLAY and $WAYLAND_DISPLAY "
             f"are unset); run headless instead: {headless}",
             file=sys.stderr,
         )
         return 2
     from playspace.app import TargetError
     from playspace.loops.preview import preview
+    from playspace.loops.viewer import view_trace
     from playspace.render.preview import PreviewError
     from playspace.scene import SceneError
+    from playspace.systems.input import TraceError
 
+    shown = {
+        "seconds": args.seconds, "seed": args.seed, "frames": args.quit_after,
+        "screenshot": args.screenshot, "stop": args.stop, "camera": args.camera,
+        "debug_physics": args.debug_physics,
+    }  # fmt: skip
     fixed_hz = args.fixed_hz or 90.0
+    recorded = None
     try:
-        run, recorded = preview(
-            args.scene,
-            fixed_hz=fixed_hz,
-            seed=args.seed,
-            record=args.record,
-            frames=args.quit_after,
-            seconds=args.seconds,
-            screenshot=args.screenshot,
-            stop=args.stop,
-        )
-    except (SceneError, TargetError) as error:
+        if viewing:
+            run, player = view_trace(args.scene, args.trace, fixed_hz=args.fixed_hz, **shown)
+        else:
+            run, recorded = preview(args.scene, fixed_hz=fixed_hz, record=args.record, **shown)
+    except (SceneError, TargetError, TraceError) as error:
         print(error, file=sys.stderr)
         return 2
     except PreviewError as error:
@@ -408,10 +453,18 @@ def _preview(
         kept = f"; the recording so far is in {args.record}" if args.record else ""
         print(f"playspace run: interrupted{kept}", file=sys.stderr)
         return INTERRUPTED
-    seconds = run.steps / fixed_hz
-    done = [
-        f"{args.scene}: {run.frames} frames, {run.steps} fixed steps ({seconds:.2f} s) previewed"
-    ]
+    if viewing:
+        hz, steps = player.replay.fixed_hz, player.replay.steps
+        done = [
+            f"{args.scene}: {run.frames} frames, {args.trace} viewed, left at "
+            f"{player.step / hz:.2f} of {steps / hz:.2f} s (step {player.step} of {steps})"
+        ]
+    else:
+        seconds = run.steps / fixed_hz
+        done = [
+            f"{args.scene}: {run.frames} frames, {run.steps} fixed steps ({seconds:.2f} s) "
+            "previewed"
+        ]
     if args.screenshot:
         done.append(f"screenshot in {args.screenshot}")
     if recorded is not None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import cli_helpers
 import pytest
+from moderngl import Context
 
 from playspace.components.input import InputFrame
 from playspace.formats.telemetry import read_telemetry
@@ -89,6 +90,24 @@ def test_the_same_scene_and_trace_give_byte_identical_telemetry(
         done = playspace("run", scene, "--headless", "--trace", trace, "--telemetry", out)
         assert done.returncode == 0, done.stderr
     assert first.read_bytes() == second.read_bytes()
+
+
+def test_watching_a_run_through_a_spectator_with_the_physics_debug_view_changes_nothing(
+    scene: Path, trace: Path, tmp_path: Path, ctx: Context
+) -> None:
+    """The camera and the debug view are what is drawn: the simulation, and so its telemetry,
+    is the same byte for byte (`ctx`: skipped where this machine has no OpenGL)."""
+    plain, watched = tmp_path / "plain.jsonl", tmp_path / "watched.jsonl"
+    done = playspace("run", scene, "--headless", "--trace", trace, "--telemetry", plain)
+    assert done.returncode == 0, done.stderr
+    frames = tmp_path / "frames"
+    done = cli_helpers.playspace(
+        "run", scene, "--headless", "--trace", trace, "--telemetry", watched, "--frames", frames,
+        "--every", "45", "--camera", "spectator", "--debug-physics",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert len(list(frames.glob("step_*.png"))) == 6
+    assert watched.read_bytes() == plain.read_bytes()
 
 
 def test_seconds_and_fixed_hz_options(scene: Path, trace: Path, tmp_path: Path) -> None:

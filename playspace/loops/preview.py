@@ -5,7 +5,8 @@ as it was), the simulator read once a window frame through a
 :class:`~playspace.systems.input.LiveSource` (each fixed step sees the head and hands at its
 own time), an optional recording of what the steps saw, and the world. :func:`run_preview` is
 the loop itself: poll the window's events, move the simulator by the frame's wall time,
-advance the world by the same, draw, swap.
+advance the world by the same, draw, swap. :func:`drive_window` is that loop's frame-by-frame
+part, which the trace viewer (:mod:`playspace.loops.viewer`) shares.
 """
 
 from __future__ import annotations
@@ -19,11 +20,15 @@ from pathlib import Path
 from moderngl_window.context.base import BaseWindow
 
 from playspace.app import build_world, load_target
+from playspace.components.debug import PhysicsDebug
 from playspace.ecs import World
+from playspace.loops.replay import show_physics_debug
 from playspace.render.capture import write_png
-from playspace.render.preview import Controls, Preview, preview_window
+from playspace.render.preview import Action, Preview, poll_gamepads, preview_window
 from playspace.systems.input import InputSource, LiveSource, Recorder, TraceWriter
 from playspace.systems.input.simulator import Simulator
+
+DEBUG_KEY = "f3"  # shows or hides the physics debug view, as debug overlays in games do
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,32 +40,42 @@ class PreviewRun:
     interrupted: bool = False  # stopped by Ctrl-C, SIGTERM or SIGHUP, not closed
 
 
-def run_preview(
-    world: World,
-    controls: Controls,
-    window: BaseWindow,
+def debug_actions(world: Callable[[], World]) -> dict[str, Action]:
+    """The window's F3: show or hide the physics debug view of `world()` (the world shown
+    now: a trace sought back plays a new one). The player's own choice, made from a key, as
+    a headset's menu would make it; the renderer only reads it."""
+
+    def toggle() -> None:
+        shown = world()
+        debug = shown.try_resource(PhysicsDebug) or shown.insert_resource(PhysicsDebug())
+        debug.shown = not debug.shown
+
+    return {DEBUG_KEY: ("F3 physics", toggle)}
+
+
+def drive_window(
+    preview: Preview,
+    frame: Callable[[float], int],
     *,
     frames: int | None = None,
-    seconds: float | None = None,
+    done: Callable[[], bool] = lambda: False,
     screenshot: Path | None = None,
     stop: Callable[[], bool] | None = None,
 ) -> PreviewRun:
-    """Run the world in `window` until it is closed (Esc), `frames` frames have been drawn,
-    the world's clock passes `seconds` or `stop` says so (asked each frame); `screenshot`
-    saves the last frame as a PNG."""
-    preview = Preview(world, controls, window)
+    """Call `frame` with each frame's wall time (it moves the world and draws; it returns the
+    fixed steps it ran) until the window is closed (Esc), `frames` frames have been drawn,
+    `done` says so or `stop` does (asked each frame); `screenshot` saves the last frame as a
+    PNG. Releases the preview's GPU objects at the end."""
+    window = preview.window
     drawn = steps = 0
     try:
         last = time.perf_counter()
         while True:
             now = time.perf_counter()
-            steps += preview.frame(now - last)
+            steps += frame(now - last)
             last = now
             drawn += 1
-            done = (frames is not None and drawn >= frames) or (
-                seconds is not None and world.time.elapsed >= seconds
-            )
-            if done or window.is_closing:
+            if (frames is not None and drawn >= frames) or done() or window.is_closing:
                 if screenshot is not None:
                     write_png(screenshot, preview.read())
                 break
@@ -70,6 +85,39 @@ def run_preview(
     finally:
         preview.release()
     return PreviewRun(drawn, steps)
+
+
+def run_preview(
+    world: World,
+    simulator: Simulator,
+    window: BaseWindow,
+    *,
+    frames: int | None = None,
+    seconds: float | None = None,
+    screenshot: Path | None = None,
+    stop: Callable[[], bool] | None = None,
+    camera: str = "head",
+) -> PreviewRun:
+    """Run the world in `window`, played through `simulator`, until it is closed (Esc),
+    `frames` frames have been drawn, the world's clock passes `seconds` or `stop` says so
+    (asked each frame); `screenshot` saves the last frame as a PNG. `camera` is the one shown
+    first."""
+    if window.name == "glfw":  # gamepads come from glfw, which only the glfw window starts
+        simulator.gamepads = poll_gamepads
+    preview = Preview(world, simulator, window, camera=camera, actions=debug_actions(lambda: world))
+
+    def frame(seconds: float) -> int:
+        simulator.update(seconds)
+        steps = world.advance(seconds)
+        preview.draw(seconds, steps)
+        return steps
+
+    def passed() -> bool:
+        return seconds is not None and world.time.elapsed >= seconds
+
+    return drive_window(
+        preview, frame, frames=frames, done=passed, screenshot=screenshot, stop=stop
+    )
 
 
 def preview(
@@ -83,11 +131,14 @@ def preview(
     seconds: float | None = None,
     screenshot: Path | None = None,
     stop: Callable[[], bool] | None = None,
+    camera: str = "head",
+    debug_physics: bool = False,
 ) -> tuple[PreviewRun, int | None]:
     """Run a scene or an example module in the preview window until it is closed; what it did
-    and, with `record`, how many samples the trace holds. Raises what loading the target
-    raises, :class:`~playspace.render.preview.PreviewError` when no window opens, OSError when
-    the recording cannot be written."""
+    and, with `record`, how many samples the trace holds. `camera` is the one shown first;
+    `debug_physics` shows the physics debug view from the start. Raises what loading the
+    target raises, :class:`~playspace.render.preview.PreviewError` when no window opens,
+    OSError when the recording cannot be written."""
     scene, example = load_target(target)
     simulator = Simulator()
     recorder: Recorder | None = None
@@ -99,8 +150,10 @@ def preview(
             source = recorder = Recorder(source, writer)
         added = [*plugins, *([example.build] if example is not None else [])]
         world, _ = build_world(scene, source, fixed_hz, seed, added)
+        if debug_physics:
+            show_physics_debug(world)
         run = run_preview(
             world, simulator, window, frames=frames, seconds=seconds, screenshot=screenshot,
-            stop=stop,
+            stop=stop, camera=camera,
         )  # fmt: skip
     return run, None if recorder is None else recorder.samples

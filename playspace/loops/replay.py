@@ -7,33 +7,84 @@ trace, rate and seed write the same telemetry byte for byte, whether or not a ca
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from playspace.app import build_world, load_target, telemetry_events
+from playspace.components.debug import PhysicsDebug
 from playspace.ecs import World
 from playspace.example import Example
+from playspace.scene import Scene
 from playspace.systems.drawn import place_drawn
-from playspace.systems.input import InputSource, ReplaySource, ScriptedSource, load_trace, standing
+from playspace.systems.input import (
+    InputSource,
+    ReplaySource,
+    ScriptedSource,
+    Trace,
+    load_trace,
+    standing,
+)
 from playspace.systems.telemetry import Lines, TelemetryPlugin
 
 DEFAULT_HZ = 90.0  # fixed steps a second when neither the caller nor the trace says
 
 
-def replay_source(trace: Path | None) -> InputSource:
-    """The recorded trace, or a player standing still at the start when there is none."""
+def replay_source(trace: Path | Trace | None) -> InputSource:
+    """A fresh source playing the recorded trace (a file, or one loaded already), or a player
+    standing still at the start when there is none."""
     if trace is None:
         return ScriptedSource(lambda t: standing())
-    return ReplaySource(load_trace(trace))
+    return ReplaySource(trace if isinstance(trace, Trace) else load_trace(trace))
 
 
-def replay_rate(source: InputSource, fixed_hz: float | None = None) -> float:
-    """`fixed_hz` when given, else the rate the trace was recorded at, else 90 Hz."""
-    if fixed_hz is not None:
-        return fixed_hz
-    recorded = source.trace.fixed_hz if isinstance(source, ReplaySource) else None
-    return recorded or DEFAULT_HZ
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """What a replay plays (a scene or an example, a trace, a rate, a seed) and for how many
+    fixed steps; :meth:`world` builds it afresh, as often as asked, each world the same."""
+
+    scene: Scene
+    example: Example | None
+    trace: Trace | None
+    fixed_hz: float
+    seed: int
+    steps: int  # the run's length: the trace's (or `seconds`) in whole fixed steps, at least 1
+
+    def world(self, plugins: Sequence[object] = ()) -> World:
+        """A world at the replay's start: the default plugins on a fresh source playing the
+        trace, then `plugins`, then the example's own systems."""
+        added = [*plugins, *([self.example.build] if self.example is not None else [])]
+        world, _ = build_world(
+            self.scene, replay_source(self.trace), self.fixed_hz, self.seed, added
+        )
+        return world
+
+
+def prepare_replay(
+    target: Path,
+    trace: Path | None,
+    seconds: float | None = None,
+    fixed_hz: float | None = None,
+    seed: int = 0,
+) -> Replay:
+    """Load a scene or an example module and the trace to play through it (the example's own
+    when `trace` is None): `seconds` long (default: the trace's length), at `fixed_hz`
+    (default: the rate the trace was recorded at, else 90 Hz). Raises what loading raises."""
+    scene, example = load_target(target)
+    if trace is None and example is not None:
+        trace = example.trace
+    recorded = None if trace is None else load_trace(trace)
+    recorded_hz = recorded.fixed_hz if recorded is not None else None
+    hz = fixed_hz if fixed_hz is not None else recorded_hz or DEFAULT_HZ
+    length = seconds if seconds is not None else (recorded.duration if recorded else 0.0)
+    steps = max(1, math.ceil(length * hz - 1e-9))
+    return Replay(scene, example, recorded, hz, seed, steps)
+
+
+def show_physics_debug(world: World) -> None:
+    """A plugin: the physics debug view shown from the start (``--debug-physics``)."""
+    debug = world.try_resource(PhysicsDebug) or world.insert_resource(PhysicsDebug())
+    debug.shown = True
 
 
 AfterStep = Callable[[World, int, bool], None]
@@ -71,24 +122,21 @@ def run_headless(
     seed: int = 0,
     after_step: AfterStep | None = None,
     stop: Callable[[], bool] | None = None,
+    debug_physics: bool = False,
 ) -> Replayed:
     """Replay `trace` through a scene or an example (its own trace by default) for the trace's
     length (or `seconds`), at `fixed_hz` (default: the rate the trace was recorded at, else
     90 Hz). Deterministic: the same inputs write the same telemetry, whether or not
     `after_step` watches. `stop` is asked after each step; when it says so, the run ends
-    there, `interrupted`."""
-    scene, example = load_target(target)
-    if trace is None and example is not None:
-        trace = example.trace
-    source = replay_source(trace)
-    hz = replay_rate(source, fixed_hz)
+    there, `interrupted`. `debug_physics` shows the physics debug view from the start (for
+    captures to draw)."""
+    replay = prepare_replay(target, trace, seconds, fixed_hz, seed)
     events = telemetry_events()
     plugins: list[object] = [TelemetryPlugin(telemetry, events)] if telemetry is not None else []
-    if example is not None:
-        plugins.append(example.build)
-    world, _ = build_world(scene, source, hz, seed, plugins)
-    length = seconds if seconds is not None else (source.duration or 0.0)
-    steps = max(1, math.ceil(length * hz - 1e-9))
+    world = replay.world(plugins)
+    if debug_physics:
+        show_physics_debug(world)
+    steps, example = replay.steps, replay.example
     for done in range(1, steps + 1):
         world.step(1)
         if after_step is not None:

@@ -3,8 +3,9 @@
 ``playspace run SCENE --headless --screenshot OUT.png`` draws the last fixed step;
 ``--frames DIR --every N`` draws every N-th step, from the first, into ``DIR/step_000000.png``,
 ``DIR/step_00000N.png``, ...: each file is named by the step's index from 0, the ``step`` of
-the telemetry line that reports the same state. The camera is the player's eye: the rig
-head's drawn pose, with the preview's symmetric projection (90 degrees vertically). A capture
+the telemetry line that reports the same state. The camera is the player's eye (the rig
+head's drawn pose), or with ``--camera spectator`` a third-person view behind and above the
+head (:mod:`playspace.render.cameras`), with the preview's symmetric projection. A capture
 draws what the world's LATE phase placed; the headless loop places the end of each step (as
 telemetry reports it) before a capture looks.
 
@@ -19,14 +20,11 @@ import moderngl
 import numpy as np
 import numpy.typing as npt
 
-from playspace.components import Transform
-from playspace.components.drawn import DrawnPoses
-from playspace.components.rig import Rig
 from playspace.ecs import World
+from playspace.render.cameras import Camera, HeadCamera, head_pose
 from playspace.render.context import create_context
 from playspace.render.renderer import Renderer
 from playspace.render.views import View, preview_view
-from playspace.spatial import Pose
 
 SIZE = (1280, 720)
 U8Image = npt.NDArray[np.uint8]
@@ -70,23 +68,16 @@ def write_png(path: Path | str, image: U8Image) -> None:
 
 
 def eye_view(world: World, aspect: float) -> View:
-    """The player's eye: the rig head where LATE drew it this frame, so the camera and the
-    hands are drawn at one instant (at its Transform without late placement; where the
-    world's origin is, looking down -Z, when the world has no rig)."""
-    rig = world.try_resource(Rig)
-    if rig is None:
-        return preview_view(Pose.identity(), aspect)
-    drawn = world.try_resource(DrawnPoses)
-    pose = drawn.pose(rig.head) if drawn is not None else None
-    if pose is None:
-        head = world.get(rig.head, Transform)
-        pose = head.pose()
-    return preview_view(pose, aspect)
+    """The player's eye: the rig head where LATE drew it this frame (the ``head`` camera of
+    :mod:`playspace.render.cameras`)."""
+    return preview_view(head_pose(world), aspect)
 
 
 class Capture:
     """Draws and saves the fixed steps a headless run asks for; the run calls it after each
-    step. Owns its GL context, renderer and framebuffer: :meth:`release` frees them."""
+    step. The `camera` is the player's eyes unless given (a spectator's follows smoothly
+    from one picture to the next). Owns its GL context, renderer and framebuffer:
+    :meth:`release` frees them."""
 
     def __init__(
         self,
@@ -94,10 +85,12 @@ class Capture:
         frames: Path | None = None,
         every: int = 1,
         size: tuple[int, int] = SIZE,
+        camera: Camera | None = None,
     ) -> None:
         if every < 1:
             raise ValueError(f"capture every N steps needs N >= 1, got {every}")
         self.screenshot, self.frames, self.every = screenshot, frames, every
+        self.camera: Camera = camera if camera is not None else HeadCamera()
         self.frame_count = 0  # files written into `frames`
         self.ctx = create_context()
         self.renderer = Renderer(self.ctx)
@@ -106,9 +99,9 @@ class Capture:
             frames.mkdir(parents=True, exist_ok=True)
 
     def shoot(self, world: World) -> U8Image:
-        """Draw the world as it is at the end of its last step, from the player's eye."""
+        """Draw the world as it is at the end of its last step, from the capture's camera."""
         self.renderer.prepare(world)
-        self.renderer.draw(eye_view(world, self.target.aspect), self.target.framebuffer)
+        self.renderer.draw(self.camera.view(world, self.target.aspect), self.target.framebuffer)
         return self.target.read()
 
     def __call__(self, world: World, steps: int, last: bool) -> None:

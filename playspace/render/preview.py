@@ -1,15 +1,18 @@
 """The desktop preview: the world in a window, played through the XR simulator.
 
-``playspace run SCENE.toml`` opens it (``docs/preview.md``). The window is moderngl-window's,
+``playspace run SCENE.toml`` opens it (``docs/preview.md``); ``playspace run SCENE --trace
+FILE`` plays a recording in it (:mod:`playspace.loops.viewer`). The window is moderngl-window's,
 glfw by default (``MODERNGL_WINDOW=pyglet`` picks another backend); the loop is ours, not the
-library's (:mod:`playspace.loops.preview`), so a frame is always: poll events,
-:meth:`Controls.update`, ``world.advance`` by the frame's wall time, draw the head's view at the
-window's current aspect, draw the overlay, swap.
+library's (:mod:`playspace.loops.preview`), so a frame is always: poll events, move the world
+(the simulator and ``world.advance`` by the frame's wall time, or the trace player's steps),
+:meth:`Preview.draw` the camera's view at the window's current aspect and the overlay, swap.
 
 Keys and mouse buttons go to the controls by name (moderngl-window's key names in lower case,
 ``mouse_left``, ``mouse_right``), so the simulator knows nothing of windows. The window keeps
-three keys of its own: M frees or captures the mouse, F11 toggles full screen, Esc closes.
-glfw's gamepads drive opponents: connected pads are read each sample, none gives none.
+keys of its own: F5 switches the camera (the head's, a spectator's behind the player), M frees
+or captures the mouse, F11 toggles full screen, Esc closes; the loop may add more (F3, the
+physics debug view) as :data:`Action` s. glfw's gamepads drive opponents: connected pads are
+read each sample, none gives none.
 
 This module imports moderngl-window and glfw, so only the preview run imports it.
 """
@@ -19,7 +22,7 @@ from __future__ import annotations
 import re
 import textwrap
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol
 
@@ -32,7 +35,8 @@ from moderngl_window.text.bitmapped.text_2d import TextWriter2D
 from playspace.components.input import Gamepad, PadButton
 from playspace.components.rig import Rig, Separation, ViewFade
 from playspace.ecs import World
-from playspace.render.capture import U8Image, eye_view
+from playspace.render.cameras import CAMERAS, Camera, camera_named
+from playspace.render.capture import U8Image
 from playspace.render.renderer import Renderer
 from playspace.render.views import View
 
@@ -44,6 +48,7 @@ SLOWEST = 3  # systems named in the overlay
 SMOOTHING = 0.1  # how much of each new frame time the overlay's figure takes in
 STICK_DEADZONE = 0.1  # a resting gamepad stick reads a little off centre: not a move
 MOUSE_BUTTONS = {1: "mouse_left", 2: "mouse_right"}  # moderngl-window numbers them from 1
+CAMERA_KEY = "f5"  # Minecraft's key for its third-person view
 WINDOW_KEYS = "M mouse | F11 full screen | Esc quit"
 PAD_BUTTONS = {  # glfw's gamepad button indices
     glfw.GAMEPAD_BUTTON_A: PadButton.A,
@@ -63,16 +68,20 @@ class PreviewError(RuntimeError):
     """The preview window could not open; the message says why and what to run instead."""
 
 
-class Controls(Protocol):
-    """What the window drives: the XR simulator (``playspace.systems.input.simulator``)."""
+Action = tuple[str, Callable[[], None]]
+"""A key the loop gives the window: its words in the help line ("F3 physics") and what it
+does when pressed."""
 
-    gamepads: Callable[[], Sequence[Gamepad]]
+
+class Controls(Protocol):
+    """What the window's keys and mouse drive: the XR simulator
+    (``playspace.systems.input.simulator``) or a trace being played
+    (:class:`playspace.loops.viewer.TracePlayer`). The loop moves them each frame."""
 
     def key_down(self, name: str) -> None: ...
     def key_up(self, name: str) -> None: ...
     def mouse_moved(self, dx: float, dy: float) -> None: ...
     def mouse_scrolled(self, dy: float) -> None: ...
-    def update(self, dt: float) -> None: ...
     def help_line(self) -> str: ...
 
 
@@ -102,19 +111,24 @@ def poll_gamepads() -> tuple[Gamepad, ...]:
     return tuple(pads)
 
 
-def frame_view(world: World, size: tuple[int, int]) -> View | None:
-    """The head's view for a framebuffer of `size`, its aspect that of the window now (so a
-    resize never stretches the picture); None while the window has no area (minimised)."""
+def frame_view(world: World, size: tuple[int, int], camera: Camera | None = None) -> View | None:
+    """The `camera`'s view (the head's by default) for a framebuffer of `size`, its aspect
+    that of the window now (so a resize never stretches the picture); None while the window
+    has no area (minimised)."""
     width, height = size
-    return eye_view(world, width / height) if width > 0 and height > 0 else None
+    if width <= 0 or height <= 0:
+        return None
+    return (camera or camera_named("head")).view(world, width / height)
 
 
-def stats_line(world: World, frame_seconds: float) -> str:
-    """Frame time, fixed steps this frame and the slowest systems of their last run."""
+def stats_line(world: World, frame_seconds: float, steps: int | None = None) -> str:
+    """Frame time, fixed steps this frame (`steps`, else what the world's last frame ran) and
+    the slowest systems of their last run."""
     ran = [spec for spec in world.schedule.all() if spec.stats.calls]
     ran.sort(key=lambda spec: spec.stats.last_ns, reverse=True)
     slowest = ", ".join(f"{s.name} {s.stats.last_ns / 1e6:.2f} ms" for s in ran[:SLOWEST])
-    steps = world.fixed_time.steps_this_frame
+    if steps is None:
+        steps = world.fixed_time.steps_this_frame
     return (
         f"frame {frame_seconds * 1e3:.1f} ms, {steps} fixed step{'' if steps == 1 else 's'}, "
         f"slowest: {slowest or 'none yet'}"
@@ -172,18 +186,34 @@ def preview_window(
 
 
 class Preview:
-    """The preview's window, renderer and overlay on one world and its controls."""
+    """The preview's window, renderer, camera and overlay on one world and its controls.
 
-    def __init__(self, world: World, controls: Controls, window: BaseWindow) -> None:
+    `camera` is the one shown first (a name of :data:`~playspace.render.cameras.CAMERAS`);
+    F5 switches to the next. `actions` are the loop's keys (by name), tried before the
+    controls see a key. `capture_mouse`: take the pointer for mouse look (the simulator's),
+    or leave it free (a trace being watched). `world` may be replaced between frames (a trace
+    sought back plays a new world from its start)."""
+
+    def __init__(
+        self,
+        world: World,
+        controls: Controls,
+        window: BaseWindow,
+        *,
+        camera: str = CAMERAS[0],
+        actions: Mapping[str, Action] | None = None,
+        capture_mouse: bool = True,
+    ) -> None:
         self.world, self.controls, self.window = world, controls, window
+        self.cameras = [camera_named(name) for name in CAMERAS]
+        self.camera = self.cameras[CAMERAS.index(camera)]  # ValueError for another name
+        self.actions = dict(actions or {})
         self.renderer = Renderer(window.ctx)
         self.lines: list[TextWriter2D] = []  # one a line shown, each uploaded when it changes
         self.wrapped: tuple[tuple[str, int], list[str]] | None = None
         self.frame_seconds: float | None = None  # smoothed, for the overlay
         names = {name: getattr(window.keys, name) for name in dir(window.keys) if name.isupper()}
         self._key_names = {key: name.lower() for name, key in names.items()}
-        if window.name == "glfw":  # gamepads come from glfw, which only the glfw window starts
-            controls.gamepads = poll_gamepads
         window.key_event_func = self._key
         window.mouse_position_event_func = self._mouse_moved
         window.mouse_drag_event_func = self._mouse_moved
@@ -191,7 +221,7 @@ class Preview:
         window.mouse_release_event_func = self._mouse_released
         window.mouse_scroll_event_func = self._mouse_scrolled
         window.resize_func = self._resized
-        window.mouse_exclusivity = True
+        window.mouse_exclusivity = capture_mouse
         # glfw re-centres a captured cursor when the window changes size or capture, and reports
         # the jump as one motion: the first motion after either is not the player's.
         self._jumped = True
@@ -207,7 +237,22 @@ class Preview:
         if name == "m":
             self.window.mouse_exclusivity = not self.window.mouse_exclusivity
             self._jumped = True
-        self.controls.key_down(name)
+        if name == CAMERA_KEY:
+            self.switch_camera()
+        elif name in self.actions:
+            self.actions[name][1]()
+        else:
+            self.controls.key_down(name)
+
+    def switch_camera(self) -> None:
+        """Show the next camera (the head's, then the spectator's, then the head's again)."""
+        self.camera = self.cameras[(self.cameras.index(self.camera) + 1) % len(self.cameras)]
+
+    def help_line(self) -> str:
+        """The controls' keys, then the loop's and the window's."""
+        own = [words for words, _ in self.actions.values()]
+        keys = [self.controls.help_line(), f"F5 camera ({self.camera.name})", *own, WINDOW_KEYS]
+        return " | ".join(keys)
 
     def _resized(self, width: int, height: int) -> None:
         self._jumped = True  # the view follows by itself: each frame reads the window's size
@@ -229,30 +274,33 @@ class Preview:
     def _mouse_scrolled(self, dx: float, dy: float) -> None:
         self.controls.mouse_scrolled(dy)
 
-    def frame(self, seconds: float) -> int:
-        """Simulate `seconds` and draw the result into the window's back buffer; return the
-        number of fixed steps run."""
-        self.controls.update(seconds)
-        steps = self.world.advance(seconds)
+    def draw(self, seconds: float, steps: int, status: str | None = None) -> None:
+        """Draw the world as it is now into the window's back buffer, with the overlay: the
+        frame took `seconds` and ran `steps` fixed steps; `status` is a line of the loop's
+        own (where a trace is, its speed) shown above the figures."""
         shown = seconds if self.frame_seconds is None else self.frame_seconds
         self.frame_seconds = shown = shown + (seconds - shown) * SMOOTHING
         window = self.window
         size = window.buffer_size
-        view = frame_view(self.world, size)
+        view = frame_view(self.world, size, self.camera)
         if view is None:
-            return steps
+            return
         window.fbo.viewport = (0, 0, *size)
         self.renderer.prepare(self.world)
         self.renderer.draw(view, window.fbo)
-        help_text = f"{self.controls.help_line()} | {WINDOW_KEYS}"
-        self._write(help_text, stats_line(self.world, shown), size, fade_line(self.world))
-        return steps
+        stats = stats_line(self.world, shown, steps)
+        self._write(self.help_line(), stats, size, fade_line(self.world), status)
 
     def _write(
-        self, help_text: str, stats: str, size: tuple[int, int], why: str | None = None
+        self,
+        help_text: str,
+        stats: str,
+        size: tuple[int, int],
+        why: str | None = None,
+        status: str | None = None,
     ) -> None:
         """The help at the top (wrapped to the window), why the view is dark under it when it
-        is, the figures at the bottom. The help is
+        is, the loop's status and the figures at the bottom. The help is
         wrapped again only when it or the window's width changes, and a line goes to the GPU
         only when its text changes: the overlay is drawn every frame, and is the same text
         nearly always."""
@@ -263,13 +311,18 @@ class Preview:
             self.wrapped = (key, textwrap.wrap(help_text, columns))
         first = (MARGIN + char_width / 2, size[1] - MARGIN - TEXT_SIZE / 2)
         said = [] if why is None else textwrap.wrap(why, columns)
-        lines = [*self.wrapped[1], *said, stats[:columns]]
+        top = [*self.wrapped[1], *said]
+        bottom = [line[:columns] for line in (status, stats) if line is not None]
+        lines = [*top, *bottom]
         while len(self.lines) < len(lines):
             self.lines.append(TextWriter2D())
         for row, (writer, line) in enumerate(zip(self.lines, lines, strict=False)):
             if writer.text != line:
                 writer.text = line
-            y = MARGIN + TEXT_SIZE / 2 if row == len(lines) - 1 else first[1] - row * TEXT_SIZE
+            if row < len(top):
+                y = first[1] - row * TEXT_SIZE
+            else:  # the last line at the bottom margin, the one before it above
+                y = MARGIN + TEXT_SIZE / 2 + (len(lines) - 1 - row) * TEXT_SIZE
             writer.draw((first[0], y), size=TEXT_SIZE)
 
     def read(self) -> U8Image:
