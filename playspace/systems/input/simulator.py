@@ -12,8 +12,11 @@ step. Key names are moderngl-window's key names in lower case (``"w"``, ``"tab"`
 ``"enter"``); the mouse buttons are ``"mouse_left"`` and ``"mouse_right"``.
 
 A key pressed and released between two fixed steps (a quick tap, or xdotool's) still reaches
-the rig: a release only takes effect once a sample has seen the press. That is what makes a tap
-of Z a snap turn however the frames and steps fall.
+the rig: a release only takes effect once a sample has seen the press, and once samples have
+seen it down for :data:`SHORTEST_PRESS` of world time (a finger's quickest press). Each step
+sees the stick between two window frames, so a tap held for one frame only would reach the
+steps as a ramp that may never pass the flick threshold; held that long it spans frames. That
+is what makes a tap of Z a snap turn however the frames and steps fall.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ MOVE = {"up": (0.0, 1.0), "down": (0.0, -1.0), "left": (-1.0, 0.0), "right": (1.
 GRIP = ("g", "mouse_left")
 TRIGGER = ("t", "mouse_right")
 SNAP = {"z": -1.0, "c": 1.0}  # the right stick flicked left or right
+SHORTEST_PRESS = 0.05  # seconds a key counts as down, however quickly it was tapped
 TELEPORT = "x"  # held: the right stick forward (aim); released: the stick back (go)
 PRIMARY, SECONDARY, STICK_CLICK, MENU = "b", "n", "v", "enter"
 FACE_BUTTONS: dict[Hand, tuple[Button, Button]] = {
@@ -101,7 +105,9 @@ class Simulator:
         self.hand_mode = False
         self._held: set[str] = set()
         self._unseen: set[str] = set()  # pressed since the last sample
-        self._released: set[str] = set()  # let go before a sample saw them: release after one
+        self._released: set[str] = set()  # let go too soon: released when seen long enough
+        self._now = 0.0  # the time of the newest sample
+        self._seen_at: dict[str, float] = {}  # when a sample first saw each key held down
 
     # Events from the window ----------------------------------------------------------------
 
@@ -116,10 +122,12 @@ class Simulator:
         self._held.add(name)
         self._unseen.add(name)
         self._released.discard(name)
+        self._seen_at.pop(name, None)
 
     def key_up(self, name: str) -> None:
-        """A key went up: at once, or after the next sample if no sample has seen it down."""
-        if name in self._unseen:
+        """A key went up: at once, or once a sample has seen it down and it has been down for
+        :data:`SHORTEST_PRESS`."""
+        if not self._down_long_enough(name, self._now):
             self._released.add(name)
         else:
             self._held.discard(name)
@@ -166,7 +174,12 @@ class Simulator:
     # The input source --------------------------------------------------------------------
 
     def sample(self, time: float) -> InputFrame:
-        """The simulated devices now, stamped with `time`; lets go of keys tapped since."""
+        """The simulated devices now, stamped with `time`; lets go first of keys tapped long
+        enough before."""
+        self._now = time
+        due = {key for key in self._released if self._down_long_enough(key, time)}
+        self._held -= due
+        self._released -= due
         head = self.head
         rotation = head.rotation()
         frame = InputFrame(
@@ -176,10 +189,14 @@ class Simulator:
             self._hand_input("right", rotation, self._right_stick()),
             tuple(self.gamepads()),
         )
-        self._held -= self._released
-        self._released.clear()
+        for key in self._unseen:
+            self._seen_at[key] = time
         self._unseen.clear()
         return frame
+
+    def _down_long_enough(self, key: str, time: float) -> bool:
+        """Whether samples have seen `key` held for SHORTEST_PRESS by `time`."""
+        return time - self._seen_at.get(key, math.inf) >= SHORTEST_PRESS
 
     def _axes(self, keys: dict[str, tuple[float, float]]) -> tuple[float, float]:
         x = sum((keys[key][0] for key in self._held if key in keys), 0.0)
