@@ -34,6 +34,7 @@ from playspace.loops.eyes import eye_pose, headset_eyes
 from playspace.loops.replay import replay_source
 from playspace.projection import FAR, NEAR
 from playspace.render import (
+    Lighting,
     Material,
     Offscreen,
     Palette,
@@ -55,6 +56,7 @@ PLAYGROUND = ROOT / "examples" / "scenes" / "playground.toml"
 SIZE = (128, 96)
 FOV = Fov(-0.9, 0.75, 0.8, -0.85)  # an asymmetric left eye, as a headset reports it
 GL_TEXTURE_2D, GL_DEPTH_COMPONENT, GL_FLOAT, GL_PACK_ALIGNMENT = 0x0DE1, 0x1902, 0x1406, 0x0D05
+GL_FRAMEBUFFER_SRGB = 0x8DB9
 DEPTH_FORMATS = {
     "DEPTH_COMPONENT16": views.GL_DEPTH_COMPONENT16,
     "DEPTH_COMPONENT24": views.GL_DEPTH_COMPONENT24,
@@ -109,12 +111,6 @@ def read_depth(name: int, size: tuple[int, int] = SIZE) -> np.ndarray:
     return np.frombuffer(bytes(values), dtype=np.float32).reshape(size[1], size[0]).copy()
 
 
-def srgb_to_linear(stored: np.ndarray) -> np.ndarray:
-    """sRGB-encoded bytes to linear values in 0..255 (IEC 61966-2-1, as GL decodes them)."""
-    c = stored.astype(np.float64) / 255.0
-    return 255.0 * np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
-
-
 def playground() -> tuple[World, Pose]:
     """The playground one step in, and the player's eye (the rig's head)."""
     world, _ = build_world(load_scene(PLAYGROUND), replay_source(None))
@@ -149,48 +145,53 @@ def raw_rgba(target: Offscreen) -> np.ndarray:
 
 
 def eye_against_preview(
-    gl: Context, images: list[int], claimed_format: int, fade: float = 0.0
+    gl: Context, images: list[int], fade: float = 0.0, gl_encodes: bool = False
 ) -> np.ndarray:
-    """|decoded sRGB eye - preview| per colour channel, in levels of 0..255: the playground
-    (faded by `fade`) drawn into a ``GL_SRGB8_ALPHA8`` image by the eye drawer told the
-    image's format is `claimed_format`, against the preview's linear RGBA8 picture of the
-    same eye."""
+    """|stored sRGB eye - preview| per colour channel, in levels of 0..255: the playground
+    (faded by `fade`) drawn into a ``GL_SRGB8_ALPHA8`` image by the eye drawer, against the
+    preview's picture of the same eye. `gl_encodes` leaves GL's own sRGB encoding switched on
+    before the eye is drawn, as another library might."""
     world, pose = playground()
     world.get(world.resource(Rig).head, ViewFade).amount = fade
     renderer = Renderer(gl)
     image = swapchain_image(images, views.GL_SRGB8_ALPHA8)
     preview = preview_of(renderer, gl, world, pose)
     try:
-        linear = raw_rgba(preview)[..., :3].astype(np.float64)
+        shown = raw_rgba(preview)[..., :3].astype(np.float64)
         # the test is about mid-tones: the sky, shaded surfaces, not only black and white
-        assert np.mean((linear > 40) & (linear < 215)) > 0.5
-        draw_eye(renderer, world, pose, EyeTarget(image, None, *SIZE, claimed_format, None))
-        decoded = srgb_to_linear(read_colour(gl, image)[..., :3])
-        return np.abs(decoded - linear)
+        assert np.mean((shown > 40) & (shown < 215)) > 0.5
+        if gl_encodes:
+            gl.enable_direct(GL_FRAMEBUFFER_SRGB)
+        try:
+            draw_eye(
+                renderer, world, pose, EyeTarget(image, None, *SIZE, views.GL_SRGB8_ALPHA8, None)
+            )
+        finally:
+            gl.disable_direct(GL_FRAMEBUFFER_SRGB)
+        stored = read_colour(gl, image)[..., :3].astype(np.float64)
+        return np.abs(stored - shown)
     finally:
         preview.release()
         renderer.release()
 
 
 @pytest.mark.parametrize("fade", [0.0, 0.5], ids=["plain", "half-faded"])
-def test_an_srgb_eye_decodes_to_the_preview_s_colours(
-    gl: Context, images: list[int], fade: float
-) -> None:
-    """The compositor decodes an SRGB8_ALPHA8 image; what it gets must be what the preview
-    shows, to within the rounding of two 8-bit encodings. Blended passes too (the fade): GL
-    blends the decoded values, the renderer's own numbers, as the preview does."""
-    difference = eye_against_preview(gl, images, views.GL_SRGB8_ALPHA8, fade)
+def test_an_srgb_eye_holds_the_preview_s_bytes(gl: Context, images: list[int], fade: float) -> None:
+    """The renderer writes sRGB-encoded values, which is what an SRGB8_ALPHA8 image holds: the
+    compositor decodes them back to the light the renderer computed, and the bytes are the
+    preview's. Blended passes too (the fade)."""
+    difference = eye_against_preview(gl, images, fade)
     assert difference.max() <= 2.0, f"max difference {difference.max():.2f} levels"
 
 
-def test_without_srgb_encoding_the_eye_is_darker_than_the_preview(
+def test_gl_s_own_srgb_encoding_left_on_does_not_encode_twice(
     gl: Context, images: list[int]
 ) -> None:
-    """The comparison above sees the fault it guards against: the same image written raw
-    (the drawer told it is RGBA8, so no encoding) decodes far darker."""
-    difference = eye_against_preview(gl, images, views.GL_RGBA8)
-    assert difference.max() > 40
-    assert np.mean(difference) > 15
+    """With GL_FRAMEBUFFER_SRGB left on by someone else, an sRGB image would encode the
+    shaders' already encoded values again (every mid-tone far brighter); the renderer switches
+    it off while it draws."""
+    difference = eye_against_preview(gl, images, gl_encodes=True)
+    assert difference.max() <= 2.0, f"max difference {difference.max():.2f} levels"
 
 
 def test_srgb_encoding_is_off_again_after_an_eye(gl: Context, images: list[int]) -> None:
@@ -280,8 +281,12 @@ def test_without_a_depth_image_the_eye_brings_its_own_depth(gl: Context, images:
     for z, kind in ((-3.0, Prop("near")), (-6.0, Static("far"))):
         box = Colliders(Collider(Box((1.0, 1.0, 1.0))))
         world.spawn(Transform(spatial.vec3(0.0, 0.0, z)), box, kind)
-    palette = Palette(prop=Material((0.0, 1.0, 0.0, 1.0)), static=Material((1.0, 0.0, 0.0, 1.0)))
-    renderer = Renderer(gl, palette=palette)
+    green, red = (0.0, 1.0, 0.0), (1.0, 0.0, 0.0)  # glowing: the same whatever the light
+    palette = Palette(
+        prop=Material((*green, 1.0), emissive=green), static=Material((*red, 1.0), emissive=red)
+    )
+    dark = Lighting(colour=(0.0, 0.0, 0.0), sky=(0.0, 0.0, 0.0), ground=(0.0, 0.0, 0.0))
+    renderer = Renderer(gl, palette=palette, lighting=dark)
     colour = swapchain_image(images, views.GL_RGBA8)
     try:
         target = EyeTarget(colour, None, *SIZE, views.GL_RGBA8, None)

@@ -45,6 +45,7 @@ from playspace.components.rig import (
     TurnMode,
     ViewFade,
 )
+from playspace.components.session import HeadsetSession
 from playspace.ecs import Phase, World
 from playspace.formats.telemetry import read_telemetry
 from playspace.loops.replay import replay_source
@@ -60,6 +61,7 @@ from playspace.render import (
     Palette,
     Renderer,
     SceneInstances,
+    Sky,
     View,
     VignetteSettings,
     create_context,
@@ -71,7 +73,11 @@ from playspace.render import (
     preview_view,
     write_png,
 )
+from playspace.render.controllers import controller_mesh
+from playspace.render.materials import RGB
 from playspace.render.matrices import trs_many
+from playspace.render.meshes import MeshData
+from playspace.render.quality import LOW
 from playspace.scene import load_scene
 from playspace.spatial import Pose
 from playspace.systems.drawn import DrawnPlugin, place_drawn
@@ -82,13 +88,29 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 PLAYGROUND = ROOT / "examples" / "scenes" / "playground.toml"
 SIZE = (96, 64)
-RED = Material((1.0, 0.0, 0.0, 1.0))
-GREEN = Material((0.0, 1.0, 0.0, 1.0))
-GREY = Material((0.5, 0.5, 0.5, 1.0))
-# Light straight along the camera's view, no ambient: a face turned to the camera shows its
-# material's colour exactly.
-FLAT = Lighting(direction=(0.0, 0.0, -1.0), colour=(1.0, 1.0, 1.0), ambient=(0.0, 0.0, 0.0))
-BACKGROUND = (0.0, 0.0, 0.25, 1.0)
+
+
+def glow(material: Material) -> Material:
+    """`material` giving off its own colour: with the lights off (UNLIT) that is exactly what
+    it shows, wherever it faces."""
+    return Material(material.colour, material.texture, emissive=material.colour[:3])
+
+
+def shown(linear: tuple[float, ...]) -> np.ndarray:
+    """What a linear colour is in a picture (sRGB-encoded, 0..1)."""
+    c = np.clip(np.asarray(linear[:3], dtype=np.float64), 0.0, 1.0)
+    encoded: np.ndarray = np.where(c <= 0.0031308, 12.92 * c, 1.055 * c ** (1 / 2.4) - 0.055)
+    return encoded
+
+
+RED = glow(Material((1.0, 0.0, 0.0, 1.0)))
+GREEN = glow(Material((0.0, 1.0, 0.0, 1.0)))
+GREY = glow(Material((0.5, 0.5, 0.5, 1.0)))
+# No light at all: every surface shows its emissive colour exactly (see glow()).
+UNLIT = Lighting(colour=(0.0, 0.0, 0.0), sky=(0.0, 0.0, 0.0), ground=(0.0, 0.0, 0.0))
+BACKGROUND_LINEAR: RGB = (0.0, 0.0, 0.25)
+BACKGROUND = shown(BACKGROUND_LINEAR)  # the plain sky below, as it shows in a picture
+PLAIN_SKY = Sky(BACKGROUND_LINEAR, BACKGROUND_LINEAR, BACKGROUND_LINEAR, sun=(0.0, 0.0, 0.0))
 
 
 def camera() -> View:
@@ -111,7 +133,7 @@ def draw(
     **renderer_options: Any,
 ) -> np.ndarray:
     """`world` drawn once with this vignette and fade: rows top-down, RGB floats in [0, 1]."""
-    options = {"lighting": FLAT, "clear_colour": BACKGROUND, **renderer_options}
+    options = {"lighting": UNLIT, "sky": PLAIN_SKY, "quality": LOW, **renderer_options}
     renderer = Renderer(gl, **options)
     target = Offscreen(gl, SIZE)
     try:
@@ -137,7 +159,7 @@ def test_a_red_box_in_front_of_the_camera_is_red_at_the_centre(gl: Context) -> N
     box(world, (0, 0, -3), (1, 1, 1), Prop("crate"))
     image = draw(gl, world, palette=Palette(prop=RED))
     assert centre(image) == pytest.approx((1.0, 0.0, 0.0), abs=1 / 255)
-    assert image[0, 0] == pytest.approx(BACKGROUND[:3], abs=1 / 255)
+    assert image[0, 0] == pytest.approx(BACKGROUND, abs=1 / 255)
 
 
 def test_a_box_behind_another_is_hidden_whatever_the_order(gl: Context) -> None:
@@ -161,14 +183,12 @@ def test_a_ghost_behind_a_wall_shows_through_it_fainter(gl: Context) -> None:
     image = draw(gl, world, ghost=settings, palette=palette)
     row = SIZE[1] // 2
     behind, in_front = image[row, SIZE[0] // 2 - 12], image[row, SIZE[0] // 2 + 12]
-    wall = np.array(GREY.colour[:3])
+    wall = shown(GREY.colour)
     # a face turned to the eye has no rim: colour as the material, opacity facing_alpha
     strong = settings.in_front * settings.facing_alpha
     faint = settings.behind * settings.facing_alpha
-    red = np.array(RED.colour[:3])
-    assert in_front == pytest.approx(
-        np.array(BACKGROUND[:3]) * (1 - strong) + red * strong, abs=0.02
-    )
+    red = shown(RED.colour)
+    assert in_front == pytest.approx(BACKGROUND * (1 - strong) + red * strong, abs=0.02)
     assert behind == pytest.approx(wall * (1 - faint) + red * faint, abs=0.02)
     assert faint < strong
     # not a ghost: the wall hides it
@@ -210,7 +230,7 @@ def test_an_asymmetric_eye_sees_straight_ahead_off_centre(gl: Context) -> None:
     row = round((1 - (y_ndc + 1) / 2) * SIZE[1] - 0.5)
     assert x_ndc > 0.1
     assert image[row, column] == pytest.approx((1.0, 0.0, 0.0), abs=1 / 255)
-    assert centre(image) == pytest.approx(BACKGROUND[:3], abs=1 / 255)
+    assert centre(image) == pytest.approx(BACKGROUND, abs=1 / 255)
 
 
 def test_a_textured_mesh_from_a_file(gl: Context, tmp_path: Path) -> None:
@@ -226,8 +246,10 @@ def test_a_textured_mesh_from_a_file(gl: Context, tmp_path: Path) -> None:
     write_png(tmp_path / "halves.png", picture)
     world = World()
     entity = world.spawn(Transform(spatial.vec3(0, 0, -1.5)))
-    white = Material((1.0, 1.0, 1.0, 1.0), load_texture(tmp_path / "halves.png"))
-    renderer = Renderer(gl, lighting=FLAT)
+    white = Material((1.0, 1.0, 1.0, 1.0), load_texture(tmp_path / "halves.png"), roughness=1.0)
+    # white light from everywhere: the texture's colours, and a little specular grey
+    everywhere = Lighting(colour=(0.0, 0.0, 0.0), sky=(1.0, 1.0, 1.0), ground=(1.0, 1.0, 1.0))
+    renderer = Renderer(gl, lighting=everywhere, quality=LOW)
     renderer.instances.set_appearance(entity, load_mesh_file(obj), white)
     target = Offscreen(gl, SIZE)
     try:
@@ -238,8 +260,8 @@ def test_a_textured_mesh_from_a_file(gl: Context, tmp_path: Path) -> None:
         target.release()
         renderer.release()
     x = SIZE[0] // 2
-    assert image[SIZE[1] // 2 - 10, x] == pytest.approx((0.0, 1.0, 0.0), abs=2 / 255)
-    assert image[SIZE[1] // 2 + 10, x] == pytest.approx((1.0, 0.0, 0.0), abs=2 / 255)
+    assert image[SIZE[1] // 2 - 10, x] == pytest.approx((0.13, 1.0, 0.13), abs=0.03)
+    assert image[SIZE[1] // 2 + 10, x] == pytest.approx((1.0, 0.13, 0.13), abs=0.03)
 
 
 # Projections ------------------------------------------------------------------------------
@@ -377,13 +399,42 @@ def test_scenery_is_placed_once_and_the_rig_gets_hands_and_a_head() -> None:
     instances = SceneInstances()
     batches = instances.collect(world)
     assert sum(len(b.scenery) for b in batches) == 1
-    by_material = {b.material: len(b.moving) for b in batches}
-    assert by_material[instances.palette.hand] == 2
-    assert by_material[instances.palette.head] == 1
+    hands = [b for b in batches if b.material == instances.palette.hand]
+    assert [len(b.moving) for b in hands] == [1, 1]  # a model for each hand, mirrored
+    assert {b.mesh for b in hands} == {
+        controller_mesh(None, DeviceRole.LEFT_HAND),
+        controller_mesh(None, DeviceRole.RIGHT_HAND),
+    }
+    head_count = sum(len(b.moving) for b in batches if b.material == instances.palette.head)
+    assert head_count == 1
     again = instances.collect(world)
     assert again[0].version == batches[0].version  # nothing changed: no new layout
     box(world, (0, 1, -3), (1, 1, 1), Prop("crate"))
     assert instances.collect(world)[0].version != batches[0].version
+
+
+def test_the_hands_are_the_bound_profiles_controllers() -> None:
+    """Before a profile binds, the generic model; once the runtime binds Touch controllers,
+    their model, from the next frame on."""
+    world = World()
+    origin, head, left, right, body = (world.spawn(Transform()) for _ in range(5))
+    world.insert_resource(Rig(origin, head, left, right, body))
+    session = world.insert_resource(HeadsetSession())
+    instances = SceneInstances()
+
+    def right_hand_model() -> MeshData:
+        (model,) = [
+            b.mesh
+            for b in instances.collect(world)
+            if b.material == instances.palette.hand and b.mesh in right_models
+        ]
+        return model
+
+    right_models = {controller_mesh(name, DeviceRole.RIGHT_HAND) for name in (None, "Meta Touch")}
+    assert right_hand_model() == controller_mesh(None, DeviceRole.RIGHT_HAND)
+    session.controllers = "Meta Touch"
+    assert right_hand_model() == controller_mesh("Meta Touch", DeviceRole.RIGHT_HAND)
+    assert right_hand_model() != controller_mesh(None, DeviceRole.RIGHT_HAND)
 
 
 def test_the_playground_is_drawn_piece_by_piece() -> None:
@@ -394,12 +445,13 @@ def test_the_playground_is_drawn_piece_by_piece() -> None:
     instances = SceneInstances()
     batches = instances.collect(world)
     palette = instances.palette
-    count = {m: 0 for m in (palette.static, palette.prop, palette.opponent, palette.hand)}
-    count[palette.head] = 0
+    assert sum(len(b.scenery) for b in batches) == 12
+    assert sum(len(b.moving) for b in batches) == 4 + 1 + 2 + 1
+    count = {palette.hand: 0, palette.head: 0}
     for batch in batches:
-        count[batch.material] += len(batch.scenery) + len(batch.moving)
-    assert [count[m] for m in count] == [12, 4, 1, 2, 1]
-    assert all(len(b.scenery) == 0 for b in batches if b.material is not palette.static)
+        if batch.material in count:
+            count[batch.material] += len(batch.moving)
+    assert list(count.values()) == [2, 1]  # hands: two models (left, right), one each
 
 
 def test_a_ghost_moves_from_the_lit_instances_to_the_ghost_ones() -> None:
@@ -619,7 +671,7 @@ def test_a_headless_screenshot_of_the_playground(ctx: Context, tmp_path: Path) -
         pixels = np.asarray(picture.convert("RGB"))
     assert len(np.unique(pixels.reshape(-1, 3), axis=0)) > 50  # sky, floor, stairs, props...
     sky, floor = pixels[10, 640], pixels[-10, 640]
-    assert sky[2] > sky[0] and abs(int(floor[0]) - int(floor[2])) < 40  # blue above, grey below
+    assert sky[2] > sky[0] and floor[1] > floor[2]  # blue above, the grass below
 
 
 def test_numbered_frames_every_n_steps(ctx: Context, tmp_path: Path) -> None:
@@ -711,15 +763,14 @@ def test_a_headset_eye_is_drawn_into_its_swapchain_image(gl: Context) -> None:
     assert spatial.length(pose.position - eye.position) < 1e-6
     assert abs(spatial.yaw(pose.rotation) - math.pi / 2) < 1e-6
     image = gl.texture(SIZE, 4)
-    along = Lighting(direction=(-1.0, 0.0, 0.0), colour=(1.0, 1.0, 1.0), ambient=(0.0, 0.0, 0.0))
-    renderer = Renderer(gl, lighting=along, clear_colour=BACKGROUND, palette=Palette(prop=RED))
+    renderer = Renderer(gl, lighting=UNLIT, sky=PLAIN_SKY, palette=Palette(prop=RED))
     try:
         draw_eye = headset_eyes(renderer)(world)
         target = EyeTarget(image.glo, None, SIZE[0], SIZE[1], 0x8058, None)  # GL_RGBA8
         draw_eye(view, fov_projection(Fov(-0.8, 0.8, 0.7, -0.7)), target)
         pixels = np.frombuffer(image.read(), dtype=np.uint8).reshape(SIZE[1], SIZE[0], 4)
         assert pixels[SIZE[1] // 2, SIZE[0] // 2, :3].tolist() == [255, 0, 0]
-        assert pixels[0, 0, :3].tolist() == [round(c * 255) for c in BACKGROUND[:3]]
+        assert pixels[0, 0, :3].tolist() == [round(c * 255) for c in BACKGROUND]
     finally:
         renderer.release()
         image.release()
@@ -742,12 +793,13 @@ def test_the_teleport_arc_and_its_target_are_drawn_green_or_red(
     world.insert_resource(Rig(origin, head, left, right, body))
     down = spatial.from_axis_angle(spatial.vec3(1, 0, 0), -math.pi / 2)
     above = View(Pose(spatial.vec3(0.0, 2.0, -2.0), down), perspective(math.pi / 2, 1.5))
-    expected = np.array(getattr(Palette(), colour).colour[:3])
-    quiet = draw(gl, world, above, lighting=Lighting((0.0, -1.0, 0.0), (1, 1, 1), (0, 0, 0)))
+    palette = Palette(aim_valid=glow(Palette().aim_valid), aim_refused=glow(Palette().aim_refused))
+    expected = shown(getattr(palette, colour).colour)
+    quiet = draw(gl, world, above, palette=palette)
     aim = world.get(origin, TeleportAim)
     aim.aiming, aim.target, aim.problem = True, spatial.vec3(0.0, 0.0, -2.0), problem
     aim.arc = [spatial.vec3(0.0, 1.0 - 0.1 * i, -1.5 - 0.05 * i) for i in range(11)]
-    aimed = draw(gl, world, above, lighting=Lighting((0.0, -1.0, 0.0), (1, 1, 1), (0, 0, 0)))
+    aimed = draw(gl, world, above, palette=palette)
     middle = (slice(SIZE[1] // 2 - 3, SIZE[1] // 2 + 4), slice(SIZE[0] // 2 - 3, SIZE[0] // 2 + 4))
     assert not (np.abs(quiet - expected).max(axis=2) < 0.05).any()
     marked = np.abs(aimed[middle] - expected).max(axis=2) < 0.05  # the disc, flat below
@@ -765,9 +817,9 @@ def test_what_a_hand_would_grab_is_drawn_highlighted(gl: Context) -> None:
         Prop("pan"),
     )
     hand = world.spawn(Transform(), Hand(DeviceRole.RIGHT_HAND))
-    palette = Palette(prop=RED)
+    palette = Palette(prop=RED, hover=glow(Palette().hover))
     plain = centre(draw(gl, world, palette=palette))
     world.get(hand, Hand).hovering = prop
     highlighted = centre(draw(gl, world, palette=palette))
     assert plain == pytest.approx([1.0, 0.0, 0.0], abs=0.02)
-    assert highlighted == pytest.approx(palette.hover.colour[:3], abs=0.02)
+    assert highlighted == pytest.approx(shown(palette.hover.colour), abs=0.02)

@@ -306,10 +306,15 @@ def test_eye_view_matrices_place_recorded_views_through_the_rig_origin() -> None
     assert lifted.pose.position.y == pytest.approx(3.1)
 
 
-def test_swapchain_formats_follow_the_runtimes_preference() -> None:
+def test_swapchain_formats_take_srgb_then_the_runtimes_preference() -> None:
     offered = [0x881A, views.GL_SRGB8_ALPHA8, views.GL_RGBA8, views.GL_DEPTH_COMPONENT32F]
     chosen = views.choose_formats(offered)
     assert (chosen.color, chosen.depth) == (views.GL_SRGB8_ALPHA8, views.GL_DEPTH_COMPONENT32F)
+    # sRGB even where the runtime prefers linear: the renderer writes sRGB-encoded values
+    assert views.choose_formats([views.GL_RGBA8, views.GL_SRGB8_ALPHA8]).color == (
+        views.GL_SRGB8_ALPHA8
+    )
+    assert views.choose_formats([views.GL_RGBA8]).color == views.GL_RGBA8
     assert views.choose_formats([views.GL_RGBA8]).depth is None
     with pytest.raises(ValueError, match="0x881A"):
         views.choose_formats([0x881A])

@@ -8,14 +8,11 @@ images.
 
 Two things make an eye match the preview and help the compositor:
 
-- **sRGB.** Runtimes prefer ``GL_SRGB8_ALPHA8`` colour images, which the compositor reads
-  through sRGB decoding (it works in linear light). The renderer's colours are display values
-  (the preview shows them unchanged), so an eye is drawn with ``GL_FRAMEBUFFER_SRGB`` on: GL
-  then encodes each value on write, and the compositor's decoding gives back what the renderer
-  meant. Blending (ghosts, vignette, fade) decodes what is stored first, so it mixes the
-  renderer's own numbers, the same sums as in the preview. Written raw, mid-tones would show
-  much darker. It is switched off again after each eye: the preview and captures draw with it
-  off.
+- **sRGB.** The loop takes a ``GL_SRGB8_ALPHA8`` colour image whenever the runtime offers
+  one; the compositor reads it through sRGB decoding (it works in linear light). The renderer
+  shades in linear light and its shaders write sRGB-encoded values, with GL's own encoding
+  (``GL_FRAMEBUFFER_SRGB``) off, so an eye holds the same bytes as the preview and the
+  compositor's decoding gives back the light the renderer computed.
 - **Depth.** When the runtime takes a depth layer, the eye's depth swapchain image is the
   framebuffer's depth attachment, so the depth test draws the scene's depth straight into
   what the compositor re-projects with. ModernGL takes only its own depth textures as a depth
@@ -41,7 +38,6 @@ from playspace.render.views import View
 from playspace.spatial import Pose
 from playspace.xr.views import EyeTarget, Matrix, RenderEye
 
-GL_FRAMEBUFFER_SRGB = 0x8DB9
 _GL_FRAMEBUFFER, _GL_TEXTURE_2D, _GL_FRAMEBUFFER_COMPLETE = 0x8D40, 0x0DE1, 0x8CD5
 _GL_DEPTH_ATTACHMENT, _GL_DEPTH_STENCIL_ATTACHMENT = 0x8D00, 0x821A
 
@@ -108,15 +104,7 @@ def headset_eyes(renderer: Renderer) -> Callable[[World], RenderEye]:
             framebuffer = targets.get(key)
             if framebuffer is None:
                 framebuffer = targets[key] = eye_framebuffer(ctx, target)
-            eye = View(eye_pose(view), projection.astype(np.float64))
-            if not target.srgb:
-                renderer.draw(eye, framebuffer)
-                return
-            ctx.enable_direct(GL_FRAMEBUFFER_SRGB)
-            try:
-                renderer.draw(eye, framebuffer)
-            finally:
-                ctx.disable_direct(GL_FRAMEBUFFER_SRGB)
+            renderer.draw(View(eye_pose(view), projection.astype(np.float64)), framebuffer)
 
         return draw
 

@@ -10,49 +10,28 @@ rescue) covers those.
 
 Every locomotion provider that carries the player continuously (smooth movement, smooth
 turning, a game's flying) says so in the origin's ``OriginMotion``, so the vignette needs no
-knowledge of any of them. It eases in and out over `ramp` seconds, so it never pops. This is
-the renderer's own state; it writes nothing into the world.
+knowledge of any of them. It eases in and out over `ramp` seconds, so it never pops. The
+player's choice is the world's ``VignetteSettings`` resource when there is one (a menu changes
+it), else the renderer's own. The amount is the renderer's own state; it writes nothing into
+the world.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from playspace.components.comfort import VignetteSettings
 from playspace.components.rig import OriginMotion, Rig, ViewFade
 from playspace.ecs import World
 
 
-@dataclass(slots=True)
-class VignetteSettings:
-    """The comfort vignette, which a game's options menu may change at any time.
-
-    `strength` is how dark the edge gets at full vignette (0: off, 1: black); the darkening
-    starts at `inner` and is full at `outer`, both in half screen heights from the centre of
-    view (1 is the top edge of the picture).
-    """
-
-    enabled: bool = True
-    strength: float = 0.8
-    inner: float = 0.6
-    outer: float = 1.2
-    ramp: float = 0.2
-
-    def __post_init__(self) -> None:
-        if not 0 <= self.strength <= 1:
-            raise ValueError(f"vignette strength must be in [0, 1], got {self.strength!r}")
-        if not 0 <= self.inner < self.outer:
-            raise ValueError(
-                f"vignette needs 0 <= inner < outer, got {self.inner!r}, {self.outer!r}"
-            )
-        if not self.ramp >= 0:
-            raise ValueError(f"vignette ramp must be >= 0 seconds, got {self.ramp!r}")
-
-
 class Comfort:
-    """Tracks the vignette amount from frame to frame; :meth:`update` once a frame."""
+    """Tracks the vignette amount from frame to frame; :meth:`update` once a frame.
+
+    `settings` is used when the world has no ``VignetteSettings``; `used` is what the last
+    update used, which the overlay draws with."""
 
     def __init__(self, settings: VignetteSettings | None = None) -> None:
         self.settings = settings or VignetteSettings()
+        self.used = self.settings
         self.vignette = 0.0
         self._elapsed: float | None = None
 
@@ -61,7 +40,7 @@ class Comfort:
         rig = world.try_resource(Rig)
         if rig is None:
             return 0.0, 0.0
-        settings = self.settings
+        settings = self.used = world.try_resource(VignetteSettings) or self.settings
         carried = world.try_get(rig.origin, OriginMotion)
         moving = carried is not None and carried.continuous
         target = settings.strength if settings.enabled and moving else 0.0

@@ -1,4 +1,5 @@
-"""The GPU side of a batch: programs, mesh buffers and growing instance buffers.
+"""The GPU side of a batch (programs, mesh buffers, growing instance buffers) and the
+multisampled target a view is drawn into before it is resolved into the caller's framebuffer.
 
 Each object here owns the ModernGL objects it makes and frees them in ``release``; the
 renderer owns these objects in turn and frees them when their mesh or batch goes away.
@@ -60,13 +61,14 @@ class GpuMesh:
 
 
 class InstanceBuffer:
-    """An instance buffer that grows as needed, and the vertex array drawing a mesh with it."""
+    """An instance buffer that grows as needed, and a vertex array drawing a mesh with it for
+    each of `programs` (the lit surface and the shadow map's depth draw the same instances)."""
 
-    def __init__(self, ctx: moderngl.Context, program: Program, mesh: GpuMesh) -> None:
-        self.ctx, self.program, self.mesh = ctx, program, mesh
+    def __init__(self, ctx: moderngl.Context, programs: tuple[Program, ...], mesh: GpuMesh) -> None:
+        self.ctx, self.programs, self.mesh = ctx, programs, mesh
         self.capacity = 0
         self.buffer: moderngl.Buffer | None = None
-        self.array: moderngl.VertexArray | None = None
+        self.arrays: list[moderngl.VertexArray] = []
 
     def reserve(self, count: int) -> bool:
         """Room for `count` instances; True when the buffer was remade (its contents lost)."""
@@ -75,41 +77,45 @@ class InstanceBuffer:
         self.release()
         self.capacity = max(count, 2 * self.capacity, 16)
         self.buffer = self.ctx.buffer(reserve=self.capacity * INSTANCE_BYTES, dynamic=True)
+        self.arrays = [self._array(program, self.buffer) for program in self.programs]
+        return True
+
+    def _array(self, program: Program, buffer: moderngl.Buffer) -> moderngl.VertexArray:
         # Attributes the program does not use are optimised out and must be skipped by bytes.
-        used = [name for name, _ in VERTEX_ATTRIBUTES if name in self.program.attributes]
+        used = [name for name, _ in VERTEX_ATTRIBUTES if name in program.attributes]
         formats = [f"{n}f" if name in used else f"{4 * n}x" for name, n in VERTEX_ATTRIBUTES]
-        self.array = self.ctx.vertex_array(
-            self.program.program,
-            [
-                (self.mesh.vertices, " ".join(formats), *used),
-                (self.buffer, "16f/i", "i_model"),
-            ],
+        return self.ctx.vertex_array(
+            program.program,
+            [(self.mesh.vertices, " ".join(formats), *used), (buffer, "16f/i", "i_model")],
             index_buffer=self.mesh.indices,
             index_element_size=4,
         )
-        return True
 
     def write(self, rows: F32Array, first: int = 0) -> None:
         if len(rows) and self.buffer is not None:
             self.buffer.write(rows.tobytes(), offset=first * INSTANCE_BYTES)
 
-    def render(self, count: int) -> None:
-        if count and self.array is not None:
-            self.array.render(moderngl.TRIANGLES, instances=count)
+    def render(self, count: int, program: int = 0) -> None:
+        """Draw `count` instances with the `program`-th of this buffer's programs."""
+        if count and self.arrays:
+            self.arrays[program].render(moderngl.TRIANGLES, instances=count)
 
     def release(self) -> None:
-        for item in (self.array, self.buffer):
+        for item in (*self.arrays, self.buffer):
             if item is not None:
                 item.release()
-        self.array, self.buffer = None, None
+        self.arrays, self.buffer = [], None
 
 
 class GpuBatch:
-    """One batch on the GPU: lit instances (scenery first, then moving) and ghost instances."""
+    """One batch on the GPU: lit instances (scenery first, then moving), drawn lit and into
+    the shadow map (`depth`), and ghost instances."""
 
-    def __init__(self, ctx: moderngl.Context, lit: Program, ghost: Program, mesh: GpuMesh) -> None:
-        self.opaque = InstanceBuffer(ctx, lit, mesh)
-        self.ghosts = InstanceBuffer(ctx, ghost, mesh)
+    def __init__(
+        self, ctx: moderngl.Context, lit: Program, depth: Program, ghost: Program, mesh: GpuMesh
+    ) -> None:
+        self.opaque = InstanceBuffer(ctx, (lit, depth), mesh)
+        self.ghosts = InstanceBuffer(ctx, (ghost,), mesh)
         self.version = -1
         self.batch: Batch | None = None
 
@@ -126,3 +132,36 @@ class GpuBatch:
     def release(self) -> None:
         self.opaque.release()
         self.ghosts.release()
+
+
+class MultisampleTarget:
+    """A multisampled colour and depth buffer of one size, and the single-sample textures it
+    resolves into. The textures are then drawn into the caller's framebuffer (colour and
+    depth) by the resolve program: a blit straight into it would need its depth format to
+    match ours exactly, which a window's or a headset's depth buffer need not."""
+
+    def __init__(self, ctx: moderngl.Context, size: tuple[int, int], samples: int) -> None:
+        self.size, self.samples = size, samples
+        self._colour = ctx.renderbuffer(size, 4, samples=samples)
+        self._depth = ctx.depth_renderbuffer(size, samples=samples)
+        self.framebuffer = ctx.framebuffer(self._colour, self._depth)
+        self.picture = ctx.texture(size, 4)
+        self.depth = ctx.depth_texture(size)
+        for texture in (self.picture, self.depth):
+            texture.filter = (moderngl.NEAREST, moderngl.NEAREST)
+        self._resolved = ctx.framebuffer(self.picture, self.depth)
+
+    def resolve(self, ctx: moderngl.Context) -> None:
+        """Average the samples into :attr:`picture` and :attr:`depth`."""
+        ctx.copy_framebuffer(self._resolved, self.framebuffer)
+
+    def release(self) -> None:
+        for item in (
+            self.framebuffer,
+            self._resolved,
+            self._colour,
+            self._depth,
+            self.picture,
+            self.depth,
+        ):
+            item.release()

@@ -6,8 +6,13 @@ The world is drawn as physics sees it, where LATE placed it for this frame
 entity of a world without late placement, at its ``Transform``): each solid collider part of
 an entity is a unit mesh scaled to the shape and placed at the part's offset (a convex hull
 is the hull the physics engine built, from ``ColliderSurfaces``); sensors are invisible; the
-player's own capsule (``CharacterBody``) is not drawn. The rig's hands and a head marker are
-added (blue and white boxes) for the preview and for captures. A renderer-side appearance
+player's own capsule (``CharacterBody``) is not drawn. The rig's hands are drawn as controller
+models for the bound interaction profile (:mod:`playspace.render.controllers`; a generic one
+in the preview), and a head marker (a white box) for spectators and captures. An entity with
+a ``Look`` is drawn in the material made from it (its texture file loaded once per path; one
+that cannot be read is said once, naming the entity and the file, and the entity drawn
+without it);
+without one, in its kind's colour from the palette. A renderer-side appearance
 (:meth:`SceneInstances.set_appearance`) replaces an entity's collider shapes with a mesh from
 a file.
 
@@ -26,6 +31,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -33,6 +39,7 @@ from playspace import spatial
 from playspace.components import Grabbable, Opponent, Prop, Static, Transform
 from playspace.components.drawn import DrawnPoses
 from playspace.components.interaction import Hand
+from playspace.components.look import Look
 from playspace.components.physics import (
     Box,
     Capsule,
@@ -47,9 +54,13 @@ from playspace.components.physics import (
     Sphere,
 )
 from playspace.components.rig import Rig, TeleportAim
+from playspace.components.session import HeadsetSession
+from playspace.components.tracking import DeviceRole
 from playspace.ecs import World
 from playspace.projection import pose_matrix
 from playspace.render import meshes
+from playspace.render.assets import AssetError, Texture, load_texture
+from playspace.render.controllers import controller_mesh
 from playspace.render.materials import Material, Palette
 from playspace.render.matrices import NO_INSTANCES, column_major, scale_matrix, trs_many
 from playspace.render.meshes import F32Array, MeshData
@@ -57,7 +68,6 @@ from playspace.spatial import FloatArray, Pose
 
 log = logging.getLogger(__name__)
 
-HAND_SIZE = (0.05, 0.035, 0.1)  # metres: a controller-sized block at the grip pose
 HEAD_SIZE = (0.16, 0.2, 0.2)  # a head-sized block at the eyes (invisible from inside it)
 HOVER_GROWTH = 1.06  # a hovered object's highlight shell, around the object itself
 ARC_DOT = 0.015  # metres: the radius of the dots that draw a teleport arc
@@ -103,9 +113,12 @@ class SceneInstances:
         self._appearances: dict[int, tuple[MeshData, Material, FloatArray]] = {}
         self._entries: object = None  # the query list the layout was made from
         self._rig: Rig | None = None
+        self._controllers: str | None = None  # the profile the hands' models were made for
         self._surfaces: ColliderSurfaces | None = None
         self._hull_count = -1  # hulls in _surfaces when the layout was made; -1 without it
         self._warned_no_physics = False
+        self._looks: dict[Look, Material] = {}
+        self._textures: dict[Path, Texture | None] = {}  # None: the file cannot be read
         self._part_lists: list[list[Collider]] = []
         self._part_count = -1
         self._version = 0
@@ -183,6 +196,9 @@ class SceneInstances:
         return known[1], np.eye(4)
 
     def _material(self, world: World, entity: int) -> Material:
+        look = world.try_get(entity, Look)
+        if look is not None:
+            return self._look_material(entity, look)
         for kind, material in (
             (Static, self.palette.static),
             (Prop, self.palette.prop),
@@ -191,6 +207,28 @@ class SceneInstances:
             if world.has(entity, kind):
                 return material
         return self.palette.other
+
+    def _look_material(self, entity: int, look: Look) -> Material:
+        """The material of `look`, made once per distinct Look, so equal Looks share a batch
+        (a Look checks its own values)."""
+        material = self._looks.get(look)
+        if material is None:
+            texture = None if look.texture is None else self._texture(entity, look.texture)
+            material = self._looks[look] = Material(
+                look.color, texture, look.roughness, look.metallic, look.emissive
+            )
+        return material
+
+    def _texture(self, entity: int, path: Path) -> Texture | None:
+        """The texture in `path`, loaded once; a file that cannot be read is said once,
+        naming the entity and the file, and the entity is drawn untextured."""
+        if path not in self._textures:
+            try:
+                self._textures[path] = load_texture(path)
+            except AssetError as error:
+                log.warning("entity %d: texture not drawn: %s", entity, error)
+                self._textures[path] = None
+        return self._textures[path]
 
     def _plan(self, world: World, entity: int, colliders: Colliders | None) -> list[_Part]:
         """The parts one entity is drawn as, in its own frame."""
@@ -212,12 +250,13 @@ class SceneInstances:
                 local = pose_matrix(collider.offset) @ scale
                 parts.append(_Part(-1, (mesh, material), local))
         rig = self._rig
-        if rig is not None and entity in (rig.left_hand, rig.right_hand, rig.head):
+        if rig is not None and entity == rig.head:
             box = self._unit_mesh("box", meshes.box)
-            if entity == rig.head:
-                parts.append(_Part(-1, (box, self.palette.head), scale_matrix(*HEAD_SIZE)))
-            else:
-                parts.append(_Part(-1, (box, self.palette.hand), scale_matrix(*HAND_SIZE)))
+            parts.append(_Part(-1, (box, self.palette.head), scale_matrix(*HEAD_SIZE)))
+        elif rig is not None and entity in (rig.left_hand, rig.right_hand):
+            side = DeviceRole.LEFT_HAND if entity == rig.left_hand else DeviceRole.RIGHT_HAND
+            model = controller_mesh(self._controllers, side)
+            parts.append(_Part(-1, (model, self.palette.hand), np.eye(4)))
         return parts
 
     def _warn_unbuilt(self, entity: int) -> None:
@@ -236,6 +275,7 @@ class SceneInstances:
     ) -> None:
         self._version += 1
         self._entries, self._rig = entries, world.try_resource(Rig)
+        self._controllers = _controllers(world)
         self._surfaces = world.try_resource(ColliderSurfaces)
         self._hull_count = _hull_count(self._surfaces)
         self._part_lists = [colliders.parts for _, (_, colliders) in entries]
@@ -298,6 +338,7 @@ class SceneInstances:
         if (
             entries is not self._entries
             or world.try_resource(Rig) is not self._rig
+            or _controllers(world) != self._controllers
             or sum(map(len, self._part_lists)) != self._part_count
             or _hull_count(world.try_resource(ColliderSurfaces)) != self._hull_count
         ):
@@ -402,6 +443,12 @@ def _placed(points: FloatArray, size: tuple[float, float, float]) -> F32Array:
     matrices[:, :3, 3] = points
     matrices[:, 3, 3] = 1.0
     return column_major(matrices)
+
+
+def _controllers(world: World) -> str | None:
+    """The bound interaction profile's name: the controller models follow it."""
+    session = world.try_resource(HeadsetSession)
+    return None if session is None else session.controllers
 
 
 def _hull_count(surfaces: ColliderSurfaces | None) -> int:

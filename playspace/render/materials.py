@@ -1,12 +1,16 @@
-"""Materials and light: what a surface looks like, and the one light that shows it.
+"""Materials and light: what a surface looks like, and the light that shows it.
 
-A material is a base colour and an optional texture, lit by one directional light plus an
-ambient term (Lambert: enough to read shapes and depth in a preview, cheap on a software
-renderer). Instances are batched by mesh and material, so a material is a value: two equal
-materials share a batch and a draw call.
+A material is glTF 2.0's metallic-roughness surface: a base colour (and an optional texture
+multiplied into it), `roughness`, `metallic` and an `emissive` colour. The renderer shades it
+physically (Cook-Torrance: GGX distribution, Smith visibility, Schlick's fresnel, plus a
+Lambert diffuse) under one directional light with shadows and a hemisphere ambient: light
+from the sky above, bounced from the ground below. Every colour here is *linear* (light adds
+up linearly); the renderer encodes to sRGB only when it writes a pixel, so a linear 0.5 shows
+as the display value 0.735, as glTF and every PBR engine mean it.
 
-Until scene files can name a material, things are coloured by what they are, from a stable
-palette: scenery grey, props warm, opponents yellow, hands blue, the head marker white.
+Instances are batched by mesh and material, so a material is a value: two equal materials
+share a batch and a draw call. Things without a ``Look`` are coloured by what they are, from a
+stable palette: scenery grey, props warm, opponents yellow, hands blue, the head marker white.
 """
 
 from __future__ import annotations
@@ -20,39 +24,74 @@ RGBA = tuple[float, float, float, float]
 RGB = tuple[float, float, float]
 
 
-def _check_colour(colour: tuple[float, ...], what: str) -> None:
-    if not all(isinstance(c, int | float) and math.isfinite(c) and 0 <= c <= 1 for c in colour):
-        raise ValueError(f"{what} components must be numbers in [0, 1], got {colour!r}")
+def _check_colour(colour: tuple[float, ...], what: str, top: float = 1.0) -> None:
+    if not all(isinstance(c, int | float) and math.isfinite(c) and 0 <= c <= top for c in colour):
+        limit = "[0, 1]" if top == 1.0 else "0 or more"
+        raise ValueError(f"{what} components must be numbers in {limit}, got {colour!r}")
+
+
+def _check_unit(value: float, what: str) -> None:
+    if not (isinstance(value, int | float) and 0 <= value <= 1):
+        raise ValueError(f"{what} must be a number in [0, 1], got {value!r}")
 
 
 @dataclass(frozen=True, slots=True)
 class Material:
-    """A base `colour` (linear RGBA in [0, 1]), multiplied by `texture` where there is one."""
+    """A metallic-roughness surface. `colour` is the linear base colour (RGBA in [0, 1]),
+    multiplied by `texture` where there is one (its texels are sRGB, decoded when sampled, as
+    glTF's base colour textures are); `roughness` 0 is a mirror, 1 fully matte; `metallic` 1
+    is a metal (the base colour tints reflections, no diffuse); `emissive` linear light the
+    surface gives off, lit or not (0 or more)."""
 
     colour: RGBA
     texture: Texture | None = None
+    roughness: float = 0.8
+    metallic: float = 0.0
+    emissive: RGB = (0.0, 0.0, 0.0)
 
     def __post_init__(self) -> None:
         if len(self.colour) != 4:
             raise ValueError(f"material colour must be (r, g, b, a), got {self.colour!r}")
         _check_colour(self.colour, "material colour")
+        _check_unit(self.roughness, "material roughness")
+        _check_unit(self.metallic, "material metallic")
+        if len(self.emissive) != 3:
+            raise ValueError(f"material emissive must be (r, g, b), got {self.emissive!r}")
+        _check_colour(self.emissive, "material emissive", math.inf)
+
+
+def srgb(r: float, g: float, b: float, a: float = 1.0) -> RGBA:
+    """The linear colour of display (sRGB) values: ``srgb(0.5, 0.5, 0.5)`` is the grey a
+    colour picker shows as 50%, 0.214 in linear light."""
+
+    def decode(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    return (decode(r), decode(g), decode(b), a)
 
 
 @dataclass(frozen=True, slots=True)
 class Lighting:
-    """One directional light and an ambient term. `direction` is where the light travels
-    (world space, any length): the default comes from above, behind the right shoulder of a
-    player facing -Z, so what they face is lit."""
+    """One directional light (the sun) and a hemisphere ambient.
+
+    `direction` is where the light travels (world space, any length): the default comes from
+    above, behind the right shoulder of a player facing -Z, so what they face is lit.
+    `colour` is its linear intensity (a white surface square to it reflects that much); the
+    ambient light comes from `sky` above and `ground` below, blended by how far a surface
+    turns up or down. All colours are linear, 0 or more.
+    """
 
     direction: tuple[float, float, float] = (-0.4, -1.0, -0.6)
-    colour: RGB = (0.75, 0.75, 0.72)
-    ambient: RGB = (0.32, 0.33, 0.36)
+    colour: RGB = (1.6, 1.52, 1.4)
+    sky: RGB = (0.3, 0.36, 0.45)
+    ground: RGB = (0.14, 0.12, 0.1)
 
     def __post_init__(self) -> None:
         if not any(self.direction) or not all(map(math.isfinite, self.direction)):
             raise ValueError(f"light direction must be finite and non-zero: {self.direction!r}")
-        _check_colour(self.colour, "light colour")
-        _check_colour(self.ambient, "ambient colour")
+        _check_colour(self.colour, "light colour", math.inf)
+        _check_colour(self.sky, "sky ambient colour", math.inf)
+        _check_colour(self.ground, "ground ambient colour", math.inf)
 
     def towards_light(self) -> RGB:
         """The unit vector from a surface towards the light, as the shader wants it."""
@@ -61,16 +100,26 @@ class Lighting:
         return (-x / n, -y / n, -z / n)
 
 
+def _kind(r: float, g: float, b: float, roughness: float = 0.8) -> Material:
+    return Material(srgb(r, g, b), roughness=roughness)
+
+
 @dataclass(frozen=True, slots=True)
 class Palette:
-    """The material of each kind of thing the renderer draws."""
+    """The material of each kind of thing the renderer draws when it has no ``Look``."""
 
-    static: Material = field(default_factory=lambda: Material((0.62, 0.63, 0.65, 1.0)))
-    prop: Material = field(default_factory=lambda: Material((0.86, 0.45, 0.22, 1.0)))
-    opponent: Material = field(default_factory=lambda: Material((0.95, 0.8, 0.15, 1.0)))
-    hand: Material = field(default_factory=lambda: Material((0.25, 0.45, 0.95, 1.0)))
-    head: Material = field(default_factory=lambda: Material((0.97, 0.97, 0.97, 1.0)))
-    other: Material = field(default_factory=lambda: Material((0.7, 0.55, 0.75, 1.0)))
-    hover: Material = field(default_factory=lambda: Material((0.55, 0.85, 1.0, 1.0)))
-    aim_valid: Material = field(default_factory=lambda: Material((0.2, 0.9, 0.35, 1.0)))
-    aim_refused: Material = field(default_factory=lambda: Material((0.95, 0.2, 0.15, 1.0)))
+    static: Material = field(default_factory=lambda: _kind(0.62, 0.63, 0.65, 0.9))
+    prop: Material = field(default_factory=lambda: _kind(0.86, 0.45, 0.22, 0.55))
+    opponent: Material = field(default_factory=lambda: _kind(0.95, 0.8, 0.15, 0.5))
+    hand: Material = field(default_factory=lambda: _kind(0.25, 0.45, 0.95, 0.4))
+    head: Material = field(default_factory=lambda: _kind(0.97, 0.97, 0.97))
+    other: Material = field(default_factory=lambda: _kind(0.7, 0.55, 0.75))
+    hover: Material = field(
+        default_factory=lambda: Material(srgb(0.55, 0.85, 1.0), emissive=(0.1, 0.2, 0.3))
+    )
+    aim_valid: Material = field(
+        default_factory=lambda: Material(srgb(0.2, 0.9, 0.35), emissive=(0.05, 0.4, 0.1))
+    )
+    aim_refused: Material = field(
+        default_factory=lambda: Material(srgb(0.95, 0.2, 0.15), emissive=(0.4, 0.04, 0.02))
+    )

@@ -2,23 +2,35 @@
 
 A frame is :meth:`Renderer.prepare` once (collect the instances, upload them, work out the
 vignette and fade), then :meth:`Renderer.draw` per view: one view in the preview and in
-captures, two eyes in a headset, all from the same uploaded instances. A view draws in three
-steps:
+captures, two eyes in a headset, all from the same uploaded instances. The first view of a
+frame draws the shadow map (the light's depth, shared by every view of the frame). A view
+draws in these steps, into a multisampled buffer of its own when the quality asks for one:
 
-1. Lit surfaces: one instanced draw call per mesh and material.
-2. Ghosts, for held objects flagged ``Grabbable.ghost`` (inside a wall): a fresnel shader
+1. Lit surfaces: one instanced draw call per mesh and material (metallic-roughness shading
+   under the sun, its shadow and the hemisphere ambient; a grid on the scenery's floors).
+2. The sky, a screen-covering triangle on the far plane: it fills only what no surface covers.
+3. Ghosts, for held objects flagged ``Grabbable.ghost`` (inside a wall): a fresnel shader
    twice, blended, writing no depth. First with depth test less-or-equal, where nothing is in
    front of the object; then fainter, with depth test greater, where something is: the part
    inside the wall shows through it, dimmer, so the player still sees what they hold.
-3. Extra passes (:class:`RenderPass`, added with :meth:`Renderer.add_pass`): what is drawn
+4. Extra passes (:class:`RenderPass`, added with :meth:`Renderer.add_pass`): what is drawn
    in the world besides the scene's batches, such as panels and debug lines, in the order
    added, with depth testing on and the scene's depth in place.
-4. The comfort overlay, a screen-covering triangle: the vignette during smooth movement and
+5. The comfort overlay, a screen-covering triangle: the vignette during smooth movement and
    turning, and the fade (separation policy, teleport blink). Skipped when both are zero.
+6. With multisampling, the resolve: the samples averaged, then copied with their depth into
+   the caller's framebuffer.
+
+Colours are worked out in linear light and written sRGB-encoded by the shaders themselves,
+so every target gets the same bytes: an 8-bit offscreen picture, a window, or a headset's
+``GL_SRGB8_ALPHA8`` swapchain image (whose compositor decodes them back to linear light).
+GL's own encoding (``GL_FRAMEBUFFER_SRGB``) is switched off while drawing, or it would
+encode twice.
 
 The renderer reads components and writes nothing into the world. It owns every GPU object it
-makes (meshes, instance buffers, textures, programs) and frees them in :meth:`release`; meshes
-and batches the world no longer uses are freed when the world's structure changes.
+makes (meshes, instance buffers, textures, programs, the shadow map, the multisampled
+buffers) and frees them in :meth:`release`; meshes and batches the world no longer uses are
+freed when the world's structure changes.
 """
 
 from __future__ import annotations
@@ -27,19 +39,43 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import moderngl
+import numpy as np
 
+from playspace.components.comfort import VignetteSettings
 from playspace.ecs import World
-from playspace.render import shaders
+from playspace.render import shaders, shadows
 from playspace.render.assets import Texture
-from playspace.render.comfort import Comfort, VignetteSettings
-from playspace.render.gpu import GpuBatch, GpuMesh, Program, prune
+from playspace.render.comfort import Comfort
+from playspace.render.gpu import GpuBatch, GpuMesh, MultisampleTarget, Program, prune
 from playspace.render.instances import SceneInstances
-from playspace.render.materials import RGBA, Lighting, Material, Palette
+from playspace.render.materials import RGB, Lighting, Material, Palette
 from playspace.render.matrices import column_major
 from playspace.render.meshes import MeshData
+from playspace.render.quality import HIGH, Quality
 from playspace.render.views import View
+from playspace.spatial import FloatArray
 
-CLEAR_COLOUR: RGBA = (0.55, 0.68, 0.82, 1.0)  # a pale sky, so black (the fade) stands out
+GL_FRAMEBUFFER_SRGB = 0x8DB9
+GL_SRGB8_ALPHA8 = 0x8C43  # textures: sRGB texels, decoded to linear when sampled
+
+
+@dataclass(frozen=True, slots=True)
+class Sky:
+    """The sky drawn behind everything (linear colours): `horizon` haze turning to `zenith`
+    overhead, `ground` below the horizon, and a glow of `sun` around the light's direction.
+    (Surfaces are lit by ``Lighting``'s sky and ground.) A plain background is
+    ``Sky(c, c, c, sun=(0, 0, 0))``."""
+
+    zenith: RGB = (0.1, 0.262, 0.701)  # the display values 0.35, 0.55, 0.85
+    horizon: RGB = (0.571, 0.701, 0.831)  # 0.78, 0.85, 0.92
+    ground: RGB = (0.11, 0.095, 0.084)  # 0.36, 0.34, 0.32
+    sun: RGB = (1.0, 0.9, 0.7)
+
+    def __post_init__(self) -> None:
+        for name in ("zenith", "horizon", "ground", "sun"):
+            colour = getattr(self, name)
+            if len(colour) != 3 or not all(0 <= c < float("inf") for c in colour):
+                raise ValueError(f"sky {name} must be linear (r, g, b), 0 or more: {colour!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,38 +110,51 @@ class RenderPass(Protocol):
 class Renderer:
     """Draws a world with ModernGL into any framebuffer (offscreen, a window, a swapchain).
 
-    `vignette` settings may be changed at any time (``renderer.comfort.settings``).
-    ``vignette`` and ``fade`` hold this frame's overlay amounts after :meth:`prepare`; a caller
-    may override them before :meth:`draw`.
+    `quality` (:mod:`playspace.render.quality`), `lighting`, `sky` and the vignette settings
+    (``renderer.comfort.settings``) may be changed at any time. ``vignette`` and ``fade``
+    hold this frame's overlay amounts after :meth:`prepare`; a caller may override them
+    before :meth:`draw`.
     """
 
     def __init__(
         self,
         ctx: moderngl.Context,
         *,
+        quality: Quality = HIGH,
         lighting: Lighting | None = None,
+        sky: Sky | None = None,
         palette: Palette | None = None,
         ghost: GhostSettings | None = None,
         vignette: VignetteSettings | None = None,
-        clear_colour: RGBA = CLEAR_COLOUR,
     ) -> None:
         self.ctx = ctx
+        self.quality = quality
         self.lighting = lighting or Lighting()
+        self.sky = sky or Sky()
         self.ghost_settings = ghost or GhostSettings()
-        self.clear_colour = clear_colour
         self.instances = SceneInstances(palette)
         self.comfort = Comfort(vignette)
         self.vignette, self.fade = 0.0, 0.0
         self.lit = Program(ctx, shaders.SURFACE_VERTEX, shaders.LIT_FRAGMENT)
+        self.depth = Program(ctx, shaders.DEPTH_VERTEX, shaders.DEPTH_FRAGMENT)
         self.ghost = Program(ctx, shaders.SURFACE_VERTEX, shaders.GHOST_FRAGMENT)
+        self.sky_program = Program(ctx, shaders.OVERLAY_VERTEX, shaders.SKY_FRAGMENT)
         self.overlay = Program(ctx, shaders.OVERLAY_VERTEX, shaders.OVERLAY_FRAGMENT)
-        self._overlay_array = ctx.vertex_array(self.overlay.program, [])
+        self.resolver = Program(ctx, shaders.OVERLAY_VERTEX, shaders.RESOLVE_FRAGMENT)
+        self._screen_arrays = {
+            program: ctx.vertex_array(program.program, [])
+            for program in (self.sky_program, self.overlay, self.resolver)
+        }
         self._meshes: dict[MeshData, GpuMesh] = {}
+        self._radii: dict[MeshData, float] = {}
         self._batches: dict[tuple[MeshData, Material], GpuBatch] = {}
         self._textures: dict[Texture, moderngl.Texture] = {}
         self._drawn: list[GpuBatch] = []
         self._layout = -1
         self._passes: list[RenderPass] = []
+        self._shadow: shadows.ShadowMap | None = None
+        self._shadow_drawn = False  # this frame's shadow map is drawn
+        self._multisample: MultisampleTarget | None = None
 
     def add_pass(self, render_pass: RenderPass) -> None:
         """Draw `render_pass` in every view from now on, after those added before it."""
@@ -120,17 +169,19 @@ class Renderer:
             self._layout = batches[0].version
             prune(self._batches, {(b.mesh, b.material) for b in batches})
             prune(self._meshes, {b.mesh for b in batches})
+            self._radii = {mesh: r for mesh, r in self._radii.items() if mesh in self._meshes}
             prune(self._textures, {b.material.texture for b in batches if b.material.texture})
         self._drawn = []
         for batch in batches:
             key = (batch.mesh, batch.material)
             gpu = self._batches.get(key)
             if gpu is None:
-                gpu = self._batches[key] = GpuBatch(
-                    self.ctx, self.lit, self.ghost, self._gpu_mesh(batch.mesh)
-                )
+                mesh = self._gpu_mesh(batch.mesh)
+                programs = (self.lit, self.depth, self.ghost)
+                gpu = self._batches[key] = GpuBatch(self.ctx, *programs, mesh)
             gpu.upload(batch)
             self._drawn.append(gpu)
+        self._shadow_drawn = False
         for render_pass in self._passes:
             render_pass.prepare(world)
 
@@ -138,55 +189,171 @@ class Renderer:
         gpu = self._meshes.get(mesh)
         if gpu is None:
             gpu = self._meshes[mesh] = GpuMesh(self.ctx, mesh)
+            self._radii[mesh] = float(np.linalg.norm(mesh.vertices[:, :3], axis=1).max())
         return gpu
 
     def _texture(self, texture: Texture) -> moderngl.Texture:
         gpu = self._textures.get(texture)
         if gpu is None:
-            made = self.ctx.texture(texture.size, 4, texture.pixels)
+            made = self.ctx.texture(
+                texture.size, 4, texture.pixels, internal_format=GL_SRGB8_ALPHA8
+            )
             made.build_mipmaps()
             made.repeat_x = made.repeat_y = True
             gpu = self._textures[texture] = made
         return gpu
 
+    # Per view ----------------------------------------------------------------------------
+
     def draw(self, view: View, framebuffer: moderngl.Framebuffer) -> None:
         """Draw the prepared frame as seen from `view` into `framebuffer` (all of it)."""
         ctx = self.ctx
-        framebuffer.use()
-        framebuffer.clear(*self.clear_colour, depth=1.0)
+        ctx.disable_direct(GL_FRAMEBUFFER_SRGB)  # the shaders encode: GL must not again
+        self._shadow_pass(view)
+        multisample = self._multisample_target(framebuffer.size)
+        target = framebuffer if multisample is None else multisample.framebuffer
+        target.use()
+        target.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)
         matrix = column_major(view.view_projection()[None]).tobytes()
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
         ctx.depth_func = "<"
-        self._lit_pass(matrix)
+        self._lit_pass(matrix, view)
+        self._sky_pass(view, target)
         if any(gpu.batch is not None and len(gpu.batch.ghosts) for gpu in self._drawn):
-            self._ghost_passes(matrix, view, framebuffer)
+            self._ghost_passes(matrix, view, target)
         for render_pass in self._passes:
             ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
             ctx.depth_func = "<"
-            render_pass.draw(view, framebuffer)
+            render_pass.draw(view, target)
         if self.vignette > 0 or self.fade > 0:
             self._overlay_pass(view)
+        if multisample is not None:
+            self._resolve(multisample, framebuffer)
         ctx.enable_only(moderngl.NOTHING)
+
+    def _multisample_target(self, size: tuple[int, int]) -> MultisampleTarget | None:
+        samples = min(self.quality.samples, self.ctx.max_samples)
+        current = self._multisample
+        if samples <= 1:
+            if current is not None:
+                current.release()
+                self._multisample = None
+            return None
+        if current is None or current.size != size or current.samples != samples:
+            if current is not None:
+                current.release()
+            current = self._multisample = MultisampleTarget(self.ctx, size, samples)
+        return current
+
+    def _resolve(self, multisample: MultisampleTarget, framebuffer: moderngl.Framebuffer) -> None:
+        ctx = self.ctx
+        multisample.resolve(ctx)
+        framebuffer.use()
+        ctx.enable_only(moderngl.DEPTH_TEST)
+        ctx.depth_func = "1"  # always: the resolved depth replaces what was there
+        multisample.picture.use(0)
+        multisample.depth.use(1)
+        self.resolver["u_picture"].value = 0
+        self.resolver["u_depth"].value = 1
+        self._screen_arrays[self.resolver].render(moderngl.TRIANGLES, vertices=3)
+        ctx.depth_func = "<"
+
+    def _shadow_map(self) -> shadows.ShadowMap | None:
+        size = self.quality.shadow_size
+        if self._shadow is not None and self._shadow.size != size:
+            self._shadow.release()
+            self._shadow = None
+        if size and self._shadow is None:
+            self._shadow = shadows.ShadowMap(self.ctx, size)
+        return self._shadow
+
+    def _shadow_pass(self, view: View) -> None:
+        """The light's depth, once a frame (at its first view), fitted around that eye."""
+        shadow = self._shadow_map()
+        if shadow is None or self._shadow_drawn:
+            return
+        self._shadow_drawn = True
+        basis = shadows.light_basis(self.lighting.towards_light())
+        boxes = [
+            shadows.instance_bounds(rows, self._radii[gpu.batch.mesh], basis)
+            for gpu in self._drawn
+            if gpu.batch is not None
+            for rows in (gpu.batch.scenery, gpu.batch.moving)
+            if len(rows)
+        ]
+        if not boxes:
+            boxes = [np.zeros((2, 3))]
+        stacked = np.array(boxes)
+        bounds = np.stack([stacked[:, 0].min(axis=0), stacked[:, 1].max(axis=0)])
+        eye = view.pose.position
+        shadow.clip = shadows.fit(
+            bounds, basis, np.array([eye.x, eye.y, eye.z]), self.quality.shadow_distance
+        )
+        ctx = self.ctx
+        shadow.framebuffer.use()
+        shadow.framebuffer.clear(depth=1.0)
+        ctx.enable_only(moderngl.DEPTH_TEST)
+        ctx.depth_func = "<"
+        ctx.polygon_offset = (2.0, 4.0)  # slope-scaled: steep faces get more (ModernGL
+        # enables the offset while either number is non-zero)
+        self.depth["u_light"].write(_gl_matrix(shadow.clip))
+        for gpu in self._drawn:
+            batch = gpu.batch
+            if batch is not None and batch.opaque_count:
+                gpu.opaque.render(batch.opaque_count, program=1)
+        ctx.polygon_offset = (0.0, 0.0)
 
     def _set_material(self, program: Program, material: Material) -> None:
         program["u_colour"].value = material.colour
         if program is self.lit:
+            program["u_roughness"].value = material.roughness
+            program["u_metallic"].value = material.metallic
+            program["u_emissive"].value = material.emissive
             program["u_textured"].value = material.texture is not None
             if material.texture is not None:
                 self._texture(material.texture).use(0)
                 program["u_texture"].value = 0
 
-    def _lit_pass(self, matrix: bytes) -> None:
+    def _lit_pass(self, matrix: bytes, view: View) -> None:
         lit, light = self.lit, self.lighting
         lit["u_view_projection"].write(matrix)
         lit["u_towards_light"].value = light.towards_light()
         lit["u_light_colour"].value = light.colour
-        lit["u_ambient"].value = light.ambient
+        lit["u_sky"].value = light.sky
+        lit["u_ground"].value = light.ground
+        eye = view.pose.position
+        lit["u_camera"].value = (eye.x, eye.y, eye.z)
+        shadow = self._shadow if self.quality.shadows else None
+        lit["u_shadow_taps"].value = 0 if shadow is None else self.quality.shadow_taps
+        lit["u_shadow_map"].value = 1
+        if shadow is not None:
+            shadow.texture.use(1)
+            lit["u_light"].write(_gl_matrix(shadow.lookup))
+            lit["u_normal_offset"].value = shadow.normal_offset()
+            lit["u_shadow_texel"].value = 1.0 / shadow.size
         for gpu in self._drawn:
             batch = gpu.batch
             if batch is not None and batch.opaque_count:
                 self._set_material(lit, batch.material)
+                lit["u_scenery"].value = len(batch.scenery)
                 gpu.opaque.render(batch.opaque_count)
+
+    def _sky_pass(self, view: View, framebuffer: moderngl.Framebuffer) -> None:
+        ctx, sky = self.ctx, self.sky_program
+        ctx.depth_func = "<="
+        framebuffer.depth_mask = False
+        sky["u_zenith"].value = self.sky.zenith
+        sky["u_horizon"].value = self.sky.horizon
+        sky["u_ground_colour"].value = self.sky.ground
+        sky["u_sun"].value = self.sky.sun
+        sky["u_towards_light"].value = self.lighting.towards_light()
+        inverse = np.asarray(np.linalg.inv(view.view_projection()), dtype=np.float64)
+        sky["u_inverse"].write(_gl_matrix(inverse))
+        eye = view.pose.position
+        sky["u_camera"].value = (eye.x, eye.y, eye.z)
+        self._screen_arrays[sky].render(moderngl.TRIANGLES, vertices=3)
+        framebuffer.depth_mask = True
+        ctx.depth_func = "<"
 
     def _ghost_passes(self, matrix: bytes, view: View, framebuffer: moderngl.Framebuffer) -> None:
         ctx, ghost, settings = self.ctx, self.ghost, self.ghost_settings
@@ -210,7 +377,7 @@ class Renderer:
         ctx.disable(moderngl.BLEND)
 
     def _overlay_pass(self, view: View) -> None:
-        ctx, overlay, settings = self.ctx, self.overlay, self.comfort.settings
+        ctx, overlay, settings = self.ctx, self.overlay, self.comfort.used
         ctx.enable_only(moderngl.BLEND)
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
         overlay["u_fade"].value = self.fade
@@ -220,7 +387,7 @@ class Renderer:
         overlay["u_aspect"].value = float(projection[1, 1] / projection[0, 0])
         overlay["u_inner"].value = settings.inner
         overlay["u_outer"].value = settings.outer
-        self._overlay_array.render(moderngl.TRIANGLES, vertices=3)
+        self._screen_arrays[overlay].render(moderngl.TRIANGLES, vertices=3)
 
     def release(self) -> None:
         """Free every GPU object this renderer made; it cannot draw afterwards."""
@@ -231,5 +398,23 @@ class Renderer:
         for render_pass in self._passes:
             render_pass.release()
         self._passes = []
-        for item in (self._overlay_array, self.lit, self.ghost, self.overlay):
-            item.release()
+        for owned in (self._shadow, self._multisample):
+            if owned is not None:
+                owned.release()
+        self._shadow, self._multisample = None, None
+        for array in self._screen_arrays.values():
+            array.release()
+        for program in (
+            self.lit,
+            self.depth,
+            self.ghost,
+            self.sky_program,
+            self.overlay,
+            self.resolver,
+        ):
+            program.release()
+
+
+def _gl_matrix(matrix: FloatArray) -> bytes:
+    """One 4x4 matrix (maths layout) as the column-major float32 bytes a uniform takes."""
+    return column_major(matrix[None]).tobytes()

@@ -1,17 +1,32 @@
-"""GLSL 330 core sources: the lit surface, the ghost, and the comfort overlay.
+"""GLSL 330 core sources: the lit surface, the shadow map, the sky, the ghost, the comfort
+overlay and the multisample resolve.
 
 Surfaces are instanced: each instance brings its model matrix as a ``mat4`` attribute, so one
 draw call covers every instance of a mesh and material. Model matrices carry scale (a unit
 box scaled to a crate), so normals go through the inverse transpose of the model's 3x3 part;
 for rotation times scale that is ``M * (n / s^2)`` with ``s`` the scale on each axis, the
 lengths of the matrix's columns, which is cheaper than inverting a matrix per vertex.
+
+Shading is in linear light; every colour pass ends in :data:`ENCODE_SRGB`, so what lands in a
+framebuffer is sRGB-encoded, what a display (and a headset's sRGB swapchain image) expects.
 """
 
 from __future__ import annotations
 
+# The exact sRGB transfer function (IEC 61966-2-1), linear [0, 1] in, display values out.
+ENCODE_SRGB = """
+vec3 encode_srgb(vec3 linear) {
+    vec3 c = clamp(linear, 0.0, 1.0);
+    return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(0.0031308, c));
+}
+"""
+
 SURFACE_VERTEX = """
 #version 330 core
 uniform mat4 u_view_projection;
+uniform mat4 u_light;
+uniform float u_normal_offset;
+uniform int u_scenery;
 in vec3 in_position;
 in vec3 in_normal;
 in vec2 in_uv;
@@ -19,6 +34,8 @@ in mat4 i_model;
 out vec3 v_world;
 out vec3 v_normal;
 out vec2 v_uv;
+out vec3 v_shadow;
+flat out int v_grid;
 void main() {
     vec4 world = i_model * vec4(in_position, 1.0);
     mat3 m = mat3(i_model);
@@ -26,36 +43,144 @@ void main() {
     v_world = world.xyz;
     v_normal = m * (in_normal / s2);
     v_uv = in_uv;
+    // looked up a little off the surface, along its normal: no self-shadowing (acne)
+    v_shadow = (u_light * vec4(world.xyz + normalize(v_normal) * u_normal_offset, 1.0)).xyz;
+    // scenery rows come first in an instance buffer: their upward faces get the floor grid
+    v_grid = int(gl_InstanceID < u_scenery);
     gl_Position = u_view_projection * world;
 }
 """
 
-LIT_FRAGMENT = """
+# Cook-Torrance with the GGX distribution, the height-correlated Smith visibility in its
+# cheap form (Hammon 2017) and Schlick's fresnel, plus Lambert diffuse; the light's `colour`
+# is what a white Lambert surface square to it reflects, so the BRDF's 1/pi is folded in.
+# Ambient: the hemisphere (sky above, ground below) for diffuse; for specular the same two
+# colours split sharply at the horizon in the mirror direction, blurred towards the
+# hemisphere with roughness, weighted by Karis' analytic fit of the split-sum environment BRDF.
+LIT_FRAGMENT = (
+    """
 #version 330 core
 uniform vec4 u_colour;
+uniform float u_roughness;
+uniform float u_metallic;
+uniform vec3 u_emissive;
 uniform bool u_textured;
 uniform sampler2D u_texture;
-uniform vec3 u_towards_light;
 uniform vec3 u_light_colour;
-uniform vec3 u_ambient;
+uniform vec3 u_sky;
+uniform vec3 u_ground;
+uniform vec3 u_camera;
+uniform vec3 u_towards_light;
+uniform int u_shadow_taps;
+uniform sampler2DShadow u_shadow_map;
+uniform float u_shadow_texel;
 in vec3 v_world;
 in vec3 v_normal;
 in vec2 v_uv;
+in vec3 v_shadow;
+flat in int v_grid;
 out vec4 f_colour;
+const float PI = 3.14159265;
+"""
+    + ENCODE_SRGB
+    + """
+float lit_fraction() {
+    if (u_shadow_taps == 0) {
+        return 1.0;
+    }
+    vec3 p = v_shadow;
+    if (any(greaterThan(abs(p - 0.5), vec3(0.5)))) {
+        return 1.0;  // outside the map: nothing there casts a shadow
+    }
+    if (u_shadow_taps == 1) {
+        return texture(u_shadow_map, p);
+    }
+    float d = u_shadow_texel;
+    return 0.25 * (texture(u_shadow_map, p + vec3(-1.5 * d, -0.5 * d, 0.0))
+                 + texture(u_shadow_map, p + vec3(0.5 * d, -1.5 * d, 0.0))
+                 + texture(u_shadow_map, p + vec3(1.5 * d, 0.5 * d, 0.0))
+                 + texture(u_shadow_map, p + vec3(-0.5 * d, 1.5 * d, 0.0)));
+}
+
+// Lines `width` cells wide on a grid of unit cells, anti-aliased with the screen-space
+// derivatives and fading to their average cover where cells shrink below a pixel, so the
+// floor never shimmers into moire in the distance (Ben Golus, "The Best Darn Grid Shader").
+float grid(vec2 uv, float width) {
+    vec2 deriv = fwidth(uv);
+    vec2 drawn = clamp(vec2(width), deriv, vec2(0.5));
+    vec2 aa = deriv * 1.5;
+    vec2 dist = 1.0 - abs(fract(uv) * 2.0 - 1.0);
+    vec2 g = smoothstep(drawn + aa, drawn - aa, dist) * clamp(width / drawn, 0.0, 1.0);
+    g = mix(g, vec2(width), clamp(deriv * 2.0 - 1.0, 0.0, 1.0));
+    return mix(g.x, 1.0, g.y);
+}
+
 void main() {
     vec4 base = u_colour;
     if (u_textured) {
         base *= texture(u_texture, v_uv);
     }
-    float diffuse = max(dot(normalize(v_normal), u_towards_light), 0.0);
-    f_colour = vec4(base.rgb * (u_ambient + u_light_colour * diffuse), base.a);
+    vec3 n = normalize(v_normal);
+    if (v_grid == 1) {
+        float lines = max(grid(v_world.xz, 0.02), 0.45 * grid(v_world.xz * 4.0, 0.04));
+        base.rgb *= 1.0 - 0.45 * lines * smoothstep(0.7, 0.9, n.y);
+    }
+    vec3 v = normalize(u_camera - v_world);
+    vec3 l = u_towards_light;
+    vec3 h = normalize(l + v);
+    float nl = max(dot(n, l), 0.0);
+    float nv = clamp(abs(dot(n, v)), 1e-4, 1.0);
+    float nh = max(dot(n, h), 0.0);
+    float vh = max(dot(v, h), 0.0);
+    float rough = max(u_roughness, 0.045);
+    float a = rough * rough;
+    float a2 = a * a;
+    float dd = nh * nh * (a2 - 1.0) + 1.0;
+    float distribution = a2 / (PI * dd * dd);
+    float visibility = 0.5 / (nl * (nv * (1.0 - a) + a) + nv * (nl * (1.0 - a) + a) + 1e-5);
+    vec3 f0 = mix(vec3(0.04), base.rgb, u_metallic);
+    float edge = 1.0 - vh;
+    float edge2 = edge * edge;
+    vec3 fresnel = f0 + (1.0 - f0) * (edge2 * edge2 * edge);
+    vec3 diffuse = (1.0 - fresnel) * (1.0 - u_metallic) * base.rgb;
+    vec3 direct = (diffuse + PI * distribution * visibility * fresnel) * u_light_colour * nl;
+    vec3 hemisphere = mix(u_ground, u_sky, 0.5 + 0.5 * n.y);
+    float above = smoothstep(-0.05, 0.05, reflect(-v, n).y);
+    vec3 mirrored = mix(mix(u_ground, u_sky, above), hemisphere, rough);
+    vec4 c0 = vec4(-1.0, -0.0275, -0.572, 0.022);
+    vec4 c1 = vec4(1.0, 0.0425, 1.04, -0.04);
+    vec4 r = rough * c0 + c1;
+    float a004 = min(r.x * r.x, exp2(-9.28 * nv)) * r.x + r.y;
+    vec2 ab = vec2(-1.04, 1.04) * a004 + r.zw;
+    vec3 ambient = hemisphere * (1.0 - u_metallic) * base.rgb + mirrored * (f0 * ab.x + ab.y);
+    vec3 colour = direct * lit_fraction() + ambient + u_emissive;
+    f_colour = vec4(encode_srgb(colour), base.a);
+}
+"""
+)
+
+# Depth only, from the light: the shadow map.
+DEPTH_VERTEX = """
+#version 330 core
+uniform mat4 u_light;
+in vec3 in_position;
+in mat4 i_model;
+void main() {
+    gl_Position = u_light * (i_model * vec4(in_position, 1.0));
+}
+"""
+
+DEPTH_FRAGMENT = """
+#version 330 core
+void main() {
 }
 """
 
 # Fresnel: faint where the surface faces the eye, bright at the silhouette, so a ghost reads
 # as a shape without hiding what is behind it. `u_strength` scales the whole pass: the pass in
 # front of other geometry is stronger than the one behind it.
-GHOST_FRAGMENT = """
+GHOST_FRAGMENT = (
+    """
 #version 330 core
 uniform vec4 u_colour;
 uniform vec3 u_camera;
@@ -66,24 +191,67 @@ in vec3 v_world;
 in vec3 v_normal;
 in vec2 v_uv;
 out vec4 f_colour;
+"""
+    + ENCODE_SRGB
+    + """
 void main() {
     vec3 to_eye = normalize(u_camera - v_world);
     float rim = pow(1.0 - abs(dot(normalize(v_normal), to_eye)), u_rim_power);
     vec3 colour = mix(u_colour.rgb, vec3(1.0), 0.5 * rim);
-    f_colour = vec4(colour, u_strength * mix(u_facing_alpha, 1.0, rim));
+    f_colour = vec4(encode_srgb(colour), u_strength * mix(u_facing_alpha, 1.0, rim));
 }
 """
+)
 
 # One triangle that covers the screen, made from the vertex index: no vertex buffer at all.
+# It lies on the far plane, so with depth test <= it fills only what nothing else covers.
 OVERLAY_VERTEX = """
 #version 330 core
 out vec2 v_ndc;
 void main() {
     vec2 corner = vec2(float((gl_VertexID & 1) * 4 - 1), float((gl_VertexID & 2) * 2 - 1));
     v_ndc = corner;
-    gl_Position = vec4(corner, 0.0, 1.0);
+    gl_Position = vec4(corner, 1.0, 1.0);
 }
 """
+
+# The sky's gradient in the direction through each pixel (from the inverse of the view's
+# view-projection matrix): the horizon's haze, bluer towards the zenith, the ground colour
+# below the horizon, and a glow around the sun (the light's direction).
+SKY_FRAGMENT = (
+    """
+#version 330 core
+uniform mat4 u_inverse;
+uniform vec3 u_camera;
+uniform vec3 u_zenith;
+uniform vec3 u_horizon;
+uniform vec3 u_ground_colour;
+uniform vec3 u_sun;
+uniform vec3 u_towards_light;
+in vec2 v_ndc;
+out vec4 f_colour;
+"""
+    + ENCODE_SRGB
+    + """
+vec3 sky_colour(vec3 d) {
+    float up = d.y;
+    vec3 above = mix(u_horizon, u_zenith, sqrt(max(up, 0.0)));
+    vec3 below = mix(u_horizon, u_ground_colour, smoothstep(0.0, 0.1, -up));
+    return up >= 0.0 ? above : below;
+}
+
+void main() {
+    vec4 far = u_inverse * vec4(v_ndc, 1.0, 1.0);
+    vec3 direction = normalize(far.xyz / far.w - u_camera);
+    float sun = max(dot(direction, u_towards_light), 0.0);
+    float sun2 = sun * sun;
+    float glow = sun2 * sun2 * sun2;  // a wide halo, then a small bright disc
+    vec3 colour = sky_colour(direction) + u_sun * (0.25 * glow * glow * glow * glow)
+                + u_sun * smoothstep(0.9995, 0.9998, sun);
+    f_colour = vec4(encode_srgb(colour), 1.0);
+}
+"""
+)
 
 # Black with alpha: what the vignette and the fade leave of the picture is (1 - alpha). The
 # vignette's radius is measured in half screen heights from the eye's centre, so it is round
@@ -103,5 +271,20 @@ void main() {
     float edge = smoothstep(u_inner, u_outer, length(offset));
     float keep = (1.0 - u_fade) * (1.0 - u_vignette * edge);
     f_colour = vec4(0.0, 0.0, 0.0, 1.0 - keep);
+}
+"""
+
+# The multisampled picture, already resolved into textures of the target's size, copied into
+# the target: colour and depth (so a headset's compositor and anything drawn later see the
+# scene's depth), whatever the target's own formats are.
+RESOLVE_FRAGMENT = """
+#version 330 core
+uniform sampler2D u_picture;
+uniform sampler2D u_depth;
+out vec4 f_colour;
+void main() {
+    ivec2 at = ivec2(gl_FragCoord.xy);
+    f_colour = texelFetch(u_picture, at, 0);
+    gl_FragDepth = texelFetch(u_depth, at, 0).r;
 }
 """

@@ -91,11 +91,11 @@ class EyeTarget:
 
     Colour: the compositor samples an :attr:`srgb` image (``GL_SRGB8_ALPHA8``) through sRGB
     decoding, so the texel it reads is the *linear* light the value encodes; it blends layers
-    and distorts in linear light and encodes again for the display. The renderer's colours are
-    what the desktop preview puts on screen unchanged, i.e. already display (sRGB) values: to
-    arrive at the display as the same values, they must be written sRGB-*encoded*, which GL does
-    on write with ``GL_FRAMEBUFFER_SRGB`` enabled. Written raw, the compositor would decode them
-    once more and every mid-tone would come out darker (0.5 shows as 0.21).
+    and distorts in linear light and encodes again for the display. The renderer works in
+    linear light and writes sRGB-encoded values, the same bytes the desktop preview shows, so
+    the compositor's decoding gives back the light the renderer computed. A linear ``GL_RGBA8``
+    image would be read as linear and the same bytes would look washed out, which is why
+    :func:`choose_formats` takes the sRGB format whenever the runtime offers it.
 
     Depth: `depth_texture` is the depth swapchain image to draw the eye's depth into, submitted
     with the colour (``XR_KHR_composition_layer_depth``); None when the runtime does not take
@@ -113,7 +113,7 @@ class EyeTarget:
 
     @property
     def srgb(self) -> bool:
-        """The colour image stores sRGB-encoded values: draw with sRGB encoding on."""
+        """The colour image stores sRGB-encoded values (what the renderer writes)."""
         return self.color_format in SRGB_FORMATS
 
     @property
@@ -187,11 +187,13 @@ def choose_formats(
     *,
     submit_depth: bool = True,
 ) -> SwapchainFormats:
-    """The runtime's most preferred colour format the renderer can use, and likewise depth
-    (None when it offers none, or when `submit_depth` is False: the runtime does not take a
-    depth layer, so a depth swapchain would be drawn for nothing); ValueError naming the offer
-    when there is no colour format."""
-    chosen_color = next((f for f in offered if f in color), None)
+    """The colour format the renderer writes correctly, sRGB, when the runtime offers it, else
+    the runtime's most preferred one the renderer can use; likewise depth, by preference (None
+    when it offers none, or when `submit_depth` is False: the runtime does not take a depth
+    layer, so a depth swapchain would be drawn for nothing); ValueError naming the offer when
+    there is no colour format."""
+    usable = [f for f in offered if f in color]
+    chosen_color = next((f for f in usable if f in SRGB_FORMATS), usable[0] if usable else None)
     if chosen_color is None:
         offer = ", ".join(f"0x{f:04X}" for f in offered) or "nothing"
         raise ValueError(f"the runtime offers no RGBA8 or SRGB8_ALPHA8 swapchain ({offer})")

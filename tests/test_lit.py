@@ -1,0 +1,363 @@
+"""The lit renderer, pixel by pixel: metallic-roughness shading, the sun's shadow, textures
+and emissive light from a ``Look``, the floor grid, the sky, the sRGB output and the quality
+presets. Offscreen on Mesa's software renderer through EGL, as tests/test_render.py."""
+
+from __future__ import annotations
+
+import logging
+import math
+from pathlib import Path
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pytest
+
+from playspace import spatial
+from playspace.components import Prop, Static, Transform
+from playspace.components.look import Look
+from playspace.components.physics import BodyKind, Box, Collider, Colliders, RigidBody, Sphere
+from playspace.ecs import World
+from playspace.render import (
+    HIGH,
+    LOW,
+    ULTRA,
+    Lighting,
+    Offscreen,
+    Renderer,
+    Sky,
+    View,
+    perspective,
+    quality_named,
+    write_png,
+)
+from playspace.spatial import Pose
+
+if TYPE_CHECKING:
+    from moderngl import Context
+
+SIZE = (128, 96)
+DOWN = spatial.from_axis_angle(spatial.vec3(1.0, 0.0, 0.0), -math.pi / 2)
+DARK = Lighting(colour=(0.0, 0.0, 0.0), sky=(0.0, 0.0, 0.0), ground=(0.0, 0.0, 0.0))
+BLACK_SKY = Sky((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), sun=(0.0, 0.0, 0.0))
+
+
+def level_view(at: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> View:
+    """Looking down -Z, level, 90 degrees vertically."""
+    return View(
+        Pose(spatial.vec3(*at), spatial.identity()), perspective(math.pi / 2, SIZE[0] / SIZE[1])
+    )
+
+
+def view_down(at: tuple[float, float, float]) -> View:
+    """Looking straight down from `at`; the top of the picture is -Z, its right +X."""
+    return View(Pose(spatial.vec3(*at), DOWN), perspective(math.pi / 2, SIZE[0] / SIZE[1]))
+
+
+def pixel_of(view: View, point: tuple[float, float, float]) -> tuple[int, int]:
+    """(row, column) of a world point in a picture drawn from `view`, top row first."""
+    clip = view.view_projection() @ np.array([*point, 1.0])
+    x, y = clip[:2] / clip[3]
+    return round((1 - (y + 1) / 2) * SIZE[1] - 0.5), round((x + 1) / 2 * SIZE[0] - 0.5)
+
+
+def render(gl: Context, world: World, view: View, **options: Any) -> np.ndarray:
+    """`world` drawn once: rows top-down, RGB floats in [0, 1]."""
+    renderer = Renderer(gl, **{"sky": BLACK_SKY, **options})
+    try:
+        return draw_with(renderer, world, view)
+    finally:
+        renderer.release()
+
+
+def draw_with(renderer: Renderer, world: World, view: View) -> np.ndarray:
+    target = Offscreen(renderer.ctx, SIZE)
+    try:
+        renderer.prepare(world)
+        renderer.draw(view, target.framebuffer)
+        return target.read() / 255.0
+    finally:
+        target.release()
+
+
+def ball(world: World, at: tuple[float, float, float], look: Look | None = None) -> int:
+    parts: list[object] = [Transform(spatial.vec3(*at)), Colliders(Collider(Sphere(1.0)))]
+    return world.spawn(*parts, Prop("ball"), *([look] if look else []))
+
+
+def floor(world: World, *extra: object, size: float = 20.0) -> int:
+    return world.spawn(
+        Transform(spatial.vec3(0.0, -0.1, 0.0)),
+        Colliders(Collider(Box((size, 0.2, size)))),
+        Static("floor"),
+        *extra,
+    )
+
+
+def brightness(image: np.ndarray, at: tuple[int, int]) -> float:
+    return float(image[at].mean())
+
+
+# Shading ----------------------------------------------------------------------------------
+
+
+def test_a_sphere_is_lit_on_the_side_the_light_comes_from(gl: Context) -> None:
+    world = World()
+    ball(world, (0.0, 0.0, -3.0))
+    view = level_view()
+    from_right = Lighting(direction=(-1.0, 0.0, 0.0))
+    image = render(gl, world, view, lighting=from_right, quality=LOW)
+    right, left = pixel_of(view, (0.7, 0.0, -2.3)), pixel_of(view, (-0.7, 0.0, -2.3))
+    assert brightness(image, right) > brightness(image, left) + 0.3
+    from_left = render(gl, world, view, lighting=Lighting(direction=(1.0, 0.0, 0.0)), quality=LOW)
+    assert brightness(from_left, left) > brightness(from_left, right) + 0.3
+
+
+def test_emissive_glows_on_the_dark_side(gl: Context) -> None:
+    world = World()
+    plain = ball(world, (0.0, 0.0, -3.0), Look(color=(0.5, 0.5, 0.5, 1.0)))
+    view = level_view()
+    from_right = Lighting(direction=(-1.0, 0.0, 0.0))
+    dark_side = pixel_of(view, (-0.7, 0.0, -2.3))
+    unlit = render(gl, world, view, lighting=from_right, quality=LOW)[dark_side]
+    world.add(plain, Look(color=(0.5, 0.5, 0.5, 1.0), emissive=(0.6, 0.0, 0.0)))
+    glowing = render(gl, world, view, lighting=from_right, quality=LOW)[dark_side]
+    assert glowing[0] > unlit[0] + 0.4
+    assert glowing[1] == pytest.approx(unlit[1], abs=2 / 255)
+
+
+def highlight(gl: Context, look: Look) -> tuple[np.ndarray, np.ndarray]:
+    """The sphere's point facing the eye, lit from the eye, and a point half a radius off it."""
+    world = World()
+    ball(world, (0.0, 0.0, -3.0), look)
+    view = level_view()
+    along = Lighting(direction=(0.0, 0.0, -1.0))
+    image = render(gl, world, view, lighting=along, quality=LOW)
+    return image[pixel_of(view, (0.0, 0.0, -2.0))], image[pixel_of(view, (0.5, 0.0, -2.13))]
+
+
+def test_a_smooth_surface_has_a_specular_highlight_and_a_rough_one_none(gl: Context) -> None:
+    red = (0.5, 0.05, 0.05, 1.0)
+    peak, off = highlight(gl, Look(color=red, roughness=0.15))
+    assert peak.min() > 0.9  # white: the light's own colour, reflected
+    assert off.min() < 0.5
+    rough_peak, rough_off = highlight(gl, Look(color=red, roughness=1.0))
+    assert rough_peak[1] < 0.5  # no white spot: Lambert's red, a little brighter than off it
+    assert abs(rough_peak - rough_off).max() < 0.12
+
+
+def test_a_metal_has_no_diffuse_light(gl: Context) -> None:
+    """Off its highlight a metal shows only dim reflections; a dielectric of the same colour
+    shows its colour, lit."""
+    red = (0.9, 0.1, 0.1, 1.0)
+    _, metal = highlight(gl, Look(color=red, roughness=0.5, metallic=1.0))
+    _, plastic = highlight(gl, Look(color=red, roughness=0.5, metallic=0.0))
+    assert plastic[0] > 0.8
+    assert metal[0] < 0.6 * plastic[0]
+
+
+# Shadows ----------------------------------------------------------------------------------
+
+
+def shadow_scene() -> tuple[World, View, tuple[int, int], tuple[int, int]]:
+    """A box floating 1.5 m above the floor, the light coming down at 45 degrees from +X: its
+    shadow falls 2 m towards -X. Returns the world, a view from above, and the pixels of a
+    shadowed and an open bit of floor (cell centres of the grid, away from its lines)."""
+    world = World()
+    floor(world)
+    world.spawn(
+        Transform(spatial.vec3(0.0, 2.0, -4.0)),
+        Colliders(Collider(Box((1.0, 1.0, 1.0)))),
+        Prop("box"),
+    )
+    view = view_down((0.0, 9.0, -4.0))
+    return world, view, pixel_of(view, (-1.875, 0.0, -4.125)), pixel_of(view, (2.125, 0.0, -4.125))
+
+
+def test_the_floor_under_a_box_is_in_its_shadow(gl: Context) -> None:
+    world, view, shaded, open_floor = shadow_scene()
+    slanted = Lighting(direction=(-1.0, -1.0, 0.0))
+    renderer = Renderer(gl, lighting=slanted, sky=BLACK_SKY, quality=HIGH)
+    try:
+        image = draw_with(renderer, world, view)
+        assert brightness(image, shaded) < 0.6 * brightness(image, open_floor)
+        renderer.quality = LOW  # no shadow map: the same floor everywhere
+        flat = draw_with(renderer, world, view)
+        assert brightness(flat, shaded) == pytest.approx(brightness(flat, open_floor), abs=0.02)
+    finally:
+        renderer.release()
+
+
+def test_a_lit_floor_has_no_shadow_acne(gl: Context) -> None:
+    """Open floor under a low sun is evenly lit: no stripes of self-shadowing."""
+    world, view, _, _ = shadow_scene()
+    low_sun = Lighting(direction=(-1.0, -0.4, 0.3))
+    image = render(gl, world, view, lighting=low_sun, quality=HIGH)
+    row, column = pixel_of(view, (4.0, 0.0, -4.0))
+    patch = image[row - 8 : row + 8, column - 8 : column + 8].mean(axis=2)
+    reference = render(gl, world, view, lighting=low_sun, quality=LOW)
+    flat = reference[row - 8 : row + 8, column - 8 : column + 8].mean(axis=2)
+    assert np.abs(patch - flat).max() < 0.02
+
+
+# Looks and textures -----------------------------------------------------------------------
+
+
+def test_a_checker_texture_shows_both_colours(gl: Context, tmp_path: Path) -> None:
+    checker = np.zeros((64, 64, 3), dtype=np.uint8)
+    cells = (np.add.outer(np.arange(64) // 16, np.arange(64) // 16) % 2).astype(bool)
+    checker[cells], checker[~cells] = (230, 30, 30), (30, 200, 30)
+    write_png(tmp_path / "checker.png", checker)
+    world = World()
+    world.spawn(
+        Transform(spatial.vec3(0.0, 0.0, -1.2)),
+        Colliders(Collider(Box((2.0, 2.0, 0.2)))),
+        Prop("board"),
+        Look(color=(1.0, 1.0, 1.0, 1.0), roughness=1.0, texture=tmp_path / "checker.png"),
+    )
+    everywhere = Lighting(colour=(0.0, 0.0, 0.0), sky=(1.0, 1.0, 1.0), ground=(1.0, 1.0, 1.0))
+    image = render(gl, world, level_view(), lighting=everywhere, quality=LOW)
+    middle = image[30:66, 40:88].reshape(-1, 3)
+    reds = (middle[:, 0] > 0.7) & (middle[:, 1] < 0.35)
+    greens = (middle[:, 1] > 0.6) & (middle[:, 0] < 0.35)
+    assert reds.mean() > 0.3 and greens.mean() > 0.3
+
+
+def test_an_unreadable_texture_is_said_once_and_drawn_without(
+    gl: Context, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    missing = tmp_path / "missing.png"
+    world = World()
+    entity = ball(
+        world,
+        (0.0, 0.0, -3.0),
+        Look((0.0, 0.0, 0.0, 1.0), emissive=(0.0, 1.0, 0.0), texture=missing),
+    )
+    renderer = Renderer(gl, lighting=DARK, sky=BLACK_SKY, quality=LOW)
+    try:
+        with caplog.at_level(logging.WARNING):
+            first = draw_with(renderer, world, level_view())
+            draw_with(renderer, world, level_view())
+    finally:
+        renderer.release()
+    said = [r.getMessage() for r in caplog.records if "texture" in r.getMessage()]
+    assert len(said) == 1
+    assert f"entity {entity}" in said[0] and str(missing) in said[0]
+    assert first[SIZE[1] // 2, SIZE[0] // 2] == pytest.approx((0.0, 1.0, 0.0), abs=2 / 255)
+
+
+def test_replacing_a_look_is_seen_by_the_renderer(gl: Context) -> None:
+    world = World()
+    entity = ball(world, (0.0, 0.0, -3.0), Look((1.0, 0.0, 0.0, 1.0), emissive=(1.0, 0.0, 0.0)))
+    renderer = Renderer(gl, lighting=DARK, sky=BLACK_SKY, quality=LOW)
+    try:
+        red = draw_with(renderer, world, level_view())[SIZE[1] // 2, SIZE[0] // 2]
+        world.add(entity, Look((0.0, 0.0, 1.0, 1.0), emissive=(0.0, 0.0, 1.0)))
+        blue = draw_with(renderer, world, level_view())[SIZE[1] // 2, SIZE[0] // 2]
+    finally:
+        renderer.release()
+    assert red == pytest.approx((1.0, 0.0, 0.0), abs=2 / 255)
+    assert blue == pytest.approx((0.0, 0.0, 1.0), abs=2 / 255)
+
+
+# sRGB, sky, grid --------------------------------------------------------------------------
+
+
+def test_a_linear_colour_lands_at_its_srgb_encoding(gl: Context) -> None:
+    """Emissive linear (0.2, 0.5, 0.8) with no light: the picture holds its sRGB encoding,
+    (124, 188, 231), as a display and a headset's sRGB swapchain expect."""
+    world = World()
+    ball(world, (0.0, 0.0, -3.0), Look((0.0, 0.0, 0.0, 1.0), emissive=(0.2, 0.5, 0.8)))
+    image = render(gl, world, level_view(), lighting=DARK, quality=LOW)
+    assert (image[SIZE[1] // 2, SIZE[0] // 2] * 255) == pytest.approx((124, 188, 231), abs=1.0)
+
+
+def test_the_sky_is_blue_above_hazy_at_the_horizon_and_ground_below(gl: Context) -> None:
+    sky = Sky()
+    image = render(gl, World(), level_view(), sky=sky, quality=LOW)
+    top, horizon, bottom = image[0, 5], image[SIZE[1] // 2, 5], image[-1, 5]
+    assert top[2] > top[0] + 0.2  # blue
+    assert horizon.mean() > top.mean()  # paler at the horizon
+    encoded = np.where(
+        np.array(sky.ground) <= 0.0031308,
+        12.92 * np.array(sky.ground),
+        1.055 * np.array(sky.ground) ** (1 / 2.4) - 0.055,
+    )
+    assert bottom == pytest.approx(encoded, abs=2 / 255)
+
+
+def test_the_floor_shows_a_metre_grid_and_moving_things_do_not(gl: Context) -> None:
+    view = view_down((0.3, 0.6, -0.3))
+    line, cell = pixel_of(view, (0.0, 0.0, -0.3)), pixel_of(view, (0.125, 0.0, -0.3))
+    world = World()
+    floor(world)
+    image = render(gl, world, view, quality=LOW)
+    assert brightness(image, line) < 0.9 * brightness(image, cell)
+    moving = World()
+    floor(moving, RigidBody(kind=BodyKind.KINEMATIC))  # not scenery: no grid
+    plain = render(gl, moving, view, quality=LOW)
+    assert brightness(plain, line) == pytest.approx(brightness(plain, cell), abs=0.02)
+
+
+def test_the_grid_fades_to_an_even_tone_in_the_distance(gl: Context) -> None:
+    """Towards the horizon a metre is less than a pixel: the lines blend into a flat tone
+    (no moire), darker than a floor without lines."""
+    view = level_view((0.3, 1.6, 0.0))
+    world = World()
+    floor(world, size=400.0)
+    image = render(gl, world, view, quality=LOW)
+    moving = World()
+    floor(moving, RigidBody(kind=BodyKind.KINEMATIC), size=400.0)
+    plain = render(gl, moving, view, quality=LOW)
+    row = SIZE[1] // 2 + 2  # just below the horizon: tens of metres away
+    far, far_plain = image[row].mean(axis=1), plain[row].mean(axis=1)
+    assert far.std() < 0.02
+    assert far.mean() < far_plain.mean() - 0.003
+
+
+# Quality ----------------------------------------------------------------------------------
+
+
+def test_quality_presets_by_name() -> None:
+    assert quality_named("low") is LOW
+    assert quality_named("high") is HIGH
+    assert quality_named("ultra") is ULTRA
+    with pytest.raises(ValueError, match=r"'medium': expected one of auto, low, high, ultra"):
+        quality_named("medium")
+
+
+def test_auto_quality_is_low_on_a_software_renderer_and_high_on_a_gpu(gl: Context) -> None:
+    """The tests draw on Mesa's llvmpipe: auto picks low there; a GPU's context gets high."""
+    assert "llvmpipe" in gl.info["GL_RENDERER"]
+    assert quality_named("auto", gl) is LOW
+    assert quality_named("auto") is HIGH
+
+    gpu = SimpleNamespace(info={"GL_RENDERER": "NVIDIA H200/PCIe/SSE2"})
+    assert quality_named("auto", gpu) is HIGH  # type: ignore[arg-type]
+
+
+def test_multisampling_smooths_edges_and_can_be_switched_at_run_time(gl: Context) -> None:
+    world = World()
+    world.spawn(
+        Transform(
+            spatial.vec3(0.0, 0.0, -3.0), spatial.from_axis_angle(spatial.vec3(0, 0, 1), 0.3)
+        ),
+        Colliders(Collider(Box((1.5, 1.5, 0.2)))),
+        Prop("tilted"),
+        Look((1.0, 1.0, 1.0, 1.0), emissive=(1.0, 1.0, 1.0)),
+    )
+    renderer = Renderer(gl, lighting=DARK, sky=BLACK_SKY, quality=HIGH)
+    try:
+        hard = draw_with(renderer, world, level_view())
+        renderer.quality = ULTRA
+        smooth = draw_with(renderer, world, level_view())
+    finally:
+        renderer.release()
+
+    def between(image: np.ndarray) -> int:
+        """Pixels neither black nor white: edges blended by multisampling."""
+        return int(((image[..., 0] > 0.1) & (image[..., 0] < 0.9)).sum())
+
+    assert between(hard) == 0
+    assert between(smooth) > 20
+    assert smooth[SIZE[1] // 2, SIZE[0] // 2] == pytest.approx((1.0, 1.0, 1.0), abs=1 / 255)
