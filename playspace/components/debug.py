@@ -2,12 +2,34 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from playspace.spatial import FloatArray
+
+
+def _no_lines() -> FloatArray:
+    return np.zeros((0, 2, 3), dtype=np.float32)
+
+
+def _no_colours() -> FloatArray:
+    return np.zeros((0, 4), dtype=np.float32)
 
 
 @dataclass(slots=True)
 class PhysicsDebug:
     """A resource: whether the physics shapes and contacts are drawn over the scene (the
-    preview's key and the command's option switch `shown`)."""
+    preview's key and the command's option switch `shown`), and what to draw.
+
+    While `shown`, the physics package fills `lines` ((N, 2, 3) float32 segment end points,
+    world space, metres) and `colours` ((N, 4) float32 linear RGBA, one per segment) once a
+    frame, from the engine as the last fixed step left it: every collider's outline (fixed,
+    dynamic, kinematic and sensors alike) and, with `contacts`, each contact point's normal
+    and depth. While hidden they are empty and nothing is computed.
+    """
 
     shown: bool = False
+    contacts: bool = True
+    lines: FloatArray = field(default_factory=_no_lines)
+    colours: FloatArray = field(default_factory=_no_colours)

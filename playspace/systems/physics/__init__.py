@@ -11,6 +11,7 @@ from playspace.components.physics import DEFAULT_LAYERS, GRAVITY, KILL_HEIGHT, F
 from playspace.ecs import World
 from playspace.systems.physics.character import character_colliders, character_move
 from playspace.systems.physics.convert import PhysicsError
+from playspace.systems.physics.debug import PhysicsDebugView
 from playspace.systems.physics.engine import Physics
 from playspace.systems.physics.events import (
     PHYSICS_EVENTS,
@@ -30,8 +31,8 @@ from playspace.systems.sets import add_fixed_sets
 class PhysicsPlugin:
     """Rapier physics in the fixed step: gravity (Rapier's default is zero), a kill height and
     what happens to bodies that fall below it, and the layer matrix. Its resources are the
-    engine (``Physics``), the ``Layers`` and the ``ColliderSurfaces`` the renderer draws hulls
-    from."""
+    engine (``Physics``), the ``Layers``, the ``ColliderSurfaces`` the renderer draws hulls
+    from and ``PhysicsDebug`` (the debug view's lines, filled only while it is shown)."""
 
     def __init__(
         self,
@@ -54,6 +55,7 @@ class PhysicsPlugin:
             world.add_event(kind)
         add_fixed_sets(world)
         world.add_systems(physics_prepare, character_move, physics_step, physics_writeback)
+        PhysicsDebugView().build(world)
 
 
 __all__ = [

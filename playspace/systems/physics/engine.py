@@ -31,7 +31,7 @@ from playspace.components.physics import (
     PreviousTransform,
     RigidBody,
 )
-from playspace.spatial import Quat, Vec3
+from playspace.spatial import FloatArray, Quat, Vec3
 from playspace.systems.physics.convert import PhysicsError, hull_surface, isometry, shared_shape
 from playspace.systems.physics.layers import Layers
 from playspace.systems.physics.queries import Queries, finite
@@ -362,6 +362,15 @@ class Physics(Queries):
         """The engine's whole state, as Rapier serialises it (a benchmark restores it into a
         raw engine to step the same bodies without playspace around them)."""
         return bytes(self._engine.snapshot())
+
+    def debug_lines(self, pipeline: rp.DebugRenderPipeline) -> tuple[FloatArray, FloatArray]:
+        """What `pipeline` draws of the engine as the last step left it: segment end points
+        (N, 2, 3) and their RGBA colours (N, 4), float32 (the debug view)."""
+        e = self._engine
+        lines, colours, _ = pipeline.render_to_arrays(
+            e.rigid_bodies, e.colliders, e.impulse_joints, e.multibody_joints, e.narrow_phase
+        )
+        return lines, colours
 
     def static_extent(self) -> tuple[Vec3, Vec3] | None:
         """The smallest world box around every fixed body's colliders (lowest, highest
