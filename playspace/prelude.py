@@ -21,10 +21,14 @@ from playspace.components import (
     TrackedDevice,
     Transform,
 )
+from playspace.components.comfort import VignetteSettings
+from playspace.components.debug import PhysicsDebug
 from playspace.components.haptics import HapticPulse, HapticQueue
 from playspace.components.input import Button, DevicePose, Gamepad, HandInput, InputFrame
 from playspace.components.interaction import GrabSettings, Hand
 from playspace.components.locomotion import Locomotion, Provider
+from playspace.components.look import Look
+from playspace.components.panels import Panel, Pointer, PointerSettings
 from playspace.components.physics import (
     BodyKind,
     Box,
@@ -40,6 +44,7 @@ from playspace.components.physics import (
     TriangleMesh,
 )
 from playspace.components.rig import (
+    SLOPE_QUANTIZATION,
     MoveRelativeTo,
     OriginMotion,
     Rig,
@@ -50,6 +55,7 @@ from playspace.components.rig import (
     TurnMode,
     ViewFade,
 )
+from playspace.components.text import Label, ScreenText
 from playspace.ecs import Despawned, Phase, Plugin, World, system
 from playspace.scene import Scene, SpawnedScene, load_scene
 from playspace.spatial import Pose, Quat, Vec3
@@ -65,6 +71,7 @@ from playspace.systems.input import (
 )
 from playspace.systems.interaction import GrabPlugin, ThrowPlugin, release_velocity
 from playspace.systems.interaction.events import Grabbed, Hit, LetGo, Released
+from playspace.systems.panels import PanelsPlugin, add_panel_content
 from playspace.systems.physics import (
     ContactBegan,
     ContactEnded,
@@ -97,6 +104,7 @@ from playspace.systems.telemetry import TelemetryPlugin, record_events
 from playspace.systems.tracking import InputState, TrackingRejected
 
 __all__ = [
+    "SLOPE_QUANTIZATION",
     "BlinkRequested",
     "Blocked",
     "BodyKind",
@@ -132,18 +140,25 @@ __all__ = [
     "InputFrame",
     "InputSource",
     "InputState",
+    "Label",
     "Layers",
     "LetGo",
     "Locomotion",
+    "Look",
     "MoveRelativeTo",
     "Opponent",
     "OriginMotion",
+    "Panel",
+    "PanelsPlugin",
     "Phase",
     "Physics",
+    "PhysicsDebug",
     "PhysicsPlugin",
     "PlayerRescued",
     "PlayerStart",
     "Plugin",
+    "Pointer",
+    "PointerSettings",
     "Pose",
     "Prop",
     "Provider",
@@ -160,6 +175,7 @@ __all__ = [
     "RigidBody",
     "Scene",
     "ScenePlugin",
+    "ScreenText",
     "ScriptedSource",
     "Seed",
     "SensorEntered",
@@ -183,7 +199,9 @@ __all__ = [
     "Turned",
     "Vec3",
     "ViewFade",
+    "VignetteSettings",
     "World",
+    "add_panel_content",
     "add_provider",
     "build_world",
     "device_pose",

@@ -138,12 +138,55 @@ def dash(t: float) -> InputFrame:
     return player((0.0, HEIGHT, 0.0), right=right, right_stick=flick, yaw=yaw)
 
 
+MENU_HAND = (0.2, 1.1, -0.3)
+FLOOR = (0.3, 0.0, -0.8)
+PANEL_CENTRE, PANEL_PIXELS, METRES_PER_PIXEL = (0.0, 1.35, -1.0), (600, 400), 0.001
+SMOOTH, SNAP_45, SLOPE, VIGNETTE = (191, 69), (225, 165), (157, 221), (60, 277)  # panel px
+CLICKS = ((1.0, 1.2), (1.8, 2.0), (2.6, 2.8), (3.4, 3.6))  # seconds of trigger, a widget each
+
+
+def on_panel(pixel: tuple[int, int]) -> Point:
+    """The point of the panel at `pixel` (x right, y down), in the room."""
+    x, y, z = PANEL_CENTRE
+    return (
+        x + (pixel[0] - PANEL_PIXELS[0] / 2) * METRES_PER_PIXEL,
+        y - (pixel[1] - PANEL_PIXELS[1] / 2) * METRES_PER_PIXEL,
+        z,
+    )
+
+
+def settings(t: float) -> InputFrame:
+    """The settings menu of ``examples/settings.py``: the right hand first pulls the trigger
+    aiming at the floor (nothing happens), then aims at "Smooth", "45" and "Slope
+    quantization" and "Vignette" on the panel, clicking each; then the right stick turns
+    smoothly."""
+    keys = [
+        (0.0, FLOOR),
+        (0.5, FLOOR),
+        (0.8, on_panel(SMOOTH)),
+        (1.4, on_panel(SMOOTH)),
+        (1.6, on_panel(SNAP_45)),
+        (2.2, on_panel(SNAP_45)),
+        (2.4, on_panel(SLOPE)),
+        (3.0, on_panel(SLOPE)),
+        (3.2, on_panel(VIGNETTE)),
+    ]
+    target = spatial.vec3(*_path(t, keys))
+    hand = spatial.vec3(*MENU_HAND)
+    aim = spatial.look_rotation(target - hand)
+    pulled = 0.2 < t < 0.35 or any(a < t < b for a, b in CLICKS)
+    right = HandInput(DevicePose(spatial.Pose(hand, aim)), trigger=1.0 if pulled else 0.0)
+    turn = (1.0, 0.0) if 4.0 < t < 5.0 else (0.0, 0.0)
+    return player((0.0, HEIGHT, 0.0), right=right, right_stick=turn)
+
+
 TRACES: dict[str, tuple[Callable[[float], InputFrame], float]] = {
     "kitchen": (kitchen, 7.0),
     "stairs": (stairs, 11.0),
     "roomscale": (roomscale, 10.0),
     "snowball": (snowball, 3.0),
     "dash": (dash, 3.5),
+    "settings": (settings, 5.3),
 }
 
 
