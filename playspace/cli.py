@@ -17,9 +17,11 @@ from playspace.outputs import LineStream, output_problem
 from playspace.stopping import INTERRUPTED, StopRequest
 
 READER_LEFT = 128 + 13  # the exit status of a process that SIGPIPE ended
-# playspace.render.cameras.CAMERAS, named here because importing render loads GL, which a
-# headless run must not (tests/test_viewer.py checks that the two agree)
+# playspace.render.cameras.CAMERAS and playspace.render.quality.QUALITY_NAMES, named here
+# because importing render loads GL, which a headless run must not (tests/test_viewer.py
+# checks that they agree)
 CAMERAS = ("head", "spectator")
+QUALITY_NAMES = ("auto", "low", "high", "ultra")
 
 if TYPE_CHECKING:  # the render package loads GL: import it only in runs that draw
     from playspace.render.capture import Capture
@@ -122,6 +124,13 @@ def _parser() -> argparse.ArgumentParser:
         "behind and above it (F5 switches in the window)",
     )
     run.add_argument(
+        "--quality",
+        choices=QUALITY_NAMES,
+        default=QUALITY_NAMES[0],
+        help="how much drawing costs: shadows from high, multisampling in ultra; auto (the "
+        "default) is high on a GPU and low on a software renderer",
+    )
+    run.add_argument(
         "--debug-physics",
         action="store_true",
         help="show the physics debug view from the start (F3 switches it in the window)",
@@ -208,9 +217,11 @@ def _run_vr(args: argparse.Namespace) -> int:
             print(f"playspace run --vr: no GL ({error}); input only", file=sys.stderr)
             return run_vr(args.scene, **options)
         from playspace.loops.eyes import headset_eyes
-        from playspace.render import Renderer
+        from playspace.render import Renderer, add_standard_passes, quality_named
 
-        renderer = Renderer(gl.ctx)
+        renderer = add_standard_passes(
+            Renderer(gl.ctx, quality=quality_named(args.quality, gl.ctx))
+        )
         stack.callback(renderer.release)
         drawn = DrawnCount()
         status = run_vr(args.scene, eyes=drawn.counting(headset_eyes(renderer)), **options)
@@ -263,6 +274,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     draws = bool(args.screenshot or args.frames) and not args.no_render
     for flag, value in (
         ("--camera", args.camera != CAMERAS[0]),
+        ("--quality", args.quality != QUALITY_NAMES[0]),
         ("--debug-physics", args.debug_physics),
     ):
         if value and not draws:
@@ -277,8 +289,9 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
         try:
             capture = Capture(
-                args.screenshot, args.frames, args.every, camera=camera_named(args.camera)
-            )
+                args.screenshot, args.frames, args.every, camera=camera_named(args.camera),
+                quality=args.quality,
+            )  # fmt: skip
         except GLUnavailableError as error:
             print(f"playspace run: {error}", file=sys.stderr)
             return 2
@@ -430,7 +443,7 @@ def _preview(
     shown = {
         "seconds": args.seconds, "seed": args.seed, "frames": args.quit_after,
         "screenshot": args.screenshot, "stop": args.stop, "camera": args.camera,
-        "debug_physics": args.debug_physics,
+        "quality": args.quality, "debug_physics": args.debug_physics,
     }  # fmt: skip
     fixed_hz = args.fixed_hz or 90.0
     recorded = None

@@ -29,6 +29,7 @@ from playspace.loops.preview import debug_actions
 from playspace.loops.replay import prepare_replay, run_headless
 from playspace.loops.viewer import SPEEDS, TracePlayer
 from playspace.render.cameras import CAMERAS, HeadCamera, SpectatorCamera
+from playspace.render.quality import QUALITY_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENE = ROOT / "examples" / "stairs.toml"
@@ -205,6 +206,7 @@ def test_a_spectator_capture_shows_the_head_marker_and_the_eyes_do_not(
 
 def test_the_commands_cameras_are_the_renderers() -> None:
     assert cli.CAMERAS == CAMERAS
+    assert cli.QUALITY_NAMES == QUALITY_NAMES
 
 
 def test_options_that_the_viewer_or_a_run_would_ignore_are_refused() -> None:

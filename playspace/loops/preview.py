@@ -97,14 +97,16 @@ def run_preview(
     screenshot: Path | None = None,
     stop: Callable[[], bool] | None = None,
     camera: str = "head",
+    quality: str = "auto",
 ) -> PreviewRun:
     """Run the world in `window`, played through `simulator`, until it is closed (Esc),
     `frames` frames have been drawn, the world's clock passes `seconds` or `stop` says so
     (asked each frame); `screenshot` saves the last frame as a PNG. `camera` is the one shown
-    first."""
+    first; `quality` the renderer's preset."""
     if window.name == "glfw":  # gamepads come from glfw, which only the glfw window starts
         simulator.gamepads = poll_gamepads
-    preview = Preview(world, simulator, window, camera=camera, actions=debug_actions(lambda: world))
+    actions = debug_actions(lambda: world)
+    preview = Preview(world, simulator, window, camera=camera, quality=quality, actions=actions)
 
     def frame(seconds: float) -> int:
         simulator.update(seconds)
@@ -132,6 +134,7 @@ def preview(
     screenshot: Path | None = None,
     stop: Callable[[], bool] | None = None,
     camera: str = "head",
+    quality: str = "auto",
     debug_physics: bool = False,
 ) -> tuple[PreviewRun, int | None]:
     """Run a scene or an example module in the preview window until it is closed; what it did
@@ -154,6 +157,6 @@ def preview(
             show_physics_debug(world)
         run = run_preview(
             world, simulator, window, frames=frames, seconds=seconds, screenshot=screenshot,
-            stop=stop, camera=camera,
+            stop=stop, camera=camera, quality=quality,
         )  # fmt: skip
     return run, None if recorder is None else recorder.samples

@@ -143,6 +143,7 @@ def run_viewer(
     window: BaseWindow,
     *,
     camera: str = "head",
+    quality: str = "auto",
     frames: int | None = None,
     screenshot: Path | None = None,
     stop: Callable[[], bool] | None = None,
@@ -151,8 +152,9 @@ def run_viewer(
     `stop` says so; `screenshot` saves the last frame."""
     actions = debug_actions(lambda: player.world)
     preview = Preview(
-        player.world, player, window, camera=camera, actions=actions, capture_mouse=False
-    )
+        player.world, player, window, camera=camera, quality=quality, actions=actions,
+        capture_mouse=False,
+    )  # fmt: skip
 
     def frame(seconds: float) -> int:
         ran = player.play(seconds)
@@ -171,6 +173,7 @@ def view_trace(
     seed: int = 0,
     seconds: float | None = None,
     camera: str = "head",
+    quality: str = "auto",
     debug_physics: bool = False,
     frames: int | None = None,
     screenshot: Path | None = None,
@@ -187,6 +190,7 @@ def view_trace(
         if debug_physics:
             show_physics_debug(player.world)
         run = run_viewer(
-            player, window, camera=camera, frames=frames, screenshot=screenshot, stop=stop
-        )
+            player, window, camera=camera, quality=quality, frames=frames,
+            screenshot=screenshot, stop=stop,
+        )  # fmt: skip
     return run, player

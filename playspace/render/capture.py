@@ -23,6 +23,8 @@ import numpy.typing as npt
 from playspace.ecs import World
 from playspace.render.cameras import Camera, HeadCamera, head_pose
 from playspace.render.context import create_context
+from playspace.render.passes import add_standard_passes
+from playspace.render.quality import AUTO, quality_named
 from playspace.render.renderer import Renderer
 from playspace.render.views import View, preview_view
 
@@ -76,7 +78,8 @@ def eye_view(world: World, aspect: float) -> View:
 class Capture:
     """Draws and saves the fixed steps a headless run asks for; the run calls it after each
     step. The `camera` is the player's eyes unless given (a spectator's follows smoothly
-    from one picture to the next). Owns its GL context, renderer and framebuffer:
+    from one picture to the next); `quality` names the renderer's preset (``auto``: see
+    :mod:`playspace.render.quality`). Owns its GL context, renderer and framebuffer:
     :meth:`release` frees them."""
 
     def __init__(
@@ -86,6 +89,7 @@ class Capture:
         every: int = 1,
         size: tuple[int, int] = SIZE,
         camera: Camera | None = None,
+        quality: str = AUTO,
     ) -> None:
         if every < 1:
             raise ValueError(f"capture every N steps needs N >= 1, got {every}")
@@ -93,7 +97,9 @@ class Capture:
         self.camera: Camera = camera if camera is not None else HeadCamera()
         self.frame_count = 0  # files written into `frames`
         self.ctx = create_context()
-        self.renderer = Renderer(self.ctx)
+        self.renderer = add_standard_passes(
+            Renderer(self.ctx, quality=quality_named(quality, self.ctx))
+        )
         self.target = Offscreen(self.ctx, size)
         if frames is not None:
             frames.mkdir(parents=True, exist_ok=True)

@@ -37,6 +37,8 @@ from playspace.components.rig import Rig, Separation, ViewFade
 from playspace.ecs import World
 from playspace.render.cameras import CAMERAS, Camera, camera_named
 from playspace.render.capture import U8Image
+from playspace.render.passes import add_standard_passes
+from playspace.render.quality import AUTO, quality_named
 from playspace.render.renderer import Renderer
 from playspace.render.views import View
 
@@ -189,9 +191,10 @@ class Preview:
     """The preview's window, renderer, camera and overlay on one world and its controls.
 
     `camera` is the one shown first (a name of :data:`~playspace.render.cameras.CAMERAS`);
-    F5 switches to the next. `actions` are the loop's keys (by name), tried before the
-    controls see a key. `capture_mouse`: take the pointer for mouse look (the simulator's),
-    or leave it free (a trace being watched). `world` may be replaced between frames (a trace
+    F5 switches to the next. `quality` names a preset of :mod:`playspace.render.quality`.
+    `actions` are the loop's keys (by name), tried before the controls see a key.
+    `capture_mouse`: take the pointer for mouse look (the simulator's), or leave it free (a
+    trace being watched). `world` may be replaced between frames (a trace
     sought back plays a new world from its start)."""
 
     def __init__(
@@ -201,6 +204,7 @@ class Preview:
         window: BaseWindow,
         *,
         camera: str = CAMERAS[0],
+        quality: str = AUTO,
         actions: Mapping[str, Action] | None = None,
         capture_mouse: bool = True,
     ) -> None:
@@ -208,7 +212,9 @@ class Preview:
         self.cameras = [camera_named(name) for name in CAMERAS]
         self.camera = self.cameras[CAMERAS.index(camera)]  # ValueError for another name
         self.actions = dict(actions or {})
-        self.renderer = Renderer(window.ctx)
+        self.renderer = add_standard_passes(
+            Renderer(window.ctx, quality=quality_named(quality, window.ctx))
+        )
         self.lines: list[TextWriter2D] = []  # one a line shown, each uploaded when it changes
         self.wrapped: tuple[tuple[str, int], list[str]] | None = None
         self.frame_seconds: float | None = None  # smoothed, for the overlay
