@@ -24,18 +24,19 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch:
         for name in ("stairs", "roomscale"):
+            scene = f"examples/{name}.toml"
             telemetry = Path(scratch) / f"{name}.jsonl"
             trace = ROOT / "examples" / "traces" / f"{name}.jsonl"
             playspace(
                 "run",
-                f"examples/{name}.toml",
+                scene,
                 "--headless",
                 "--trace",
                 trace,
                 "--telemetry",
                 telemetry,
             )
-            playspace("plot", telemetry, "--out", OUT / f"{name}-plot.png")
+            playspace("plot", telemetry, "--scene", scene, "--out", OUT / f"{name}-plot.png")
     playspace(
         "run",
         "examples/kitchen.py",

@@ -158,6 +158,12 @@ def _parser() -> argparse.ArgumentParser:
     plot = commands.add_parser("plot", help="comfort plots of a telemetry file (plot extra)")
     plot.add_argument("telemetry", type=Path, metavar="TELEMETRY", help="a telemetry v1 file")
     plot.add_argument("--out", type=Path, required=True, metavar="FILE.png", help="the PNG")
+    plot.add_argument(
+        "--scene",
+        type=Path,
+        metavar="SCENE.toml",
+        help="the scene the run played: its walls and furniture are drawn under the path",
+    )
     plot.set_defaults(usage=plot)
     return parser
 
@@ -560,7 +566,7 @@ def _main(argv: Sequence[str] | None, stop: StopRequest) -> int:
         from playspace.plot import PlotError, plot_telemetry
 
         try:
-            plot_telemetry(args.telemetry, args.out)
+            plot_telemetry(args.telemetry, args.out, args.scene)
         except PlotError as error:
             print(f"playspace plot: {error}", file=sys.stderr)
             return 2

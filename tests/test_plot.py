@@ -90,6 +90,12 @@ def test_the_plot_command(telemetry: Path, tmp_path: Path) -> None:
     assert out.read_bytes()[:4] == b"\x89PNG"
     bad = playspace("plot", tmp_path / "none", "--out", out)
     assert bad.returncode == 2 and "cannot read" in bad.stderr
+    walls = tmp_path / "walls.png"
+    done = playspace("plot", telemetry, "--scene", EXAMPLES / "stairs.toml", "--out", walls)
+    assert done.returncode == 0, done.stderr
+    assert _grey_pixels(walls) > _grey_pixels(out) + 1_000  # the stairs' walls, from above
+    bad = playspace("plot", telemetry, "--scene", tmp_path / "none.toml", "--out", walls)
+    assert bad.returncode == 2 and "none.toml" in bad.stderr
 
 
 WALL_GREY = 0.55  # the outlines' colour, drawn at alpha 0.6 over white
