@@ -9,6 +9,10 @@
   shakes of a tracked head and the sudden turn of a snap turn reach the picture as an easy
   glide, not a jolt. It does not keep out of walls (that would need the physics world, which
   drawing never touches): in a tight room it may look through a wall behind the player.
+- ``scene``: the scene's own camera, fixed where its ``[camera]`` table puts it (the
+  :class:`~playspace.components.camera.SceneCamera` resource), whatever the player does: the
+  view a scene's author chose to show it from (the README's pictures are taken from it). Only
+  a scene with that table has it.
 
 A camera reads the world and never writes it; what a camera remembers between frames (the
 spectator's smoothed place) lives in the camera object, which the preview or a capture owns.
@@ -24,14 +28,14 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from playspace import spatial
-from playspace.components import Transform
+from playspace.components import SceneCamera, Transform
 from playspace.components.drawn import DrawnPoses
 from playspace.components.rig import Rig
 from playspace.ecs import World
 from playspace.render.views import View, preview_view
 from playspace.spatial import Pose, Vec3
 
-CAMERAS = ("head", "spectator")  # the names `--camera` takes; the first is the default
+CAMERAS = ("head", "spectator", "scene")  # the names `--camera` takes; the first is the default
 BEHIND = 1.8  # metres behind the head, along its heading
 ABOVE = 0.6  # metres above the head
 FOLLOW_TIME = 0.25  # seconds for the spectator to close 63% of the way to where it should be
@@ -111,10 +115,34 @@ class SpectatorCamera:
         return Pose(eye, spatial.look_rotation(self._target - eye))
 
 
+class FixedCamera:
+    """The scene's own camera: where its :class:`SceneCamera` resource stands, looking at its
+    point. A world without one has no such view: ValueError (a run asked for ``--camera
+    scene`` checks the scene before it starts)."""
+
+    name = "scene"
+
+    def view(self, world: World, aspect: float) -> View:
+        camera = world.try_resource(SceneCamera)
+        if camera is None:
+            raise ValueError(
+                "the scene has no [camera] table: there is no scene camera to draw from"
+            )
+        forward = camera.look_at - camera.position
+        return preview_view(Pose(camera.position, spatial.look_rotation(forward)), aspect)
+
+
+def has_scene_camera(world: World) -> bool:
+    """Whether the world's scene has its own camera (a ``[camera]`` table)."""
+    return world.try_resource(SceneCamera) is not None
+
+
 def camera_named(name: str) -> Camera:
     """A fresh camera of one of the :data:`CAMERAS`; ValueError naming them for another."""
     if name == "head":
         return HeadCamera()
     if name == "spectator":
         return SpectatorCamera()
+    if name == "scene":
+        return FixedCamera()
     raise ValueError(f"no camera named {name!r}: expected one of {', '.join(CAMERAS)}")

@@ -362,7 +362,10 @@ class SceneInstances:
     def _hover(self, world: World) -> list[Batch]:
         """What a free hand would take if it gripped now, drawn again in the hover colour and
         a little larger, so it shows as highlighted (XRI's hover tint)."""
-        rows = {row for row, entity in enumerate(self._entities) if entity in _hovered(world)}
+        hovered = _hovered(world)
+        if not hovered:
+            return []
+        rows = {row for row, entity in enumerate(self._entities) if entity in hovered}
         if not rows:
             return []
         batches = []

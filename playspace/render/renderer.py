@@ -151,6 +151,8 @@ class Renderer:
         self._textures: dict[Texture, moderngl.Texture] = {}
         self._drawn: list[GpuBatch] = []
         self._layout = -1
+        # the scenery's light-space boxes, for the layout and light they were worked out for
+        self._scenery_bounds: tuple[object, FloatArray, list[FloatArray]] = (None, np.eye(3), [])
         self._passes: list[RenderPass] = []
         self._shadow: shadows.ShadowMap | None = None
         self._shadow_drawn = False  # this frame's shadow map is drawn
@@ -267,20 +269,28 @@ class Renderer:
             self._shadow = shadows.ShadowMap(self.ctx, size)
         return self._shadow
 
+    def _bounds(self, basis: FloatArray, *, scenery: bool) -> list[FloatArray]:
+        """The light-space boxes of the batches' scenery, or of their moving instances."""
+        return [
+            shadows.instance_bounds(rows, self._radii[gpu.batch.mesh], basis)
+            for gpu in self._drawn
+            if gpu.batch is not None
+            for rows in (gpu.batch.scenery if scenery else gpu.batch.moving,)
+            if len(rows)
+        ]
+
     def _shadow_pass(self, view: View) -> None:
         """The light's depth, once a frame (at its first view), fitted around that eye."""
         shadow = self._shadow_map()
         if shadow is None or self._shadow_drawn:
             return
         self._shadow_drawn = True
-        basis = shadows.light_basis(self.lighting.towards_light())
-        boxes = [
-            shadows.instance_bounds(rows, self._radii[gpu.batch.mesh], basis)
-            for gpu in self._drawn
-            if gpu.batch is not None
-            for rows in (gpu.batch.scenery, gpu.batch.moving)
-            if len(rows)
-        ]
+        towards = self.lighting.towards_light()
+        if self._scenery_bounds[0] != (self._layout, towards):  # scenery moves with neither
+            basis = shadows.light_basis(towards)
+            self._scenery_bounds = (self._layout, towards), basis, self._bounds(basis, scenery=True)
+        _, basis, scenery = self._scenery_bounds
+        boxes = [*scenery, *self._bounds(basis, scenery=False)]
         if not boxes:
             boxes = [np.zeros((2, 3))]
         stacked = np.array(boxes)

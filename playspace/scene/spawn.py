@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 
 from playspace import spatial
-from playspace.components import Look, Transform
+from playspace.components import Look, SceneCamera, Transform
 from playspace.components.physics import (
     BodyKind,
     Box,
@@ -87,7 +87,8 @@ def physics_plugin_for(scene: Scene) -> PhysicsPlugin:
 
 
 def spawn_scene(world: World, scene: Scene) -> SpawnedScene:
-    """Spawn every entity of `scene` and insert its :class:`PlayerStart`.
+    """Spawn every entity of `scene` and insert its :class:`PlayerStart` (and its
+    :class:`SceneCamera` when the file has a ``[camera]`` table).
 
     All components are built and the world's layers checked first, so a scene that cannot
     enter this world raises SceneError with nothing spawned.
@@ -119,6 +120,10 @@ def spawn_scene(world: World, scene: Scene) -> SpawnedScene:
             player.turn,
         )
     )
+    if scene.camera is not None:
+        world.insert_resource(
+            SceneCamera(spatial.vec3(*scene.camera.position), spatial.vec3(*scene.camera.look_at))
+        )
     return spawned
 
 

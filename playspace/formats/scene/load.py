@@ -46,6 +46,7 @@ from playspace.formats.scene.model import (
     SceneRamp,
     SceneStairs,
     Triple,
+    Viewpoint,
 )
 from playspace.formats.scene.reader import Table
 from playspace.formats.shown import clipped
@@ -53,7 +54,7 @@ from playspace.formats.shown import clipped
 T = TypeVar("T")
 
 ARRAY_TABLES = ("box", "stairs", "ramp", "mesh", "prop", "opponent")
-SINGLE_TABLES = ("player", "physics", "scene", "materials")
+SINGLE_TABLES = ("player", "physics", "scene", "materials", "camera")
 SHAPES = ("sphere", "box", "capsule", "cylinder")
 FORWARD: Triple = (0.0, 0.0, -1.0)
 ZERO: Triple = (0.0, 0.0, 0.0)
@@ -155,6 +156,7 @@ class _SceneReader:
             opponents=self._array("opponent", self._opponent),
             player=self._single("player", self._player),
             physics=physics,
+            camera=self._camera(),
         )
 
     # Tables ------------------------------------------------------------------------------
@@ -360,6 +362,26 @@ class _SceneReader:
             policy=t.string("policy", defaults.policy, (p.value for p in SeparationPolicy)),
             turn=t.string("turn", defaults.turn, (m.value for m in TurnMode)),
         )
+
+    def _camera(self) -> Viewpoint | None:
+        """The ``[camera]`` table, or None when the file has none (or a `camera` that is not
+        a table, which :meth:`_check_tables` reports)."""
+        if not isinstance(self.data.get("camera"), dict):
+            return None
+        return self._single("camera", self._viewpoint)
+
+    def _viewpoint(self, t: Table) -> Viewpoint | None:
+        position = _triple(t.vector("position", METRES))
+        look_at = _triple(t.vector("look_at", METRES))
+        if t.bad & {"position", "look_at"}:
+            return None
+        if position == look_at:
+            t.reject(
+                "look_at",
+                "a point other than the camera's position (it looks from one to the other)",
+            )
+            return None
+        return Viewpoint(position, look_at)
 
     def _physics(self, t: Table) -> ScenePhysics:
         layers = t.strings("layers")

@@ -123,6 +123,15 @@ class ScenePhysics:
 
 
 @dataclass(frozen=True, slots=True)
+class Viewpoint:
+    """The ``[camera]`` table: where the scene's own camera stands and the point it looks at,
+    world space, metres; the two differ."""
+
+    position: Triple
+    look_at: Triple
+
+
+@dataclass(frozen=True, slots=True)
 class Scene:
     """One scene file, every table read and checked."""
 
@@ -136,6 +145,7 @@ class Scene:
     opponents: tuple[SceneOpponent, ...] = ()
     player: ScenePlayer = ScenePlayer()
     physics: ScenePhysics = ScenePhysics()
+    camera: Viewpoint | None = None  # None: the file has no [camera] table
 
     def summary(self) -> str:
         """What the scene holds, for people: ``2 boxes, 1 stairs, 3 props``."""
