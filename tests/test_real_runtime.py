@@ -265,6 +265,22 @@ def test_the_floor_snaps_on_the_stairs_as_replayed(workdir: Path) -> None:
     assert snaps(played) == snaps(replayed), run.describe()
 
 
+# --- a panel: pointed at and clicked with the controller ----------------------------------
+
+
+def test_the_settings_menu_is_clicked_through_the_headset_as_replayed(workdir: Path) -> None:
+    """The settings example's trace aims the right controller at the panel and pulls the
+    trigger on four widgets: through the runtime's controller actions, the same choices."""
+    settings = EXAMPLES / "settings.py"
+    replayed = playspace("run", settings, "--headless")
+    assert replayed.returncode == 0, replayed.describe()
+    chosen = "chosen: turn smooth, snap 45, slope off, vignette off;"
+    assert chosen in replayed.stdout, replayed.describe()
+    run = vr_run(settings, EXAMPLES / "traces/settings.jsonl", 90, 6.0)
+    assert run.returncode == 0, run.describe()
+    assert chosen in run.stdout, run.describe()
+
+
 # --- how a run ends ------------------------------------------------------------------------
 
 
