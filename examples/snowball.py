@@ -1,8 +1,9 @@
 """Snowball Showdown's throwing range, as a playspace example: the pattern for a game's rules.
 
-The game adds two systems to the world, the same way the built-in ones are added: one keeps
+The game adds its systems to the world, the same way the built-in ones are added: one keeps
 the pile full (a snowball that left it is replaced), one counts hits on the targets and keeps
-the speed of the last throw. Run it with ``playspace run examples/snowball.py --headless``.
+the speed of the last throw, and one gives each thrown snowball a trail, so its arc from the
+hand to the target is drawn. Run it with ``playspace run examples/snowball.py --headless``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from playspace.prelude import (
     RigidBody,
     Sphere,
     Static,
+    Trail,
+    TrailPlugin,
     Transform,
     World,
     record_events,
@@ -102,15 +105,25 @@ def refill(world: World) -> None:
         )
 
 
+@system(Phase.FIXED, in_set="game", reads=(Released, Prop), writes=(Trail,))
+def trail_throws(world: World) -> None:
+    """A snowball that leaves the hand gets a fresh trail: its flight is drawn as dots."""
+    for released in world.read_events(Released, reader=trail_throws):
+        prop = world.try_get(released.object, Prop)
+        if prop is not None and "snowball" in prop.name:
+            world.add(released.object, Trail())
+
+
 def build(world: World) -> None:
-    """The range's rules: scene snowballs report contacts, the score, the refill."""
+    """The range's rules: scene snowballs report contacts, the score, the refill, trails."""
     for _, (prop, colliders) in world.query(Prop, Colliders):
         if "snowball" in prop.name:
             colliders.parts[0].report_contacts = True
     world.insert_resource(Range())
     world.add_event(TargetHit)
     record_events(world, TargetHit)
-    world.add_systems(score, refill)
+    world.add_plugin(TrailPlugin())
+    world.add_systems(score, refill, trail_throws)
 
 
 def summary(world: World) -> str:

@@ -20,7 +20,7 @@ READER_LEFT = 128 + 13  # the exit status of a process that SIGPIPE ended
 # playspace.render.cameras.CAMERAS and playspace.render.quality.QUALITY_NAMES, named here
 # because importing render loads GL, which a headless run must not (tests/test_viewer.py
 # checks that they agree)
-CAMERAS = ("head", "spectator")
+CAMERAS = ("head", "spectator", "scene")
 QUALITY_NAMES = ("auto", "low", "high", "ultra")
 
 if TYPE_CHECKING:  # the render package loads GL: import it only in runs that draw
@@ -120,8 +120,8 @@ def _parser() -> argparse.ArgumentParser:
         "--camera",
         choices=CAMERAS,
         default=CAMERAS[0],
-        help="where the window and captures look from: the player's head, or a spectator "
-        "behind and above it (F5 switches in the window)",
+        help="where the window and captures look from: the player's head, a spectator "
+        "behind and above it, or the scene's own [camera] (F5 switches in the window)",
     )
     run.add_argument(
         "--quality",
@@ -273,6 +273,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 parser.error(f"{flag} is not for --vr: the headset run is played live")
         _refuse_overwriting_inputs(args)
         return _run_vr(args)
+    _refuse_missing_scene_camera(args)
     if not args.headless:
         return _preview(args, parser)
     if args.record is not None or args.quit_after is not None:
@@ -365,6 +366,26 @@ def _refuse_overwriting_inputs(args: argparse.Namespace) -> None:
     for flag, path in outputs:
         if path is not None and Path(path).resolve() in inputs:
             raise _Refused(f"{flag} {path} is an input of this run: it would be overwritten")
+
+
+def _refuse_missing_scene_camera(args: argparse.Namespace) -> None:
+    """``--camera scene`` draws from the scene's ``[camera]`` table: a scene without one is
+    said before anything runs, not after a whole run with nothing to draw from. A scene that
+    does not load is left for the run to report, with all its problems."""
+    if args.camera != "scene":
+        return
+    from playspace.app import TargetError, load_target
+    from playspace.scene import SceneError
+
+    try:
+        scene, _ = load_target(Path(args.scene))
+    except (SceneError, TargetError):  # an example that cannot be loaded is a TargetError
+        return
+    if scene.camera is None:
+        raise _Refused(
+            f"--camera scene: {scene.path} has no [camera] table (its position and look_at: "
+            "docs/scene-format.md); use --camera head or --camera spectator"
+        )
 
 
 def _os_error(command: str, error: OSError) -> int:

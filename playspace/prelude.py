@@ -17,8 +17,10 @@ from playspace.components import (
     Opponent,
     PlayerStart,
     Prop,
+    SceneCamera,
     Static,
     TrackedDevice,
+    Trail,
     Transform,
 )
 from playspace.components.comfort import VignetteSettings
@@ -102,6 +104,7 @@ from playspace.systems.player.poses import horizontal, to_world
 from playspace.systems.player.providers import add_provider, locomotion_provider
 from playspace.systems.telemetry import TelemetryPlugin, record_events
 from playspace.systems.tracking import InputState, TrackingRejected
+from playspace.systems.trails import TrailPlugin
 
 __all__ = [
     "SLOPE_QUANTIZATION",
@@ -174,6 +177,7 @@ __all__ = [
     "RigSettings",
     "RigidBody",
     "Scene",
+    "SceneCamera",
     "ScenePlugin",
     "ScreenText",
     "ScriptedSource",
@@ -193,6 +197,8 @@ __all__ = [
     "ThrowPlugin",
     "TrackedDevice",
     "TrackingRejected",
+    "Trail",
+    "TrailPlugin",
     "Transform",
     "TriangleMesh",
     "TurnMode",

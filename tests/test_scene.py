@@ -13,7 +13,7 @@ from cli_helpers import playspace
 from test_formats import write_gltf
 
 from playspace import spatial
-from playspace.components import Look, Transform
+from playspace.components import Look, SceneCamera, Transform
 from playspace.components.physics import (
     BodyKind,
     Box,
@@ -705,7 +705,7 @@ def test_unknown_keys_and_tables_are_errors_that_list_the_known_ones(tmp_path: P
     )
     known = (
         "[[box]], [[stairs]], [[ramp]], [[mesh]], [[prop]], [[opponent]], "
-        "[player], [physics], [scene], [materials]"
+        "[player], [physics], [scene], [materials], [camera]"
     )
     assert found == [
         f"{file}: unknown table [[boxes]]; known tables: {known}",
@@ -874,3 +874,48 @@ def test_validate_warns_of_a_scene_with_nothing_to_stand_on_and_props_inside_eac
         "pushed apart as the scene starts",
     ]
     assert load_scene(write(tmp_path, FLOOR + beside)).warnings() == []  # side by side: fine
+
+
+def test_a_camera_table_becomes_the_scene_camera_resource(tmp_path: Path) -> None:
+    scene = load_scene(
+        write(tmp_path, FLOOR + "[camera]\nposition = [3, 2, 1]\nlook_at = [0, 1, -4]\nfov = 30\n")
+    )
+    world = World()
+    world.add_plugin(physics_plugin_for(scene))
+    spawn_scene(world, scene)
+    camera = world.resource(SceneCamera)
+    assert tuple(camera.position) == (3.0, 2.0, 1.0) and tuple(camera.look_at) == (0, 1, -4)
+    assert camera.fov == pytest.approx(math.radians(30))
+    bare = load_scene(write(tmp_path, FLOOR, "bare.toml"))
+    assert bare.camera is None
+    world = World()
+    spawn_scene(world, bare)
+    assert world.try_resource(SceneCamera) is None
+
+
+def test_every_problem_of_a_camera_table_is_reported_at_once(tmp_path: Path) -> None:
+    path = write(
+        tmp_path, FLOOR + "[camera]\nposition = [1, nan, 2]\nlook_at = [1, 2]\nfov = 0\nzoom = 2\n"
+    )
+    with pytest.raises(SceneError) as raised:
+        load_scene(path)
+    assert raised.value.errors == [
+        f"{path}: [camera], key 'position': expected three numbers >= -10000 and <= 10000 "
+        "(metres), got [1, nan, 2]",
+        f"{path}: [camera], key 'look_at': expected three numbers >= -10000 and <= 10000 "
+        "(metres), got [1, 2]",
+        f"{path}: [camera], key 'fov': expected a number > 0 and < 180 (degrees), got 0",
+        f"{path}: [camera]: unknown key 'zoom'; known keys: fov, look_at, position",
+    ]
+    same = write(
+        tmp_path, FLOOR + "[camera]\nposition = [1, 2, 3]\nlook_at = [1, 2, 3]\n", "s.toml"
+    )
+    with pytest.raises(SceneError, match=r"\[camera\], key 'look_at': expected a point other"):
+        load_scene(same)
+    missing = write(tmp_path, FLOOR + "[camera]\n", "m.toml")
+    with pytest.raises(SceneError) as raised:
+        load_scene(missing)
+    assert [e.split(": ", 1)[1] for e in raised.value.errors] == [
+        "[camera], key 'position': missing, expected three numbers >= -10000 and <= 10000 (metres)",
+        "[camera], key 'look_at': missing, expected three numbers >= -10000 and <= 10000 (metres)",
+    ]

@@ -15,7 +15,9 @@ from playspace.spatial import Vec3
 @dataclass(frozen=True, slots=True)
 class SceneCamera:
     """A camera at `position` looking at `look_at` (world space, metres), +Y up; the two
-    points differ (the scene reader checks it), so it always has a direction."""
+    points differ (the scene reader checks it), so it always has a direction. `fov` is the
+    vertical field of view in radians, or None for the preview's (90 degrees across)."""
 
     position: Vec3
     look_at: Vec3
+    fov: float | None = None

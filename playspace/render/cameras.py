@@ -129,7 +129,8 @@ class FixedCamera:
                 "the scene has no [camera] table: there is no scene camera to draw from"
             )
         forward = camera.look_at - camera.position
-        return preview_view(Pose(camera.position, spatial.look_rotation(forward)), aspect)
+        pose = Pose(camera.position, spatial.look_rotation(forward))
+        return preview_view(pose, aspect, camera.fov)
 
 
 def has_scene_camera(world: World) -> bool:

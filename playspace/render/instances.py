@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from playspace import spatial
-from playspace.components import Grabbable, Opponent, Prop, Static, Transform
+from playspace.components import Grabbable, Opponent, Prop, Static, Trail, Transform
 from playspace.components.drawn import DrawnPoses
 from playspace.components.interaction import Hand
 from playspace.components.look import Look
@@ -357,7 +357,7 @@ class SceneInstances:
                 batch.moving, batch.ghosts = rows[~mask], rows[mask]
             else:
                 batch.moving, batch.ghosts = rows, NO_INSTANCES
-        return [*self._batches, *self._hover(world), *self._aim(world)]
+        return [*self._batches, *self._hover(world), *self._aim(world), *self._trails(world)]
 
     def _hover(self, world: World) -> list[Batch]:
         """What a free hand would take if it gripped now, drawn again in the hover colour and
@@ -401,6 +401,22 @@ class SceneInstances:
             for mesh, matrices in ((sphere, dots), (disc, marker))
             if len(matrices)
         ]
+
+    def _trails(self, world: World) -> list[Batch]:
+        """Each :class:`Trail` as a dot at every position it recorded, in the trail's look
+        (trails of one look and size share a batch)."""
+        dots: dict[tuple[Material, float], list[FloatArray]] = {}
+        for entity, trail in world.each(Trail):
+            if trail.points:
+                points = np.array([(p.x, p.y, p.z) for p in trail.points], dtype=np.float64)
+                key = (self._look_material(entity, trail.look), trail.dot)
+                dots.setdefault(key, []).append(points)
+        sphere = self._unit_mesh("sphere", meshes.sphere)
+        return [
+            Batch(sphere, material, self._version, NO_INSTANCES,
+                  _placed(np.concatenate(found), (size, size, size)))
+            for (material, size), found in dots.items()
+        ]  # fmt: skip
 
     def _index(self, drawn: DrawnPoses | None) -> None:
         """Which moving rows LATE placed, and where; the rest are drawn at their Transform."""

@@ -9,7 +9,8 @@ library's (:mod:`playspace.loops.preview`), so a frame is always: poll events, m
 
 Keys and mouse buttons go to the controls by name (moderngl-window's key names in lower case,
 ``mouse_left``, ``mouse_right``), so the simulator knows nothing of windows. The window keeps
-keys of its own: F5 switches the camera (the head's, a spectator's behind the player), M frees
+keys of its own: F5 switches the camera (the head's, a spectator's behind the player, the
+scene's own when its file has a ``[camera]`` table), M frees
 or captures the mouse, F11 toggles full screen, Esc closes; the loop may add more (F3, the
 physics debug view) as :data:`Action` s. glfw's gamepads drive opponents: connected pads are
 read each sample, none gives none.
@@ -35,7 +36,7 @@ from moderngl_window.text.bitmapped.text_2d import TextWriter2D
 from playspace.components.input import Gamepad, PadButton
 from playspace.components.rig import Rig, Separation, ViewFade
 from playspace.ecs import World
-from playspace.render.cameras import CAMERAS, Camera, camera_named
+from playspace.render.cameras import CAMERAS, Camera, camera_named, has_scene_camera
 from playspace.render.capture import U8Image
 from playspace.render.passes import add_standard_passes
 from playspace.render.quality import AUTO, quality_named
@@ -251,8 +252,13 @@ class Preview:
             self.controls.key_down(name)
 
     def switch_camera(self) -> None:
-        """Show the next camera (the head's, then the spectator's, then the head's again)."""
-        self.camera = self.cameras[(self.cameras.index(self.camera) + 1) % len(self.cameras)]
+        """Show the next camera: the head's, the spectator's, the scene's own when the scene
+        has one (a world without a ``[camera]`` table skips it), then the head's again."""
+        at, count = self.cameras.index(self.camera), len(self.cameras)
+        for step in range(1, count + 1):
+            self.camera = self.cameras[(at + step) % count]
+            if self.camera.name != "scene" or has_scene_camera(self.world):
+                return
 
     def help_line(self) -> str:
         """The controls' keys, then the loop's and the window's."""

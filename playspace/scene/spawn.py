@@ -120,9 +120,14 @@ def spawn_scene(world: World, scene: Scene) -> SpawnedScene:
             player.turn,
         )
     )
-    if scene.camera is not None:
+    camera = scene.camera
+    if camera is not None:
         world.insert_resource(
-            SceneCamera(spatial.vec3(*scene.camera.position), spatial.vec3(*scene.camera.look_at))
+            SceneCamera(
+                spatial.vec3(*camera.position),
+                spatial.vec3(*camera.look_at),
+                None if camera.fov is None else math.radians(camera.fov),
+            )
         )
     return spawned
 

@@ -75,6 +75,7 @@ SCALE = Number(low=0.0, high=REACH, exclusive=True)
 DIRECTION = Number()
 ACCELERATION = Number(low=-1000.0, high=1000.0, unit="m/s^2")
 THRESHOLD = Number(low=0.0, high=REACH, unit="metres")
+FIELD_OF_VIEW = Number(low=0.0, high=180.0, exclusive=True, unit="degrees")
 
 # tomllib ends its messages with where it stopped: "(at line 3, column 8)", "(at end of document)"
 _SYNTAX = re.compile(
@@ -373,7 +374,12 @@ class _SceneReader:
     def _viewpoint(self, t: Table) -> Viewpoint | None:
         position = _triple(t.vector("position", METRES))
         look_at = _triple(t.vector("look_at", METRES))
-        if t.bad & {"position", "look_at"}:
+        fov = None
+        if "fov" in t.raw:
+            fov = t.number("fov", FIELD_OF_VIEW)
+        else:
+            t.skip("fov")  # optional with no number for a default: the preview's own
+        if t.bad & {"position", "look_at", "fov"}:
             return None
         if position == look_at:
             t.reject(
@@ -381,7 +387,7 @@ class _SceneReader:
                 "a point other than the camera's position (it looks from one to the other)",
             )
             return None
-        return Viewpoint(position, look_at)
+        return Viewpoint(position, look_at, fov)
 
     def _physics(self, t: Table) -> ScenePhysics:
         layers = t.strings("layers")

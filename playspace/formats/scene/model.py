@@ -125,10 +125,12 @@ class ScenePhysics:
 @dataclass(frozen=True, slots=True)
 class Viewpoint:
     """The ``[camera]`` table: where the scene's own camera stands and the point it looks at,
-    world space, metres; the two differ."""
+    world space, metres (the two differ), and its vertical field of view in degrees (None: the
+    preview's, 90 degrees across)."""
 
     position: Triple
     look_at: Triple
+    fov: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
