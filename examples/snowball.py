@@ -16,6 +16,7 @@ from playspace.prelude import (
     Colliders,
     ContactBegan,
     Grabbable,
+    Look,
     Phase,
     Prop,
     Released,
@@ -53,6 +54,7 @@ class Range:
     hits: dict[str, int] = field(default_factory=dict)
     last_release_speed: float = 0.0
     made: int = PILE_SIZE
+    snow: Look | None = None  # how the scene's snowballs look: the refill's look the same
 
 
 def _snowball_colliders() -> Colliders:
@@ -84,7 +86,7 @@ def score(world: World) -> None:
     in_set="game",
     after=(score,),
     reads=(Prop,),
-    writes=(Range, Transform, RigidBody, Colliders, Grabbable),  # spawns snowballs
+    writes=(Range, Transform, RigidBody, Colliders, Grabbable, Look),  # spawns snowballs
 )
 def refill(world: World) -> None:
     """Keep PILE_SIZE snowballs on the pile: one that left it is replaced by a new one."""
@@ -96,13 +98,15 @@ def refill(world: World) -> None:
     )
     for i in range(PILE_SIZE - near):
         board.made += 1
-        world.spawn(
+        made = world.spawn(
             Transform(position=PILE + spatial.vec3(0.12 * (i - 1), 0.02, 0.0)),
             RigidBody(mass=0.15),
             _snowball_colliders(),
             Prop(f"snowball {board.made}"),
             Grabbable(),
         )
+        if board.snow is not None:
+            world.add(made, board.snow)
 
 
 @system(Phase.FIXED, in_set="game", reads=(Released, Prop), writes=(Trail,))
@@ -116,10 +120,11 @@ def trail_throws(world: World) -> None:
 
 def build(world: World) -> None:
     """The range's rules: scene snowballs report contacts, the score, the refill, trails."""
-    for _, (prop, colliders) in world.query(Prop, Colliders):
+    board = world.insert_resource(Range())
+    for entity, (prop, colliders) in world.query(Prop, Colliders):
         if "snowball" in prop.name:
             colliders.parts[0].report_contacts = True
-    world.insert_resource(Range())
+            board.snow = world.try_get(entity, Look)
     world.add_event(TargetHit)
     record_events(world, TargetHit)
     world.add_plugin(TrailPlugin())
