@@ -29,6 +29,7 @@ from playspace.formats.scene.model import (
     SceneProp,
     SceneRamp,
     SceneStairs,
+    Viewpoint,
 )
 from playspace.scene.spawn import (
     RAMP_THICKNESS,
@@ -51,6 +52,7 @@ __all__ = [
     "SceneRamp",
     "SceneStairs",
     "SpawnedScene",
+    "Viewpoint",
     "euler_rotation",
     "load_scene",
     "physics_plugin_for",
