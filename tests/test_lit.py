@@ -24,6 +24,7 @@ from playspace.render import (
     ULTRA,
     Lighting,
     Offscreen,
+    Quality,
     Renderer,
     Sky,
     View,
@@ -126,13 +127,16 @@ def test_emissive_glows_on_the_dark_side(gl: Context) -> None:
     assert glowing[1] == pytest.approx(unlit[1], abs=2 / 255)
 
 
-def highlight(gl: Context, look: Look) -> tuple[np.ndarray, np.ndarray]:
+SHADED = Quality("shaded", shadow_size=0, shadow_taps=1, samples=0)  # specular, no shadows
+
+
+def highlight(gl: Context, look: Look, quality: Quality = SHADED) -> tuple[np.ndarray, np.ndarray]:
     """The sphere's point facing the eye, lit from the eye, and a point half a radius off it."""
     world = World()
     ball(world, (0.0, 0.0, -3.0), look)
     view = level_view()
     along = Lighting(direction=(0.0, 0.0, -1.0))
-    image = render(gl, world, view, lighting=along, quality=LOW)
+    image = render(gl, world, view, lighting=along, quality=quality)
     return image[pixel_of(view, (0.0, 0.0, -2.0))], image[pixel_of(view, (0.5, 0.0, -2.13))]
 
 
@@ -144,6 +148,20 @@ def test_a_smooth_surface_has_a_specular_highlight_and_a_rough_one_none(gl: Cont
     rough_peak, rough_off = highlight(gl, Look(color=red, roughness=1.0))
     assert rough_peak[1] < 0.5  # no white spot: Lambert's red, a little brighter than off it
     assert abs(rough_peak - rough_off).max() < 0.12
+
+
+def test_low_quality_has_no_highlights_but_keeps_colour_and_metal(gl: Context) -> None:
+    """The low preset drops the specular term (its cost on a software renderer): no white
+    spot on a smooth surface, the same lit colour off it, and a metal still darker than a
+    dielectric of its colour."""
+    red = (0.5, 0.05, 0.05, 1.0)
+    peak, off = highlight(gl, Look(color=red, roughness=0.15), LOW)
+    assert peak[1] < 0.5  # red, not white
+    _, full_off = highlight(gl, Look(color=red, roughness=0.15))
+    assert abs(off - full_off).max() < 0.1
+    _, metal = highlight(gl, Look(color=(0.9, 0.1, 0.1, 1.0), roughness=0.5, metallic=1.0), LOW)
+    _, plastic = highlight(gl, Look(color=(0.9, 0.1, 0.1, 1.0), roughness=0.5), LOW)
+    assert metal[0] < 0.6 * plastic[0]
 
 
 def test_a_metal_has_no_diffuse_light(gl: Context) -> None:

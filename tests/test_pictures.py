@@ -24,14 +24,17 @@ ROOT = Path(__file__).resolve().parent.parent
 Picture = npt.NDArray[np.int_]
 
 # Colours measured in the pictures (sRGB bytes, as the PNG holds them)
-BEE = (255, 221, 79)  # a lit bee's yellow, where the sun faces it
+BEE = (255, 250, 70)  # a lit bee's yellow, where the sun faces it
 GHOST_OVER_PLASTER = (178, 169, 156)  # the cast-iron pan's ghost in front of the back wall
 GHOST_IN_WALL = (179, 189, 183)  # the pan's ghost seen through the pale green pantry wall
-TARGETS = {"red": (214, 48, 66), "yellow": (242, 194, 56), "blue": (47, 113, 204)}
+TARGETS = {"red": (215, 41, 62), "yellow": (244, 195, 50), "blue": (35, 111, 205)}
 WALLS = (186, 186, 186)  # the plots' grey fill of walls and furniture
 # where, in the snowball picture, the arc passes between the hand and the red target (rows,
 # columns): the white head block and the snowballs on the pile are outside it
 ARC = (slice(300, 400), slice(380, 620))
+# where, in the kitchen picture, the pan is pushed into the pantry wall: the floor's grid
+# lines, lower down, can come out in the ghost's colours
+PAN = (slice(250, 450), slice(400, 760))
 
 
 def _make_pictures() -> ModuleType:
@@ -72,10 +75,10 @@ def test_the_kitchen_shows_the_pan_ghosting_in_the_wall_and_the_bee_behind_it(
     """(`ctx`: skipped where this machine has no OpenGL for the capture.)"""
     shown = screenshot("kitchen-ghost.png", tmp_path)
     assert near(shown, BEE, within=10) > 300
-    assert near(shown, GHOST_OVER_PLASTER) > 1000  # the part of the pan still outside
-    assert near(shown, GHOST_IN_WALL) > 1000  # the part inside the wall, seen through it
+    assert near(shown[PAN], GHOST_OVER_PLASTER) > 1000  # the part of the pan still outside
+    assert near(shown[PAN], GHOST_IN_WALL) > 1000  # the part inside the wall, seen through it
     before = screenshot("kitchen-ghost.png", tmp_path, seconds=4.0)  # held, not in the wall
-    assert near(before, GHOST_OVER_PLASTER) == near(before, GHOST_IN_WALL) == 0
+    assert near(before[PAN], GHOST_OVER_PLASTER) == near(before[PAN], GHOST_IN_WALL) == 0
 
 
 def test_the_snowball_flies_on_a_trail_from_the_hand_to_the_red_target(

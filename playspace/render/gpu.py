@@ -107,14 +107,22 @@ class InstanceBuffer:
         self.arrays, self.buffer = [], None
 
 
+LIT, DEPTH, SIMPLE_LIT = 0, 1, 2  # the opaque instances' programs, in this order
+
+
 class GpuBatch:
-    """One batch on the GPU: lit instances (scenery first, then moving), drawn lit and into
-    the shadow map (`depth`), and ghost instances."""
+    """One batch on the GPU: opaque instances (scenery first, then moving), drawn by each of
+    `opaque` (lit, into the shadow map, lit simply: :data:`LIT`, :data:`DEPTH`,
+    :data:`SIMPLE_LIT`), and ghost instances."""
 
     def __init__(
-        self, ctx: moderngl.Context, lit: Program, depth: Program, ghost: Program, mesh: GpuMesh
+        self,
+        ctx: moderngl.Context,
+        opaque: tuple[Program, Program, Program],
+        ghost: Program,
+        mesh: GpuMesh,
     ) -> None:
-        self.opaque = InstanceBuffer(ctx, (lit, depth), mesh)
+        self.opaque = InstanceBuffer(ctx, opaque, mesh)
         self.ghosts = InstanceBuffer(ctx, (ghost,), mesh)
         self.version = -1
         self.batch: Batch | None = None

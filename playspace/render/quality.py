@@ -1,12 +1,12 @@
 """How much the renderer spends on a frame: shadow map size and filtering, and multisampling.
 
-Three presets: ``low`` for slow machines (no shadow map, no multisampling: one lit pass per
-view), ``high`` (a 2048 shadow map filtered with four percentage-closer taps) and ``ultra``
-(high with 4x multisampling, which a GPU does almost for free but which doubles a frame's
-cost on a software renderer, so ``high`` leaves it out). A game picks one with
-``Renderer(ctx, quality=quality_named("low"))`` or changes it at any time with
-``renderer.quality = HIGH``; the shadow map and the multisampled buffers follow on the next
-drawn view.
+Three presets: ``low`` for slow machines (no shadow map, no multisampling, no specular
+highlights: one cheap lit pass per view), ``high`` (a 2048 shadow map filtered with four
+percentage-closer taps) and ``ultra`` (high with 4x multisampling, which a GPU does almost
+for free but which doubles a frame's cost on a software renderer, so ``high`` leaves it out).
+A game picks one with ``Renderer(ctx, quality=quality_named("low"))`` or changes it at any
+time with ``renderer.quality = HIGH``; the shadow map and the multisampled buffers follow on
+the next drawn view.
 
 ``auto``, what the command and the preview use unless told, is ``high`` on a GPU and ``low`` on
 a software rasteriser (Mesa's llvmpipe and softpipe, SwiftShader), where ``high`` costs a
@@ -26,13 +26,16 @@ class Quality:
     `shadow_taps` how many filtered shadow-map lookups a pixel takes (1 or 4: each lookup is
     already a 2x2 percentage-closer filter); `samples` the multisampling (0 or 1: none; more
     is capped at what the GPU offers); `shadow_distance` how far from the eye, in metres,
-    shadows reach (the map covers the scene, cut to a box this size around the eye)."""
+    shadows reach (the map covers the scene, cut to a box this size around the eye);
+    `specular` the highlights and glossy reflections of the metallic-roughness model (off:
+    diffuse light and a rough reflection of the sky, two thirds of the pixel cost)."""
 
     name: str
     shadow_size: int
     shadow_taps: int
     samples: int
     shadow_distance: float = 12.0
+    specular: bool = True
 
     def __post_init__(self) -> None:
         if self.shadow_size < 0 or self.shadow_size > 8192:
@@ -49,7 +52,7 @@ class Quality:
         return self.shadow_size > 0
 
 
-LOW = Quality("low", shadow_size=0, shadow_taps=1, samples=0)
+LOW = Quality("low", shadow_size=0, shadow_taps=1, samples=0, specular=False)
 HIGH = Quality("high", shadow_size=2048, shadow_taps=4, samples=0)
 ULTRA = Quality("ultra", shadow_size=2048, shadow_taps=4, samples=4)
 PRESETS = {preset.name: preset for preset in (LOW, HIGH, ULTRA)}

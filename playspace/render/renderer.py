@@ -46,7 +46,16 @@ from playspace.ecs import World
 from playspace.render import shaders, shadows
 from playspace.render.assets import Texture
 from playspace.render.comfort import Comfort
-from playspace.render.gpu import GpuBatch, GpuMesh, MultisampleTarget, Program, prune
+from playspace.render.gpu import (
+    DEPTH,
+    LIT,
+    SIMPLE_LIT,
+    GpuBatch,
+    GpuMesh,
+    MultisampleTarget,
+    Program,
+    prune,
+)
 from playspace.render.instances import SceneInstances
 from playspace.render.materials import RGB, Lighting, Material, Palette
 from playspace.render.matrices import column_major
@@ -136,6 +145,7 @@ class Renderer:
         self.comfort = Comfort(vignette)
         self.vignette, self.fade = 0.0, 0.0
         self.lit = Program(ctx, shaders.SURFACE_VERTEX, shaders.LIT_FRAGMENT)
+        self.simple_lit = Program(ctx, shaders.SURFACE_VERTEX, shaders.SIMPLE_LIT_FRAGMENT)
         self.depth = Program(ctx, shaders.DEPTH_VERTEX, shaders.DEPTH_FRAGMENT)
         self.ghost = Program(ctx, shaders.SURFACE_VERTEX, shaders.GHOST_FRAGMENT)
         self.sky_program = Program(ctx, shaders.OVERLAY_VERTEX, shaders.SKY_FRAGMENT)
@@ -179,7 +189,7 @@ class Renderer:
             gpu = self._batches.get(key)
             if gpu is None:
                 mesh = self._gpu_mesh(batch.mesh)
-                programs = (self.lit, self.depth, self.ghost)
+                programs = ((self.lit, self.depth, self.simple_lit), self.ghost)
                 gpu = self._batches[key] = GpuBatch(self.ctx, *programs, mesh)
             gpu.upload(batch)
             self._drawn.append(gpu)
@@ -310,12 +320,12 @@ class Renderer:
         for gpu in self._drawn:
             batch = gpu.batch
             if batch is not None and batch.opaque_count:
-                gpu.opaque.render(batch.opaque_count, program=1)
+                gpu.opaque.render(batch.opaque_count, program=DEPTH)
         ctx.polygon_offset = (0.0, 0.0)
 
     def _set_material(self, program: Program, material: Material) -> None:
         program["u_colour"].value = material.colour
-        if program is self.lit:
+        if program is not self.ghost:
             program["u_roughness"].value = material.roughness
             program["u_metallic"].value = material.metallic
             program["u_emissive"].value = material.emissive
@@ -325,7 +335,8 @@ class Renderer:
                 program["u_texture"].value = 0
 
     def _lit_pass(self, matrix: bytes, view: View) -> None:
-        lit, light = self.lit, self.lighting
+        simple = not self.quality.specular
+        lit, light = (self.simple_lit if simple else self.lit), self.lighting
         lit["u_view_projection"].write(matrix)
         lit["u_towards_light"].value = light.towards_light()
         lit["u_light_colour"].value = light.colour
@@ -346,7 +357,7 @@ class Renderer:
             if batch is not None and batch.opaque_count:
                 self._set_material(lit, batch.material)
                 lit["u_scenery"].value = len(batch.scenery)
-                gpu.opaque.render(batch.opaque_count)
+                gpu.opaque.render(batch.opaque_count, program=SIMPLE_LIT if simple else LIT)
 
     def _sky_pass(self, view: View, framebuffer: moderngl.Framebuffer) -> None:
         ctx, sky = self.ctx, self.sky_program
@@ -416,6 +427,7 @@ class Renderer:
             array.release()
         for program in (
             self.lit,
+            self.simple_lit,
             self.depth,
             self.ghost,
             self.sky_program,

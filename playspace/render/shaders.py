@@ -127,26 +127,31 @@ void main() {
     }
     vec3 v = normalize(u_camera - v_world);
     vec3 l = u_towards_light;
-    vec3 h = normalize(l + v);
     float nl = max(dot(n, l), 0.0);
+    float rough = max(u_roughness, 0.045);
+    vec3 f0 = mix(vec3(0.04), base.rgb, u_metallic);
+    vec3 hemisphere = mix(u_ground, u_sky, 0.5 + 0.5 * n.y);
+    float above = smoothstep(-0.05, 0.05, reflect(-v, n).y);
+    vec3 mirrored = mix(mix(u_ground, u_sky, above), hemisphere, rough);
+#ifdef SIMPLE_SHADING
+    vec3 diffuse = (1.0 - u_metallic) * base.rgb;
+    vec3 colour = diffuse * (u_light_colour * nl * lit_fraction() + hemisphere)
+        + mirrored * f0 * (1.0 - rough) + u_emissive;
+#else
+    vec3 h = normalize(l + v);
     float nv = clamp(abs(dot(n, v)), 1e-4, 1.0);
     float nh = max(dot(n, h), 0.0);
     float vh = max(dot(v, h), 0.0);
-    float rough = max(u_roughness, 0.045);
     float a = rough * rough;
     float a2 = a * a;
     float dd = nh * nh * (a2 - 1.0) + 1.0;
     float distribution = a2 / (PI * dd * dd);
     float visibility = 0.5 / (nl * (nv * (1.0 - a) + a) + nv * (nl * (1.0 - a) + a) + 1e-5);
-    vec3 f0 = mix(vec3(0.04), base.rgb, u_metallic);
     float edge = 1.0 - vh;
     float edge2 = edge * edge;
     vec3 fresnel = f0 + (1.0 - f0) * (edge2 * edge2 * edge);
     vec3 diffuse = (1.0 - fresnel) * (1.0 - u_metallic) * base.rgb;
     vec3 direct = (diffuse + PI * distribution * visibility * fresnel) * u_light_colour * nl;
-    vec3 hemisphere = mix(u_ground, u_sky, 0.5 + 0.5 * n.y);
-    float above = smoothstep(-0.05, 0.05, reflect(-v, n).y);
-    vec3 mirrored = mix(mix(u_ground, u_sky, above), hemisphere, rough);
     vec4 c0 = vec4(-1.0, -0.0275, -0.572, 0.022);
     vec4 c1 = vec4(1.0, 0.0425, 1.04, -0.04);
     vec4 r = rough * c0 + c1;
@@ -154,9 +159,17 @@ void main() {
     vec2 ab = vec2(-1.04, 1.04) * a004 + r.zw;
     vec3 ambient = hemisphere * (1.0 - u_metallic) * base.rgb + mirrored * (f0 * ab.x + ab.y);
     vec3 colour = direct * lit_fraction() + ambient + u_emissive;
+#endif
     f_colour = vec4(encode_srgb(colour), base.a);
 }
 """
+)
+
+# The low preset's surface: the same, less the specular highlight and the glossy reflection's
+# fitted curve (what costs most on a software renderer): diffuse under the sun and the sky,
+# plus a rough reflection of the sky. Metals keep their tint; nothing shines.
+SIMPLE_LIT_FRAGMENT = LIT_FRAGMENT.replace(
+    "#version 330 core\n", "#version 330 core\n#define SIMPLE_SHADING\n", 1
 )
 
 # Depth only, from the light: the shadow map.
