@@ -57,6 +57,7 @@ from playspace.components.rig import (
     TurnMode,
     ViewFade,
 )
+from playspace.components.sockets import Socket
 from playspace.components.text import Label, ScreenText
 from playspace.ecs import Despawned, Phase, Plugin, World, system
 from playspace.scene import Scene, SpawnedScene, load_scene
@@ -72,7 +73,17 @@ from playspace.systems.input import (
     standing,
 )
 from playspace.systems.interaction import GrabPlugin, ThrowPlugin, release_velocity
-from playspace.systems.interaction.events import Grabbed, Hit, LetGo, Released
+from playspace.systems.interaction.events import (
+    Grabbed,
+    Hit,
+    HoverEntered,
+    HoverExited,
+    LetGo,
+    Released,
+    Returned,
+    Socketed,
+    Unsocketed,
+)
 from playspace.systems.panels import PanelsPlugin, add_panel_content
 from playspace.systems.physics import (
     ContactBegan,
@@ -140,6 +151,8 @@ __all__ = [
     "HapticQueue",
     "HapticsPlugin",
     "Hit",
+    "HoverEntered",
+    "HoverExited",
     "InputFrame",
     "InputSource",
     "InputState",
@@ -172,6 +185,7 @@ __all__ = [
     "Recentered",
     "Released",
     "ReplaySource",
+    "Returned",
     "Rig",
     "RigPlugin",
     "RigSettings",
@@ -187,6 +201,8 @@ __all__ = [
     "Separation",
     "SeparationPolicy",
     "ShapeHit",
+    "Socket",
+    "Socketed",
     "SpawnedScene",
     "Sphere",
     "Static",
@@ -203,6 +219,7 @@ __all__ = [
     "TriangleMesh",
     "TurnMode",
     "Turned",
+    "Unsocketed",
     "Vec3",
     "ViewFade",
     "VignetteSettings",

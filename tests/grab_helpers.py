@@ -43,15 +43,25 @@ def prop(
     )
 
 
+def named(world: World, name: str) -> int:
+    """The prop called `name`."""
+    return next(e for e, p in world.each(Prop) if p.name == name)
+
+
 def ball_in_hand(world: World) -> None:
     prop(world, "ball", spatial.vec3(*HAND))
 
 
 def grab_world(
-    script: Callable[[float], InputFrame], build: Callable[[World], object], **kw: object
+    script: Callable[[float], InputFrame],
+    build: Callable[[World], object],
+    events: tuple[type, ...] = (),
+    **kw: object,
 ) -> Run:
+    """A rig world with grab and throw; telemetry records the grab events and `events`."""
     plugins = (GrabPlugin(), ThrowPlugin())
-    return rig_world(script, build=build, plugins=plugins, events=TELEMETRY_EVENTS, **kw)  # type: ignore[arg-type]
+    recorded = (*TELEMETRY_EVENTS, *events)
+    return rig_world(script, build=build, plugins=plugins, events=recorded, **kw)  # type: ignore[arg-type]
 
 
 def right(position: tuple[float, float, float], grip: float, yaw: float = 0.0) -> HandInput:

@@ -11,6 +11,7 @@ from grab_helpers import (
     bee,
     flight,
     grab_world,
+    named,
     pan,
     prop,
     released,
@@ -36,6 +37,7 @@ from playspace.components.rig import Rig
 from playspace.components.scene import Grabbable, Prop
 from playspace.ecs import World
 from playspace.systems.input import hand_input
+from playspace.systems.interaction.events import HOVER_EVENTS
 
 
 def ball_within_reach(wall: bool, grip_from: float) -> Run:
@@ -307,3 +309,37 @@ def test_a_free_hand_hovers_what_it_would_grab(wall: bool) -> None:
     assert hand.hovering == (None if wall else ball)
     run.world.step(40)
     assert hand.hovering is None  # holding it now, or never could
+
+
+def test_hover_events_frame_the_grab_as_a_hand_approaches_grabs_releases_and_leaves() -> None:
+    """The order a game's highlight sees: the hand comes within reach (hover entered), grips
+    (grab; the hover ends with it), opens (release; the ball, still within reach, is hovered
+    again) and moves away (hover exited). Only the right hand, only the ball."""
+    ball_at = (HAND[0], HAND[1], HAND[2] - 0.3)
+
+    def script(t: float) -> InputFrame:
+        k = min(max((t - 0.1) / 0.4, 0.0), 1.0) if t < 1.2 else 1.0 - min((t - 1.2) / 0.3, 1.0)
+        place = tuple(h + (b - h) * k for h, b in zip(HAND, ball_at, strict=True))
+        return head_at(0, 1.7, 0, right=right(place, 1.0 if 0.7 < t < 1.0 else 0.0))  # type: ignore[arg-type]
+
+    def build(world: World) -> None:
+        prop(world, "ball", spatial.vec3(*ball_at), gravity_scale=0.0)
+
+    run = grab_world(script, build, HOVER_EVENTS)
+    run.world.step(round(1.8 * 90))
+    order = [
+        (s["step"], e["type"])
+        for s in run.steps()
+        for e in s["events"]
+        if e["type"] in ("hover_entered", "hover_exited", "grab", "release")
+    ]
+    kinds = [kind for _, kind in order]
+    assert sorted(kinds[1:3]) == ["grab", "hover_exited"]  # the same step: taking ends the hover
+    assert kinds[:1] + kinds[3:] == ["hover_entered", "release", "hover_entered", "hover_exited"]
+    steps = [step for step, _ in order]
+    assert steps[0] < steps[1] == steps[2] < steps[3] < steps[4] < steps[5]
+    assert steps[4] == steps[3] + 1  # let go, then hovered again at the next step
+    rig = run.world.resource(Rig)
+    ball = named(run.world, "ball")
+    hovers = [e for s in run.steps() for e in s["events"] if e["type"].startswith("hover")]
+    assert all(e["hand"] == rig.right_hand and e["object"] == ball for e in hovers)

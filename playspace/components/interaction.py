@@ -52,9 +52,14 @@ class Grabbable:
     a wall puts it back there). `dropped` holds the layers its solid parts go back to once a
     released object is clear of the player's body. These are fields, not tag components,
     because they change every few frames and a structural change rebuilds every query cache.
+    `socketed_in` is the socket that holds it (``playspace.components.sockets``), and `tags`
+    are the names a socket accepts it by, as XRI's interaction layers and Godot XR Tools'
+    groups; a list given as `tags` is kept as a frozenset.
     """
 
     held_by: int | None = None
+    socketed_in: int | None = None  # the socket entity holding it (None when not in one)
+    tags: frozenset[str] = frozenset()  # what sockets accept it by (Socket.accepts)
     ghost: bool = False
     second_grip: Vec3 | None = None  # a second grab point (object frame): held in two hands
     throw_scale: tuple[float, float] = (1.0, 1.0)  # linear, angular
@@ -62,6 +67,11 @@ class Grabbable:
     before: HeldBefore | None = None
     last_clear: Pose | None = None
     dropped: dict[int, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.tags, str) or not all(isinstance(t, str) for t in self.tags):
+            raise TypeError(f"grabbable tags must be a set of names, got {self.tags!r}")
+        self.tags = frozenset(self.tags)
 
 
 @dataclass(slots=True)

@@ -3,7 +3,9 @@
 
 Add :class:`GrabPlugin` after the rig: the rig's hands become kinematic bodies with a grab
 sensor, and every entity with ``Grabbable`` can be picked up, passes through walls while held,
-ghosts inside them and cannot hit opponents through them. Add :class:`ThrowPlugin` after it,
+ghosts inside them and cannot hit opponents through them. A free hand says what it hovers
+(``HoverEntered``, ``HoverExited``), and an entity with a ``Socket`` (``sockets.py``) snaps in
+the accepted grabbables let go inside its zone. Add :class:`ThrowPlugin` after it,
 and what is let go flies from the controller's centre of mass.
 
 :func:`release_velocity` (``estimate.py``) is a plain function of timestamped controller poses
@@ -32,10 +34,16 @@ from playspace.systems.interaction.estimate import (
     Estimator,
     release_velocity,
 )
-from playspace.systems.interaction.events import GRAB_EVENTS, TELEMETRY_EVENTS
+from playspace.systems.interaction.events import (
+    GRAB_EVENTS,
+    HOVER_EVENTS,
+    SOCKET_EVENTS,
+    TELEMETRY_EVENTS,
+)
 from playspace.systems.interaction.gone import forget_despawned
 from playspace.systems.interaction.hold import grab, hold
 from playspace.systems.interaction.layers import Twins, held_layers
+from playspace.systems.interaction.sockets import sockets
 from playspace.systems.interaction.throw import ThrowHistory, ThrowPlugin
 from playspace.systems.sets import add_fixed_sets
 
@@ -52,14 +60,14 @@ class GrabPlugin:
             raise PluginError("GrabPlugin needs the RigPlugin (for the hands): add it first")
         world.insert_resource(self.settings)
         world.insert_resource(Twins())
-        for kind in GRAB_EVENTS:
+        for kind in (*GRAB_EVENTS, *HOVER_EVENTS, *SOCKET_EVENTS):
             world.add_event(kind)
         for entity in (rig.left_hand, rig.right_hand):
             side = world.get(entity, TrackedDevice).role
             sensor = Collider(Sphere(self.settings.reach), layer="hands", sensor=True)
             world.add(entity, Hand(side), RigidBody(kind=BodyKind.KINEMATIC), Colliders(sensor))
         add_fixed_sets(world)
-        world.add_systems(forget_despawned, grab, hold, held_layers)
+        world.add_systems(forget_despawned, grab, hold, held_layers, sockets)
 
 
 __all__ = [

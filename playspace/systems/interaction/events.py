@@ -1,4 +1,5 @@
-"""What hands and held objects did, as ECS events; telemetry writes each as its ``kind``."""
+"""What hands, held objects and sockets did, as ECS events; telemetry writes each as its
+``kind`` when asked to (the examples' telemetry records :data:`TELEMETRY_EVENTS` only)."""
 
 from __future__ import annotations
 
@@ -49,5 +50,56 @@ class Hit:
     speed: float
 
 
+@dataclass(frozen=True, slots=True)
+class HoverEntered:
+    """A free hand came within reach of `object`: it would take it if it gripped now (XRI's
+    hover entered). Each is followed by a :class:`HoverExited` for the same pair."""
+
+    kind: ClassVar[str] = "hover_entered"
+    hand: int
+    object: int
+
+
+@dataclass(frozen=True, slots=True)
+class HoverExited:
+    """A hand stopped hovering `object`: it moved away, took it (sent after the
+    :class:`Grabbed`), took another, or lost tracking; or the object was despawned."""
+
+    kind: ClassVar[str] = "hover_exited"
+    hand: int
+    object: int
+
+
+@dataclass(frozen=True, slots=True)
+class Socketed:
+    """A socket took `object`: let go inside its zone, returned to it, or put in by the game."""
+
+    kind: ClassVar[str] = "socketed"
+    socket: int
+    object: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unsocketed:
+    """`hand` took `object` out of `socket` (sent after the :class:`Grabbed`)."""
+
+    kind: ClassVar[str] = "unsocketed"
+    socket: int
+    object: int
+    hand: int
+
+
+@dataclass(frozen=True, slots=True)
+class Returned:
+    """`object`, free for the socket's ``return_after`` seconds, was put back in `socket`
+    (a :class:`Socketed` follows in the same step)."""
+
+    kind: ClassVar[str] = "returned"
+    socket: int
+    object: int
+
+
+HOVER_EVENTS = (HoverEntered, HoverExited)
+SOCKET_EVENTS = (Socketed, Unsocketed, Returned)
 GRAB_EVENTS = (Grabbed, LetGo, Released, Hit)
 TELEMETRY_EVENTS = (Grabbed, Released, Hit)

@@ -3,27 +3,47 @@
 A game despawns things whenever its rules say: a snowball that hit, a pan dropped into a bin,
 a bee swatted while the player holds it. Hands, the holds and the layers keep entity ids
 (what a hand holds, each held object's record, each grabbable's sensor twins and what they
-overlap, each hand's pose history), and an id that outlives its entity breaks the next system
-that looks it up, or stays for good (three entries a grabbable, a leak over a long session).
+overlap, each hand's pose history, what each socket holds), and an id that outlives its entity
+breaks the next system that looks it up, or stays for good (three entries a grabbable, a leak
+over a long session).
 This system forgets them, from the ``Despawned`` events, before anything of the step reads
 them; the systems after it skip an entity despawned later in the same step.
 """
 
 from __future__ import annotations
 
-from playspace.components.interaction import Hand
+from playspace.components.interaction import Grabbable, Hand
+from playspace.components.physics import Colliders, RigidBody
+from playspace.components.sockets import Socket
 from playspace.ecs import Despawned, Phase, World, system
+from playspace.systems.interaction.events import HoverExited
 from playspace.systems.interaction.layers import Twins
+from playspace.systems.interaction.sockets import give_back
 
 
-def forget(world: World, entity: int) -> None:
-    """Drop every reference to `entity` the grab systems keep: a hand holding it holds
-    nothing, and its sensor twins and what they overlapped are forgotten."""
-    for _, hand in world.each(Hand):
+def forget(world: World, entity: int, components: dict[type, object]) -> None:
+    """Drop every reference to `entity` (which had `components`) the grab systems keep: a
+    hand holding it holds nothing (a hand hovering it says it stopped), a socket holding it is
+    empty, what a socket held is given back as it was, and its sensor twins and what they
+    overlapped are forgotten."""
+    for hand_entity, hand in world.each(Hand):
         if hand.holding == entity:
             hand.holding, hand.offset, hand.second = None, None, False
         if hand.hovering == entity:
             hand.hovering = None
+            world.send(HoverExited(hand_entity, entity))
+    for _, socket in world.each(Socket):
+        if socket.holding == entity:
+            socket.holding, socket.before = None, None
+        if socket.hovering == entity:
+            socket.hovering = None
+        if socket.home == entity:
+            socket.home, socket.away = None, 0
+        if socket.carried_by == entity:
+            socket.carried_by = None  # stays where its carrier last left it
+    gone_socket = components.get(Socket)
+    if isinstance(gone_socket, Socket) and gone_socket.holding is not None:
+        give_back(world, gone_socket.holding, gone_socket.before)  # a rack taken away: it falls
     twins = world.resource(Twins)
     for table in (twins.twins, twins.inside):
         table.pop(entity, None)
@@ -37,9 +57,9 @@ def forget(world: World, entity: int) -> None:
     in_set="physics_prepare",
     before=("physics_prepare",),
     reads=(Despawned,),
-    writes=(Hand, Twins),
+    writes=(Hand, Socket, Grabbable, RigidBody, Colliders, Twins, HoverExited),
 )
 def forget_despawned(world: World) -> None:
     """Forget entities despawned since the last step."""
     for gone in world.read_events(Despawned, reader=forget_despawned):
-        forget(world, gone.entity)
+        forget(world, gone.entity, gone.components)

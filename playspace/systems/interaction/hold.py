@@ -21,7 +21,7 @@ from playspace.components.interaction import Grabbable, GrabSettings, Hand, Held
 from playspace.components.physics import BodyKind, Colliders, RigidBody, Sphere
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose
-from playspace.systems.interaction.events import Grabbed, LetGo
+from playspace.systems.interaction.events import Grabbed, HoverEntered, HoverExited, LetGo
 from playspace.systems.physics import Physics
 from playspace.systems.tracking import InputState
 
@@ -32,21 +32,33 @@ GRABBABLE_LAYERS = ("props", "held", "ghost", "dropped")
     Phase.FIXED,
     in_set="grab",
     reads=(GrabSettings, InputState, TrackedDevice),
-    writes=(Hand, Grabbable, Colliders, RigidBody, Transform, Physics, Grabbed, LetGo),
+    writes=(
+        Hand,
+        Grabbable,
+        Colliders,
+        RigidBody,
+        Transform,
+        Physics,
+        Grabbed,
+        LetGo,
+        HoverEntered,
+        HoverExited,
+    ),
 )
 def grab(world: World) -> None:
-    """Turn grip values into grabs and let-gos, with hysteresis."""
+    """Turn grip values into grabs and let-gos, with hysteresis; say what each free hand
+    starts and stops hovering."""
     settings = world.resource(GrabSettings)
     frame = world.resource(InputState).frame
     for entity, (hand, device) in world.query(Hand, TrackedDevice):
         grip = (frame.left if hand.side is DeviceRole.LEFT_HAND else frame.right).grip
         free = device.tracked and hand.holding is None
-        hand.hovering = _candidate(world, entity) if free else None
+        _hover(world, entity, hand, _candidate(world, entity) if free else None)
         if not hand.gripping and grip > settings.grip_on:
             hand.gripping = True
             if hand.hovering is not None:
                 _take(world, entity, hand, hand.hovering)
-                hand.hovering = None
+                _hover(world, entity, hand, None)
         elif hand.gripping and grip < settings.grip_off:
             hand.gripping = False
             if hand.holding is not None:
@@ -56,6 +68,18 @@ def grab(world: World) -> None:
                     hand.second = False
                 elif offset is not None:
                     _let_go(world, entity, device, held, offset)
+
+
+def _hover(world: World, entity: int, hand: Hand, candidate: int | None) -> None:
+    """Make `candidate` what the hand `entity` hovers, with an exit for the one it leaves
+    before an enter for the new one, so a game's highlight never shows two at once."""
+    if candidate == hand.hovering:
+        return
+    if hand.hovering is not None:
+        world.send(HoverExited(entity, hand.hovering))
+    hand.hovering = candidate
+    if candidate is not None:
+        world.send(HoverEntered(entity, candidate))
 
 
 def _candidate(world: World, entity: int) -> int | None:
