@@ -46,6 +46,7 @@ from playspace.components.rig import (
     ViewFade,
 )
 from playspace.components.session import HeadsetSession
+from playspace.components.sockets import Socket
 from playspace.ecs import Phase, World
 from playspace.formats.telemetry import read_telemetry
 from playspace.loops.replay import replay_source
@@ -823,3 +824,20 @@ def test_what_a_hand_would_grab_is_drawn_highlighted(gl: Context) -> None:
     highlighted = centre(draw(gl, world, palette=palette))
     assert plain == pytest.approx([1.0, 0.0, 0.0], abs=0.02)
     assert highlighted == pytest.approx(shown(palette.hover.colour), abs=0.02)
+
+
+def test_a_socket_that_would_take_the_held_object_shows_its_zone(gl: Context) -> None:
+    """Held over a rack's hook, an object it accepts: the hook's zone shows, translucent, in
+    the hover colour (the sky behind it shows through); not while nothing is over it."""
+    world = World()
+    rack = world.spawn(Transform(spatial.vec3(0.0, 0.0, -2.0)), Socket(zone=Sphere(0.5)))
+    palette = Palette(hover=glow(Palette().hover))
+    empty = centre(draw(gl, world, palette=palette))
+    world.get(rack, Socket).hovering = world.spawn()
+    shown_zone = centre(draw(gl, world, palette=palette))
+    assert empty == pytest.approx(BACKGROUND, abs=0.02)
+    hover = shown(palette.hover.colour)
+    assert np.abs(shown_zone - BACKGROUND).max() > 0.1  # something drawn over the sky...
+    # ...tinted towards the hover colour, not covering the sky
+    assert np.abs(shown_zone - hover).max() < np.abs(BACKGROUND - hover).max()
+    assert np.abs(shown_zone - hover).max() > 0.02

@@ -55,6 +55,7 @@ from playspace.components.physics import (
 )
 from playspace.components.rig import Rig, TeleportAim
 from playspace.components.session import HeadsetSession
+from playspace.components.sockets import Socket
 from playspace.components.tracking import DeviceRole
 from playspace.ecs import World
 from playspace.projection import pose_matrix
@@ -357,7 +358,13 @@ class SceneInstances:
                 batch.moving, batch.ghosts = rows[~mask], rows[mask]
             else:
                 batch.moving, batch.ghosts = rows, NO_INSTANCES
-        return [*self._batches, *self._hover(world), *self._aim(world), *self._trails(world)]
+        return [
+            *self._batches,
+            *self._hover(world),
+            *self._aim(world),
+            *self._trails(world),
+            *self._sockets(world),
+        ]
 
     def _hover(self, world: World) -> list[Batch]:
         """What a free hand would take if it gripped now, drawn again in the hover colour and
@@ -416,6 +423,23 @@ class SceneInstances:
             Batch(sphere, material, self._version, NO_INSTANCES,
                   _placed(np.concatenate(found), (size, size, size)))
             for (material, size), found in dots.items()
+        ]  # fmt: skip
+
+    def _sockets(self, world: World) -> list[Batch]:
+        """A socket that would take what a hand holds if it let go now shows its zone, a
+        translucent shape in the hover colour (XRI's socket hover mesh), so the player sees
+        where the object will snap."""
+        zones: dict[MeshData, list[FloatArray]] = {}
+        for _, (socket, transform) in world.query(Socket, Transform):
+            if socket.hovering is not None:
+                made = self.shape_mesh(socket.zone, None)
+                if made is not None:
+                    mesh, scale = made
+                    zones.setdefault(mesh, []).append(pose_matrix(transform.pose()) @ scale)
+        return [
+            Batch(mesh, self.palette.hover, self._version, NO_INSTANCES,
+                  ghosts=column_major(np.array(found)))
+            for mesh, found in zones.items()
         ]  # fmt: skip
 
     def _index(self, drawn: DrawnPoses | None) -> None:
