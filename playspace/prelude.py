@@ -28,7 +28,13 @@ from playspace.components.debug import PhysicsDebug
 from playspace.components.haptics import HapticPulse, HapticQueue
 from playspace.components.input import Button, DevicePose, Gamepad, HandInput, InputFrame
 from playspace.components.interaction import GrabSettings, Hand
-from playspace.components.locomotion import Locomotion, Provider
+from playspace.components.locomotion import (
+    CrouchSettings,
+    JumpSettings,
+    Locomotion,
+    Provider,
+    SprintSettings,
+)
 from playspace.components.look import Look
 from playspace.components.panels import Panel, Pointer, PointerSettings
 from playspace.components.physics import (
@@ -47,6 +53,7 @@ from playspace.components.physics import (
 )
 from playspace.components.rig import (
     SLOPE_QUANTIZATION,
+    Crouch,
     MoveRelativeTo,
     OriginMotion,
     Rig,
@@ -102,15 +109,23 @@ from playspace.systems.player import RigPlugin
 from playspace.systems.player.events import (
     BlinkRequested,
     Blocked,
+    Crouched,
     FloorSnapped,
     FloorSnapRequested,
+    Jumped,
+    Landed,
     PlayerRescued,
     Recentered,
     RecenterRequested,
+    SprintEnded,
+    SprintStarted,
+    StandRefused,
+    StoodUp,
     Teleported,
     TeleportRefused,
     Turned,
 )
+from playspace.systems.player.movement import CrouchPlugin, JumpPlugin, SprintPlugin
 from playspace.systems.player.poses import horizontal, to_world
 from playspace.systems.player.providers import add_provider, locomotion_provider
 from playspace.systems.telemetry import TelemetryPlugin, record_events
@@ -132,6 +147,10 @@ __all__ = [
     "ContactBegan",
     "ContactEnded",
     "ConvexHull",
+    "Crouch",
+    "CrouchPlugin",
+    "CrouchSettings",
+    "Crouched",
     "Cylinder",
     "DefaultPlugins",
     "Despawned",
@@ -156,7 +175,11 @@ __all__ = [
     "InputFrame",
     "InputSource",
     "InputState",
+    "JumpPlugin",
+    "JumpSettings",
+    "Jumped",
     "Label",
+    "Landed",
     "Layers",
     "LetGo",
     "Locomotion",
@@ -205,7 +228,13 @@ __all__ = [
     "Socketed",
     "SpawnedScene",
     "Sphere",
+    "SprintEnded",
+    "SprintPlugin",
+    "SprintSettings",
+    "SprintStarted",
+    "StandRefused",
     "Static",
+    "StoodUp",
     "TelemetryPlugin",
     "TeleportAim",
     "TeleportRefused",

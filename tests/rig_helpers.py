@@ -10,11 +10,11 @@ from typing import Any
 from physics_helpers import floor, static
 
 from playspace import spatial
-from playspace.components.input import DevicePose, HandInput, InputFrame
+from playspace.components.input import Button, DevicePose, HandInput, InputFrame
 from playspace.components.physics import Box
 from playspace.components.rig import RigSettings
 from playspace.components.scene import PlayerStart
-from playspace.ecs import World
+from playspace.ecs import Phase, World
 from playspace.formats.telemetry import parse_telemetry
 from playspace.systems.input import ScriptedSource, device_pose, hand_input
 from playspace.systems.physics import PhysicsPlugin
@@ -98,3 +98,25 @@ def walking(
     """Walk physically at `speed` m/s along `direction` (x, z) in the room, from its centre."""
     dx, dz = direction
     return lambda t: head_at(dx * speed * t, height, dz * speed * t)
+
+
+def pressing(frame: InputFrame, hand: str, button: Button, down: bool = True) -> InputFrame:
+    """`frame` with `button` of the `hand` ("left" or "right") held down (or not)."""
+    held = frozenset({button}) if down else frozenset()
+    if hand == "left":
+        return replace(frame, left=replace(frame.left, buttons=held))
+    return replace(frame, right=replace(frame.right, buttons=held))
+
+
+def heard(world: World, *kinds: type) -> list[tuple[int, object]]:
+    """Every event of `kinds` from now on, with the fixed step it was sent in, in order: what
+    a game reading them would see."""
+    got: list[tuple[int, object]] = []
+
+    def listen(w: World) -> None:
+        for kind in kinds:
+            sent: list[object] = w.read_events(kind, reader=listen)
+            got.extend((w.fixed_time.step, e) for e in sent)
+
+    world.add_system(listen, phase=Phase.FIXED, in_set="game", reads=kinds)
+    return got

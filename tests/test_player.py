@@ -325,3 +325,40 @@ def test_a_teleport_aimed_through_a_wall_lands_on_this_side_of_it() -> None:
     assert landed or refused
     for to in landed + [t for t in refused if t is not None]:
         assert to[2] >= -1.0 - 1e-6  # on the wall, or on the player's side of it
+
+
+def table(world: World) -> None:
+    """A table 0.75 m high whose near edge is at z = -0.5."""
+    static(world, Box((1.2, 0.75, 0.8)), spatial.vec3(0, 0.375, -0.9))
+
+
+def lean_over_the_table(lean: float, down_to: float = 1.55):  # type: ignore[no-untyped-def]
+    """Walk up to the table in a second (the body touches it), then lean `lean` metres
+    further over it in the next, the head going down to `down_to`."""
+
+    def script(t: float) -> InputFrame:
+        part = min(max(t - 1.0, 0.0), 1.0)
+        return head_at(0.0, 1.7 + (down_to - 1.7) * part, -min(t, 1.0) * 0.3 - lean * part)
+
+    return script
+
+
+def test_leaning_over_a_table_leaves_the_view_clear() -> None:
+    run = rig_world(lean_over_the_table(0.3), build=table)
+    run.world.step(round(2.5 * 90))
+    steps = run.steps()
+    body, head = steps[-1]["body"]["p"], steps[-1]["head"]["p"]
+    assert body[2] > -0.5 + 0.3 - 0.02  # the table stops the body...
+    assert head[2] == pytest.approx(-0.6, abs=1e-3)  # ...not the head, 0.1 m over the table
+    assert abs(head[2] + 0.1 - body[2]) > 0.28  # separated by as much as blacked out before
+    assert max(s["fade"] for s in steps) == 0.0
+    assert run.events("blocked") == []
+
+
+def test_lowering_the_head_into_the_table_top_fades_the_view() -> None:
+    run = rig_world(lean_over_the_table(0.3, down_to=0.7), build=table)
+    run.world.step(round(2.5 * 90))
+    steps = run.steps()
+    assert steps[-1]["head"]["p"][1] == pytest.approx(0.7)  # below the top, 0.75 m
+    assert steps[-1]["fade"] == 1.0
+    assert run.events("blocked")

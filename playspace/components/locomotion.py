@@ -5,11 +5,17 @@ providers in ascending `order`. An `exclusive` provider that is active (a telepo
 a climb) takes the step: the providers after it run disabled, so they can let go of what they
 were doing but do not move the player. A game adds a mode (climbing, flying) as a provider of
 its own without touching the others, and switches one off with ``enabled``.
+
+The settings and state of the providers a game adds (jump, sprint, crouch: Godot XR Tools'
+``movement_jump``, ``movement_sprint`` and ``movement_crouch``) are here too.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from playspace.components.input import Button
+from playspace.components.tracking import DeviceRole
 
 
 @dataclass(slots=True)
@@ -29,3 +35,72 @@ class Locomotion:
 
     providers: dict[str, Provider] = field(default_factory=dict)
     taken: tuple[int, str] | None = None  # (step, provider) of the exclusive one this step
+
+
+@dataclass(slots=True)
+class JumpSettings:
+    """The jump provider's settings; a resource a game may change.
+
+    Godot XR Tools jumps on the trigger; here the trigger clicks panels, so the jump is on the
+    right controller's A (its ``ax_button``). 3 m/s upward is XR Tools' ground jump velocity:
+    about ``speed ** 2 / (2 * g)`` = 0.46 m of rise under Earth's gravity."""
+
+    hand: DeviceRole = DeviceRole.RIGHT_HAND
+    button: Button = Button.A
+    speed: float = 3.0  # m/s upward at take-off
+
+
+@dataclass(slots=True)
+class JumpState:
+    """The jump under way, a resource: whether the button was let go since the last press;
+    whether the body is in the air from a jump, or landed from one and settling onto the
+    floor (the character controller stands it a few centimetres up the step it lands);
+    how far the view's floor was above the feet at take-off (slope quantization's lag, kept
+    along the arc); how long the body has been in the air (a jump or a fall) and how fast it
+    was going down last step."""
+
+    armed: bool = True
+    jumping: bool = False
+    settling: bool = False
+    lag: float = 0.0  # metres
+    airtime: float = 0.0
+    falling: float = 0.0  # m/s downward
+
+
+@dataclass(slots=True)
+class SprintSettings:
+    """The sprint provider's settings; a resource. Godot XR Tools' defaults: hold the left
+    stick's click (the walking stick) to walk twice as fast; `toggle` makes a click switch it."""
+
+    hand: DeviceRole = DeviceRole.LEFT_HAND
+    button: Button = Button.STICK
+    multiplier: float = 2.0
+    toggle: bool = False
+
+
+@dataclass(slots=True)
+class SprintState:
+    """Whether the player sprints, and whether the button was down last step; a resource."""
+
+    sprinting: bool = False
+    held: bool = False
+
+
+@dataclass(slots=True)
+class CrouchSettings:
+    """The crouch provider's settings; a resource. A click of the right stick (Godot XR Tools'
+    crouch button, on the turning stick) crouches or stands: the view goes down by `lowered`
+    metres and the capsule gets that much shorter. 0.6 m takes a 1.7 m player's eyes to
+    1.1 m and the capsule to 1.2 m."""
+
+    hand: DeviceRole = DeviceRole.RIGHT_HAND
+    button: Button = Button.STICK
+    lowered: float = 0.6
+
+
+@dataclass(slots=True)
+class CrouchState:
+    """Whether the crouch button was down last step; a resource (how far the player is
+    crouched is the origin's :class:`~playspace.components.rig.Crouch`)."""
+
+    held: bool = False

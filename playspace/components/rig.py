@@ -46,6 +46,13 @@ class RigSettings:
     from it, and the eyes are `neck_offset` ahead of the body's centre: facing the wall, they
     reach it at a separation of ``body_radius - neck_offset``. Keep that at `fade_full` or
     more, so the view is black before the eyes can be inside a wall.
+
+    A separation counts only when the head's way from the body is barred: a sphere of
+    `head_radius` swept from where the eyes would be at the body to where they are hits the
+    level (a wall, the table's top under a head lowered into it). A head leaning over a table
+    the body cannot enter has a clear way, and the view stays clear (the fade policy; push-back
+    moves the head back to the body whatever the way). Keep `head_radius` above
+    ``body_radius - neck_offset - fade_start``, so a wall bars the way before the fade starts.
     """
 
     neck_offset: float = 0.1  # metres behind the eyes to the neck, projected to the floor
@@ -67,6 +74,7 @@ class RigSettings:
     body_radius: float = 0.3  # see below: with the neck offset it decides when walls go black
     crouch_min_height: float = 0.8  # the capsule never gets shorter than this
     height_margin: float = 0.1  # capsule height is the head's height plus this
+    head_radius: float = 0.12  # the sphere around the eyes that tells leaning from walking in
 
 
 @dataclass(slots=True)
@@ -86,9 +94,12 @@ class Rig:
 @dataclass(slots=True)
 class Separation:
     """On the body: how far it is from where the player physically stands (metres, across
-    the floor), and whether that is far enough to say the player walked into something."""
+    the floor); whether the head's way from the body passes through the level (`barred`: a
+    wall, not the air above a table); and whether both say the player walked into something
+    (`blocked`)."""
 
     distance: float = 0.0
+    barred: bool = False
     blocked: bool = False
 
 
@@ -140,9 +151,21 @@ class TurnState:
 @dataclass(slots=True)
 class MoveState:
     """On the origin: whether smooth movement moved the player last step (its start snaps the
-    view's floor, announced; the steps after follow it)."""
+    view's floor, announced; the steps after follow it), and what scales its speed this step:
+    1 until a provider before it (sprint) changes it; cleared before the providers run."""
 
     moving: bool = False
+    speed_scale: float = 1.0
+
+
+@dataclass(slots=True)
+class Crouch:
+    """On the origin: how far a virtual crouch lowers the player (metres; 0 standing). The
+    view's floor sits this far below the body's feet, and the capsule is this much shorter,
+    so a player standing in a small room can play crouched under what the body could not enter
+    standing."""
+
+    lowered: float = 0.0
 
 
 @dataclass(slots=True)

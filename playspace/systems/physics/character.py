@@ -2,7 +2,8 @@
 
 Each fixed step a character makes its desired horizontal move (sliding along walls, stepping up
 to ``step_height``, walking slopes up to ``max_slope``, snapping down steps and slopes), then,
-only while it has no walkable ground under it, a separate vertical move under gravity. Rapier's
+only while it has no walkable ground under it or it was given an upward `vertical_speed` (a
+jump), a separate vertical move under gravity. Rapier's
 autostep fails when the desired move has a downward part of about half the horizontal part or
 more, as measured with rapier3d: even the usual ``-g * dt`` while grounded blocks steps at
 walking speed, and splitting the move into two calls does not help. So a grounded character
@@ -85,6 +86,7 @@ def character_move(world: World) -> None:
             continue
         start = spatial.Vec3(transform.position)
         centre = (start.x, start.y + mover.lift, start.z)
+        mover.snapping(motion.vertical_speed <= 0.0)  # a jump going up must not snap back
         carried = (motion.carried.x, 0.0, motion.carried.z)
         if carried != (0.0, 0.0, 0.0):
             centre, _ = mover.walk(centre, carried, was_grounded=motion.grounded)
@@ -93,12 +95,17 @@ def character_move(world: World) -> None:
         motion.carried = spatial.vec3(0.0, 0.0, 0.0)
         wanted = (motion.desired.x, 0.0, motion.desired.z)
         centre, grounded = mover.walk(centre, wanted, was_grounded=motion.grounded)
-        if grounded:
+        if grounded and motion.vertical_speed <= 0.0:
             motion.vertical_speed = 0.0
-        else:
+        else:  # falling, or launched upward (a jump): not standing until it comes down
+            grounded = False
             motion.vertical_speed += physics._engine.gravity.y * dt
-            centre, landed = mover.move(centre, (0.0, motion.vertical_speed * dt, 0.0))
-            if landed and not mover.too_steep(centre):
+            rise = motion.vertical_speed * dt
+            low = centre[1]
+            centre, landed = mover.move(centre, (0.0, rise, 0.0))
+            if rise > 0.0 and centre[1] - low < 0.5 * rise:
+                motion.vertical_speed = 0.0  # a ceiling: the rise ends there
+            if motion.vertical_speed <= 0.0 and landed and not mover.too_steep(centre):
                 grounded = True
                 motion.vertical_speed = 0.0
         transform.position = spatial.vec3(centre[0], centre[1] - mover.lift, centre[2])
@@ -157,6 +164,14 @@ class _Mover:
         _, self.controller, self.shape, self.filter = found
         self.physics, self.body, self.dt = physics, body, dt
         self.lift = body.height / 2 + SKIN  # feet to capsule centre
+
+    def snapping(self, on: bool) -> None:
+        """Snap to the ground (going down steps and slopes) or not (going up, in a jump)."""
+        body = self.body
+        snap = body.snap_to_ground > 0 and on
+        self.controller.snap_to_ground = (
+            rp.CharacterLength.absolute(body.snap_to_ground) if snap else None
+        )
 
     def move(self, centre: Point, translation: Point) -> tuple[Point, bool]:
         engine = self.physics._engine

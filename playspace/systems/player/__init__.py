@@ -14,6 +14,7 @@ from playspace.components import DeviceRole, TrackedDevice, Transform
 from playspace.components.locomotion import Locomotion
 from playspace.components.physics import CharacterBody, CharacterMotion
 from playspace.components.rig import (
+    Crouch,
     MoveState,
     Origin,
     OriginMotion,
@@ -52,6 +53,7 @@ def spawn_rig(world: World, start: PlayerStart, settings: RigSettings) -> Rig:
         TeleportAim(),
         TurnState(),
         MoveState(),
+        Crouch(),
     )
     head, left_hand, right_hand = (
         world.spawn(TrackedDevice(role), Transform(position=spatial.Vec3(start.position)))

@@ -90,6 +90,66 @@ class PlayerRescued:
     why: str = "fell"
 
 
+@dataclass(frozen=True, slots=True)
+class Jumped:
+    """The body left the ground at `speed` m/s upward (the jump provider)."""
+
+    kind: ClassVar[str] = "jumped"
+
+    speed: float
+
+
+@dataclass(frozen=True, slots=True)
+class Landed:
+    """The body came down on walkable ground after `airtime` seconds in the air, at `speed`
+    m/s downward: after a jump, or a fall of at least ``movement.FALL`` seconds (not the
+    step or two a stair's edge takes)."""
+
+    kind: ClassVar[str] = "landed"
+
+    airtime: float
+    speed: float
+
+
+@dataclass(frozen=True, slots=True)
+class SprintStarted:
+    """Smooth movement goes at the sprint's multiple of its speed from this step."""
+
+    kind: ClassVar[str] = "sprint_started"
+
+
+@dataclass(frozen=True, slots=True)
+class SprintEnded:
+    """Smooth movement is back to its own speed."""
+
+    kind: ClassVar[str] = "sprint_ended"
+
+
+@dataclass(frozen=True, slots=True)
+class Crouched:
+    """The player crouched: the view went down by `lowered` metres, the capsule shorter."""
+
+    kind: ClassVar[str] = "crouched"
+
+    lowered: float
+
+
+@dataclass(frozen=True, slots=True)
+class StoodUp:
+    """The player stood up from a crouch (never under something the body would not fit)."""
+
+    kind: ClassVar[str] = "stood_up"
+
+
+@dataclass(frozen=True, slots=True)
+class StandRefused:
+    """The crouch button was pressed to stand, with no room for the standing body."""
+
+    kind: ClassVar[str] = "stand_refused"
+
+
+MOVEMENT_EVENTS = (Jumped, Landed, SprintStarted, SprintEnded, Crouched, StoodUp, StandRefused)
+
 RIG_EVENTS = (
     FloorSnapped,
     Turned,

@@ -94,7 +94,8 @@ def smooth_move(world: World, disabled: bool) -> bool:
     frame = world.resource(InputState).frame
     x = _deadzone(frame.left.stick[0], settings.stick_deadzone)
     y = _deadzone(frame.left.stick[1], settings.stick_deadzone)
-    separated = world.get(rig.body, Separation).distance >= settings.fade_full
+    apart = world.get(rig.body, Separation)
+    separated = apart.barred and apart.distance >= settings.fade_full
     state = world.get(rig.origin, MoveState)
     started = not state.moving
     state.moving = not disabled and bool(x or y) and not separated
@@ -113,7 +114,7 @@ def smooth_move(world: World, disabled: bool) -> bool:
         device = world.get(rig.head, TrackedDevice)
     origin = world.get(rig.origin, Transform)
     heading = spatial.yaw(to_world(origin, device.pose).rotation)
-    step = settings.move_speed * world.fixed_time.dt
+    step = settings.move_speed * state.speed_scale * world.fixed_time.dt
     wanted = spatial.rotate(spatial.yaw_rotation(heading), spatial.vec3(x * step, 0.0, -y * step))
     motion = world.get(rig.body, CharacterMotion)
     motion.carried = motion.carried + wanted

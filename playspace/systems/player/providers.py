@@ -9,7 +9,8 @@ provider before it took the step, so it can let go of what it was doing without 
 player. A provider returns True when it is active this step; an exclusive one that does takes
 the step from those after it. A provider that carries the player continuously says so in the
 origin's :class:`~playspace.components.rig.OriginMotion`, which :func:`locomotion_start` clears
-before any provider runs.
+before any provider runs, with the walking speed's scale in
+:class:`~playspace.components.rig.MoveState` (a sprint raises it for the step).
 
 A new mode, in one file::
 
@@ -27,7 +28,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from playspace.components.locomotion import Locomotion, Provider
-from playspace.components.rig import OriginMotion, Rig
+from playspace.components.rig import MoveState, OriginMotion, Rig
 from playspace.ecs import Phase, PluginError, World, system
 
 Move = Callable[[World, bool], bool]
@@ -110,8 +111,15 @@ def add_provider(world: World, spec: ProviderSpec) -> Provider:
 
 
 @system(
-    Phase.FIXED, in_set="locomotion", name=LOCOMOTION_START, reads=(Rig,), writes=(OriginMotion,)
+    Phase.FIXED,
+    in_set="locomotion",
+    name=LOCOMOTION_START,
+    reads=(Rig,),
+    writes=(OriginMotion, MoveState),
 )
 def locomotion_start(world: World) -> None:
-    """Before any provider: the origin has not been carried yet this step."""
-    world.get(world.resource(Rig).origin, OriginMotion).continuous = False
+    """Before any provider: the origin has not been carried yet this step, and walking goes
+    at its own speed until a provider says otherwise."""
+    origin = world.resource(Rig).origin
+    world.get(origin, OriginMotion).continuous = False
+    world.get(origin, MoveState).speed_scale = 1.0

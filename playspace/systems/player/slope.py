@@ -9,13 +9,18 @@ chose to move, and expects the view to); teleport, snap turn and recentering sna
 those asks with a :class:`~playspace.systems.player.events.FloorSnapRequested` event: no
 system reaches into another's state to ask. A
 threshold of 0 turns the technique off: the view then follows the floor continuously.
+
+The view's floor is the body's feet less a virtual crouch (:class:`~playspace.components.rig.
+Crouch`), which lowers the view by asking for a snap like the others. A jump carries the view
+along its arc by the body's own rise and fall (``playspace.systems.player.movement``): no
+snap is made in the air, where the body is not grounded.
 """
 
 from __future__ import annotations
 
 from playspace.components import TrackedDevice, Transform
 from playspace.components.physics import CharacterMotion
-from playspace.components.rig import Rig, RigSettings
+from playspace.components.rig import Crouch, Rig, RigSettings
 from playspace.ecs import Phase, World, system
 from playspace.systems.player.events import FloorSnapped, FloorSnapRequested
 from playspace.systems.player.poses import to_world
@@ -26,7 +31,7 @@ SETTLED = 1e-4  # metres: closer than this, the floors already agree
 @system(
     Phase.FIXED,
     in_set="slope",
-    reads=(CharacterMotion, Rig, RigSettings, FloorSnapRequested),
+    reads=(CharacterMotion, Rig, RigSettings, Crouch, FloorSnapRequested),
     writes=(Transform, FloorSnapped),
 )
 def slope_quantization(world: World) -> None:
@@ -34,7 +39,7 @@ def slope_quantization(world: World) -> None:
     (or follow) at once when asked."""
     rig, settings = world.resource(Rig), world.resource(RigSettings)
     origin = world.get(rig.origin, Transform)
-    floor = world.get(rig.body, Transform).position.y
+    floor = world.get(rig.body, Transform).position.y - world.get(rig.origin, Crouch).lowered
     grounded = world.get(rig.body, CharacterMotion).grounded
     dy = floor - origin.position.y
     asked = world.read_events(FloorSnapRequested, reader=slope_quantization)
