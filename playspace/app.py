@@ -16,7 +16,15 @@ from pathlib import Path
 from playspace.ecs import Plugin, PluginError, World
 from playspace.example import Example, load_example
 from playspace.example import TargetError as TargetError  # the CLI's and run_vr's error
-from playspace.scene import Scene, SpawnedScene, load_scene, physics_plugin_for, spawn_scene
+from playspace.scene import (
+    PlayerScenePlugin,
+    Scene,
+    SpawnedScene,
+    load_scene,
+    movement_plugins_for,
+    physics_plugin_for,
+    spawn_scene,
+)
 from playspace.systems.drawn import DrawnPlugin
 from playspace.systems.haptics import HapticsPlugin
 from playspace.systems.input import InputSource
@@ -48,8 +56,10 @@ class ScenePlugin:
 
 class DefaultPlugins:
     """The plugins a world is made of, in the order they are added: physics (as the scene's
-    ``[physics]`` table says), the scene's entities, the player on an input source, grab, the
-    throw, haptic feedback, and late placement of what is drawn.
+    ``[physics]`` table says), the scene's entities, the player on an input source, what the
+    scene's ``[player]`` asks of it (its head radius, its holsters, and the movement providers
+    it turns on: jump, sprint, crouch), grab, the throw, haptic feedback, and late placement of
+    what is drawn.
 
     As with Bevy's ``DefaultPlugins``, a game changes one's settings by giving its own
     (``.set(GrabPlugin(GrabSettings(reach=0.12)))``) or leaves one out
@@ -63,6 +73,8 @@ class DefaultPlugins:
             physics_plugin_for(scene),
             ScenePlugin(scene),
             RigPlugin(source),
+            PlayerScenePlugin(scene),
+            *movement_plugins_for(scene),
             GrabPlugin(),
             ThrowPlugin(),
             HapticsPlugin(GRAB_EVENTS),

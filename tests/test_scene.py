@@ -13,27 +13,40 @@ from cli_helpers import playspace
 from test_formats import write_gltf
 
 from playspace import spatial
+from playspace.app import build_world
 from playspace.components import Look, SceneCamera, Transform
+from playspace.components.input import Button, InputFrame
+from playspace.components.locomotion import (
+    CrouchSettings,
+    JumpSettings,
+    Locomotion,
+    SprintSettings,
+)
 from playspace.components.physics import (
     BodyKind,
     Box,
     Capsule,
     Colliders,
     RigidBody,
+    Sphere,
     TriangleMesh,
 )
+from playspace.components.rig import Rig, RigSettings
 from playspace.components.scene import Grabbable, Opponent, PlayerStart, Prop, Static
+from playspace.components.sockets import Socket
 from playspace.ecs import World
 from playspace.scene import (
     Scene,
     SceneError,
+    SceneSocket,
     SpawnedScene,
     euler_rotation,
     load_scene,
     physics_plugin_for,
     spawn_scene,
 )
-from playspace.systems.input import TraceError, load_trace
+from playspace.spatial import Pose
+from playspace.systems.input import ScriptedSource, TraceError, load_trace, standing
 from playspace.systems.physics import DEFAULT_LAYERS, FallPolicy, Layers, Physics, PhysicsPlugin
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -704,7 +717,7 @@ def test_unknown_keys_and_tables_are_errors_that_list_the_known_ones(tmp_path: P
         tmp_path, "[[box]]\nsise = [1, 1, 1]\nposition = [0, 0, 0]\n[[boxes]]\n[lights]\n"
     )
     known = (
-        "[[box]], [[stairs]], [[ramp]], [[mesh]], [[prop]], [[opponent]], "
+        "[[box]], [[stairs]], [[ramp]], [[mesh]], [[prop]], [[opponent]], [[socket]], "
         "[player], [physics], [scene], [materials], [camera]"
     )
     assert found == [
@@ -721,7 +734,8 @@ def test_keys_of_another_shape_are_unknown_and_a_bad_shape_hides_its_sizes(
     file = tmp_path / "kitchen.toml"
     assert errors(tmp_path, BALL + "size = [1, 1, 1]\n") == [
         f"{file}: [[prop]] 1: unknown key 'size'; known keys: color, emissive, grabbable, layer, "
-        "mass, material, metallic, name, position, radius, rotation, roughness, shape, texture"
+        "mass, material, metallic, name, position, radius, rotation, roughness, shape, tags, "
+        "texture"
     ]
     assert len(errors(tmp_path, BALL.replace("sphere", "ball"))) == 1
 
@@ -918,4 +932,276 @@ def test_every_problem_of_a_camera_table_is_reported_at_once(tmp_path: Path) -> 
     assert [e.split(": ", 1)[1] for e in raised.value.errors] == [
         "[camera], key 'position': missing, expected three numbers >= -10000 and <= 10000 (metres)",
         "[camera], key 'look_at': missing, expected three numbers >= -10000 and <= 10000 (metres)",
+    ]
+
+
+# --- sockets, tags and the movement providers -----------------------------------------------
+
+WRENCH = """
+[[prop]]
+name = "wrench"
+shape = "box"
+size = [0.25, 0.03, 0.06]
+position = [0.5, 0.5, -1]
+grabbable = true
+tags = ["tool", "steel"]
+"""
+RACK = """
+[[socket]]
+name = "rack"
+position = [0.3, 1.2, -0.6]
+yaw = 90
+size = [0.2, 0.1, 0.2]
+snap_position = [0, 0.05, 0]
+snap_yaw = 90
+accepts = ["tool"]
+return_after = 2.5
+holding = "wrench"
+"""
+HOLSTER = """
+[[socket]]
+name = "holster"
+carried_by = "body"
+offset = [0.25, 0.9, 0]
+radius = 0.15
+"""
+
+
+def _apart(a: spatial.Quat, b: spatial.Quat) -> float:
+    """The angle between two rotations, radians."""
+    angle = spatial.to_axis_angle(spatial.multiply(spatial.inverse(a), b))[1]
+    return min(angle, 2 * math.pi - angle)
+
+
+def _world(tmp_path: Path, text: str) -> tuple[World, SpawnedScene]:
+    """A whole world (the default plugins) built from `text`, the player standing still."""
+    source = ScriptedSource(lambda t: standing())
+    return build_world(load_scene(write(tmp_path, text)), source)
+
+
+def test_socket_keys_and_tags_spawn_a_socket_holding_its_prop(tmp_path: Path) -> None:
+    scene = load_scene(write(tmp_path, FLOOR + WRENCH + RACK + HOLSTER))
+    assert scene.summary() == "1 box, 1 prop, 2 sockets"
+    assert scene.props[0].tags == ("tool", "steel")
+    rack, holster = scene.sockets
+    assert rack == SceneSocket(
+        "rack",
+        Box((0.2, 0.1, 0.2)),
+        (0.3, 1.2, -0.6),
+        (0.0, 90.0, 0.0),
+        (0.0, 0.05, 0.0),
+        90.0,
+        ("tool",),
+        2.5,
+        "wrench",
+        None,
+    )
+    assert holster.carried_by == "body" and holster.position == (0.25, 0.9, 0.0)
+    assert holster.zone == Sphere(0.15) and holster.return_after is None
+    world, entities = spawned(scene)
+    assert entities.sockets == (entities["rack"], entities["holster"])
+    socket = world.get(entities["rack"], Socket)
+    assert socket.holding == entities["wrench"]
+    assert socket.accepts == frozenset({"tool"}) and socket.return_after == 2.5
+    assert socket.zone == Box((0.2, 0.1, 0.2))
+    assert tuple(socket.snap.position) == pytest.approx((0.0, 0.05, 0.0))
+    turned = spatial.yaw_rotation(math.radians(90))
+    assert _apart(socket.snap.rotation, turned) < 1e-6
+    transform = world.get(entities["rack"], Transform)
+    assert tuple(transform.position) == pytest.approx((0.3, 1.2, -0.6))
+    assert _apart(transform.rotation, turned) < 1e-6
+    assert world.get(entities["wrench"], Grabbable).tags == frozenset({"tool", "steel"})
+    assert world.get(entities["holster"], Socket).carried_by is None  # no rig in this world
+
+
+def test_a_rack_socket_snaps_its_wrench_in_and_a_holster_rides_on_the_body(
+    tmp_path: Path,
+) -> None:
+    world, entities = _world(tmp_path, FLOOR + WRENCH + RACK + HOLSTER)
+    world.step(5)
+    wrench = world.get(entities["wrench"], Transform)
+    snap = spatial.compose(
+        world.get(entities["rack"], Transform).pose(),
+        Pose(spatial.vec3(0.0, 0.05, 0.0), spatial.yaw_rotation(math.radians(90))),
+    )
+    assert tuple(wrench.position) == pytest.approx(tuple(snap.position), abs=1e-4)
+    assert tuple(wrench.position) == pytest.approx((0.3, 1.25, -0.6), abs=1e-4)
+    assert _apart(wrench.rotation, snap.rotation) < 1e-3
+    assert world.get(entities["wrench"], RigidBody).kind is BodyKind.KINEMATIC  # held there
+    body = world.resource(Rig).body
+    assert world.get(entities["holster"], Socket).carried_by == body
+    feet = world.get(body, Transform).position
+    holster = world.get(entities["holster"], Transform).position
+    assert tuple(holster - feet) == pytest.approx((0.25, 0.9, 0.0), abs=1e-4)
+
+
+def test_player_keys_turn_the_movement_providers_on_with_their_settings(tmp_path: Path) -> None:
+    plain, _ = _world(tmp_path, FLOOR)
+    assert set(plain.resource(Locomotion).providers) == {"smooth_move", "teleport", "turning"}
+    assert plain.try_resource(JumpSettings) is None
+    assert "jump_flight" not in {spec.name for spec in plain.schedule.all()}
+    assert plain.resource(RigSettings).head_radius == RigSettings().head_radius
+    assert load_scene(write(tmp_path, "[player]\njump = true\n")).player.jump_speed == 3.0
+    world, _ = _world(
+        tmp_path,
+        FLOOR + "[player]\njump = true\njump_speed = 4\nsprint = true\nsprint_multiplier = 1.5\n"
+        "sprint_toggle = true\ncrouch = true\ncrouch_lowered = 0.5\nhead_radius = 0.15\n",
+    )
+    providers = world.resource(Locomotion).providers
+    assert {"jump", "sprint", "crouch"} <= set(providers)
+    assert "jump_flight" in {spec.name for spec in world.schedule.all()}
+    assert world.resource(JumpSettings).speed == 4.0
+    sprint = world.resource(SprintSettings)
+    assert (sprint.multiplier, sprint.toggle) == (1.5, True)
+    assert world.resource(CrouchSettings).lowered == 0.5
+    assert world.resource(RigSettings).head_radius == 0.15
+
+
+def test_a_scene_that_turns_jump_on_jumps(tmp_path: Path) -> None:
+    def press(t: float) -> InputFrame:
+        frame = standing()
+        buttons = frozenset({Button.A}) if 0.2 <= t < 0.3 else frozenset()
+        return replace(frame, right=replace(frame.right, buttons=buttons))
+
+    for jump, rise in (("false", 0.0), ("true", 2.0**2 / (2 * 9.81))):
+        text = FLOOR + f"[player]\njump = {jump}\n" + ("jump_speed = 2\n" if jump == "true" else "")
+        world, _ = build_world(load_scene(write(tmp_path, text)), ScriptedSource(press))
+        body = world.get(world.resource(Rig).body, Transform)
+        highest = 0.0
+        for _ in range(90):
+            world.step(1)
+            highest = max(highest, body.position.y)
+        assert highest == pytest.approx(rise, abs=0.03)
+
+
+SOCKET = "[[socket]]\nposition = [0, 1, 0]\n"
+SOCKETS_1 = "[[socket]] 1, key "
+BAD_SOCKETS_AND_PLAYERS = [
+    (
+        BALL + 'tags = ["tool"]\n',
+        "[[prop]] 1, key 'tags': expected tags only on a grabbable "
+        'prop (grabbable = true): sockets take those, got ["tool"]',
+    ),
+    (
+        BALL + "grabbable = true\ntags = [1]\n",
+        "[[prop]] 1, key 'tags': expected a list of non-empty strings, got [1]",
+    ),
+    (
+        "[[socket]]\n",
+        f"{SOCKETS_1}'position': missing, expected three numbers >= -10000 and <= 10000 (metres)",
+    ),
+    (
+        SOCKET + "yaw = 90\nrotation = [0, 90, 0]\n",
+        f"{SOCKETS_1}'yaw': expected yaw or rotation, not both",
+    ),
+    (
+        SOCKET + "radius = 0.1\nsize = [1, 1, 1]\n",
+        f"{SOCKETS_1}'size': expected radius (a sphere) or size (a box), not both",
+    ),
+    (
+        SOCKET + "radius = 0\n",
+        f"{SOCKETS_1}'radius': expected a number > 0 and < 10000 (metres), got 0",
+    ),
+    (
+        SOCKET + "return_after = -1\n",
+        f"{SOCKETS_1}'return_after': expected a number >= 0 and <= 100000 (seconds), got -1",
+    ),
+    (
+        SOCKET + 'accepts = "tool"\n',
+        f"{SOCKETS_1}'accepts': expected a list of non-empty strings, got \"tool\"",
+    ),
+    (
+        SOCKET + "snap_yaw = nan\n",
+        f"{SOCKETS_1}'snap_yaw': expected a finite number (degrees), got nan",
+    ),
+    (
+        SOCKET + 'holding = "spanner"\n',
+        f"{SOCKETS_1}'holding': expected the name of a [[prop]] of this scene, got \"spanner\"",
+    ),
+    (
+        NAMED + SOCKET + 'holding = "ball"\n',
+        f"{SOCKETS_1}'holding': expected a grabbable "
+        'prop (grabbable = true; [[prop]] 1 is not), got "ball"',
+    ),
+    (
+        WRENCH + SOCKET + 'holding = "wrench"\naccepts = ["gun"]\n',
+        f"{SOCKETS_1}'holding': "
+        'expected a prop with a tag the socket accepts ([[prop]] 1 has none), got "wrench"',
+    ),
+    (
+        WRENCH + SOCKET + 'holding = "wrench"\n' + SOCKET + 'holding = "wrench"\n',
+        "[[socket]] 2, key 'holding': expected a prop no other socket holds, got \"wrench\" "
+        "([[socket]] 1 holds it)",
+    ),
+    (
+        '[[socket]]\ncarried_by = "hand"\n',
+        f'{SOCKETS_1}\'carried_by\': expected one of "body", got "hand"',
+    ),
+    (
+        '[[socket]]\ncarried_by = "body"\nposition = [0, 1, 0]\n',
+        f"{SOCKETS_1}'position': "
+        "expected no position on a carried socket: its offset places it, got [0, 1, 0]",
+    ),
+    (
+        SOCKET + "offset = [0, 1, 0]\n",
+        f"{SOCKETS_1}'offset': expected only on a carried socket "
+        '(carried_by = "body"), got [0, 1, 0]',
+    ),
+    (
+        WRENCH + '[[socket]]\nname = "wrench"\nposition = [0, 1, 0]\n',
+        f"{SOCKETS_1}'name': expected a name no other table uses, got \"wrench\" (as [[prop]] 1)",
+    ),
+    ('[player]\njump = "yes"\n', "[player], key 'jump': expected true or false, got \"yes\""),
+    (
+        "[player]\njump_speed = 4\n",
+        "[player], key 'jump_speed': expected jump = true with it "
+        "(the jump is off: it changes nothing)",
+    ),
+    (
+        "[player]\njump = true\njump_speed = 0\n",
+        "[player], key 'jump_speed': expected a number > 0 and < 100 (m/s), got 0",
+    ),
+    (
+        "[player]\nsprint_toggle = true\n",
+        "[player], key 'sprint_toggle': expected sprint = true "
+        "with it (the sprint is off: it changes nothing)",
+    ),
+    (
+        "[player]\nsprint = true\nsprint_multiplier = inf\n",
+        "[player], key 'sprint_multiplier': expected a number > 0 and < 100, got inf",
+    ),
+    (
+        "[player]\ncrouch_lowered = 0.5\n",
+        "[player], key 'crouch_lowered': expected crouch = "
+        "true with it (the crouch is off: it changes nothing)",
+    ),
+    (
+        "[player]\ncrouch = true\ncrouch_lowered = 2\n",
+        "[player], key 'crouch_lowered': expected a number > 0 and < 2 (metres), got 2",
+    ),
+    (
+        "[player]\nhead_radius = -0.1\n",
+        "[player], key 'head_radius': expected a number > 0 and < 1 (metres), got -0.1",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), BAD_SOCKETS_AND_PLAYERS)
+def test_each_bad_socket_or_player_key_is_named_with_what_was_expected(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    assert errors(tmp_path, text) == [f"{tmp_path / 'kitchen.toml'}: {message}"]
+
+
+def test_every_socket_problem_is_reported_at_once(tmp_path: Path) -> None:
+    found = errors(
+        tmp_path,
+        "[[socket]]\nradius = -1\nholding = 3\nzz = 1\n[player]\njump_speed = 0\n",
+    )
+    assert [m.split(": ", 1)[1].split(":")[0] for m in found] == [
+        "[[socket]] 1, key 'position'",
+        "[[socket]] 1, key 'radius'",
+        "[[socket]] 1, key 'holding'",
+        "[[socket]] 1",
+        "[player], key 'jump_speed'",  # once: its value is wrong, and it needs jump = true
     ]

@@ -180,6 +180,30 @@ def settings(t: float) -> InputFrame:
     return player((0.0, HEIGHT, 0.0), right=right, right_stick=turn)
 
 
+WRENCH = (0.55, 1.2, -0.2)  # on its hook
+DROPPED_AT = (0.3, 1.0, -0.35)  # out of every socket's zone: it falls to the floor
+BENCH_LEAN = -1.2  # the head's x over the bench: 0.3 m past its edge at x = -0.9
+
+
+def workshop(t: float) -> InputFrame:
+    """Take the wrench off its hook and drop it (it comes back); walk to the bench and lean
+    0.3 m over it; crouch (right stick click), smooth-move under the beam, stand up past it;
+    jump (A) and move forward onto the ledge."""
+    x = _between((0.0, 0.0, 0.0), (BENCH_LEAN, 0.0, 0.0), ramp(t, 2.0, 1.5))[0]
+    x -= BENCH_LEAN * ramp(t, 4.0, 1.0)  # and back to the middle of the room
+    y = HEIGHT - 0.15 * ramp(t, 2.8, 0.7) + 0.15 * ramp(t, 4.0, 1.0)  # the lean lowers the head
+    clicks = 5.2 <= t < 5.3 or 7.0 <= t < 7.1
+    buttons = [Button.STICK] if clicks else []
+    buttons += [Button.A] if 7.5 <= t < 7.6 else []
+    if t < 2.0:
+        keys = [(0.0, (0.2, 0.9, -0.1)), (0.5, WRENCH), (0.7, WRENCH), (1.3, DROPPED_AT)]
+        right = hand_input(_path(t, keys), grip=1.0 if 0.6 < t < 1.6 else 0.0)
+    else:
+        right = hand_input((x + 0.2, y - 0.8, -0.1), buttons=buttons)
+    forward = 1.0 if 5.5 <= t < 6.75 or 7.65 <= t < 8.1 else 0.0
+    return player((x, y, 0.0), right=right, left_stick=(0.0, forward))
+
+
 TRACES: dict[str, tuple[Callable[[float], InputFrame], float]] = {
     "kitchen": (kitchen, 7.0),
     "stairs": (stairs, 11.0),
@@ -187,6 +211,7 @@ TRACES: dict[str, tuple[Callable[[float], InputFrame], float]] = {
     "snowball": (snowball, 3.0),
     "dash": (dash, 3.5),
     "settings": (settings, 5.3),
+    "workshop": (workshop, 9.0),
 }
 
 

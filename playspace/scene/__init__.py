@@ -5,6 +5,10 @@ TOML.
     world.add_plugin(physics_plugin_for(scene))              # its [physics] table
     spawned = spawn_scene(world, scene)                      # entities, and a PlayerStart
     ball = spawned["ball"]
+    world.add_plugin(RigPlugin(source))                      # then what [player] asks of it
+    world.add_plugin(PlayerScenePlugin(scene))               # head radius, holsters
+    for plugin in movement_plugins_for(scene):               # jump, sprint, crouch
+        world.add_plugin(plugin)
 
 ``docs/scene-format.md`` documents every table and key. The conventions are playspace's:
 metres, kilograms, +Y up, -Z forward; the file gives angles in degrees (``yaw``, ``angle``,
@@ -28,9 +32,11 @@ from playspace.formats.scene.model import (
     ScenePlayer,
     SceneProp,
     SceneRamp,
+    SceneSocket,
     SceneStairs,
     Viewpoint,
 )
+from playspace.scene.player import PlayerScenePlugin, movement_plugins_for
 from playspace.scene.spawn import (
     RAMP_THICKNESS,
     SpawnedScene,
@@ -41,6 +47,7 @@ from playspace.scene.spawn import (
 
 __all__ = [
     "RAMP_THICKNESS",
+    "PlayerScenePlugin",
     "Scene",
     "SceneBox",
     "SceneError",
@@ -50,11 +57,13 @@ __all__ = [
     "ScenePlayer",
     "SceneProp",
     "SceneRamp",
+    "SceneSocket",
     "SceneStairs",
     "SpawnedScene",
     "Viewpoint",
     "euler_rotation",
     "load_scene",
+    "movement_plugins_for",
     "physics_plugin_for",
     "spawn_scene",
 ]

@@ -12,7 +12,7 @@ and telemetry never read it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from playspace import spatial
 from playspace.components import Look, SceneCamera, Transform
@@ -25,6 +25,7 @@ from playspace.components.physics import (
     Sphere,
 )
 from playspace.components.scene import Grabbable, Opponent, PlayerStart, Prop, Static
+from playspace.components.sockets import Socket
 from playspace.ecs import World
 from playspace.formats.scene.model import (
     BodyShape,
@@ -35,6 +36,7 @@ from playspace.formats.scene.model import (
     SceneOpponent,
     SceneProp,
     SceneRamp,
+    SceneSocket,
     SceneStairs,
     Triple,
 )
@@ -57,6 +59,7 @@ class SpawnedScene:
     statics: tuple[int, ...]
     props: tuple[int, ...]
     opponents: tuple[int, ...]
+    sockets: tuple[int, ...] = ()
 
     def __getitem__(self, name: str) -> int:
         return self.entities[name]
@@ -110,6 +113,8 @@ def spawn_scene(world: World, scene: Scene) -> SpawnedScene:
         return tuple(entities[name] for name, _ in planned)
 
     spawned = SpawnedScene(entities, spawn(statics), spawn(props), spawn(opponents))
+    sockets = [(s.name, _socket(s, entities)) for s in scene.sockets]  # holding: a prop's entity
+    spawned = replace(spawned, sockets=spawn(sockets))
     player = scene.player
     world.insert_resource(
         PlayerStart(
@@ -218,7 +223,27 @@ def _prop(prop: SceneProp) -> tuple[object, ...]:
         Colliders(Collider(prop.shape, layer=prop.layer)),
         Prop(prop.name),
     )
-    return (*components, Grabbable()) if prop.grabbable else components
+    return (*components, Grabbable(tags=frozenset(prop.tags))) if prop.grabbable else components
+
+
+def _socket(socket: SceneSocket, entities: dict[str, int]) -> tuple[object, ...]:
+    """A socket entity: its Transform and its Socket, which takes in its prop's entity at the
+    first step. A holster's pose is its offset from the body, where the first step puts it
+    once :class:`~playspace.scene.player.PlayerScenePlugin` has it carried by the body."""
+    pose = Pose(spatial.vec3(*socket.position), euler_rotation(socket.rotation))
+    carried = socket.carried_by is not None
+    turn = spatial.yaw_rotation(math.radians(socket.snap_yaw))
+    return (
+        Transform(pose.position, pose.rotation),
+        Socket(
+            socket.zone,
+            snap=Pose(spatial.vec3(*socket.snap_position), turn),
+            accepts=frozenset(socket.accepts),
+            return_after=socket.return_after,
+            offset=pose if carried else Pose.identity(),
+            holding=None if socket.holding is None else entities[socket.holding],
+        ),
+    )
 
 
 def _opponent(opponent: SceneOpponent) -> tuple[object, ...]:

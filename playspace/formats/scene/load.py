@@ -44,6 +44,7 @@ from playspace.formats.scene.model import (
     ScenePlayer,
     SceneProp,
     SceneRamp,
+    SceneSocket,
     SceneStairs,
     Triple,
     Viewpoint,
@@ -53,13 +54,15 @@ from playspace.formats.shown import clipped
 
 T = TypeVar("T")
 
-ARRAY_TABLES = ("box", "stairs", "ramp", "mesh", "prop", "opponent")
+ARRAY_TABLES = ("box", "stairs", "ramp", "mesh", "prop", "opponent", "socket")
 SINGLE_TABLES = ("player", "physics", "scene", "materials", "camera")
 SHAPES = ("sphere", "box", "capsule", "cylinder")
 FORWARD: Triple = (0.0, 0.0, -1.0)
 ZERO: Triple = (0.0, 0.0, 0.0)
 OPPONENT_RADIUS = 0.25
 OPPONENT_HEIGHT = 1.8  # a standing adult
+SOCKET_RADIUS = 0.1  # a socket's zone when the table gives neither radius nor size
+CARRIERS = ("body",)  # what a scene's socket may be carried by: the player's body
 
 # Rapier works in 32-bit floats: within 10 km of the origin they still hold a millimetre, and a
 # number past 3.4e38 is infinity there. Bounds keep every value of a scene well inside that.
@@ -76,6 +79,11 @@ DIRECTION = Number()
 ACCELERATION = Number(low=-1000.0, high=1000.0, unit="m/s^2")
 THRESHOLD = Number(low=0.0, high=REACH, unit="metres")
 FIELD_OF_VIEW = Number(low=0.0, high=180.0, exclusive=True, unit="degrees")
+SECONDS = Number(low=0.0, high=1e5, unit="seconds")
+SPEED = Number(low=0.0, high=100.0, exclusive=True, unit="m/s")
+MULTIPLIER = Number(low=0.0, high=100.0, exclusive=True)
+LOWERED = Number(low=0.0, high=2.0, exclusive=True, unit="metres")
+HEAD_RADIUS = Number(low=0.0, high=1.0, exclusive=True, unit="metres")
 
 # tomllib ends its messages with where it stopped: "(at line 3, column 8)", "(at end of document)"
 _SYNTAX = re.compile(
@@ -129,6 +137,23 @@ def _triple(values: tuple[float, ...]) -> Triple:
     return values[0], values[1], values[2]
 
 
+def _not_with(t: Table, key: str, expected: str) -> None:
+    """Report `key` when the table has it: another of its keys makes it meaningless."""
+    t.skip(key)
+    if key in t.raw:
+        t.reject(key, expected)
+
+
+def _setting(t: Table, switch: str, on: bool, key: str, value: T) -> T:
+    """A movement provider's setting `key`, read as `value`: refused when the table has it
+    but does not turn the provider (`switch`) on, as it would change nothing."""
+    if key in t.raw and not on and not t.bad & {switch, key}:
+        t.problem(
+            key, f"expected {switch} = true with it (the {switch} is off: it changes nothing)"
+        )
+    return value
+
+
 class _SceneReader:
     """One pass over a parsed file: every table read, every problem written down."""
 
@@ -140,21 +165,28 @@ class _SceneReader:
         self.names: dict[str, str] = {}  # name -> the table that took it first
         self.layers: tuple[str, ...] = DEFAULT_LAYERS
         self.materials: dict[str, LookKeys] = {}  # [materials.NAME] -> its checked look keys
+        self.held: dict[str, str] = {}  # prop name -> the socket table that holds it
 
     def scene(self) -> Scene:
         self._check_tables()
         physics = self._single("physics", self._physics)
         self.layers = DEFAULT_LAYERS + tuple(n for n in physics.layers if n not in DEFAULT_LAYERS)
         self._materials()
+        boxes = self._array("box", self._box)  # file order: the names' first users
+        stairs = self._array("stairs", self._stairs)
+        ramps = self._array("ramp", self._ramp)
+        meshes = self._array("mesh", self._mesh)
+        props = self._array("prop", self._prop)
         return Scene(
             path=self.path,
             name=self._single("scene", lambda t: t.string("name", self.path.stem)),
-            boxes=self._array("box", self._box),
-            stairs=self._array("stairs", self._stairs),
-            ramps=self._array("ramp", self._ramp),
-            meshes=self._array("mesh", self._mesh),
-            props=self._array("prop", self._prop),
+            boxes=boxes,
+            stairs=stairs,
+            ramps=ramps,
+            meshes=meshes,
+            props=props,
             opponents=self._array("opponent", self._opponent),
+            sockets=self._array("socket", lambda t, i: self._socket(t, i, props)),
             player=self._single("player", self._player),
             physics=physics,
             camera=self._camera(),
@@ -342,9 +374,12 @@ class _SceneReader:
         grabbable = t.boolean("grabbable", False)
         layer = t.string("layer", "props", self.layers)
         look = self._look(t)
+        tags = t.strings("tags")
+        if tags and not grabbable and "grabbable" not in t.bad:
+            t.reject("tags", "tags only on a grabbable prop (grabbable = true): sockets take those")
         if shape is None:
             return None
-        return SceneProp(name, shape, mass, position, rotation, grabbable, layer, look)
+        return SceneProp(name, shape, mass, position, rotation, grabbable, layer, look, tags)
 
     def _opponent(self, t: Table, index: int) -> SceneOpponent | None:
         name = self._name(t, f"opponent {index}")
@@ -354,14 +389,123 @@ class _SceneReader:
         look = self._look(t)
         return None if shape is None else SceneOpponent(name, shape, position, yaw, look)
 
+    def _socket(self, t: Table, index: int, props: tuple[SceneProp, ...]) -> SceneSocket | None:
+        name = self._name(t, f"socket {index}")
+        carried_by = t.string("carried_by", "", CARRIERS) or None
+        position = ZERO
+        if "carried_by" in t.bad:
+            t.skip("position", "offset")  # which of them applies is not known
+        elif carried_by is None:
+            position = _triple(t.vector("position", METRES))
+            _not_with(t, "offset", 'only on a carried socket (carried_by = "body")')
+        else:
+            position = _triple(t.vector("offset", METRES, ZERO))
+            _not_with(t, "position", "no position on a carried socket: its offset places it")
+        rotation = _triple(t.vector("rotation", DEGREES, ZERO))
+        yaw = t.number("yaw", DEGREES, 0.0)
+        if "yaw" in t.raw and "rotation" in t.raw:
+            t.problem("yaw", "expected yaw or rotation, not both")
+        elif "yaw" in t.raw:
+            rotation = (0.0, yaw, 0.0)
+        radius = t.number("radius", SIZE, SOCKET_RADIUS)
+        size = _triple(t.vector("size", SIZE, (1.0, 1.0, 1.0)))
+        if "radius" in t.raw and "size" in t.raw:
+            t.problem("size", "expected radius (a sphere) or size (a box), not both")
+        zone = Box(size) if "size" in t.raw else Sphere(radius)
+        snap_position = _triple(t.vector("snap_position", METRES, ZERO))
+        snap_yaw = t.number("snap_yaw", DEGREES, 0.0)
+        accepts = t.strings("accepts")
+        return_after = t.number("return_after", SECONDS, 0.0) if "return_after" in t.raw else None
+        t.skip("return_after")
+        holding = self._holding(t, accepts, props) if "holding" in t.raw else None
+        t.skip("holding")
+        if t.bad:
+            return None
+        return SceneSocket(
+            name,
+            zone,
+            position,
+            rotation,
+            snap_position,
+            snap_yaw,
+            accepts,
+            return_after,
+            holding,
+            carried_by,
+        )
+
+    def _holding(
+        self, t: Table, accepts: tuple[str, ...], props: tuple[SceneProp, ...]
+    ) -> str | None:
+        """The `holding` key: a grabbable prop of this scene that the socket accepts and no
+        other socket holds."""
+        name = t.string("holding")
+        if "holding" in t.bad:
+            return None
+        prop = next((p for p in props if p.name == name), None)
+        first = self.names.get(name, "")
+        if prop is None:
+            if not first.startswith("[[prop]]"):  # not a prop that failed to load
+                t.reject("holding", "the name of a [[prop]] of this scene")
+            else:
+                t.bad.add("holding")
+            return None
+        shown = f'"{clipped(name)}"'
+        if not prop.grabbable:
+            t.reject("holding", f"a grabbable prop (grabbable = true; {first} is not)")
+        elif accepts and set(accepts).isdisjoint(prop.tags):
+            t.reject("holding", f"a prop with a tag the socket accepts ({first} has none)")
+        elif name in self.held:
+            t.problem(
+                "holding",
+                f"expected a prop no other socket holds, got {shown} ({self.held[name]} holds it)",
+            )
+        else:
+            self.held[name] = t.where
+            return name
+        return None
+
     def _player(self, t: Table) -> ScenePlayer:
         defaults = ScenePlayer()
+        jump = t.boolean("jump", False)
+        sprint = t.boolean("sprint", False)
+        crouch = t.boolean("crouch", False)
+        head_radius = t.number("head_radius", HEAD_RADIUS, 1.0) if "head_radius" in t.raw else None
+        t.skip("head_radius")  # optional, with no number for a default: the rig's own
         return ScenePlayer(
             position=_triple(t.vector("position", METRES, ZERO)),
             yaw=t.number("yaw", DEGREES, 0.0),
             slope_quantization=t.number("slope_quantization", THRESHOLD, SLOPE_QUANTIZATION),
             policy=t.string("policy", defaults.policy, (p.value for p in SeparationPolicy)),
             turn=t.string("turn", defaults.turn, (m.value for m in TurnMode)),
+            jump=jump,
+            jump_speed=_setting(
+                t, "jump", jump, "jump_speed", t.number("jump_speed", SPEED, defaults.jump_speed)
+            ),
+            sprint=sprint,
+            sprint_multiplier=_setting(
+                t,
+                "sprint",
+                sprint,
+                "sprint_multiplier",
+                t.number("sprint_multiplier", MULTIPLIER, defaults.sprint_multiplier),
+            ),
+            sprint_toggle=_setting(
+                t,
+                "sprint",
+                sprint,
+                "sprint_toggle",
+                t.boolean("sprint_toggle", defaults.sprint_toggle),
+            ),
+            crouch=crouch,
+            crouch_lowered=_setting(
+                t,
+                "crouch",
+                crouch,
+                "crouch_lowered",
+                t.number("crouch_lowered", LOWERED, defaults.crouch_lowered),
+            ),
+            head_radius=head_radius,
         )
 
     def _camera(self) -> Viewpoint | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from playspace.components.locomotion import CrouchSettings, JumpSettings, SprintSettings
 from playspace.components.look import Look
 from playspace.components.physics import (
     GRAVITY,
@@ -94,6 +95,24 @@ class SceneProp:
     grabbable: bool
     layer: str
     look: Look | None = None
+    tags: tuple[str, ...] = ()  # what sockets accept it by (a grabbable's Grabbable.tags)
+
+
+@dataclass(frozen=True, slots=True)
+class SceneSocket:
+    """A ``[[socket]]`` table: a snap zone, fixed in the world or carried by the player's
+    body (a holster), where `position` and `rotation` are then its offset from the body."""
+
+    name: str
+    zone: Sphere | Box
+    position: Triple  # the zone's centre; from the body's feet when `carried_by` is "body"
+    rotation: Triple  # degrees, as a box's
+    snap_position: Triple  # where a socketed object's origin goes, in the socket's frame
+    snap_yaw: float  # degrees, in the socket's frame
+    accepts: tuple[str, ...] = ()  # tags; empty: every grabbable
+    return_after: float | None = None  # seconds; None: a dropped object stays where it fell
+    holding: str | None = None  # the name of the prop it starts with
+    carried_by: str | None = None  # "body": a holster; None: fixed in the world
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +131,14 @@ class ScenePlayer:
     slope_quantization: float = SLOPE_QUANTIZATION
     policy: str = SeparationPolicy.FADE.value  # what walking into a wall does
     turn: str = TurnMode.SNAP.value
+    jump: bool = False  # the movement providers the scene turns on, and their settings
+    jump_speed: float = JumpSettings().speed
+    sprint: bool = False
+    sprint_multiplier: float = SprintSettings().multiplier
+    sprint_toggle: bool = SprintSettings().toggle
+    crouch: bool = False
+    crouch_lowered: float = CrouchSettings().lowered
+    head_radius: float | None = None  # None: the rig's own
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +172,7 @@ class Scene:
     meshes: tuple[SceneMesh, ...] = ()
     props: tuple[SceneProp, ...] = ()
     opponents: tuple[SceneOpponent, ...] = ()
+    sockets: tuple[SceneSocket, ...] = ()
     player: ScenePlayer = ScenePlayer()
     physics: ScenePhysics = ScenePhysics()
     camera: Viewpoint | None = None  # None: the file has no [camera] table
@@ -158,6 +186,7 @@ class Scene:
             (len(self.meshes), "mesh", "meshes"),
             (len(self.props), "prop", "props"),
             (len(self.opponents), "opponent", "opponents"),
+            (len(self.sockets), "socket", "sockets"),
         )
         parts = [f"{n} {one if n == 1 else many}" for n, one, many in counts if n]
         return ", ".join(parts) or "empty"

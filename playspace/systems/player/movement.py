@@ -74,7 +74,7 @@ def _check(plugin: str, role: DeviceRole, amount: float, what: str) -> None:
 
 @locomotion_provider(
     JUMP_ORDER,
-    reads=(InputState, Rig, JumpSettings),
+    reads=(InputState, Rig, JumpSettings, Transform),
     writes=(JumpState, CharacterMotion, Jumped),
 )
 def jump(world: World, disabled: bool) -> bool:
@@ -144,7 +144,17 @@ def sprint(world: World, disabled: bool) -> bool:
 
 @locomotion_provider(
     CROUCH_ORDER,
-    reads=(InputState, Rig, RigSettings, CrouchSettings, TrackedDevice, CharacterBody, Physics),
+    reads=(
+        InputState,
+        Rig,
+        RigSettings,
+        CrouchSettings,
+        TrackedDevice,
+        CharacterBody,
+        Physics,
+        Layers,
+        Transform,
+    ),
     writes=(CrouchState, Crouch, FloorSnapRequested, Crouched, StoodUp, StandRefused),
 )
 def crouch(world: World, disabled: bool) -> bool:

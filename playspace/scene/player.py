@@ -1,0 +1,69 @@
+"""What a scene's ``[player]`` table and its holsters ask of the player, once the rig exists.
+
+A scene turns movement providers on (``jump``, ``sprint``, ``crouch``) and changes the rig's
+``head_radius``; a ``[[socket]]`` with ``carried_by = "body"`` rides on the player's body. None
+of this can be done when the scene is spawned: the rig is built after the scene (it starts at
+the scene's :class:`~playspace.components.scene.PlayerStart`). So, as
+:func:`~playspace.scene.physics_plugin_for` gives the physics a scene asks for, these give the
+rest, to be added after the rig:
+
+    world.add_plugin(RigPlugin(source))
+    world.add_plugin(PlayerScenePlugin(scene))
+    for plugin in movement_plugins_for(scene):
+        world.add_plugin(plugin)
+
+``playspace.app``'s default plugins add them so.
+"""
+
+from __future__ import annotations
+
+from playspace.components.locomotion import CrouchSettings, JumpSettings, SprintSettings
+from playspace.components.rig import Rig, RigSettings
+from playspace.components.sockets import Socket
+from playspace.ecs import PluginError, World
+from playspace.formats.scene.model import Scene
+from playspace.scene.spawn import SpawnedScene
+from playspace.systems.player.movement import CrouchPlugin, JumpPlugin, SprintPlugin
+
+MovementPlugin = JumpPlugin | SprintPlugin | CrouchPlugin
+
+
+def movement_plugins_for(scene: Scene) -> list[MovementPlugin]:
+    """The movement providers the scene's ``[player]`` table turns on, with its settings."""
+    player = scene.player
+    plugins: list[MovementPlugin] = []
+    if player.jump:
+        plugins.append(JumpPlugin(JumpSettings(speed=player.jump_speed)))
+    if player.sprint:
+        settings = SprintSettings(multiplier=player.sprint_multiplier, toggle=player.sprint_toggle)
+        plugins.append(SprintPlugin(settings))
+    if player.crouch:
+        plugins.append(CrouchPlugin(CrouchSettings(lowered=player.crouch_lowered)))
+    return plugins
+
+
+class PlayerScenePlugin:
+    """The scene's ``head_radius`` on the rig's settings, and its holsters carried by the
+    player's body (the sockets spawned by :class:`~playspace.app.ScenePlugin`, found through
+    the ``SpawnedScene`` resource). Add it after the rig."""
+
+    def __init__(self, scene: Scene) -> None:
+        self.scene = scene
+
+    def build(self, world: World) -> None:
+        rig = world.try_resource(Rig)
+        if rig is None:
+            raise PluginError("PlayerScenePlugin needs the player's rig: add the RigPlugin first")
+        if self.scene.player.head_radius is not None:
+            world.resource(RigSettings).head_radius = self.scene.player.head_radius
+        holsters = [s.name for s in self.scene.sockets if s.carried_by == "body"]
+        if not holsters:
+            return
+        spawned = world.try_resource(SpawnedScene)
+        if spawned is None:
+            raise PluginError(
+                "PlayerScenePlugin needs the scene's entities (the SpawnedScene resource) to "
+                f"carry its holsters ({', '.join(holsters)}): add the ScenePlugin first"
+            )
+        for name in holsters:
+            world.get(spawned[name], Socket).carried_by = rig.body
