@@ -54,6 +54,12 @@ What the runtime makes of a packet (read from Monado's ``r_device.c`` and ``r_hu
   trace's ``a``/``x`` -> a/click and ``b``/``y`` -> b/click (playspace reads an Index's left
   ``a`` as ``X``), ``stick`` -> thumbstick/click. ``menu`` has no Index binding (the system
   button belongs to the runtime) and is not sent.
+- A hand with joints (trace format v2) turns on ``hand_tracking_active`` and sends its finger
+  curls (:func:`~playspace.systems.input.hands.finger_curls`, little finger first as the
+  packet wants); Monado then makes up a hand of 26 joints from the curls, posed from the
+  controller (``u_hand_sim_simulate_for_valve_index_knuckles``), which it reports only while
+  the controller is ``active``: a hand with joints and no pose is sent at its palm's pose. The
+  curls are what survives: Monado's hand is its own, not the trace's joints.
 - The head has no velocities in the packet; its views keep the runtime's own eyes
   (``per_view_data_valid`` false) and only the centre pose moves. A sample without a head keeps
   the last head pose sent.
@@ -98,6 +104,7 @@ from playspace import spatial
 from playspace.components.input import Button, DevicePose, HandInput, InputFrame
 from playspace.spatial import Vec3
 from playspace.systems.input import ReplaySource, Trace, TraceError, load_trace
+from playspace.systems.input.hands import finger_curls, palm_pose
 
 logger = logging.getLogger(__name__)
 
@@ -436,8 +443,14 @@ class RemoteDriver:
 
     def _controller(self, target: RemoteController, hand: HandInput, held: bool) -> None:
         device = hand.pose
+        joints = hand.joints
+        target.hand_tracking_active = joints is not None  # without joints: no made-up hands
+        if joints is not None:
+            for i, curl in enumerate(reversed(finger_curls(joints))):  # little finger first
+                target.hand_curl[i] = curl
+            if device is None:  # Monado places the hand it makes at the controller's pose
+                device = DevicePose(palm_pose(joints))
         target.active = device is not None
-        target.hand_tracking_active = False  # no finger curls: Monado would make up hands
         if device is not None:
             _set_pose(target.pose, device.pose)
             zero = spatial.vec3(0.0, 0.0, 0.0)

@@ -225,7 +225,7 @@ def test_times_must_strictly_increase(tmp_path: Path) -> None:
         (("not json", '{"t": 0}'), 1, None, "not valid JSON: Expecting value at column 1"),
         (('{"t": 0}',), 1, None, 'expected the header {"format": "playspace-trace"'),
         (('{"format": "other", "version": 1}',), 1, "format", 'expected "playspace-trace"'),
-        (('{"format": "playspace-trace", "version": 2}',), 1, "version", "reads version 1"),
+        (('{"format": "playspace-trace", "version": 3}',), 1, "version", "expected 1 or 2"),
         (('{"format": "playspace-trace"}',), 1, "version", "got nothing"),
         (('{"format": "playspace-trace", "version": "1"}',), 1, "version", 'got "1"'),
         (('{"format": "playspace-trace", "version": 1, "v": 1}',), 1, "v", "unknown key"),
@@ -279,7 +279,7 @@ def test_written_frames_load_back_equal(tmp_path: Path) -> None:
     write_trace(path, frames)
     assert list(load_trace(path).samples) == frames
     first, *rest = path.read_text(encoding="utf-8").splitlines()
-    assert json.loads(first) == {"format": "playspace-trace", "version": 1}
+    assert json.loads(first) == {"format": "playspace-trace", "version": 2}
     assert json.loads(rest[1])["left"] == {
         "grip": 0.5,
         "trigger": 0.0,

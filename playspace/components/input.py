@@ -8,7 +8,7 @@ is not tracked in a sample is None there; it is never a pose made up of zeros or
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, IntEnum
 
 from playspace.spatial import Pose, Vec3
 
@@ -49,11 +49,66 @@ class DevicePose:
     angular_velocity: Vec3 | None = None
 
 
+class HandJoint(IntEnum):
+    """The 26 joints of a tracked hand, in ``XR_EXT_hand_tracking``'s order (its
+    ``XrHandJointEXT`` values), so an index into :attr:`HandJoints.poses` is OpenXR's own."""
+
+    PALM = 0
+    WRIST = 1
+    THUMB_METACARPAL = 2
+    THUMB_PROXIMAL = 3
+    THUMB_DISTAL = 4
+    THUMB_TIP = 5
+    INDEX_METACARPAL = 6
+    INDEX_PROXIMAL = 7
+    INDEX_INTERMEDIATE = 8
+    INDEX_DISTAL = 9
+    INDEX_TIP = 10
+    MIDDLE_METACARPAL = 11
+    MIDDLE_PROXIMAL = 12
+    MIDDLE_INTERMEDIATE = 13
+    MIDDLE_DISTAL = 14
+    MIDDLE_TIP = 15
+    RING_METACARPAL = 16
+    RING_PROXIMAL = 17
+    RING_INTERMEDIATE = 18
+    RING_DISTAL = 19
+    RING_TIP = 20
+    LITTLE_METACARPAL = 21
+    LITTLE_PROXIMAL = 22
+    LITTLE_INTERMEDIATE = 23
+    LITTLE_DISTAL = 24
+    LITTLE_TIP = 25
+
+
+JOINT_COUNT = len(HandJoint)
+
+
+@dataclass(frozen=True, slots=True)
+class HandJoints:
+    """A tracked hand's joints: :data:`JOINT_COUNT` poses in :class:`HandJoint` order (each
+    joint's -Z points towards the finger tip, +Y out of the back of the hand, as OpenXR sets
+    them) and their radii in metres (half the finger's thickness there).
+
+    Present only when every joint is known: a hand the runtime located with any joint invalid
+    is not tracked by its joints that frame (None), never a hand with made-up joints.
+    """
+
+    poses: tuple[Pose, ...]
+    radii: tuple[float, ...]
+
+    def pose(self, joint: HandJoint) -> Pose:
+        return self.poses[joint]
+
+
 @dataclass(frozen=True, slots=True)
 class HandInput:
-    """One controller: its grip pose (None while not tracked) and its controls.
+    """One hand: its grip pose (None while not tracked), its controls, and its joints where a
+    hand tracker sees the bare hand (``XR_EXT_hand_tracking``).
 
-    `grip` and `trigger` are in [0, 1]; `stick` is (x, y) in [-1, 1], +y pushed forward.
+    `grip` and `trigger` are in [0, 1]; `stick` is (x, y) in [-1, 1], +y pushed forward. A
+    hand with joints has them read as controls before the systems see it (a fist grips, a
+    pinch pulls the trigger: :mod:`playspace.systems.input.hands`).
     """
 
     pose: DevicePose | None = None
@@ -61,6 +116,7 @@ class HandInput:
     trigger: float = 0.0
     stick: tuple[float, float] = (0.0, 0.0)
     buttons: frozenset[Button] = frozenset()
+    joints: HandJoints | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,11 @@
-"""Trace files, format v1 (``docs/trace-format.md``): loading them, and writing them as a session
-is recorded.
+"""Trace files, format v2 (``docs/trace-format.md``): loading them (v1 and v2), and writing them
+(v2) as a session is recorded.
+
+Version 2 adds a hand's joints (``"joints"``: 26 poses and radii from a hand tracker) and is
+otherwise version 1: a v1 file loads exactly as it always did, and a v1 file that gives joints
+is refused (the key is v2's). The writer always writes version 2, because its header goes out
+with the first frame, before it can know whether a later one brings joints (a player who puts
+the controllers down), and a file's version must hold for every line.
 
 A trace is a promise to users that a recorded session replays to the same state, so loading is
 strict: anything the format does not define is an error that names the file, the line and the
@@ -27,10 +33,12 @@ from types import TracebackType
 from typing import Any, Final, TypeVar
 
 from playspace.components.input import (
+    JOINT_COUNT,
     Button,
     DevicePose,
     Gamepad,
     HandInput,
+    HandJoints,
     InputFrame,
     PadButton,
 )
@@ -41,7 +49,9 @@ from playspace.spatial import Pose, Quat, Vec3, normalize, quat_from_xyzw, quat_
 
 logger = logging.getLogger(__name__)
 
-_HEADER: Final = {"format": "playspace-trace", "version": 1}
+VERSION: Final = 2  # the version written
+VERSIONS: Final = (1, 2)  # the versions read
+_HEADER: Final = {"format": "playspace-trace", "version": VERSION}
 _HEADER_LINE: Final = json.dumps(_HEADER)
 _HEADER_KEYS = (*_HEADER, "fixed_hz")
 _RATES = (1.0, 10_000.0)  # fixed steps a second a recording may say it was made at
@@ -51,7 +61,10 @@ _POSE_KEYS = ("p", "q", "v", "w")
 # broken one, and past 3.4e38 Rapier's 32-bit floats would make it infinity.
 _REACH = {"p": 1e4, "v": 1e3, "w": 1e4}  # metres, m/s, rad/s
 LONGEST_RUN = 86_400.0  # seconds: a day, the most a run (and so a trace) may last
-_HAND_KEYS = (*_POSE_KEYS, "grip", "trigger", "stick", "buttons")
+_HAND_KEYS = (*_POSE_KEYS, "grip", "trigger", "stick", "buttons", "joints")
+_JOINT_KEYS = ("p", "q", "r")
+_LARGEST_RADIUS = 0.1  # metres: a finger is thinner than this
+_V2_KEYS = {"joints"}  # the hand keys version 1 does not have
 _PAD_KEYS = ("left_stick", "right_stick", "buttons")
 _COUNTS = {2: "two", 3: "three", 4: "four"}
 # A quaternion whose squared length is this close to 1 is kept as written: normalising a unit
@@ -103,6 +116,7 @@ class _Cursor:
     def __init__(self, path: str) -> None:
         self.path = path
         self.line = 0
+        self.version = VERSION  # the file's, once its header is read
         self.warnings: list[str] = []
 
     def error(
@@ -223,6 +237,41 @@ def _device(cursor: _Cursor, record: dict[str, Any], name: str) -> DevicePose | 
     )
 
 
+def _joints(cursor: _Cursor, value: object, name: str) -> HandJoints | None:
+    """A hand's ``joints``: None (with a warning) when any joint's tracking was lost."""
+    if not isinstance(value, list) or len(value) != JOINT_COUNT:
+        raise cursor.error(
+            name, f"expected a list of {JOINT_COUNT} joint objects, got {_show(value)}"
+        )
+    poses: list[Pose] = []
+    radii: list[float] = []
+    lost: _NotFinite | None = None
+    for index, item in enumerate(value):
+        joint = f"{name}[{index}]"
+        record = _object(cursor, item, joint, _JOINT_KEYS)
+        for key in _JOINT_KEYS:
+            if key not in record:
+                raise cursor.error(_join(joint, key), "missing: a joint needs 'p', 'q' and 'r'")
+        try:
+            p = cursor.numbers(record["p"], _join(joint, "p"), 3, -_REACH["p"], _REACH["p"])
+            q = cursor.numbers(record["q"], _join(joint, "q"), 4)
+            (r,) = cursor.numbers(record["r"], _join(joint, "r"), None, 0.0, _LARGEST_RADIUS)
+        except _NotFinite as error:
+            lost = lost or error
+            continue
+        if not any(q):
+            raise cursor.error(
+                _join(joint, "q"),
+                f"expected a rotation (four numbers, not all zero), got {_show(record['q'])}",
+            )
+        poses.append(Pose(vec3_from(p), _rotation(q)))
+        radii.append(r)
+    if lost is not None:
+        cursor.warn(f"{lost}; {name} not tracked in this sample")
+        return None
+    return HandJoints(tuple(poses), tuple(radii))
+
+
 def _stick(cursor: _Cursor, record: dict[str, Any], key: str, name: str) -> tuple[float, float]:
     x, y = cursor.numbers(record.get(key, [0.0, 0.0]), _join(name, key), 2, -1.0, 1.0)
     return (x, y)
@@ -249,15 +298,23 @@ def _names(kind: type[Enum]) -> str:
 
 
 def _hand(cursor: _Cursor, value: object, name: str) -> HandInput:
-    record = _object(cursor, value, name, _HAND_KEYS)
+    keys = _HAND_KEYS if cursor.version >= 2 else tuple(k for k in _HAND_KEYS if k not in _V2_KEYS)
+    if cursor.version < 2 and isinstance(value, dict) and _V2_KEYS & value.keys():
+        key = min(_V2_KEYS & value.keys())
+        raise cursor.error(_join(name, key), 'a version 2 key; the header says "version": 1')
+    record = _object(cursor, value, name, keys)
     (grip,) = cursor.numbers(record.get("grip", 0.0), _join(name, "grip"), None, 0.0, 1.0)
     (trigger,) = cursor.numbers(record.get("trigger", 0.0), _join(name, "trigger"), None, 0.0, 1.0)
+    joints = None
+    if "joints" in record:
+        joints = _joints(cursor, record["joints"], _join(name, "joints"))
     return HandInput(
         _device(cursor, record, name),
         grip,
         trigger,
         _stick(cursor, record, "stick", name),
         _buttons(cursor, record, name, Button),
+        joints,
     )
 
 
@@ -296,16 +353,22 @@ def _sample(cursor: _Cursor, value: object, previous: float | None) -> InputFram
 
 
 def _header(cursor: _Cursor, value: object) -> float | None:
-    """Check the header; the fixed rate the trace was recorded at, when it says."""
+    """Check the header and take the file's version; the fixed rate the trace was recorded at,
+    when it says."""
     if not isinstance(value, dict) or "format" not in value:
         raise cursor.error(None, f"expected the header {_HEADER_LINE}, got {_show(value)}")
     record = _object(cursor, value, "", _HEADER_KEYS)
-    for key, wanted in _HEADER.items():
-        got = record.get(key)
-        if type(got) is not type(wanted) or got != wanted:
-            shown = _show(got) if key in record else "nothing"
-            readable = " (this playspace reads version 1)" if key == "version" else ""
-            raise cursor.error(key, f"expected {_show(wanted)}{readable}, got {shown}")
+    wanted = _HEADER["format"]
+    if type(record["format"]) is not str or record["format"] != wanted:
+        raise cursor.error("format", f"expected {_show(wanted)}, got {_show(record['format'])}")
+    version = record.get("version")
+    if type(version) is not int or version not in VERSIONS:
+        shown = _show(version) if "version" in record else "nothing"
+        readable = " or ".join(map(str, VERSIONS))
+        raise cursor.error(
+            "version", f"expected {readable} (the versions this playspace reads), got {shown}"
+        )
+    cursor.version = version
     if "fixed_hz" not in record:
         return None
     (hz,) = cursor.numbers(record["fixed_hz"], "fixed_hz", None, *_RATES)
@@ -404,18 +467,28 @@ def _pose_record(device: DevicePose | None) -> dict[str, object]:
     return record
 
 
+def _joints_record(joints: HandJoints) -> list[dict[str, object]]:
+    return [
+        {"p": _xyz(pose.position), "q": list(quat_to_xyzw(pose.rotation)), "r": radius}
+        for pose, radius in zip(joints.poses, joints.radii, strict=True)
+    ]
+
+
 def _record(frame: InputFrame) -> dict[str, object]:
     """A frame as one sample object; hands always carry their controls, so nothing is implied."""
     record: dict[str, object] = {"t": frame.time}
     if frame.head is not None:
         record["head"] = _pose_record(frame.head)
     for name, hand in (("left", frame.left), ("right", frame.right)):
-        record[name] = _pose_record(hand.pose) | {
+        controls: dict[str, object] = {
             "grip": hand.grip,
             "trigger": hand.trigger,
             "stick": list(hand.stick),
             "buttons": sorted(button.value for button in hand.buttons),
         }
+        if hand.joints is not None:
+            controls["joints"] = _joints_record(hand.joints)
+        record[name] = _pose_record(hand.pose) | controls
     if frame.pads:
         record["pads"] = [
             {

@@ -26,7 +26,7 @@ import logging
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import xr  # type: ignore[import-untyped]
@@ -39,7 +39,13 @@ from playspace.xr.bindings import ActionType
 from playspace.xr.display import STEREO, XrDisplay
 from playspace.xr.errors import failing_as, mid_session
 from playspace.xr.graphics import current_gl_binding, require_binding_extensions
-from playspace.xr.mapping import ActionStates, HandActions, LocatedPose, LocatedPoses
+from playspace.xr.mapping import (
+    ActionStates,
+    HandActions,
+    LocatedJoints,
+    LocatedPose,
+    LocatedPoses,
+)
 from playspace.xr.state import (
     FailureKind,
     InstanceLossPending,
@@ -58,12 +64,14 @@ PYOPENXR_VERSION: str = xr.__version__  # the OpenXR loader ships inside this wh
 OPENGL, EGL, HEADLESS = "XR_KHR_opengl_enable", "XR_MNDX_egl_enable", "XR_MND_headless"
 TIMESPEC = "XR_KHR_convert_timespec_time"
 REFRESH_RATE = "XR_FB_display_refresh_rate"
+HAND_TRACKING = "XR_EXT_hand_tracking"
 WANTED = (
     OPENGL,
     EGL,
     HEADLESS,
     TIMESPEC,
     REFRESH_RATE,
+    HAND_TRACKING,
     "XR_KHR_composition_layer_depth",  # display.DEPTH_LAYER: the eyes' depth to the compositor
     *sorted({p.extension for p in bindings.PROFILES if p.extension}),
 )
@@ -195,6 +203,7 @@ class OpenXRBackend:
         self.space = self._reference_space(self._space_type)
         self.view_space = self._reference_space(xr.ReferenceSpaceType.VIEW)
         self._create_actions()
+        self._hand_trackers = self._create_hand_trackers()
         self.display = XrDisplay(self) if graphics else None
 
     def _reference_space(self, kind: Any) -> Any:
@@ -242,6 +251,43 @@ class OpenXRBackend:
         }
         attach = xr.SessionActionSetsAttachInfo(action_sets=[self.action_set])
         xr.attach_session_action_sets(self.session, attach)
+
+    def _create_hand_trackers(self) -> tuple[Any, Any] | None:
+        """A hand tracker per hand where the runtime offers ``XR_EXT_hand_tracking`` and the
+        headset supports it; None (hands read from controllers only) otherwise."""
+        if HAND_TRACKING not in self.enabled:
+            return None
+        tracking = xr.SystemHandTrackingPropertiesEXT()
+        chain = ctypes.cast(ctypes.pointer(tracking), ctypes.c_void_p)  # a bare pointer is lost
+        properties = xr.SystemProperties(next=chain)
+        # pyopenxr's get_system_properties takes no chain to fill: the raw call does
+        call = xr.raw_functions.xrGetSystemProperties
+        xr.check_result(call(self.instance, self.system, ctypes.byref(properties)))
+        if not tracking.supports_hand_tracking:
+            log.info("OpenXR: the headset does not track bare hands")
+            return None
+        left, right = (
+            self.own(
+                xr.destroy_hand_tracker_ext,
+                xr.create_hand_tracker_ext(
+                    self.session,
+                    xr.HandTrackerCreateInfoEXT(
+                        hand=hand, hand_joint_set=xr.HandJointSetEXT.DEFAULT
+                    ),
+                ),
+            )
+            for hand in (xr.HandEXT.LEFT, xr.HandEXT.RIGHT)
+        )
+        self._locate_joints = ctypes.cast(
+            xr.get_instance_proc_addr(self.instance, "xrLocateHandJointsEXT"),
+            xr.PFN_xrLocateHandJointsEXT,
+        )
+        return left, right
+
+    @property
+    def hand_tracking(self) -> bool:
+        """Whether bare hands are tracked (``XR_EXT_hand_tracking``, supported and created)."""
+        return self._hand_trackers is not None
 
     def _suggest(self, profile: bindings.Profile) -> None:
         """Suggest one profile's bindings; a runtime that rejects them only loses that one."""
@@ -359,7 +405,44 @@ class OpenXRBackend:
             left_aim=self._locate(spaces["aim_pose", left], at),
             right_aim=self._locate(spaces["aim_pose", right], at),
         )
+        if self._hand_trackers is not None:
+            trackers = self._hand_trackers
+            poses = replace(
+                poses,
+                left_joints=self._joints(trackers[0], at),
+                right_joints=self._joints(trackers[1], at),
+            )
         return actions, poses
+
+    def _joints(self, tracker: Any, at: int) -> LocatedJoints | None:
+        """The tracker's 26 joints at `at`. pyopenxr's ``locate_hand_joints_ext`` hands the
+        runtime no array to fill (``jointCount`` 0), so the call is made here with one."""
+        locations = xr.HandJointLocationsEXT(
+            joint_locations=(xr.HandJointLocationEXT * xr.HAND_JOINT_COUNT_EXT)()
+        )
+        info = xr.HandJointsLocateInfoEXT(base_space=self.space, time=at)
+        try:
+            result = xr.check_result(self._locate_joints(tracker, info, ctypes.byref(locations)))
+        except xr.XrException:
+            return None  # as a pose that cannot be located: nothing usable this frame
+        if result.is_exception():
+            return None
+        joints = [locations._joint_locations[i] for i in range(xr.HAND_JOINT_COUNT_EXT)]
+        return LocatedJoints(
+            bool(locations.is_active),
+            tuple((j.pose.position.x, j.pose.position.y, j.pose.position.z) for j in joints),
+            tuple(
+                (
+                    j.pose.orientation.x,
+                    j.pose.orientation.y,
+                    j.pose.orientation.z,
+                    j.pose.orientation.w,
+                )
+                for j in joints
+            ),
+            tuple(float(j.radius) for j in joints),
+            tuple(int(j._location_flags) for j in joints),
+        )
 
     def _hand(self, hand: Any) -> HandActions:
         def state(getter: Callable[[Any, Any], Any], name: str) -> Any:

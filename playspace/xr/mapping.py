@@ -16,6 +16,15 @@ makes a pose usable here and "tracked" is only reported, as :class:`Tracking`. A
 position-valid (or orientation-valid) is not usable: the device reads as untracked (None) in the
 frame, never as a pose made up of zeros.
 
+Hand joints
+-----------
+Where the runtime offers ``XR_EXT_hand_tracking`` the backend locates each hand's 26 joints
+for the same display time into :class:`LocatedJoints`. A hand's joints reach the frame only
+when the tracker is active and every joint's position and orientation are valid and finite
+(:func:`hand_joints`); a hand partly seen is not tracked by its joints that frame, as a pose
+without its valid bits is not. Reading a fist and a pinch as grip and trigger happens after
+the input gate (:mod:`playspace.systems.input.hands`), for every source alike.
+
 The floor
 ---------
 Poses come in the STAGE space when the runtime has one: the floor is at y = 0, as the rig
@@ -31,7 +40,14 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from playspace import spatial
-from playspace.components.input import Button, DevicePose, HandInput, InputFrame
+from playspace.components.input import (
+    JOINT_COUNT,
+    Button,
+    DevicePose,
+    HandInput,
+    HandJoints,
+    InputFrame,
+)
 from playspace.spatial import Pose, Vec3
 
 # XrSpaceLocationFlags and XrSpaceVelocityFlags bits.
@@ -97,15 +113,29 @@ class ActionStates:
 
 
 @dataclass(frozen=True, slots=True)
+class LocatedJoints:
+    """One hand tracker's ``xrLocateHandJointsEXT`` result: whether it is active, and each
+    joint's position, orientation (x, y, z, w), radius and location flags as given."""
+
+    active: bool
+    positions: tuple[_Triple, ...]
+    orientations: tuple[tuple[float, float, float, float], ...]
+    radii: tuple[float, ...]
+    flags: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class LocatedPoses:
-    """The head (VIEW space), grip and aim spaces located in the reference space; None where
-    the runtime was not asked or could not say."""
+    """The head (VIEW space), grip and aim spaces and the hands' joints located in the
+    reference space; None where the runtime was not asked or could not say."""
 
     head: LocatedPose | None = None
     left_grip: LocatedPose | None = None
     right_grip: LocatedPose | None = None
     left_aim: LocatedPose | None = None
     right_aim: LocatedPose | None = None
+    left_joints: LocatedJoints | None = None
+    right_joints: LocatedJoints | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +208,26 @@ def device_pose(located: LocatedPose | None, space_height: float = 0.0) -> Devic
     )
 
 
+def hand_joints(located: LocatedJoints | None, space_height: float = 0.0) -> HandJoints | None:
+    """The joints as the input frame carries them (floor at y = 0), or None: no tracker, not
+    active, a joint missing or not valid, or a number that is not finite."""
+    if located is None or not located.active or len(located.flags) != JOINT_COUNT:
+        return None
+    both = ORIENTATION_VALID | POSITION_VALID
+    if any(flags & both != both for flags in located.flags):
+        return None
+    poses = []
+    for (x, y, z), q in zip(located.positions, located.orientations, strict=True):
+        if not (_finite((x, y, z)) and _finite(q)) or not any(q):
+            return None
+        rotation = spatial.normalize(spatial.quat_from_xyzw(q))
+        poses.append(Pose(spatial.vec3(x, y + space_height, z), rotation))
+    radii = located.radii
+    if not all(math.isfinite(r) and r >= 0.0 for r in radii):
+        return None
+    return HandJoints(tuple(poses), tuple(radii))
+
+
 def _velocity(value: _Triple, valid: int) -> Vec3 | None:
     return spatial.vec3_from(value) if valid and _finite(value) else None
 
@@ -197,7 +247,11 @@ def _axis(value: float) -> float:
 
 
 def _hand(
-    actions: HandActions, pose: DevicePose | None, primary: Button, secondary: Button
+    actions: HandActions,
+    pose: DevicePose | None,
+    primary: Button,
+    secondary: Button,
+    joints: HandJoints | None,
 ) -> HandInput:
     pressed = (
         (actions.primary, primary),
@@ -211,6 +265,7 @@ def _hand(
         _unit(actions.trigger),
         (_axis(actions.stick[0]), _axis(actions.stick[1])),
         frozenset(button for down, button in pressed if down),
+        joints,
     )
 
 
@@ -228,8 +283,10 @@ def map_input(
     frame = InputFrame(
         time,
         head,
-        _hand(actions.left, left, Button.X, Button.Y),
-        _hand(actions.right, right, Button.A, Button.B),
+        _hand(actions.left, left, Button.X, Button.Y, hand_joints(poses.left_joints, space_height)),
+        _hand(
+            actions.right, right, Button.A, Button.B, hand_joints(poses.right_joints, space_height)
+        ),
     )
     status = TrackingStatus(
         _tracking(poses.head, head),

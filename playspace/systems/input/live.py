@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from playspace.components.input import HandInput, InputFrame
-from playspace.systems.input.sources import device_between, frame_between
+from playspace.systems.input.sources import device_between, frame_between, joints_between
 
 KEPT = 8  # frames kept: more than any step looks back (a frame is at least a step's length)
 
@@ -123,5 +123,7 @@ def _with_controls(frame: InputFrame, controls: InputFrame) -> InputFrame:
 
 
 def _hand_between(a: HandInput, b: HandInput, f: float) -> HandInput:
-    """`a`'s controls with its pose moved `f` of the way to `b`'s."""
-    return replace(a, pose=device_between(a.pose, b.pose, f))
+    """`a`'s controls with its pose and joints moved `f` of the way to `b`'s."""
+    return replace(
+        a, pose=device_between(a.pose, b.pose, f), joints=joints_between(a.joints, b.joints, f)
+    )

@@ -20,7 +20,14 @@ from dataclasses import replace
 from itertools import pairwise
 from typing import Protocol, runtime_checkable
 
-from playspace.components.input import Button, DevicePose, Gamepad, HandInput, InputFrame
+from playspace.components.input import (
+    Button,
+    DevicePose,
+    Gamepad,
+    HandInput,
+    HandJoints,
+    InputFrame,
+)
 from playspace.formats.trace import Trace, TraceWriter
 from playspace.spatial import Pose, Vec3, lerp_pose, vec3_from, yaw_rotation
 
@@ -58,7 +65,8 @@ class ReplaySource:
     """Plays a trace back, interpolating between the two samples around each time asked for.
 
     Positions, velocities and analog controls move linearly; rotations slerp the short way;
-    buttons, and a device tracked in only one of the two samples, keep the earlier sample's
+    a hand's joints move joint by joint as poses do; buttons, and a device (or a hand's
+    joints) tracked in only one of the two samples, keep the earlier sample's
     state, so a press or a loss of tracking starts where it was recorded and nothing is made
     up between a lost and a found pose. Before the first sample the source holds the first;
     after :attr:`duration` it holds the last.
@@ -136,6 +144,17 @@ def device_between(a: DevicePose | None, b: DevicePose | None, f: float) -> Devi
     )
 
 
+def joints_between(a: HandJoints | None, b: HandJoints | None, f: float) -> HandJoints | None:
+    """A hand's joints `f` of the way from `a` to `b`, each joint as a device moves; as `a`
+    when either is untracked."""
+    if a is None or b is None:
+        return a
+    return HandJoints(
+        tuple(lerp_pose(pa, pb, f) for pa, pb in zip(a.poses, b.poses, strict=True)),
+        tuple(_mix(ra, rb, f) for ra, rb in zip(a.radii, b.radii, strict=True)),
+    )
+
+
 def _hand(a: HandInput, b: HandInput, f: float) -> HandInput:
     return HandInput(
         device_between(a.pose, b.pose, f),
@@ -143,6 +162,7 @@ def _hand(a: HandInput, b: HandInput, f: float) -> HandInput:
         _mix(a.trigger, b.trigger, f),
         _stick(a.stick, b.stick, f),
         a.buttons,
+        joints_between(a.joints, b.joints, f),
     )
 
 
