@@ -26,8 +26,19 @@ from playspace.components import (
 from playspace.components.comfort import VignetteSettings
 from playspace.components.debug import PhysicsDebug
 from playspace.components.haptics import HapticPulse, HapticQueue
-from playspace.components.input import Button, DevicePose, Gamepad, HandInput, InputFrame
+from playspace.components.input import (
+    JOINT_COUNT,
+    Button,
+    DevicePose,
+    Gamepad,
+    HandInput,
+    HandJoint,
+    HandJoints,
+    InputFrame,
+)
+from playspace.components.interactables import Dial, Lever, PushButton
 from playspace.components.interaction import GrabSettings, Hand
+from playspace.components.joints import Joint, JointKind, Spring
 from playspace.components.locomotion import (
     CrouchSettings,
     JumpSettings,
@@ -91,6 +102,13 @@ from playspace.systems.interaction.events import (
     Socketed,
     Unsocketed,
 )
+from playspace.systems.interaction.interactables import (
+    ButtonPressed,
+    ButtonReleased,
+    DialTurned,
+    InteractablesPlugin,
+    LeverMoved,
+)
 from playspace.systems.panels import PanelsPlugin, add_panel_content
 from playspace.systems.physics import (
     ContactBegan,
@@ -133,12 +151,15 @@ from playspace.systems.tracking import InputState, TrackingRejected
 from playspace.systems.trails import TrailPlugin
 
 __all__ = [
+    "JOINT_COUNT",
     "SLOPE_QUANTIZATION",
     "BlinkRequested",
     "Blocked",
     "BodyKind",
     "Box",
     "Button",
+    "ButtonPressed",
+    "ButtonReleased",
     "Capsule",
     "CharacterBody",
     "CharacterMotion",
@@ -156,6 +177,8 @@ __all__ = [
     "Despawned",
     "DevicePose",
     "DeviceRole",
+    "Dial",
+    "DialTurned",
     "FellOutOfWorld",
     "FloorSnapRequested",
     "FloorSnapped",
@@ -166,6 +189,8 @@ __all__ = [
     "Grabbed",
     "Hand",
     "HandInput",
+    "HandJoint",
+    "HandJoints",
     "HapticPulse",
     "HapticQueue",
     "HapticsPlugin",
@@ -175,6 +200,9 @@ __all__ = [
     "InputFrame",
     "InputSource",
     "InputState",
+    "InteractablesPlugin",
+    "Joint",
+    "JointKind",
     "JumpPlugin",
     "JumpSettings",
     "Jumped",
@@ -182,6 +210,8 @@ __all__ = [
     "Landed",
     "Layers",
     "LetGo",
+    "Lever",
+    "LeverMoved",
     "Locomotion",
     "Look",
     "MoveRelativeTo",
@@ -201,6 +231,7 @@ __all__ = [
     "Pose",
     "Prop",
     "Provider",
+    "PushButton",
     "Quarantined",
     "Quat",
     "RayHit",
@@ -228,6 +259,7 @@ __all__ = [
     "Socketed",
     "SpawnedScene",
     "Sphere",
+    "Spring",
     "SprintEnded",
     "SprintPlugin",
     "SprintSettings",

@@ -6,7 +6,9 @@ sensor, and every entity with ``Grabbable`` can be picked up, passes through wal
 ghosts inside them and cannot hit opponents through them. A free hand says what it hovers
 (``HoverEntered``, ``HoverExited``), and an entity with a ``Socket`` (``sockets.py``) snaps in
 the accepted grabbables let go inside its zone. Add :class:`ThrowPlugin` after it,
-and what is let go flies from the controller's centre of mass.
+and what is let go flies from the controller's centre of mass. A grabbable on a ``Joint`` is
+moved through its joint instead (``hold.py``); :class:`InteractablesPlugin`
+(``interactables.py``) adds levers, buttons and dials.
 
 :func:`release_velocity` (``estimate.py``) is a plain function of timestamped controller poses
 (no world, no components), so it can be used and tested on its own; ``python
@@ -42,6 +44,14 @@ from playspace.systems.interaction.events import (
 )
 from playspace.systems.interaction.gone import forget_despawned
 from playspace.systems.interaction.hold import grab, hold
+from playspace.systems.interaction.interactables import (
+    INTERACTABLE_EVENTS,
+    ButtonPressed,
+    ButtonReleased,
+    DialTurned,
+    InteractablesPlugin,
+    LeverMoved,
+)
 from playspace.systems.interaction.layers import Twins, held_layers
 from playspace.systems.interaction.sockets import sockets
 from playspace.systems.interaction.throw import ThrowHistory, ThrowPlugin
@@ -78,9 +88,15 @@ __all__ = [
     "GATE_MIN_SPEED",
     "GATE_RATIO",
     "GATE_STEPS",
+    "INTERACTABLE_EVENTS",
     "TELEMETRY_EVENTS",
+    "ButtonPressed",
+    "ButtonReleased",
+    "DialTurned",
     "Estimator",
     "GrabPlugin",
+    "InteractablesPlugin",
+    "LeverMoved",
     "ThrowHistory",
     "ThrowPlugin",
     "release_velocity",

@@ -11,21 +11,38 @@ it strikes gets a real velocity from Rapier's next-kinematic-position. Letting g
 body's kind and layers (its solids on ``dropped`` until clear of the player's body) and puts it
 where the hand held it, or, let go inside a wall, where it last was outside one; the throw
 system then gives it the velocity it leaves with (a ``LetGo`` says whether to launch it).
+
+An object on a ``Joint`` (a door, a drawer, a lever) is not made kinematic: it stays a dynamic
+body on its layers, and each step the hand sets its velocity toward where the hand would put
+it, along what the joint lets it do (a hinge turns toward the hand, a slider slides toward it),
+so the joint, its limits and whatever it bumps into still hold it. The speed is capped, so a
+hand that jumps never teleports it. Let go, it keeps the velocity it has: a door swings on.
 """
 
 from __future__ import annotations
 
+import math
+
 from playspace import spatial
 from playspace.components import DeviceRole, TrackedDevice, Transform
 from playspace.components.interaction import Grabbable, GrabSettings, Hand, HeldBefore
+from playspace.components.joints import Joint, JointKind
 from playspace.components.physics import BodyKind, Colliders, RigidBody, Sphere
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose
 from playspace.systems.interaction.events import Grabbed, HoverEntered, HoverExited, LetGo
-from playspace.systems.physics import Physics
+from playspace.systems.physics import Physics, joint_line
 from playspace.systems.tracking import InputState
 
 GRABBABLE_LAYERS = ("props", "held", "ghost", "dropped")
+# How fast a hand drives a jointed object at most (m/s along a slider, rad/s about a hinge):
+# faster than a hand pulls a drawer or swings a door, slow enough that a tracking glitch
+# moves it a few centimetres in a step, not across the room.
+MAX_DRIVE_SPEED = 6.0
+MAX_DRIVE_SPIN = 12.0
+# A hinged object held further than this from its axis (metres) turns toward where the hand
+# is (a door by its handle); nearer, it turns as the hand twists (a dial in the fingers).
+LEVER_ARM = 0.1
 
 
 @system(
@@ -129,6 +146,11 @@ def _start_holding(world: World, held: int) -> None:
     remembering what it was."""
     grabbable = world.get(held, Grabbable)
     body = world.get(held, RigidBody)
+    transform = world.get(held, Transform)
+    if world.has(held, Joint):  # driven through its joint: it keeps its kind and layers
+        grabbable.before = HeldBefore(kind=body.kind, layers={}, reported={})
+        grabbable.last_clear = Pose(spatial.Vec3(transform.position), transform.rotation)
+        return
     parts = world.get(held, Colliders).parts
     solids = [i for i, c in enumerate(parts) if not c.sensor]
     grabbable.before = HeldBefore(
@@ -136,7 +158,6 @@ def _start_holding(world: World, held: int) -> None:
         layers={i: parts[i].layer for i in solids},
         reported={i: parts[i].report_contacts for i in solids},
     )
-    transform = world.get(held, Transform)
     grabbable.last_clear = Pose(spatial.Vec3(transform.position), transform.rotation)
     body.kind = BodyKind.KINEMATIC
     for i in solids:
@@ -150,6 +171,10 @@ def _let_go(world: World, hand: int, device: TrackedDevice, held: int, offset: P
     if grabbable is None or grabbable.before is None:
         return  # despawned while held: nothing to give back
     before, physics = grabbable.before, world.resource(Physics)
+    if world.has(held, Joint):  # it moved by physics all along: it goes on as it moves
+        grabbable.held_by, grabbable.before, grabbable.ghost = None, None, False
+        world.send(LetGo(hand, held, offset, launch=False))
+        return
     launch = device.tracked and not grabbable.ghost
     if grabbable.ghost and grabbable.last_clear is not None:
         start = grabbable.last_clear
@@ -175,11 +200,12 @@ def _let_go(world: World, hand: int, device: TrackedDevice, held: int, offset: P
     Phase.FIXED,
     in_set="grab",
     after=(grab,),
-    reads=(Grabbable, Hand, TrackedDevice),
-    writes=(Transform,),
+    reads=(Grabbable, Hand, TrackedDevice, Joint),
+    writes=(Transform, Physics),
 )
 def hold(world: World) -> None:
-    """Move each held object with its hand (aimed at the second hand when two hold it)."""
+    """Move each held object with its hand (aimed at the second hand when two hold it); set
+    a jointed one moving toward it."""
     seconds = second_hands(
         world, {e: world.get(e, Transform).position for e, _ in world.each(Hand)}
     )
@@ -190,8 +216,57 @@ def hold(world: World) -> None:
         if grabbable is None:
             continue  # despawned during this step: forgotten at the next
         pose = held_pose(hand.offset, transform.pose(), grabbable, seconds.get(hand.holding))
+        joint = world.try_get(hand.holding, Joint)
+        if joint is not None:
+            grip = spatial.invert(hand.offset).position  # the hand in the object's frame
+            _drive(world, hand.holding, joint, pose, grip)
+            continue
         obj = world.get(hand.holding, Transform)
         obj.position, obj.rotation = pose.position, pose.rotation
+
+
+def _drive(world: World, entity: int, joint: Joint, target: Pose, grip: spatial.Vec3) -> None:
+    """Set a jointed object's velocity so that, in one step, its point under the hand (`grip`,
+    in its frame) reaches where the hand holds it in `target`, as far as the joint lets it
+    (capped); a hinge held near its axis turns by the hand's twist about the axis instead."""
+    physics = world.resource(Physics)
+    line = joint_line(physics, entity)
+    if line is None:
+        return  # not built yet, or its other body went: it stays where physics has it
+    anchor, axis = line
+    here = world.get(entity, Transform).pose()
+    now, wanted = spatial.transform_point(here, grip), spatial.transform_point(target, grip)
+    dt = world.fixed_time.dt
+    zero = spatial.vec3(0.0, 0.0, 0.0)
+    if joint.kind is JointKind.SLIDER:
+        speed = _clamp(_dot(wanted - now, axis) / dt, MAX_DRIVE_SPEED)
+        physics.set_velocity(entity, axis * speed, zero)
+        return
+    arm_now, arm_wanted = _across(now - anchor, axis), _across(wanted - anchor, axis)
+    if min(spatial.length(arm_now), spatial.length(arm_wanted)) > LEVER_ARM:
+        angle = math.atan2(
+            _dot(axis, spatial.cross(arm_now, arm_wanted)), _dot(arm_now, arm_wanted)
+        )
+    else:
+        turn = spatial.multiply(target.rotation, spatial.inverse(here.rotation))
+        twist = _dot(spatial.vec3(turn.x, turn.y, turn.z), axis)
+        angle = math.remainder(2.0 * math.atan2(twist, turn.w), math.tau)
+    spin = axis * _clamp(angle / dt, MAX_DRIVE_SPIN)
+    lever = physics.center_of_mass(entity) - anchor
+    physics.set_velocity(entity, spatial.cross(spin, lever), spin)
+
+
+def _dot(a: spatial.Vec3, b: spatial.Vec3) -> float:
+    return a.x * b.x + a.y * b.y + a.z * b.z
+
+
+def _across(v: spatial.Vec3, axis: spatial.Vec3) -> spatial.Vec3:
+    """`v` without its part along the unit `axis`."""
+    return v - axis * _dot(v, axis)
+
+
+def _clamp(value: float, limit: float) -> float:
+    return max(-limit, min(limit, value))
 
 
 def second_hands(world: World, where: dict[int, spatial.Vec3]) -> dict[int, spatial.Vec3]:

@@ -1,8 +1,9 @@
 """Physics on Rapier: bodies, colliders, named layers, sensors, queries, the character capsule.
 
 Add :class:`PhysicsPlugin` to a world; spawn entities with a ``Transform``, a ``RigidBody`` and
-``Colliders`` (or ``Colliders`` alone for static geometry), and the plugin's systems keep a
-Rapier world in step with them. This package is the only place that imports rapier3d.
+``Colliders`` (or ``Colliders`` alone for static geometry), and a ``Joint``
+(``playspace.components.joints``) to hold a body to another or to the world, and the plugin's
+systems keep a Rapier world in step with them. This package is the only place that imports rapier3d.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from playspace.systems.physics.events import (
     SensorEntered,
     SensorExited,
 )
+from playspace.systems.physics.joints import joint_line
 from playspace.systems.physics.layers import Layers
 from playspace.systems.physics.queries import RayHit, ShapeHit
 from playspace.systems.physics.sync import physics_prepare, physics_step, physics_writeback
@@ -74,4 +76,5 @@ __all__ = [
     "SensorExited",
     "ShapeHit",
     "character_colliders",
+    "joint_line",
 ]

@@ -13,6 +13,7 @@ a collider handle to (entity, part) lives here, so no lookup scans the world.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import rapier3d as rp
 
@@ -35,6 +36,9 @@ from playspace.spatial import FloatArray, Quat, Vec3
 from playspace.systems.physics.convert import PhysicsError, hull_surface, isometry, shared_shape
 from playspace.systems.physics.layers import Layers
 from playspace.systems.physics.queries import Queries, finite
+
+if TYPE_CHECKING:
+    from playspace.systems.physics.joints import BuiltJoint
 
 _KINDS = {
     BodyKind.DYNAMIC: rp.RigidBodyType.DYNAMIC,
@@ -121,6 +125,13 @@ class Physics(Queries):
         self.redrawn: list[list[Body]] = []
         self.redrawn_all = False
         self.writes = 0  # write-backs so far: a body's `written` says if this one wrote it
+        # The joints built from Joint components, by the entity that carries one; the entities
+        # whose Joint was edited since (each Joint's EditFlag names this set); the list of
+        # Joints last seen; the fixed body at the world's origin that world joints hold to.
+        self.joints: dict[int, BuiltJoint] = {}
+        self.joints_edited: set[int] = set()
+        self.seen_joints: object = None
+        self._ground: rp.RigidBodyHandle | None = None
         # The character controllers, with the capsule and query filter they move with, by the
         # body's slot in Rapier's arena, and what they were made for (body, settings, matrix).
         self.controllers: dict[
@@ -245,8 +256,27 @@ class Physics(Queries):
         self.settling.pop(entity, None)
         for part in body.parts:
             self.removed_parts[part.handle] = self.parts.pop(part.handle)
-        self._engine.remove_body(body.handle)
+        self._engine.remove_body(body.handle)  # and, in Rapier, every joint holding it
         self.pending_velocity.pop(entity, None)
+        if self.joints:
+            self._unjoin(body)
+
+    def _unjoin(self, body: Body) -> None:
+        """Forget the joints Rapier removed with `body`: its own, and those of others held to
+        it (kept unbuilt until their Joint is edited)."""
+        own = self.joints.pop(body.entity, None)
+        if own is not None:
+            own.component.edit_flag = None
+        for built in self.joints.values():
+            if built.other is body:
+                built.handle = None
+
+    def ground(self) -> rp.RigidBodyHandle:
+        """The fixed body at the world's origin that joints to the world hold to; made with
+        the first of them (a world without joints has no such body)."""
+        if self._ground is None:
+            self._ground = self._engine.add_body(rp.RigidBodyBuilder(rp.RigidBodyType.FIXED))
+        return self._ground
 
     def _collider(
         self, collider: Collider, entity: int, component: RigidBody | None, volume: float

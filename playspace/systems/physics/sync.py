@@ -16,6 +16,7 @@ from time import perf_counter_ns
 
 from playspace import spatial
 from playspace.components import Transform
+from playspace.components.joints import Joint
 from playspace.components.physics import (
     BodyKind,
     Colliders,
@@ -35,6 +36,7 @@ from playspace.systems.physics.events import (
     SensorEntered,
     SensorExited,
 )
+from playspace.systems.physics.joints import sync_joints, write_positions
 from playspace.systems.physics.settle import overlapping_at_start, settle
 
 log = logging.getLogger(__name__)
@@ -45,7 +47,7 @@ REDRAWN_KEPT = 256  # lists of bodies kept for late placement before it is told 
     Phase.FIXED,
     in_set="physics_prepare",
     reads=(Despawned, Colliders, RigidBody),
-    writes=(Physics, Transform, PreviousTransform),
+    writes=(Physics, Transform, PreviousTransform, Joint),
 )
 def physics_prepare(world: World) -> None:
     """Bring the engine up to date with the components before anything moves this step."""
@@ -56,9 +58,9 @@ def physics_prepare(world: World) -> None:
 
 
 def _bring_up_to_date(world: World, physics: Physics) -> None:
-    """The one way into the engine: new bodies, edited components, then queued commands.
-    Run as the step begins and again just before Rapier steps, so what the systems of the
-    step changed (a grab's kinematic body, a release's velocity) counts in this very step."""
+    """The one way into the engine: new bodies, edited components, joints, then queued
+    commands. Run as the step begins and again just before Rapier steps, so what the systems
+    of the step changed (a grab's kinematic body, a release's velocity) counts in this very step."""
     with_body = world.query(Transform, RigidBody)
     without_body = world.query(Transform, Colliders)
     changed = False
@@ -82,6 +84,11 @@ def _bring_up_to_date(world: World, physics: Physics) -> None:
             found = bodies.get(entity)
             if found is not None:
                 changed |= _apply_changes(physics, found, False)
+    joints = world.each(Joint)
+    fresh = joints is not physics.seen_joints
+    if fresh or physics.joints_edited:
+        changed |= sync_joints(physics, joints, fresh)
+        physics.seen_joints = joints
     if physics.commands:
         physics.apply_commands()
         changed = True
@@ -160,6 +167,7 @@ def _apply_changes(physics: Physics, body: Body, regroup: bool) -> bool:
     reads=(Colliders, RigidBody),
     writes=(
         Physics,
+        Joint,
         Transform,
         PreviousTransform,
         ContactBegan,
@@ -244,10 +252,11 @@ def _report_quarantine(world: World, physics: Physics) -> None:
 @system(
     Phase.FIXED,
     in_set="physics_writeback",
-    writes=(Physics, Transform, PreviousTransform, FellOutOfWorld),
+    writes=(Physics, Transform, PreviousTransform, FellOutOfWorld, Joint),
 )
 def physics_writeback(world: World) -> None:
-    """Copy moving dynamic bodies into their Transforms; catch what fell out of the world.
+    """Copy moving dynamic bodies into their Transforms and joint positions into their
+    Joints; catch what fell out of the world.
 
     This runs over every awake body every step, so it costs little more than reading the poses
     through the bindings: a body is found by its handle's slot in a list (no hashing), marked
@@ -289,6 +298,8 @@ def physics_writeback(world: World) -> None:
             body.previous.rotation = body.transform.rotation
             stopped.append(body)
     physics.moved = moved
+    if physics.joints:
+        write_positions(physics)
     if len(physics.redrawn) < REDRAWN_KEPT:
         physics.redrawn += (moved, stopped)
     else:  # nothing drawn looks (a world without late placement): say "all", keep nothing

@@ -1,0 +1,173 @@
+"""Levers, buttons and dials on joints: what the hands do to them, and what the player did.
+
+Two systems. Before physics steps, :func:`drive_interactables` lets a tracked hand push a
+button in (its grip point, within the button's radius of the axis and deeper than the face,
+carries the face with it: the hands have no solid collider to push with) and gives a lever that
+no hand holds its spring toward the nearest detent (a held lever moves freely). After physics
+has written the joints' positions back, :func:`report_interactables` says what changed:
+``ButtonPressed`` and ``ButtonReleased`` as the press depth passes its thresholds,
+``LeverMoved`` when a lever comes to rest in another detent, ``DialTurned`` as a dial's step
+changes. Every change goes into physics through the ``Joint`` (the spring) or the command
+queue (the push's velocity): the one way in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from playspace.components import TrackedDevice, Transform
+from playspace.components.interactables import Dial, Lever, PushButton
+from playspace.components.interaction import Grabbable, Hand
+from playspace.components.joints import Joint, Spring
+from playspace.ecs import Phase, World, system
+from playspace.spatial import Vec3
+from playspace.systems.interaction.hold import MAX_DRIVE_SPEED, hold
+from playspace.systems.physics import Physics, joint_line
+from playspace.systems.sets import add_fixed_sets
+
+REACH_BEHIND = 0.05  # metres past a button's full travel a hand still pushes it (not from behind)
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonPressed:
+    """`button` was pushed in past its press depth."""
+
+    kind: ClassVar[str] = "button_pressed"
+    button: int
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonReleased:
+    """`button` came back above its release depth."""
+
+    kind: ClassVar[str] = "button_released"
+    button: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeverMoved:
+    """`lever` came to rest in detent number `detent`, at `position` (its angle, radians)."""
+
+    kind: ClassVar[str] = "lever_moved"
+    lever: int
+    detent: int
+    position: float
+
+
+@dataclass(frozen=True, slots=True)
+class DialTurned:
+    """`dial` turned to `steps` steps (its angle in steps, rounded), `change` from before;
+    `angle` is its joint's angle, radians."""
+
+    kind: ClassVar[str] = "dial_turned"
+    dial: int
+    steps: int
+    change: int
+    angle: float
+
+
+INTERACTABLE_EVENTS = (ButtonPressed, ButtonReleased, LeverMoved, DialTurned)
+
+
+@system(
+    Phase.FIXED,
+    in_set="grab",
+    after=(hold,),
+    reads=(PushButton, Lever, Grabbable, Hand, TrackedDevice, Transform),
+    writes=(Joint, Physics),
+)
+def drive_interactables(world: World) -> None:
+    """Push buttons with the hands; spring free levers toward their nearest detent."""
+    buttons = world.query(PushButton, Joint)
+    if buttons:
+        hands = [
+            t.position
+            for _, (_, device, t) in world.query(Hand, TrackedDevice, Transform)
+            if device.tracked
+        ]
+        for entity, (button, joint) in buttons:
+            _push(world, entity, button, joint, hands)
+    for entity, (lever, joint) in world.query(Lever, Joint):
+        grabbable = world.try_get(entity, Grabbable)
+        if grabbable is not None and grabbable.held_by is not None:
+            if joint.spring is not None:
+                joint.spring = None
+            continue
+        spring = Spring(lever.detents[_nearest(lever, joint)], lever.stiffness, lever.damping)
+        if joint.spring != spring:
+            joint.spring = spring
+
+
+def _push(world: World, entity: int, button: PushButton, joint: Joint, hands: list[Vec3]) -> None:
+    physics = world.resource(Physics)
+    line = joint_line(physics, entity)
+    if line is None:
+        return
+    face, axis = line
+    travel = joint.limits[1] if joint.limits is not None else button.press_depth
+    deepest = None
+    for hand in hands:
+        apart = hand - face
+        along = apart.x * axis.x + apart.y * axis.y + apart.z * axis.z
+        across = apart - axis * along
+        inside = across.x**2 + across.y**2 + across.z**2 < button.radius**2
+        if inside and joint.position < along < travel + REACH_BEHIND:
+            deepest = along if deepest is None else max(deepest, along)
+    if deepest is None:
+        return  # its spring and what lies on it move it
+    target = min(deepest, travel)
+    speed = max(
+        -MAX_DRIVE_SPEED, min(MAX_DRIVE_SPEED, (target - joint.position) / world.fixed_time.dt)
+    )
+    physics.set_velocity(entity, axis * speed, axis * 0.0)
+
+
+def _nearest(lever: Lever, joint: Joint) -> int:
+    return min(range(len(lever.detents)), key=lambda i: abs(lever.detents[i] - joint.position))
+
+
+@system(
+    Phase.FIXED,
+    in_set="physics_writeback",
+    after=("physics_writeback",),
+    reads=(Joint, Grabbable),
+    writes=(PushButton, Lever, Dial, *INTERACTABLE_EVENTS),
+)
+def report_interactables(world: World) -> None:
+    """Say what the step did to buttons, levers and dials."""
+    for entity, (button, joint) in world.query(PushButton, Joint):
+        if not button.pressed and joint.position >= button.press_depth:
+            button.pressed = True
+            world.send(ButtonPressed(entity))
+        elif button.pressed and joint.position <= button.release_depth:
+            button.pressed = False
+            world.send(ButtonReleased(entity))
+    for entity, (lever, joint) in world.query(Lever, Joint):
+        grabbable = world.try_get(entity, Grabbable)
+        if grabbable is not None and grabbable.held_by is not None:
+            continue
+        nearest = _nearest(lever, joint)
+        at = lever.detents[nearest]
+        still = abs(joint.velocity) < lever.settle_speed
+        if still and abs(joint.position - at) < lever.settle_within and nearest != lever.detent:
+            first = lever.detent is None
+            lever.detent = nearest
+            if not first:
+                world.send(LeverMoved(entity, nearest, at))
+    for entity, (dial, joint) in world.query(Dial, Joint):
+        steps = round(joint.position / dial.step)
+        if steps != dial.steps:
+            world.send(DialTurned(entity, steps, steps - dial.steps, joint.position))
+            dial.steps = steps
+
+
+class InteractablesPlugin:
+    """Levers, buttons and dials: hands push buttons, levers snap to detents, and each says
+    what happened (add after the GrabPlugin)."""
+
+    def build(self, world: World) -> None:
+        for kind in INTERACTABLE_EVENTS:
+            world.add_event(kind)
+        add_fixed_sets(world)
+        world.add_systems(drive_interactables, report_interactables)
