@@ -282,7 +282,7 @@ class Renderer:
     def _bounds(self, basis: FloatArray, *, scenery: bool) -> list[FloatArray]:
         """The light-space boxes of the batches' scenery, or of their moving instances."""
         return [
-            shadows.instance_bounds(rows, self._radii[gpu.batch.mesh], basis)
+            shadows.instance_bounds(rows, self._radii[gpu.batch.mesh], basis, exact=scenery)
             for gpu in self._drawn
             if gpu.batch is not None
             for rows in (gpu.batch.scenery if scenery else gpu.batch.moving,)
