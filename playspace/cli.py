@@ -68,7 +68,7 @@ def _parser() -> argparse.ArgumentParser:
         "--trace",
         type=Path,
         metavar="FILE",
-        help="replay this trace (v1): headless, or in the window with pause, step, speed and "
+        help="replay this trace (v1 or v2): headless, or in the window with pause, step, speed and "
         "seeking (docs/preview.md)",
     )
     run.add_argument(
@@ -152,6 +152,46 @@ def _parser() -> argparse.ArgumentParser:
         help="with --vr: the GL context the headset session binds: egl (no window), glx (a "
         "hidden window's; WGL on Windows) or auto (EGL where the runtime offers it)",
     )
+    host = commands.add_parser(
+        "host", help="host a networked match: the authoritative world (docs/networking.md)"
+    )
+    host.set_defaults(usage=host)
+    host.add_argument("scene", type=Path, metavar="TARGET", help="a scene (.toml) or example (.py)")
+    join = commands.add_parser(
+        "join", help="join a networked match: play your rig locally, send your input to the host"
+    )
+    join.set_defaults(usage=join)
+    join.add_argument("scene", type=Path, metavar="TARGET", help="the host's scene or example")
+    join.add_argument("--player", default="player", help="your name in the match (player)")
+    join.add_argument(
+        "--trace", type=Path, metavar="FILE", help="play this trace headless instead of the preview"
+    )
+    join.add_argument(
+        "--impair",
+        metavar="MS,LOSS",
+        help="for tests: delay each input message up to MS ms and drop the fraction LOSS",
+    )
+    for side in (host, join):
+        side.add_argument("--session", default="playspace", help="the match's name (playspace)")
+        side.add_argument(
+            "--listen", action="append", metavar="ENDPOINT",
+            help="a Zenoh endpoint to listen on (host default: tcp/127.0.0.1:7447)",
+        )  # fmt: skip
+        side.add_argument(
+            "--connect", action="append", metavar="ENDPOINT",
+            help="a Zenoh endpoint to connect to (join default: tcp/127.0.0.1:7447)",
+        )  # fmt: skip
+        side.add_argument("--seconds", type=float, help="stop after this long (default: never)")
+        side.add_argument("--fixed-hz", type=float, default=90.0, help="fixed steps a second")
+        side.add_argument("--seed", type=int, default=0, help="seed of the run's random generator")
+    host.add_argument("--telemetry", type=Path, metavar="FILE", help="write telemetry v1 here")
+    host.add_argument(
+        "--record", type=Path, metavar="FILE", help="write every step's input as a trace (v1)"
+    )
+    host.add_argument(
+        "--playout", type=int, default=2, metavar="N",
+        help="input frames buffered before the host plays them (more absorbs a worse network)",
+    )  # fmt: skip
     commands.add_parser(
         "doctor", help="say what this machine offers: OpenXR runtime, GL, display, gamepads"
     )
@@ -513,6 +553,65 @@ def _preview(
     return 0
 
 
+def _host(args: argparse.Namespace) -> int:
+    """The authoritative world of a match, until --seconds or Ctrl-C; who joined and left, and
+    what was refused, said as it goes."""
+    from playspace.net import DEFAULT_ENDPOINT, Host, Network
+
+    network = Network(args.session, args.listen or [DEFAULT_ENDPOINT], args.connect or [])
+    with contextlib.ExitStack() as stack:
+        telemetry = None
+        if args.telemetry is not None:
+            telemetry = stack.enter_context(LineStream(args.telemetry))
+        host = Host(
+            args.scene, network, fixed_hz=args.fixed_hz, seed=args.seed, playout=args.playout,
+            telemetry=telemetry, record=args.record, say=lambda line: print(line, flush=True),
+        )  # fmt: skip
+        stack.callback(host.close)
+        print(f"hosting {args.scene} as session {args.session!r} on {network.listen}", flush=True)
+        steps = host.run(args.seconds, stop=args.stop)
+        refused = ", ".join(f"{n} {why}" for why, n in sorted(host.refused.items())) or "none"
+        print(f"{steps} fixed steps hosted; refused messages: {refused}", flush=True)
+        for player, queue in host.queues.items():
+            print(f"input of {player}: {queue.skipped} frames skipped, {queue.starved} steps held")
+        if host.example is not None and host.example.summary is not None:
+            print(host.example.summary(host.world))
+    return INTERRUPTED if args.stop() else 0
+
+
+def _join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Play in a match: a trace headless with --trace, else the preview window."""
+    from playspace.net import DEFAULT_ENDPOINT, Client, Impairment, Network, play
+
+    impairment = None
+    if args.impair is not None:
+        try:
+            delay, loss = (float(part) for part in args.impair.split(","))
+        except ValueError:
+            parser.error(f"--impair expects MS,LOSS (150,0.1), got {args.impair!r}")
+        impairment = Impairment(delay / 1000.0, loss, args.seed)
+    network = Network(args.session, args.listen or [], args.connect or [DEFAULT_ENDPOINT])
+    client = Client(network, args.player, impairment)
+    try:
+        client.wait_for_host()
+        print(f"joined session {args.session!r} as {args.player}", flush=True)
+        if args.trace is None:
+            if not _has_display():
+                print("playspace join: no display for the preview; add --trace", file=sys.stderr)
+                return 2
+            from playspace.loops.preview import preview
+
+            preview(args.scene, fixed_hz=args.fixed_hz, seed=args.seed, plugins=[client.plugin],
+                    seconds=args.seconds, stop=args.stop)  # fmt: skip
+        else:
+            play(client, args.scene, args.trace, seconds=args.seconds, fixed_hz=args.fixed_hz,
+                 seed=args.seed, stop=args.stop)  # fmt: skip
+        print(f"sent {client.sent} bytes of input; host: {client.remote.score or 'no score'}")
+    finally:
+        client.close()
+    return INTERRUPTED if args.stop() else 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command. Ctrl-C, SIGTERM and SIGHUP are noted (:mod:`playspace.stopping`) and each
     run stops at its next step or frame, keeping what it wrote: one line, exit status 130. A
@@ -583,6 +682,19 @@ def _main(argv: Sequence[str] | None, stop: StopRequest) -> int:
         except _Refused as refused:
             print(f"playspace run: {printable(str(refused))}", file=sys.stderr)
             return 2
+    if args.command in ("host", "join"):
+        from playspace.app import TargetError
+        from playspace.net import NetError
+        from playspace.scene import SceneError
+        from playspace.systems.input import TraceError
+
+        try:
+            return _host(args) if args.command == "host" else _join(args, parser)
+        except (NetError, SceneError, TargetError, TraceError) as error:
+            print(f"playspace {args.command}: {error}", file=sys.stderr)
+            return 2
+        except OSError as error:
+            return _os_error(f"playspace {args.command}", error)
     if args.command == "plot":
         from playspace.plot import PlotError, plot_telemetry
 

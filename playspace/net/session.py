@@ -1,0 +1,88 @@
+"""Zenoh sessions for a match: where they listen and connect, and the keys a match uses.
+
+Every key of a match sits under ``playspace/<session>/``:
+
+- ``input/<player>``: a client's input messages (:mod:`playspace.net.wire`), to the host;
+- ``state``: the host's state after each fixed step (or every n-th), to every client;
+- ``state/now``: a query the host answers with its newest state (a client joining late);
+- ``players/<player>``: each client's liveliness token: who is there, who left;
+- ``host``: the host's liveliness token, which a client waits for before it plays.
+
+Sessions are peers that listen and connect on the endpoints given, with multicast and gossip
+scouting off: a match reaches only the machines it names (a test stays on loopback). A link's
+lease is one second, so a client that hangs without closing its socket is gone within two.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import zenoh
+
+DEFAULT_ENDPOINT = "tcp/127.0.0.1:7447"
+LEASE_MS = 1000
+_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+class NetError(ValueError):
+    """A session or player name, or an endpoint, that a match cannot use."""
+
+
+def check_name(name: str, what: str) -> str:
+    """`name` when it can be one key segment (letters, digits, ``_`` and ``-``, 1-64)."""
+    if not _NAME.fullmatch(name):
+        raise NetError(f"{what} {name!r}: use 1-64 letters, digits, '_' or '-'")
+    return name
+
+
+@dataclass(frozen=True, slots=True)
+class Network:
+    """Which match (`session`) and how to reach it: endpoints to listen on and to connect to
+    (Zenoh locators such as ``tcp/127.0.0.1:7447``)."""
+
+    session: str = "playspace"
+    listen: Sequence[str] = ()
+    connect: Sequence[str] = ()
+
+    def __post_init__(self) -> None:
+        check_name(self.session, "session")
+
+    def key(self, *parts: str) -> str:
+        return "/".join(("playspace", self.session, *parts))
+
+    def open(self) -> zenoh.Session:
+        """A peer session on exactly these endpoints, scouting off."""
+        config = zenoh.Config()
+        config.insert_json5("mode", '"peer"')
+        config.insert_json5("listen/endpoints", json.dumps(list(self.listen)))
+        config.insert_json5("connect/endpoints", json.dumps(list(self.connect)))
+        config.insert_json5("scouting/multicast/enabled", "false")
+        config.insert_json5("scouting/gossip/enabled", "false")
+        config.insert_json5("transport/link/tx/lease", str(LEASE_MS))
+        zenoh.init_log_from_env_or("error")
+        try:
+            return zenoh.open(config)
+        except zenoh.ZError as error:
+            raise NetError(f"cannot open the network session: {error}") from None
+
+
+def paced(
+    step: Callable[[], None], hz: float, steps: int | None, stop: Callable[[], bool] | None
+) -> int:
+    """Call `step` `hz` times a second of real time (at once while behind) until `steps` have
+    run or `stop` says so; how many ran."""
+    start = time.perf_counter()
+    done = 0
+    while steps is None or done < steps:
+        if stop is not None and stop():
+            break
+        wait = start + (done + 1) / hz - time.perf_counter()
+        if wait > 0:
+            time.sleep(wait)
+        step()
+        done += 1
+    return done

@@ -1,0 +1,250 @@
+"""What travels between host and clients: input frames and state, as compact binary messages.
+
+An input message is the trace format's sample (``docs/trace-format.md``) packed with
+:mod:`struct`: little-endian, fixed-size parts, nothing evaluated or unpickled. Each message
+carries the client's newest frames (up to :data:`REDUNDANCY`), so a lost message costs nothing
+while the next arrives. Decoding is strict, because the bytes come from anyone on the network:
+a wrong size, a NaN anywhere, a value past the trace format's ranges or an unknown button is a
+:class:`WireError` naming what is wrong, and nothing of that message reaches the world.
+
+A state message is the host's step: its number and time, the pose of every moving body, and a
+small JSON tail (the game's score line) that is read with ``json`` only.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import struct
+from dataclasses import dataclass
+from typing import TypeVar
+
+from playspace.components.input import Button, DevicePose, Gamepad, HandInput, InputFrame, PadButton
+from playspace.spatial import Pose, Quat, normalize, quat_from_xyzw, quat_to_xyzw, vec3, vec3_from
+
+VERSION = 1
+REDUNDANCY = 3  # frames per input message: the newest and the two before it
+TICKET = 16  # bytes: the client's Zenoh id, which binds a player's name to one client
+
+_HEAD = struct.Struct("<BB16s")  # version, frame count, ticket
+_FRAME = struct.Struct("<Id")  # the client's step number, its time (s)
+_DEVICE = struct.Struct("<B13f")  # flags (tracked, has v, has w), p, q, v, w
+_CONTROLS = struct.Struct("<4fB")  # grip, trigger, stick x, y; buttons as bits
+_PADS = struct.Struct("<B")
+_PAD = struct.Struct("<4fH")
+_MAX_PADS = 4
+_TRACKED, _HAS_V, _HAS_W = 1, 2, 4
+_BUTTONS = tuple(Button)
+_PAD_BUTTONS = tuple(PadButton)
+_REACH = (1e4, 1.0, 1e3, 1e4)  # |p| m, |q| (checked apart), |v| m/s, |w| rad/s
+_UNIT_SLACK = 1e-12  # as the trace loader: a quaternion this close to unit is kept as it is
+
+_STATE = struct.Struct("<BIdH")  # version, host step, host time, body count
+_BODY = struct.Struct("<I7f")  # entity, p, q
+_TAIL = struct.Struct("<H")
+MAX_BODIES = 4096
+_E = TypeVar("_E", Button, PadButton)
+
+
+class WireError(ValueError):
+    """A message that is not one: refused whole, and counted by the host."""
+
+
+@dataclass(frozen=True, slots=True)
+class InputMessage:
+    """One client's newest frames, oldest first, each with the client's step number."""
+
+    ticket: bytes
+    frames: tuple[tuple[int, InputFrame], ...]
+
+
+def _device(device: DevicePose | None) -> bytes:
+    if device is None:
+        return _DEVICE.pack(0, *([0.0] * 13))
+    p, q = device.pose.position, quat_to_xyzw(device.pose.rotation)
+    v, w = device.linear_velocity, device.angular_velocity
+    flags = _TRACKED | (_HAS_V if v is not None else 0) | (_HAS_W if w is not None else 0)
+    zero = vec3(0.0, 0.0, 0.0)
+    v, w = v if v is not None else zero, w if w is not None else zero
+    return _DEVICE.pack(flags, p.x, p.y, p.z, *q, v.x, v.y, v.z, w.x, w.y, w.z)
+
+
+def _bits(pressed: frozenset[Button] | frozenset[PadButton], names: tuple[object, ...]) -> int:
+    return sum(1 << names.index(button) for button in pressed)
+
+
+def _frame(step: int, frame: InputFrame) -> bytes:
+    parts = [_FRAME.pack(step, frame.time), _device(frame.head)]
+    for hand in (frame.left, frame.right):
+        parts.append(_device(hand.pose))
+        bits = _bits(hand.buttons, _BUTTONS)
+        parts.append(_CONTROLS.pack(hand.grip, hand.trigger, *hand.stick, bits))
+    pads = frame.pads[:_MAX_PADS]
+    parts.append(_PADS.pack(len(pads)))
+    for pad in pads:
+        bits = _bits(pad.buttons, _PAD_BUTTONS)
+        parts.append(_PAD.pack(*pad.left_stick, *pad.right_stick, bits))
+    return b"".join(parts)
+
+
+def encode_input(ticket: bytes, frames: list[tuple[int, InputFrame]]) -> bytes:
+    """The message carrying `frames` (step number, frame; oldest first) from `ticket`'s client."""
+    if len(ticket) != TICKET:
+        raise ValueError(f"a ticket is {TICKET} bytes, got {len(ticket)}")
+    body = b"".join(_frame(step, frame) for step, frame in frames)
+    return _HEAD.pack(VERSION, len(frames), ticket) + body
+
+
+class _Reader:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.at = 0
+
+    def take(self, shape: struct.Struct, what: str) -> tuple[object, ...]:
+        end = self.at + shape.size
+        if end > len(self.data):
+            raise WireError(f"{what}: the message ends after {len(self.data)} bytes")
+        values = shape.unpack_from(self.data, self.at)
+        self.at = end
+        return values
+
+
+def _finite(values: tuple[object, ...], what: str, low: float, high: float) -> list[float]:
+    numbers = [float(v) for v in values if isinstance(v, float | int)]
+    for number in numbers:
+        if not (math.isfinite(number) and low <= number <= high):
+            raise WireError(f"{what}: expected numbers in [{low:g}, {high:g}], got {number!r}")
+    return numbers
+
+
+def _rotation(xyzw: list[float], what: str) -> Quat:
+    if not any(xyzw):
+        raise WireError(f"{what}.q: a zero quaternion is no rotation")
+    q = quat_from_xyzw(xyzw)
+    return q if abs(math.fsum(c * c for c in xyzw) - 1.0) <= _UNIT_SLACK else normalize(q)
+
+
+def _read_device(reader: _Reader, what: str) -> DevicePose | None:
+    flags, *values = reader.take(_DEVICE, what)
+    assert isinstance(flags, int)
+    if flags & ~(_TRACKED | _HAS_V | _HAS_W):
+        raise WireError(f"{what}: unknown flags {flags:#x}")
+    p = _finite(tuple(values[0:3]), f"{what}.p", -_REACH[0], _REACH[0])
+    q = _finite(tuple(values[3:7]), f"{what}.q", -2.0, 2.0)
+    v = _finite(tuple(values[7:10]), f"{what}.v", -_REACH[2], _REACH[2])
+    w = _finite(tuple(values[10:13]), f"{what}.w", -_REACH[3], _REACH[3])
+    if not flags & _TRACKED:
+        return None
+    return DevicePose(
+        Pose(vec3_from(p), _rotation(q, what)),
+        vec3_from(v) if flags & _HAS_V else None,
+        vec3_from(w) if flags & _HAS_W else None,
+    )
+
+
+def _pressed(bits: int, names: tuple[_E, ...], what: str) -> frozenset[_E]:
+    if bits >> len(names):
+        raise WireError(f"{what}.buttons: unknown button bits {bits:#x}")
+    return frozenset(name for i, name in enumerate(names) if bits >> i & 1)
+
+
+def _read_hand(reader: _Reader, what: str) -> HandInput:
+    pose = _read_device(reader, what)
+    *values, bits = reader.take(_CONTROLS, what)
+    grip, trigger = _finite(tuple(values[:2]), f"{what}.grip/trigger", 0.0, 1.0)
+    sx, sy = _finite(tuple(values[2:]), f"{what}.stick", -1.0, 1.0)
+    assert isinstance(bits, int)
+    return HandInput(pose, grip, trigger, (sx, sy), _pressed(bits, _BUTTONS, what))
+
+
+def _read_frame(reader: _Reader, what: str) -> tuple[int, InputFrame]:
+    step, time = reader.take(_FRAME, what)
+    assert isinstance(step, int)
+    (t,) = _finite((time,), f"{what}.t", 0.0, 86_400.0)
+    head = _read_device(reader, f"{what}.head")
+    left = _read_hand(reader, f"{what}.left")
+    right = _read_hand(reader, f"{what}.right")
+    (count,) = reader.take(_PADS, what)
+    assert isinstance(count, int)
+    if count > _MAX_PADS:
+        raise WireError(f"{what}.pads: at most {_MAX_PADS}, got {count}")
+    pads = []
+    for i in range(count):
+        *values, bits = reader.take(_PAD, f"{what}.pads[{i}]")
+        lx, ly, rx, ry = _finite(tuple(values), f"{what}.pads[{i}]", -1.0, 1.0)
+        assert isinstance(bits, int)
+        buttons = _pressed(bits, _PAD_BUTTONS, f"{what}.pads[{i}]")
+        pads.append(Gamepad((lx, ly), (rx, ry), buttons))
+    return step, InputFrame(t, head, left, right, tuple(pads))
+
+
+def decode_input(data: bytes) -> InputMessage:
+    """The frames in an input message; :class:`WireError` for anything that is not exactly
+    one (wrong version or size, non-finite or out-of-range numbers, unknown bits)."""
+    reader = _Reader(data)
+    version, count, ticket = reader.take(_HEAD, "header")
+    if version != VERSION:
+        raise WireError(f"header: version {version}, this playspace speaks {VERSION}")
+    assert isinstance(count, int) and isinstance(ticket, bytes)
+    if not 1 <= count <= REDUNDANCY:
+        raise WireError(f"header: 1 to {REDUNDANCY} frames, got {count}")
+    frames = tuple(_read_frame(reader, f"frame {i}") for i in range(count))
+    if reader.at != len(data):
+        raise WireError(f"{len(data) - reader.at} bytes after the last frame")
+    steps = [step for step, _ in frames]
+    if steps != sorted(set(steps)):
+        raise WireError(f"frames out of order: steps {steps}")
+    return InputMessage(ticket, frames)
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The host's world after one fixed step: every moving body's pose by entity, and the
+    game's score line (its example's summary), when it has one."""
+
+    step: int
+    time: float
+    bodies: dict[int, Pose]
+    score: str | None = None
+
+
+def encode_state(state: State) -> bytes:
+    """The message of one host step."""
+    parts = [_STATE.pack(VERSION, state.step, state.time, len(state.bodies))]
+    for entity, pose in state.bodies.items():
+        p = pose.position
+        parts.append(_BODY.pack(entity, p.x, p.y, p.z, *quat_to_xyzw(pose.rotation)))
+    tail = json.dumps({"score": state.score}).encode()
+    parts.append(_TAIL.pack(len(tail)) + tail)
+    return b"".join(parts)
+
+
+def decode_state(data: bytes) -> State:
+    """A host step's state; :class:`WireError` for anything that is not exactly one."""
+    reader = _Reader(data)
+    version, step, time, count = reader.take(_STATE, "state")
+    if version != VERSION:
+        raise WireError(f"state: version {version}, this playspace speaks {VERSION}")
+    assert isinstance(step, int) and isinstance(time, float) and isinstance(count, int)
+    if count > MAX_BODIES:
+        raise WireError(f"state: at most {MAX_BODIES} bodies, got {count}")
+    bodies = {}
+    for i in range(count):
+        entity, *values = reader.take(_BODY, f"body {i}")
+        p = _finite(tuple(values[:3]), f"body {i}.p", -_REACH[0], _REACH[0])
+        q = _finite(tuple(values[3:]), f"body {i}.q", -2.0, 2.0)
+        assert isinstance(entity, int)
+        bodies[entity] = Pose(vec3_from(p), _rotation(q, f"body {i}"))
+    (size,) = reader.take(_TAIL, "state tail")
+    assert isinstance(size, int)
+    raw = data[reader.at : reader.at + size]
+    if len(raw) != size or reader.at + size != len(data):
+        raise WireError(
+            f"state tail: expected {size} bytes to the end, got {len(data) - reader.at}"
+        )
+    try:
+        tail = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise WireError(f"state tail: not JSON ({error})") from None
+    score = tail.get("score") if isinstance(tail, dict) else None
+    return State(step, time, bodies, score if isinstance(score, str) else None)

@@ -1,0 +1,209 @@
+"""Networked play on loopback: host and client as separate processes, Zenoh on 127.0.0.1 only
+(explicit endpoints on a free port, scouting off), a replayed trace driving the client."""
+
+from __future__ import annotations
+
+import math
+import socket
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import zenoh
+from cli_helpers import ROOT, playspace
+
+from playspace.components.input import InputFrame
+from playspace.net import (
+    Client,
+    Host,
+    InputQueue,
+    Network,
+    RemoteView,
+    State,
+    WireError,
+    decode_input,
+    encode_input,
+)
+from playspace.spatial import Pose, identity, vec3
+from playspace.systems.input import hand_input, standing
+
+SNOWBALL = ROOT / "examples" / "snowball.py"
+TRACE = ROOT / "examples" / "traces" / "snowball.jsonl"
+HITS = "target hits: target 5m: 1"  # what the trace does played locally
+TICKET = bytes(16)
+
+
+def _endpoint() -> str:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return f"tcp/127.0.0.1:{probe.getsockname()[1]}"
+
+
+def _command(*args: str | Path) -> list[str]:
+    return [sys.executable, "-m", "playspace.cli", *map(str, args)]
+
+
+def _match(tmp_path: Path, *join_options: str, playout: int = 2) -> tuple[str, Path, Path]:
+    """A host and a client playing the snowball trace, each its own process: the host's
+    output, its telemetry and its recording."""
+    endpoint, telemetry, record = _endpoint(), tmp_path / "host.jsonl", tmp_path / "rec.jsonl"
+    host = subprocess.Popen(
+        _command("host", SNOWBALL, "--session", "t", "--listen", endpoint, "--seconds", "7",
+                 "--telemetry", telemetry, "--record", record, "--playout", str(playout)),
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
+    )  # fmt: skip
+    client = subprocess.run(
+        _command("join", SNOWBALL, "--session", "t", "--connect", endpoint, "--player", "alice",
+                 "--trace", TRACE, *join_options),
+        capture_output=True, text=True, timeout=60, cwd=ROOT, check=False,
+    )  # fmt: skip
+    out, _ = host.communicate(timeout=60)
+    assert client.returncode == 0, client.stderr
+    assert host.returncode == 0, out
+    return out, telemetry, record
+
+
+def _replays_to(tmp_path: Path, record: Path, telemetry: Path) -> None:
+    replayed = tmp_path / "replayed.jsonl"
+    run = playspace("run", SNOWBALL, "--headless", "--trace", record, "--telemetry", replayed)
+    assert run.returncode == 0, run.stderr
+    assert replayed.read_bytes() == telemetry.read_bytes()
+
+
+def test_a_match_scores_as_played_locally_and_its_recording_replays_byte_for_byte(
+    tmp_path: Path,
+) -> None:
+    out, telemetry, record = _match(tmp_path)
+    assert "joined alice" in out and "left alice" in out
+    assert HITS in out
+    assert "refused messages: none" in out
+    _replays_to(tmp_path, record, telemetry)
+
+
+def test_under_delay_reordering_and_loss_the_host_sees_the_same_throw(tmp_path: Path) -> None:
+    # 150 ms of jitter is about 14 steps at 90 Hz: a playout of 18 frames absorbs it, and the
+    # two older frames in each message cover the 10 % that are lost
+    out, telemetry, record = _match(tmp_path, "--impair", "150,0.1", playout=18)
+    assert HITS in out
+    assert "last throw left the hand at 7.3 m/s" in out
+    assert "input of alice: 0 frames skipped" in out  # every frame played, in order
+    _replays_to(tmp_path, record, telemetry)
+
+
+def _host(endpoint: str, lines: list[str] | None = None) -> Host:
+    said = lines.append if lines is not None else (lambda line: None)
+    return Host(SNOWBALL, Network("t", listen=[endpoint]), say=said)
+
+
+def _peer(endpoint: str) -> zenoh.Session:
+    return Network("t", connect=[endpoint]).open()
+
+
+def _wait(condition: object, seconds: float = 3.0) -> None:
+    end = time.monotonic() + seconds
+    while not condition() and time.monotonic() < end:  # type: ignore[operator]
+        time.sleep(0.02)
+
+
+def test_hostile_messages_are_refused_counted_and_never_reach_the_world() -> None:
+    endpoint = _endpoint()
+    host = _host(endpoint)
+    peer = _peer(endpoint)
+    try:
+        token = peer.liveliness().declare_token("playspace/t/players/alice")
+        _wait(lambda: host.seat is not None)
+        good = encode_input(TICKET, [(1, standing())])
+        nan = bytearray(good)
+        struct.pack_into("<f", nan, 18 + 12 + 1, math.nan)  # the head's x
+        far = hand_input((0.0, 1e6, 0.0))
+        for payload in (b"", good[:-1], good + b"\0", bytes(nan)):
+            peer.put("playspace/t/input/alice", payload)
+        peer.put("playspace/t/input/bob", good)  # a player who has not joined
+        peer.put("playspace/t/input/alice", good)  # takes alice's seat for this ticket
+        time.sleep(0.2)
+        other = encode_input(bytes(range(16)), [(2, standing())])  # another client, alice's key
+        peer.put("playspace/t/input/alice", other)
+        _wait(lambda: sum(host.refused.values()) >= 6)
+        assert host.refused == {"malformed": 4, "unseated": 1, "claimed": 1}
+        assert host.seat is not None and list(host.seat.queue.frames) == [1]
+        with pytest.raises(WireError, match=r"frame 0\.right\.p"):
+            decode_input(encode_input(TICKET, [(1, InputFrame(right=far))]))
+        token.undeclare()  # type: ignore[no-untyped-call]
+    finally:
+        peer.close()  # type: ignore[no-untyped-call]
+        host.close()
+
+
+def test_a_vanished_client_is_removed_within_two_seconds() -> None:
+    endpoint = _endpoint()
+    lines: list[str] = []
+    host = _host(endpoint, lines)
+    client = subprocess.Popen(
+        _command("join", SNOWBALL, "--session", "t", "--connect", endpoint, "--player", "bob",
+                 "--trace", TRACE),
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
+    )  # fmt: skip
+    try:
+        _wait(lambda: host.seat is not None, 20.0)
+        assert host.seat is not None and host.seat.player == "bob"
+        client.kill()
+        killed = time.time()
+        _wait(lambda: host.seat is None, 5.0)
+        assert host.seat is None
+        left = [float(line.split()[-1]) for line in lines if line.startswith("left bob")]
+        assert left and left[0] - killed < 2.0
+    finally:
+        client.kill()
+        client.wait()
+        host.close()
+
+
+def test_a_late_joiner_gets_the_current_state_by_query() -> None:
+    endpoint = _endpoint()
+    host = _host(endpoint)
+    client = Client(Network("t", connect=[endpoint]), "carol")
+    try:
+        for _ in range(5):
+            host.step()
+        client.wait_for_host()
+        newest = client.remote.states[-1][1]
+        assert newest.step == 5 and newest.score is not None and "target hits" in newest.score
+    finally:
+        client.close()
+        host.close()
+
+
+def test_the_input_queue_restores_order_fills_losses_and_catches_up() -> None:
+    queue = InputQueue(playout=2)
+    frames = {step: InputFrame(time=step / 90) for step in range(1, 12)}
+    assert queue.take() is None  # nothing yet: the rig holds
+    queue.offer(((2, frames[2]),))
+    queue.offer(((1, frames[1]),))  # overtaken, still taken in order
+    taken = [queue.take(), queue.take()]
+    assert [f.time if f else None for f in taken] == [1 / 90, 2 / 90]
+    queue.offer(((4, frames[4]), (5, frames[5])))  # 3 lost with every copy
+    assert queue.take() is frames[4] and queue.skipped == 1
+    queue.offer(tuple((s, frames[s]) for s in range(6, 12)))  # a burst: fall back to the playout
+    assert queue.take() is frames[10] and queue.skipped == 1 + 5  # 5 to 9 dropped
+
+
+def test_remote_bodies_are_drawn_interpolated_behind_the_newest_state() -> None:
+    view = RemoteView(delay=0.05)
+    at = [Pose(vec3(x, 0.0, 0.0), identity()) for x in (0.0, 1.0)]
+    view.add(State(1, 1.0, {7: at[0]}), arrived=100.0)
+    view.add(State(2, 1.1, {7: at[1]}), arrived=100.1)
+    assert view.poses(100.1)[7].position.x == pytest.approx(0.5)  # host time 1.1, drawn at 1.05
+    assert view.poses(100.2)[7].position.x == pytest.approx(1.0)
+
+
+def test_a_headless_run_without_networking_does_not_load_zenoh() -> None:
+    code = (
+        "import sys; from playspace.cli import main; "
+        f"main(['run', {str(SNOWBALL)!r}, '--headless', '--seconds', '0.1']); "
+        "assert 'zenoh' not in sys.modules"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
