@@ -76,12 +76,15 @@ def run(out: Path, render: bool = True, stop: Callable[[], bool] | None = None) 
 
 
 def _capture(path: Path) -> tuple[Capture | None, str]:
-    """A capture of the last step, or why there cannot be one (no GL here: said, not fatal)."""
+    """A capture of the last step, or why there cannot be one (no GL here: said, not fatal).
+    From a spectator behind the player, lit at high quality (one frame): the player's own eye
+    at the end of the kitchen's trace sees only the pantry wall."""
+    from playspace.render.cameras import camera_named
     from playspace.render.capture import Capture
     from playspace.render.context import GLUnavailableError
 
     try:
-        return Capture(path, None, 1), str(path)
+        return Capture(path, None, 1, camera=camera_named("spectator"), quality="high"), str(path)
     except GLUnavailableError as error:
         return None, f"none ({error})"
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 from cli_helpers import playspace, without_runtime
+from PIL import Image
 
 from playspace import __version__
 
@@ -33,7 +35,11 @@ def test_demo_replays_the_kitchen_and_says_what_happened(tmp_path: Path) -> None
     assert "bees hit: 1" in out
     telemetry = (tmp_path / "kitchen-telemetry.jsonl").read_text().splitlines()
     assert '"playspace-telemetry"' in telemetry[0] and len(telemetry) > 600
-    assert (tmp_path / "kitchen.png").read_bytes()[:4] == b"\x89PNG"
+    picture = np.asarray(Image.open(tmp_path / "kitchen.png").convert("RGB")).astype(int)
+    # seen from behind the player: the bees (yellow) and the player's white head block
+    yellow = (picture[..., 0] > 200) & (picture[..., 1] > 150) & (picture[..., 2] < 90)
+    white = picture.min(axis=2) > 235
+    assert yellow.sum() > 2_000 and white.sum() > 500
 
 
 def test_demo_without_rendering_still_simulates(tmp_path: Path) -> None:
