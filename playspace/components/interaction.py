@@ -5,6 +5,7 @@ leaves with. Nothing about holding is kept anywhere else."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from playspace import spatial
@@ -17,11 +18,18 @@ from playspace.spatial import Pose, Vec3
 class Hand:
     """A hand that grabs: its grip state and what it holds.
 
-    `offset` is the held object's pose in the hand's frame at the moment of the grab, kept so
-    the object does not jump into the palm. `second` is True when this hand holds an object's
-    second grab point (the object is aimed from the first hand toward this one). `hovering` is
-    what a free hand would take if it gripped now, as XRI's hover and Godot XR Tools'
-    highlight show it.
+    `offset` is the held object's pose in the hand's frame now: at a grab, where it was
+    grabbed, so the object does not jump into the palm. While `easing_to` is set, the offset
+    moves to it, reaching it in `ease_left` seconds: an attach point's pose (the grip of a
+    pistol meets the hand, as XRI's attach ease-in) or the palm, for an object pulled from a
+    distance. `second` is True when this hand holds an object's second grab point (the object
+    is aimed from the first hand toward this one). `hovering` is what a free hand would take
+    if it gripped now, as XRI's hover and Godot XR Tools' highlight show it.
+
+    `distance_grab` lets this hand take any grabbable in its aim a few metres away
+    (``GrabSettings.distance_range``), not only those within reach. `grip_toggle` makes one
+    squeeze grab and the next let go (XR Tools' grip toggle): None follows
+    ``GrabSettings.grip_toggle``.
     """
 
     side: DeviceRole
@@ -30,6 +38,10 @@ class Hand:
     offset: Pose | None = None
     second: bool = False
     hovering: int | None = None  # what it would take if it gripped now (drawn highlighted)
+    easing_to: Pose | None = None  # the offset it is moving to (None: there)
+    ease_left: float = 0.0  # seconds until the offset reaches `easing_to`
+    distance_grab: bool = False  # takes what it aims at, a few metres away
+    grip_toggle: bool | None = None  # one squeeze grabs, the next lets go (None: the setting)
 
 
 @dataclass(slots=True)
@@ -55,6 +67,12 @@ class Grabbable:
     `socketed_in` is the socket that holds it (``playspace.components.sockets``), and `tags`
     are the names a socket accepts it by, as XRI's interaction layers and Godot XR Tools'
     groups; a list given as `tags` is kept as a frozenset.
+
+    `attach_left` and `attach_right` are where each hand holds it, poses in its own frame
+    (XRI's attach transform, XR Tools' grab points): grabbed, the object moves so that pose
+    meets the hand's grip pose, over `attach_ease` seconds (0: at once), wherever it was
+    grabbed. None keeps the pose it was grabbed at. `distance_grab` lets any hand pull it
+    from a few metres away (``Hand.distance_grab`` opts a hand in for everything).
     """
 
     held_by: int | None = None
@@ -64,6 +82,10 @@ class Grabbable:
     second_grip: Vec3 | None = None  # a second grab point (object frame): held in two hands
     throw_scale: tuple[float, float] = (1.0, 1.0)  # linear, angular
     max_throw_speed: float = 20.0  # m/s: a tracking glitch must not fire a missile
+    attach_left: Pose | None = None  # where the left hand holds it (its frame)
+    attach_right: Pose | None = None  # where the right hand holds it (its frame)
+    attach_ease: float = 0.0  # seconds it takes to move into the hand (0: at once)
+    distance_grab: bool = False  # any hand may pull it from a few metres away
     before: HeldBefore | None = None
     last_clear: Pose | None = None
     dropped: dict[int, str] = field(default_factory=dict)
@@ -81,6 +103,13 @@ class GrabSettings:
     `com_offset` is where the controller's centre of mass is in the grip pose's frame: it
     depends on the controller (OpenXR's interaction profile chooses it) and is where the throw
     measures v and w, so that v + w x r uses one tracked point throughout.
+
+    A distance grab (``Hand.distance_grab``, ``Grabbable.distance_grab``) takes the object
+    nearest the aim (the grip pose's -Z) within `distance_angle` of it and `distance_range`
+    away, with nothing of the environment between, and pulls it into the palm over
+    `pull_time` (XR Tools' ranged pickup: 5 m and 5 degrees; a cone a little wider forgives
+    a shaking hand). `grip_toggle` makes every hand's grip a toggle unless a hand says
+    otherwise.
     """
 
     reach: float = 0.08  # radius of the grab sensor at the grip point, metres
@@ -88,3 +117,7 @@ class GrabSettings:
     grip_off: float = 0.3
     com_offset: Vec3 = field(default_factory=lambda: spatial.vec3(0.0, -0.01, 0.03))
     history: int = 12  # fixed steps of controller poses kept for the throw
+    distance_range: float = 3.0  # metres a distance grab reaches (0: no distance grabs)
+    distance_angle: float = math.radians(10.0)  # half-angle of its cone about the aim
+    pull_time: float = 0.25  # seconds a pulled object takes to reach the palm
+    grip_toggle: bool = False  # one squeeze grabs, the next lets go (every hand)

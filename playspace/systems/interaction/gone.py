@@ -29,6 +29,7 @@ def forget(world: World, entity: int, components: dict[type, object]) -> None:
     for hand_entity, hand in world.each(Hand):
         if hand.holding == entity:
             hand.holding, hand.offset, hand.second = None, None, False
+            hand.easing_to, hand.ease_left = None, 0.0
         if hand.hovering == entity:
             hand.hovering = None
             world.send(HoverExited(hand_entity, entity))

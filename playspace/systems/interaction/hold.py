@@ -5,7 +5,14 @@ Grip above 0.7 grabs, below 0.3 lets go (hysteresis, so a trembling finger does 
 object). The candidate is the grabbable overlapping the hand's sensor whose centre of mass is
 nearest, and never one with the environment between hand and object: no grabbing through
 walls. The offset between hand and object at the grab is kept, so the object does not jump
-into the palm. A held object becomes a kinematic body that follows the hand every fixed step,
+into the palm, unless the object names an attach point for that hand (``Grabbable.attach_left``,
+``attach_right``): then the offset moves, at once or over ``attach_ease``, until that pose meets
+the hand's grip (XRI's attach transform and ease-in). A hand or an object that opts in to
+distance grab, with nothing within reach, aims: the grabbable nearest the grip pose's -Z within
+a cone, a few metres off and with no environment between, is hovered, and gripped it is taken
+the same way, its offset moving it into the palm over ``GrabSettings.pull_time``. With grip
+toggle (``GrabSettings.grip_toggle``, ``Hand.grip_toggle``) one squeeze takes and the next
+lets go. A held object becomes a kinematic body that follows the hand every fixed step,
 after locomotion moved the origin, so it neither lags nor jitters while the player moves; what
 it strikes gets a real velocity from Rapier's next-kinematic-position. Letting go restores the
 body's kind and layers (its solids on ``dropped`` until clear of the player's body) and puts it
@@ -17,6 +24,12 @@ body on its layers, and each step the hand sets its velocity toward where the ha
 it, along what the joint lets it do (a hinge turns toward the hand, a slider slides toward it),
 so the joint, its limits and whatever it bumps into still hold it. The speed is capped, so a
 hand that jumps never teleports it. Let go, it keeps the velocity it has: a door swings on.
+Attach points and distance grabs leave jointed objects alone.
+
+An object with a ``second_grip`` is taken by a second hand at that point: it stays on the
+first hand and turns to aim at the second (a rifle, a pan in both hands). The second letting go
+leaves it to the first (easing back over ``attach_ease``); the first letting go hands it to the
+second where it is. Only the last hand to let go sends a ``LetGo``.
 """
 
 from __future__ import annotations
@@ -63,28 +76,78 @@ LEVER_ARM = 0.1
     ),
 )
 def grab(world: World) -> None:
-    """Turn grip values into grabs and let-gos, with hysteresis; say what each free hand
-    starts and stops hovering."""
+    """Turn grip values into grabs and let-gos, with hysteresis (held while squeezed, or a
+    squeeze to take and one to let go with grip toggle); say what each free hand starts and
+    stops hovering."""
     settings = world.resource(GrabSettings)
     frame = world.resource(InputState).frame
     for entity, (hand, device) in world.query(Hand, TrackedDevice):
         grip = (frame.left if hand.side is DeviceRole.LEFT_HAND else frame.right).grip
         free = device.tracked and hand.holding is None
-        _hover(world, entity, hand, _candidate(world, entity) if free else None)
+        candidate, far = _candidate(world, entity, hand, settings) if free else (None, False)
+        _hover(world, entity, hand, candidate)
+        toggle = settings.grip_toggle if hand.grip_toggle is None else hand.grip_toggle
         if not hand.gripping and grip > settings.grip_on:
             hand.gripping = True
-            if hand.hovering is not None:
-                _take(world, entity, hand, hand.hovering)
+            if toggle and hand.holding is not None:
+                _open(world, entity, hand, device)
+            elif hand.hovering is not None:
+                _take(world, entity, hand, hand.hovering, far)
                 _hover(world, entity, hand, None)
         elif hand.gripping and grip < settings.grip_off:
             hand.gripping = False
-            if hand.holding is not None:
-                held, offset = hand.holding, hand.offset
-                hand.holding, hand.offset = None, None
-                if hand.second:
-                    hand.second = False
-                elif offset is not None:
-                    _let_go(world, entity, device, held, offset)
+            if not toggle and hand.holding is not None:
+                _open(world, entity, hand, device)
+
+
+def _open(world: World, entity: int, hand: Hand, device: TrackedDevice) -> None:
+    """The hand `entity` lets go of what it holds: a second hand leaves the object to the
+    first, a first hand hands it to a second one, and a lone hand gives it back."""
+    held, offset = hand.holding, hand.offset
+    assert held is not None
+    hand.holding, hand.offset, hand.easing_to, hand.ease_left = None, None, None, 0.0
+    if hand.second:
+        hand.second = False
+        _one_handed(world, held)
+        return
+    other = _second_hand(world, held)
+    if other is not None:
+        _hand_over(world, other, held)
+    elif offset is not None:
+        _let_go(world, entity, device, held, offset)
+
+
+def _second_hand(world: World, held: int) -> int | None:
+    """The hand entity holding `held` by its second grab point, if one does."""
+    return next((e for e, h in world.each(Hand) if h.holding == held and h.second), None)
+
+
+def _one_handed(world: World, held: int) -> None:
+    """The second hand let go of `held`: its first hand holds it alone again, easing back
+    from where the two hands aimed it to its one-handed pose (at once without an ease)."""
+    grabbable = world.try_get(held, Grabbable)
+    if grabbable is None or grabbable.held_by is None:
+        return
+    first = world.get(grabbable.held_by, Hand)
+    if first.offset is None or grabbable.attach_ease <= 0.0:
+        return
+    rest = first.easing_to or first.offset
+    first.offset = _offset_now(world, grabbable.held_by, held)
+    first.easing_to, first.ease_left = rest, max(first.ease_left, grabbable.attach_ease)
+
+
+def _hand_over(world: World, entity: int, held: int) -> None:
+    """The first hand let go of `held` while the hand `entity` held its second grab point:
+    `entity` holds it now, where it holds it, and the object does not move."""
+    hand, grabbable = world.get(entity, Hand), world.get(held, Grabbable)
+    hand.second, hand.offset = False, _offset_now(world, entity, held)
+    grabbable.held_by = entity
+
+
+def _offset_now(world: World, hand: int, held: int) -> Pose:
+    """Where `held` is now in the frame of the hand entity `hand`."""
+    own = world.get(hand, Transform).pose()
+    return spatial.compose(spatial.invert(own), world.get(held, Transform).pose())
 
 
 def _hover(world: World, entity: int, hand: Hand, candidate: int | None) -> None:
@@ -99,11 +162,14 @@ def _hover(world: World, entity: int, hand: Hand, candidate: int | None) -> None
         world.send(HoverEntered(entity, candidate))
 
 
-def _candidate(world: World, entity: int) -> int | None:
-    """What the hand `entity` would take if it gripped now: the grabbable within reach whose
-    centre of mass is nearest, with no environment between (no grabbing through walls)."""
+def _candidate(
+    world: World, entity: int, hand: Hand, settings: GrabSettings
+) -> tuple[int | None, bool]:
+    """What the hand `entity` would take if it gripped now, and whether from a distance: the
+    grabbable within reach whose centre of mass is nearest, else (for a hand or an object
+    that allows it) the one nearest its aim; never one with the environment between (no
+    grabbing through walls)."""
     physics = world.resource(Physics)
-    settings = world.resource(GrabSettings)
     here = world.get(entity, Transform).position
     reach = physics.overlap(Sphere(settings.reach), here, spatial.identity(), GRABBABLE_LAYERS)
     candidates = sorted(
@@ -111,34 +177,93 @@ def _candidate(world: World, entity: int) -> int | None:
         key=lambda e: spatial.length(physics.center_of_mass(e) - here),
     )
     for candidate in candidates:
-        centre = physics.center_of_mass(candidate)
-        between = centre - here
+        if _in_sight(physics, here, physics.center_of_mass(candidate)):
+            return candidate, False
+    if settings.distance_range <= 0.0:
+        return None, False
+    return _aimed_at(world, entity, hand, settings), True
+
+
+def _in_sight(physics: Physics, here: spatial.Vec3, there: spatial.Vec3) -> bool:
+    """Whether no environment collider stands between `here` and `there`."""
+    between = there - here
+    distance = spatial.length(between)
+    if distance <= 1e-6:
+        return True
+    return physics.ray_cast(here, between, distance, layers=["environment"]) is None
+
+
+def _aimed_at(world: World, entity: int, hand: Hand, settings: GrabSettings) -> int | None:
+    """The free grabbable a distance grab would pull: within the cone about the hand's aim
+    (the grip pose's -Z), the nearest the aim, then the nearest; one that neither the hand
+    nor the object opts in for, or that sits on a joint, is never pulled."""
+    physics = world.resource(Physics)
+    grip = world.get(entity, Transform).pose()
+    aim = spatial.rotate(grip.rotation, spatial.vec3(0.0, 0.0, -1.0))
+    here, cosine = grip.position, math.cos(settings.distance_angle)
+    found = physics.overlap(
+        Sphere(settings.distance_range), here, spatial.identity(), GRABBABLE_LAYERS
+    )
+    scored: list[tuple[float, float, int]] = []
+    for candidate in {e for e, _ in found}:
+        grabbable = world.try_get(candidate, Grabbable)
+        if grabbable is None or grabbable.held_by is not None or world.has(candidate, Joint):
+            continue
+        if not (hand.distance_grab or grabbable.distance_grab):
+            continue
+        between = physics.center_of_mass(candidate) - here
         distance = spatial.length(between)
-        if distance > 1e-6:
-            wall = physics.ray_cast(here, between, distance, layers=["environment"])
-            if wall is not None:
-                continue  # the environment stands between the hand and the object
-        return candidate
+        if distance > settings.distance_range or distance <= 1e-6:
+            continue
+        along = _dot(between, aim) / distance
+        if along >= cosine:
+            scored.append((-along, distance, candidate))
+    for _, _, candidate in sorted(scored):
+        if _in_sight(physics, here, physics.center_of_mass(candidate)):
+            return candidate
     return None
 
 
-def _take(world: World, entity: int, hand: Hand, held: int) -> None:
+def _take(world: World, entity: int, hand: Hand, held: int, far: bool) -> None:
+    """The hand `entity` takes `held`: from where it lies (pulled into the palm when `far`),
+    from the other hand, or by its second grab point when the other hand holds it."""
     grabbable = world.get(held, Grabbable)
     holder = grabbable.held_by
     if holder is not None and holder != entity:
         other = world.get(holder, Hand)
         if grabbable.second_grip is not None and not other.second:
             hand.holding, hand.second = held, True  # both hands now: aimed first to second
+            world.send(Grabbed(entity, held))
             return
         other.holding, other.offset, other.second = None, None, False  # taken from the other hand
+        other.easing_to, other.ease_left = None, 0.0
     else:
         _start_holding(world, held)
-    own = world.get(entity, Transform).pose()
-    obj = world.get(held, Transform)
     hand.holding = held
-    hand.offset = spatial.compose(spatial.invert(own), obj.pose())
+    hand.offset = _offset_now(world, entity, held)
+    hand.easing_to, hand.ease_left = None, 0.0
+    if not world.has(held, Joint):  # a jointed object is held where it was grabbed
+        attach = (
+            grabbable.attach_left if hand.side is DeviceRole.LEFT_HAND else grabbable.attach_right
+        )
+        settings = world.resource(GrabSettings)
+        if attach is not None:
+            hand.easing_to, hand.ease_left = spatial.invert(attach), grabbable.attach_ease
+        elif far:
+            hand.easing_to, hand.ease_left = _palm(world, held, hand.offset), 0.0
+        if far:
+            hand.ease_left = max(hand.ease_left, settings.pull_time)
+        if hand.easing_to is not None and hand.ease_left <= 0.0:
+            hand.offset, hand.easing_to = hand.easing_to, None
     grabbable.held_by = entity
     world.send(Grabbed(entity, held))
+
+
+def _palm(world: World, held: int, offset: Pose) -> Pose:
+    """Where an object pulled from a distance with no attach point ends in the hand: turned
+    as it was, its centre of mass at the grip point."""
+    centre = world.resource(Physics).local_center_of_mass(held)
+    return Pose(-spatial.rotate(offset.rotation, centre), offset.rotation)
 
 
 def _start_holding(world: World, held: int) -> None:
@@ -209,12 +334,15 @@ def hold(world: World) -> None:
     seconds = second_hands(
         world, {e: world.get(e, Transform).position for e, _ in world.each(Hand)}
     )
+    dt = world.fixed_time.dt
     for _, (hand, device, transform) in world.query(Hand, TrackedDevice, Transform):
         if hand.holding is None or hand.second or hand.offset is None or not device.tracked:
             continue  # a hand that lost tracking leaves the object where it was
         grabbable = world.try_get(hand.holding, Grabbable)
         if grabbable is None:
             continue  # despawned during this step: forgotten at the next
+        if hand.easing_to is not None:
+            _ease(hand, dt)
         pose = held_pose(hand.offset, transform.pose(), grabbable, seconds.get(hand.holding))
         joint = world.try_get(hand.holding, Joint)
         if joint is not None:
@@ -223,6 +351,17 @@ def hold(world: World) -> None:
             continue
         obj = world.get(hand.holding, Transform)
         obj.position, obj.rotation = pose.position, pose.rotation
+
+
+def _ease(hand: Hand, dt: float) -> None:
+    """Move the hand's offset one step of `dt` toward `easing_to`, at an even pace that
+    arrives when `ease_left` runs out."""
+    assert hand.offset is not None and hand.easing_to is not None
+    if hand.ease_left <= dt:
+        hand.offset, hand.easing_to, hand.ease_left = hand.easing_to, None, 0.0
+        return
+    hand.offset = spatial.lerp_pose(hand.offset, hand.easing_to, dt / hand.ease_left)
+    hand.ease_left -= dt
 
 
 def _drive(world: World, entity: int, joint: Joint, target: Pose, grip: spatial.Vec3) -> None:
