@@ -20,6 +20,7 @@ from playspace.scene import (
     PlayerScenePlugin,
     Scene,
     SpawnedScene,
+    interactable_plugins_for,
     load_scene,
     movement_plugins_for,
     physics_plugin_for,
@@ -58,8 +59,8 @@ class DefaultPlugins:
     """The plugins a world is made of, in the order they are added: physics (as the scene's
     ``[physics]`` table says), the scene's entities, the player on an input source, what the
     scene's ``[player]`` asks of it (its head radius, its holsters, and the movement providers
-    it turns on: jump, sprint, crouch), grab, the throw, haptic feedback, and late placement of
-    what is drawn.
+    it turns on: jump, sprint, crouch), grab, the throw, the levers, buttons and dials of the
+    scene's props (when it has any), haptic feedback, and late placement of what is drawn.
 
     As with Bevy's ``DefaultPlugins``, a game changes one's settings by giving its own
     (``.set(GrabPlugin(GrabSettings(reach=0.12)))``) or leaves one out
@@ -77,6 +78,7 @@ class DefaultPlugins:
             *movement_plugins_for(scene),
             GrabPlugin(),
             ThrowPlugin(),
+            *interactable_plugins_for(scene),
             HapticsPlugin(GRAB_EVENTS),
             DrawnPlugin(),
         ]

@@ -16,6 +16,8 @@ from playspace import spatial
 from playspace.app import build_world
 from playspace.components import Look, SceneCamera, Transform
 from playspace.components.input import Button, InputFrame
+from playspace.components.interactables import Dial, Lever, PushButton
+from playspace.components.joints import Joint, JointKind, Spring
 from playspace.components.locomotion import (
     CrouchSettings,
     JumpSettings,
@@ -37,8 +39,13 @@ from playspace.components.sockets import Socket
 from playspace.ecs import World
 from playspace.scene import (
     Scene,
+    SceneButton,
+    SceneDial,
     SceneError,
+    SceneJoint,
+    SceneLever,
     SceneSocket,
+    SceneSpring,
     SpawnedScene,
     euler_rotation,
     load_scene,
@@ -733,9 +740,9 @@ def test_keys_of_another_shape_are_unknown_and_a_bad_shape_hides_its_sizes(
 ) -> None:
     file = tmp_path / "kitchen.toml"
     assert errors(tmp_path, BALL + "size = [1, 1, 1]\n") == [
-        f"{file}: [[prop]] 1: unknown key 'size'; known keys: color, emissive, grabbable, layer, "
-        "mass, material, metallic, name, position, radius, rotation, roughness, shape, tags, "
-        "texture"
+        f"{file}: [[prop]] 1: unknown key 'size'; known keys: button, color, dial, emissive, "
+        "grabbable, joint, layer, lever, mass, material, metallic, name, position, radius, "
+        "rotation, roughness, shape, tags, texture"
     ]
     assert len(errors(tmp_path, BALL.replace("sphere", "ball"))) == 1
 
@@ -1204,4 +1211,204 @@ def test_every_socket_problem_is_reported_at_once(tmp_path: Path) -> None:
         "[[socket]] 1, key 'holding'",
         "[[socket]] 1",
         "[player], key 'jump_speed'",  # once: its value is wrong, and it needs jump = true
+    ]
+
+
+DOOR = """
+[[prop]]
+name = "door"
+shape = "box"
+size = [0.8, 2, 0.04]
+position = [0.4, 1.02, -1]
+grabbable = true
+joint = { kind = "hinge", to = "frame", anchor = [-0.4, 0, 0], limits = [0, 90], friction = 0.3 }
+
+[[box]]
+name = "frame"
+size = [0.1, 2.1, 0.1]
+position = [-0.1, 1.05, -1]
+"""
+KNOBS = """
+[[prop]]
+name = "lever"
+shape = "box"
+size = [0.03, 0.3, 0.03]
+position = [1, 1, -1]
+grabbable = true
+joint.kind = "hinge"
+joint.anchor = [0, -0.15, 0]
+joint.axis = [1, 0, 0]
+joint.limits = [-30, 30]
+joint.spring = { target = 10, stiffness = 50, damping = 5 }
+lever = { detents = [-20, 20], stiffness = 5000 }
+
+[[prop]]
+name = "button"
+shape = "box"
+size = [0.05, 0.05, 0.02]
+position = [1.5, 1, -1]
+joint = { kind = "slider", axis = [0, 0, -1], limits = [0, 0.015], spring = { stiffness = 400 } }
+button = { press_depth = 0.01, release_depth = 0.005, radius = 0.03 }
+
+[[prop]]
+name = "dial"
+shape = "box"
+size = [0.05, 0.05, 0.03]
+position = [2, 1, -1]
+grabbable = true
+joint = { kind = "hinge", axis = [0, 0, 1] }
+dial = { step = 30 }
+"""
+
+
+def test_joint_and_interactable_keys_spawn_joints_levers_buttons_and_dials(
+    tmp_path: Path,
+) -> None:
+    scene = load_scene(write(tmp_path, FLOOR + DOOR + KNOBS))
+    door, lever, button, dial = scene.props
+    assert door.joint == SceneJoint(
+        "hinge", "frame", (-0.4, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 90.0), 0.3
+    )
+    assert lever.joint is not None and lever.joint.spring == SceneSpring(10.0, 50.0, 5.0)
+    assert lever.lever == SceneLever((-20.0, 20.0), 5000.0, Lever((0.0,)).damping)
+    assert button.button == SceneButton(0.01, 0.005, 0.03)
+    assert dial.dial == SceneDial(30.0) and dial.joint is not None and dial.joint.limits is None
+    world, entities = _world(tmp_path, FLOOR + DOOR + KNOBS)
+    world.step(1)
+    hinge = world.get(entities["door"], Joint)
+    assert hinge.kind is JointKind.HINGE and hinge.to == entities["frame"]
+    assert hinge.limits == pytest.approx((0.0, math.pi / 2)) and hinge.friction == 0.3
+    assert tuple(hinge.anchor) == (-0.4, 0.0, 0.0)
+    spring = world.get(entities["lever"], Joint).spring  # the lever's detent spring by now
+    assert spring is not None and spring.stiffness == 5000.0
+    assert world.get(entities["lever"], Lever).detents == pytest.approx(
+        (math.radians(-20), math.radians(20))
+    )
+    slider = world.get(entities["button"], Joint)
+    assert slider.kind is JointKind.SLIDER and slider.to is None
+    assert slider.spring == Spring(0.0, 400.0, Spring().damping)
+    assert world.get(entities["button"], PushButton) == PushButton(0.01, 0.005, 0.03)
+    assert world.get(entities["dial"], Dial).step == pytest.approx(math.radians(30))
+    systems = {spec.name for spec in world.schedule.all()}
+    assert "report_interactables" in systems  # the scene's levers brought their plugin
+    plain, _ = _world(tmp_path, FLOOR + DOOR)  # a door alone needs none
+    assert "report_interactables" not in {spec.name for spec in plain.schedule.all()}
+
+
+PROP_1 = "[[prop]] 1, key "
+HINGE = '{ kind = "hinge", ... }'
+SLIDER = '{ kind = "slider", ... }'
+BAD_JOINTS = [
+    (
+        BALL + 'joint = "hinge"\n',
+        f"{PROP_1}'joint': expected a table of keys ({{ name = value, ... }}), got \"hinge\"",
+    ),
+    (
+        BALL + "joint = { axis = [0, 1, 0] }\n",
+        f'{PROP_1}\'joint.kind\': missing, expected one of "hinge", "slider"',
+    ),
+    (
+        BALL + 'joint = { kind = "ball" }\n',
+        f'{PROP_1}\'joint.kind\': expected one of "hinge", "slider", got "ball"',
+    ),
+    (
+        BALL + 'joint = { kind = "hinge", axis = [0, 0, 0] }\n',
+        f"{PROP_1}'joint.axis': expected a direction, not [0, 0, 0], got [0, 0, 0]",
+    ),
+    (
+        BALL + 'joint = { kind = "hinge", limits = [0, 200] }\n',
+        f"{PROP_1}'joint.limits': expected two numbers > -180 and < 180 (degrees), got [0, 200]",
+    ),
+    (
+        BALL + 'joint = { kind = "slider", limits = [0.3, 0] }\n',
+        f"{PROP_1}'joint.limits': expected [min, max] with min <= max, got [0.3, 0]",
+    ),
+    (
+        BALL + 'joint = { kind = "slider", friction = -1 }\n',
+        f"{PROP_1}'joint.friction': expected a number >= 0 and <= 10000 (1/s), got -1",
+    ),
+    (
+        BALL + 'joint = { kind = "hinge", spring = { stiffness = -5 } }\n',
+        f"{PROP_1}'joint.spring.stiffness': expected a number >= 0 and <= 1e+06 (1/s^2), got -5",
+    ),
+    (
+        BALL + 'joint = { kind = "hinge", sping = 1 }\n',
+        "[[prop]] 1: unknown key 'joint.sping'; known keys: anchor, axis, friction, kind, "
+        "limits, spring, to",
+    ),
+    (
+        BALL + 'joint = { kind = "hinge", to = "nothing" }\n',
+        f"{PROP_1}'joint.to': expected the name of a prop, box, stairs, ramp, mesh or opponent "
+        'of this scene, got "nothing"',
+    ),
+    (
+        NAMED + 'joint = { kind = "hinge", to = "ball" }\n',
+        f"{PROP_1}'joint.to': expected another entity than the prop itself (or no `to`: the "
+        'world), got "ball"',
+    ),
+    (
+        BALL + 'joint = { kind = "hinge", to = "hook" }\n[[socket]]\nname = "hook"\n'
+        "position = [0, 1, 0]\n",
+        f"{PROP_1}'joint.to': expected an entity with a body ([[socket]] 1 is a socket: it has "
+        'none), got "hook"',
+    ),
+    (
+        BALL + "lever = { detents = [0] }\n",
+        f"{PROP_1}'lever': expected a prop with a hinge joint (joint = {HINGE}) with it, got none",
+    ),
+    (
+        BALL + 'joint = { kind = "hinge" }\nbutton = {}\n',
+        f"{PROP_1}'button': expected a prop with a slider joint (joint = {SLIDER}) with it, "
+        "got a hinge",
+    ),
+    (
+        BALL + 'joint = { kind = "slider" }\ndial = {}\n',
+        f"{PROP_1}'dial': expected a prop with a hinge joint (joint = {HINGE}) with it, "
+        "got a slider",
+    ),
+    (
+        BALL + 'joint = { kind = "hinge", limits = [0, 45] }\nlever = { detents = [0, 60] }\n',
+        f"{PROP_1}'lever.detents': expected angles within the joint's limits, 0 to 45 degrees, "
+        "got [0, 60]",
+    ),
+    (
+        BALL + 'joint = { kind = "hinge" }\nlever = { detents = [] }\n',
+        f"{PROP_1}'lever.detents': expected a list of one or more numbers, each a finite number "
+        "(degrees), got []",
+    ),
+    (
+        BALL + 'joint = { kind = "slider" }\nbutton = { press_depth = 0.004 }\n',
+        f"{PROP_1}'button.release_depth': expected a depth less than press_depth (0.004), "
+        "got 0.004",
+    ),
+    (
+        BALL + 'joint = { kind = "slider", limits = [0, 0.01] }\nbutton = { press_depth = 0.02 }\n',
+        f"{PROP_1}'button.press_depth': expected a depth the joint's limits let it reach (at "
+        "most 0.01 metres), got 0.02",
+    ),
+    (
+        BALL + 'joint = { kind = "hinge" }\ndial = { step = 0 }\n',
+        f"{PROP_1}'dial.step': expected a number > 0 and < 360 (degrees), got 0",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), BAD_JOINTS)
+def test_each_bad_joint_or_interactable_key_is_named_with_what_was_expected(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    assert errors(tmp_path, text) == [f"{tmp_path / 'kitchen.toml'}: {message}"]
+
+
+def test_every_joint_problem_is_reported_at_once(tmp_path: Path) -> None:
+    found = errors(
+        tmp_path,
+        BALL + 'joint = { kind = "hinge", axis = 1, to = "x", zz = 1 }\n'
+        "lever = { detents = [0] }\ndial = { step = -1 }\n",
+    )
+    assert [m.split(": ", 1)[1].split(":")[0] for m in found] == [
+        "[[prop]] 1, key 'joint.axis'",
+        "[[prop]] 1",  # the unknown joint.zz
+        "[[prop]] 1, key 'dial.step'",  # read though the joint it needs is wrong
+        "[[prop]] 1, key 'joint.to'",  # checked once every name is known
     ]

@@ -1,9 +1,11 @@
 """The workshop example (``examples/workshop.toml``), replayed headless from its trace: what a
-player would notice of its sockets and of the movement providers its ``[player]`` turns on,
-checked from telemetry as in ``test_examples.py``."""
+player would notice of its sockets, of its door, drawer, lever, button and dial, and of the
+movement providers its ``[player]`` turns on, checked from telemetry as in
+``test_examples.py`` (with the interactables' events recorded too)."""
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -11,7 +13,10 @@ from typing import Any
 import pytest
 from test_examples import EXAMPLES, events, replay
 
+from playspace.ecs import World
 from playspace.scene import load_scene
+from playspace.systems.interaction import INTERACTABLE_EVENTS
+from playspace.systems.telemetry import record_events
 
 SCENE = EXAMPLES / "workshop.toml"
 TRACE = EXAMPLES / "traces" / "workshop.jsonl"
@@ -19,14 +24,42 @@ HOOK = (0.55, 1.2, -0.2)  # the wrench's hook: its socket's position, no snap of
 BENCH_EDGE = -0.9  # x of the bench's face toward the room
 
 
+def _record_interactables(world: World) -> None:
+    record_events(world, *INTERACTABLE_EVENTS)
+
+
 @cache
 def _steps(scene: Path = SCENE) -> list[dict[str, Any]]:
-    return replay(scene, TRACE)
+    return replay(scene, TRACE, _record_interactables)
+
+
+def found(step: dict[str, Any], name: str) -> dict[str, Any]:
+    """The object called `name` in a step's telemetry."""
+    return next(o for o in step["objects"] if o["name"] == name)
 
 
 def wrench(step: dict[str, Any]) -> list[float]:
-    found: list[float] = next(o["p"] for o in step["objects"] if o["name"] == "wrench")
-    return found
+    position: list[float] = found(step, "wrench")["p"]
+    return position
+
+
+def turned(step: dict[str, Any], name: str) -> float:
+    """How far the object `name` has turned from its spawn pose (all of them spawn unturned and
+    turn about one axis), in degrees."""
+    x, y, z, w = found(step, name)["q"]
+    return math.degrees(2 * math.atan2(math.sqrt(x * x + y * y + z * z), abs(w)))
+
+
+def identity(name: str) -> int:
+    ident: int = found(_steps()[0], name)["id"]
+    return ident
+
+
+def let_go(name: str) -> float:
+    """When the hand let go of the object `name` (once in the trace)."""
+    (release,) = [e for e in events(_steps(), "release") if e["object"] == identity(name)]
+    at: float = next(s["t"] for s in _steps() if release in s["events"])
+    return at
 
 
 def test_the_scene_is_what_the_trace_was_made_for() -> None:
@@ -35,13 +68,64 @@ def test_the_scene_is_what_the_trace_was_made_for() -> None:
     assert hooks["wrench hook"].position == HOOK and hooks["wrench hook"].holding == "wrench"
     assert hooks["holster"].carried_by == "body"
     assert scene.player.jump and scene.player.crouch and scene.player.sprint
+    props = {p.name: p for p in scene.props}
+    assert props["door"].joint is not None and props["door"].joint.limits == (0.0, 90.0)
+    assert props["lever"].lever is not None and props["lever"].lever.detents == (0.0, 40.0)
+    assert props["button"].button is not None and props["dial"].dial is not None
+
+
+def test_the_drawer_pulled_open_stays_open() -> None:
+    steps = _steps()
+    closed = found(steps[0], "drawer")["p"][2]
+    released = let_go("drawer")
+    after = [found(s, "drawer")["p"][2] for s in steps if s["t"] >= released]
+    assert closed - after[0] == pytest.approx(0.22, abs=0.01)  # pulled 22 cm toward the player
+    assert max(after) - min(after) < 0.001  # and left there, to the end
+
+
+def test_the_door_let_go_swings_on_and_rests_at_its_limit() -> None:
+    steps = _steps()
+    released = let_go("door")
+    at_release = next(turned(s, "door") for s in steps if s["t"] >= released)
+    assert 30.0 < at_release < 60.0  # pushed part of the way
+    angles = [turned(s, "door") for s in steps]
+    assert max(angles) < 90.5  # never past its limit
+    assert angles[-1] == pytest.approx(90.0, abs=0.5)  # swung on by itself and stayed there
+
+
+def test_the_lever_stops_at_its_limit_and_ends_in_its_other_detent() -> None:
+    steps = _steps()
+    held = [turned(s, "lever") for s in steps if s["t"] < let_go("lever")]
+    assert max(held) == pytest.approx(45.0, abs=0.5)  # pulled to 60 degrees, stopped at 45
+    moved = events(steps, "lever_moved")
+    assert [(e["lever"], e["detent"]) for e in moved] == [(identity("lever"), 1)]
+    assert math.degrees(moved[0]["position"]) == pytest.approx(40.0)
+    assert turned(steps[-1], "lever") == pytest.approx(40.0, abs=2.0)  # resting in it
+
+
+def test_the_button_is_pressed_then_released() -> None:
+    steps = _steps()
+    said = [e for s in steps for e in s["events"] if e["type"].startswith("button_")]
+    button = identity("button")
+    assert said == [
+        {"type": "button_pressed", "button": button},
+        {"type": "button_released", "button": button},
+    ]
+
+
+def test_the_dial_turned_100_degrees_clicks_seven_steps() -> None:
+    steps = _steps()
+    turns = events(steps, "dial_turned")
+    assert [e["steps"] for e in turns] == list(range(1, 8))  # 100 / 15 = 6.7, rounded
+    assert all(e["dial"] == identity("dial") and e["change"] == 1 for e in turns)
+    assert turned(steps[-1], "dial") == pytest.approx(100.0, abs=3.0)
 
 
 def test_the_wrench_taken_from_the_rack_and_dropped_comes_back_to_its_hook() -> None:
     steps = _steps()
-    (grab,) = events(steps, "grab")
-    (release,) = events(steps, "release")
-    assert grab["object"] == release["object"]
+    wrenched = [e for e in events(steps, "grab") if e["object"] == identity("wrench")]
+    assert len(wrenched) == 1  # taken once
+    (release,) = [e for e in events(steps, "release") if e["object"] == identity("wrench")]
     on_floor = [s["t"] for s in steps if wrench(s)[1] < 0.1]
     assert on_floor, "the dropped wrench never reached the floor"
     back = next(s["t"] for s in steps if s["t"] > on_floor[0] and wrench(s)[1] > 1.0)

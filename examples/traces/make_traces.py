@@ -185,10 +185,108 @@ DROPPED_AT = (0.3, 1.0, -0.35)  # out of every socket's zone: it falls to the fl
 BENCH_LEAN = -1.2  # the head's x over the bench: 0.3 m past its edge at x = -0.9
 
 
+LEVER_PIVOT, LEVER_GRIP = (-0.65, 0.92, 0.9), 0.27  # its hinge, and where along it the hand holds
+BUTTON, DIAL = (-0.3, 1.15, 0.95), (-0.1, 1.15, 1.0)  # the hand 7 and 2 cm before their faces
+DRAWER = (-0.4, 0.76, 0.74)  # its front's middle, 3 cm out
+HINGE, HANDLE = (0.92, 1.0, 1.5), (0.68, -0.04)  # the door's hinge; its handle from the hinge
+AT_COUNTER, BACKED, AT_DOOR = (-0.4, 0.4), (-0.4, 0.15), (1.2, 1.15)  # where the head stands (x, z)
+ROUND = [(0.3, 0.15), (0.35, 0.6), (0.8, 0.95)]  # past the open drawer and the rack's corner
+WORKED = 14.0  # seconds the counter and the door take; the rest of the workshop follows
+
+
+def _lever_at(degrees: float) -> Point:
+    """The hand on the lever tipped `degrees` toward the player."""
+    a = math.radians(degrees)
+    x, y, z = LEVER_PIVOT
+    return (x, y + LEVER_GRIP * math.cos(a), z - LEVER_GRIP * math.sin(a))
+
+
+def _door_at(degrees: float) -> Point:
+    """The hand on the door's handle with the door open `degrees`."""
+    a = math.radians(degrees)
+    x, y, z = HINGE
+    along, before = HANDLE
+    return (
+        x + along * math.cos(a) - before * math.sin(a),
+        y,
+        z + along * math.sin(a) + before * math.cos(a),
+    )
+
+
+def _floor_path(t: float, keys: list[tuple[float, tuple[float, float]]]) -> Point:
+    x, _, z = _path(t, [(when, (a, HEIGHT, b)) for when, (a, b) in keys])
+    return x, HEIGHT, z
+
+
+def counter_and_door(t: float) -> InputFrame:
+    """Turn round to the counter; tip the lever past its 45 degree limit and let it go (it
+    settles in its 40 degree detent); press the button; turn the dial 100 degrees; step back and
+    pull the drawer open 22 cm; walk round to the door, push it open 45 degrees and let it go
+    swinging (it stops at its 90 degree limit); walk back and turn to face the room."""
+    out = ROUND[::-1]
+    head = _floor_path(
+        t,
+        [
+            (0.0, (0.0, 0.0)),
+            (0.2, (0.0, 0.0)),
+            (1.2, AT_COUNTER),
+            (6.0, AT_COUNTER),
+            (6.6, BACKED),
+            (8.2, BACKED),
+            (8.8, ROUND[0]),
+            (9.3, ROUND[1]),
+            (9.9, ROUND[2]),
+            (10.5, AT_DOOR),
+            (11.8, AT_DOOR),
+            (12.4, out[0]),
+            (12.9, out[1]),
+            (13.4, out[2]),
+            (13.8, (0.0, 0.0)),
+        ],
+    )
+    yaw = math.pi * (ramp(t, 0.0, 0.6) - ramp(t, 13.2, 0.6))
+    rest = (head[0] - 0.2 * math.cos(yaw), head[1] - 0.8, head[2] + 0.1 * math.cos(yaw))
+    keys = [(0.0, rest), (0.2, rest), (1.2, _lever_at(0.0)), (1.4, _lever_at(0.0))]
+    keys += [(1.5 + 0.05 * i, _lever_at(6.0 * i)) for i in range(1, 11)]  # to 60 degrees
+    keys += [(2.5, _lever_at(60.0)), (2.9, BUTTON), (3.1, BUTTON)]
+    keys += [(3.4, (BUTTON[0], BUTTON[1], BUTTON[2] + 0.1)), (3.7, BUTTON), (4.0, DIAL)]
+    keys += [
+        (5.3, DIAL),
+        (6.0, DRAWER),
+        (6.3, DRAWER),
+        (7.0, (DRAWER[0], DRAWER[1], DRAWER[2] - 0.22)),
+    ]
+    keys += [
+        (7.4, (DRAWER[0], DRAWER[1], DRAWER[2] - 0.22)),
+        (8.2, (BACKED[0] + 0.2, 0.9, BACKED[1] + 0.1)),
+    ]
+    keys += [
+        (10.5, (AT_DOOR[0] + 0.2, 0.9, AT_DOOR[1] + 0.1)),
+        (10.8, _door_at(0.0)),
+        (11.0, _door_at(0.0)),
+    ]
+    keys += [(11.0 + 0.05 * i, _door_at(5.0 * i)) for i in range(1, 11)]  # 50 degrees, 1.7 rad/s
+    keys += [(12.0, (AT_DOOR[0] - 0.2, 0.9, AT_DOOR[1] + 0.1)), (12.4, rest)]
+    position = _path(t, keys) if t < 12.4 else rest
+    gripped = 1.3 < t < 2.55 or 4.1 < t < 5.4 or 6.2 < t < 7.3 or 10.9 < t < 11.4
+    twist = math.radians(100.0) * ramp(t, 4.3, 0.8)
+    turn = spatial.multiply(
+        spatial.from_axis_angle(spatial.vec3(0, 0, 1), twist), spatial.yaw_rotation(yaw)
+    )
+    hand = HandInput(
+        DevicePose(spatial.Pose(spatial.vec3(*position), turn)), grip=1.0 if gripped else 0.0
+    )
+    return player(head, right=hand, yaw=yaw)
+
+
 def workshop(t: float) -> InputFrame:
-    """Take the wrench off its hook and drop it (it comes back); walk to the bench and lean
-    0.3 m over it; crouch (right stick click), smooth-move under the beam, stand up past it;
-    jump (A) and move forward onto the ledge."""
+    """Work the counter and the door (:func:`counter_and_door`); then take the wrench off its
+    hook and drop it (it comes back); walk to the bench and lean 0.3 m over it; crouch (right
+    stick click), smooth-move under the beam, stand up past it; jump (A) and move forward onto
+    the ledge."""
+    if t < WORKED:
+        return counter_and_door(t)
+    t -= WORKED
     x = _between((0.0, 0.0, 0.0), (BENCH_LEAN, 0.0, 0.0), ramp(t, 2.0, 1.5))[0]
     x -= BENCH_LEAN * ramp(t, 4.0, 1.0)  # and back to the middle of the room
     y = HEIGHT - 0.15 * ramp(t, 2.8, 0.7) + 0.15 * ramp(t, 4.0, 1.0)  # the lean lowers the head
@@ -211,7 +309,7 @@ TRACES: dict[str, tuple[Callable[[float], InputFrame], float]] = {
     "snowball": (snowball, 3.0),
     "dash": (dash, 3.5),
     "settings": (settings, 5.3),
-    "workshop": (workshop, 9.0),
+    "workshop": (workshop, WORKED + 9.0),
 }
 
 

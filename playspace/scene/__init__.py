@@ -9,6 +9,9 @@ TOML.
     world.add_plugin(PlayerScenePlugin(scene))               # head radius, holsters
     for plugin in movement_plugins_for(scene):               # jump, sprint, crouch
         world.add_plugin(plugin)
+    world.add_plugin(GrabPlugin())
+    for plugin in interactable_plugins_for(scene):           # its levers, buttons, dials
+        world.add_plugin(plugin)
 
 ``docs/scene-format.md`` documents every table and key. The conventions are playspace's:
 metres, kilograms, +Y up, -Z forward; the file gives angles in degrees (``yaw``, ``angle``,
@@ -25,7 +28,11 @@ from playspace.formats.scene.load import load_scene
 from playspace.formats.scene.model import (
     Scene,
     SceneBox,
+    SceneButton,
+    SceneDial,
     SceneError,
+    SceneJoint,
+    SceneLever,
     SceneMesh,
     SceneOpponent,
     ScenePhysics,
@@ -33,9 +40,11 @@ from playspace.formats.scene.model import (
     SceneProp,
     SceneRamp,
     SceneSocket,
+    SceneSpring,
     SceneStairs,
     Viewpoint,
 )
+from playspace.scene.interactables import interactable_plugins_for
 from playspace.scene.player import PlayerScenePlugin, movement_plugins_for
 from playspace.scene.spawn import (
     RAMP_THICKNESS,
@@ -50,7 +59,11 @@ __all__ = [
     "PlayerScenePlugin",
     "Scene",
     "SceneBox",
+    "SceneButton",
+    "SceneDial",
     "SceneError",
+    "SceneJoint",
+    "SceneLever",
     "SceneMesh",
     "SceneOpponent",
     "ScenePhysics",
@@ -58,10 +71,12 @@ __all__ = [
     "SceneProp",
     "SceneRamp",
     "SceneSocket",
+    "SceneSpring",
     "SceneStairs",
     "SpawnedScene",
     "Viewpoint",
     "euler_rotation",
+    "interactable_plugins_for",
     "load_scene",
     "movement_plugins_for",
     "physics_plugin_for",

@@ -16,6 +16,8 @@ from dataclasses import dataclass, replace
 
 from playspace import spatial
 from playspace.components import Look, SceneCamera, Transform
+from playspace.components.interactables import Dial, Lever, PushButton
+from playspace.components.joints import Joint, JointKind, Spring
 from playspace.components.physics import (
     BodyKind,
     Box,
@@ -32,6 +34,7 @@ from playspace.formats.scene.model import (
     Scene,
     SceneBox,
     SceneError,
+    SceneJoint,
     SceneMesh,
     SceneOpponent,
     SceneProp,
@@ -113,6 +116,9 @@ def spawn_scene(world: World, scene: Scene) -> SpawnedScene:
         return tuple(entities[name] for name, _ in planned)
 
     spawned = SpawnedScene(entities, spawn(statics), spawn(props), spawn(opponents))
+    for prop in scene.props:  # a joint's other entity, by name, may come later in the file
+        if prop.joint is not None and prop.joint.to is not None:
+            world.get(entities[prop.name], Joint).to = entities[prop.joint.to]
     sockets = [(s.name, _socket(s, entities)) for s in scene.sockets]  # holding: a prop's entity
     spawned = replace(spawned, sockets=spawn(sockets))
     player = scene.player
@@ -223,7 +229,41 @@ def _prop(prop: SceneProp) -> tuple[object, ...]:
         Colliders(Collider(prop.shape, layer=prop.layer)),
         Prop(prop.name),
     )
-    return (*components, Grabbable(tags=frozenset(prop.tags))) if prop.grabbable else components
+    if prop.grabbable:
+        components += (Grabbable(tags=frozenset(prop.tags)),)
+    if prop.joint is not None:  # held to the world until spawn_scene names its other entity
+        components += (_joint(prop.joint),)
+    if prop.lever is not None:
+        lever = prop.lever
+        components += (Lever(_radians(lever.detents), lever.stiffness, lever.damping),)
+    if prop.button is not None:
+        button = prop.button
+        components += (PushButton(button.press_depth, button.release_depth, button.radius),)
+    if prop.dial is not None:
+        components += (Dial(math.radians(prop.dial.step)),)
+    return components
+
+
+def _radians(degrees: tuple[float, ...]) -> tuple[float, ...]:
+    return tuple(math.radians(d) for d in degrees)
+
+
+def _joint(joint: SceneJoint) -> Joint:
+    """A prop's Joint in radians; a hinge's limits and spring target are degrees in the file."""
+    hinge = joint.kind == "hinge"
+    scale = math.radians(1.0) if hinge else 1.0
+    limits = None if joint.limits is None else (joint.limits[0] * scale, joint.limits[1] * scale)
+    spring = joint.spring
+    return Joint(
+        JointKind.HINGE if hinge else JointKind.SLIDER,
+        anchor=spatial.vec3(*joint.anchor),
+        axis=spatial.vec3(*joint.axis),
+        limits=limits,
+        spring=None
+        if spring is None
+        else Spring(spring.target * scale, spring.stiffness, spring.damping),
+        friction=joint.friction,
+    )
 
 
 def _socket(socket: SceneSocket, entities: dict[str, int]) -> tuple[object, ...]:

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from playspace.components.interactables import Dial, Lever, PushButton
+from playspace.components.joints import Spring
 from playspace.components.look import Look
 from playspace.components.physics import (
     DEFAULT_LAYERS,
@@ -37,7 +39,11 @@ from playspace.formats.scene.model import (
     BodyShape,
     Scene,
     SceneBox,
+    SceneButton,
+    SceneDial,
     SceneError,
+    SceneJoint,
+    SceneLever,
     SceneMesh,
     SceneOpponent,
     ScenePhysics,
@@ -45,6 +51,7 @@ from playspace.formats.scene.model import (
     SceneProp,
     SceneRamp,
     SceneSocket,
+    SceneSpring,
     SceneStairs,
     Triple,
     Viewpoint,
@@ -84,6 +91,15 @@ SPEED = Number(low=0.0, high=100.0, exclusive=True, unit="m/s")
 MULTIPLIER = Number(low=0.0, high=100.0, exclusive=True)
 LOWERED = Number(low=0.0, high=2.0, exclusive=True, unit="metres")
 HEAD_RADIUS = Number(low=0.0, high=1.0, exclusive=True, unit="metres")
+HINGE_ANGLE = Number(low=-180.0, high=180.0, exclusive=True, unit="degrees")  # Rapier's range
+FRICTION = Number(low=0.0, high=1e4, unit="1/s")
+STIFFNESS = Number(low=0.0, high=1e6, unit="1/s^2")
+DAMPING = Number(low=0.0, high=1e5, unit="1/s")
+DEPTH = Number(low=0.0, high=1.0, exclusive=True, unit="metres")
+STEP_ANGLE = Number(low=0.0, high=360.0, exclusive=True, unit="degrees")
+JOINT_KINDS = ("hinge", "slider")
+# what each interactable key needs its prop's joint to be
+NEEDS = {"lever": "hinge", "button": "slider", "dial": "hinge"}
 
 # tomllib ends its messages with where it stopped: "(at line 3, column 8)", "(at end of document)"
 _SYNTAX = re.compile(
@@ -166,6 +182,7 @@ class _SceneReader:
         self.layers: tuple[str, ...] = DEFAULT_LAYERS
         self.materials: dict[str, LookKeys] = {}  # [materials.NAME] -> its checked look keys
         self.held: dict[str, str] = {}  # prop name -> the socket table that holds it
+        self.joined: list[tuple[Table, str, str]] = []  # (joint table, its `to`, its prop)
 
     def scene(self) -> Scene:
         self._check_tables()
@@ -177,7 +194,7 @@ class _SceneReader:
         ramps = self._array("ramp", self._ramp)
         meshes = self._array("mesh", self._mesh)
         props = self._array("prop", self._prop)
-        return Scene(
+        scene = Scene(
             path=self.path,
             name=self._single("scene", lambda t: t.string("name", self.path.stem)),
             boxes=boxes,
@@ -191,6 +208,22 @@ class _SceneReader:
             physics=physics,
             camera=self._camera(),
         )
+        self._check_joined()
+        return scene
+
+    def _check_joined(self) -> None:
+        """Each joint's `to`: another entity of this scene with a body (any table's name but
+        a socket's), known only once every table has been read."""
+        for t, to, prop in self.joined:
+            first = self.names.get(to)
+            if to == prop:
+                t.reject("to", "another entity than the prop itself (or no `to`: the world)")
+            elif first is None:
+                t.reject(
+                    "to", "the name of a prop, box, stairs, ramp, mesh or opponent of this scene"
+                )
+            elif first.startswith("[[socket]]"):
+                t.reject("to", f"an entity with a body ({first} is a socket: it has none)")
 
     # Tables ------------------------------------------------------------------------------
 
@@ -377,9 +410,139 @@ class _SceneReader:
         tags = t.strings("tags")
         if tags and not grabbable and "grabbable" not in t.bad:
             t.reject("tags", "tags only on a grabbable prop (grabbable = true): sockets take those")
+        joint = self._inline(t, "joint", lambda j: self._joint(j, name))
+        lever = self._interactable(t, "lever", joint, self._lever)
+        button = self._interactable(t, "button", joint, self._button)
+        dial = self._interactable(t, "dial", joint, self._dial)
         if shape is None:
             return None
-        return SceneProp(name, shape, mass, position, rotation, grabbable, layer, look, tags)
+        return SceneProp(
+            name,
+            shape,
+            mass,
+            position,
+            rotation,
+            grabbable,
+            layer,
+            look,
+            tags,
+            joint,
+            lever,
+            button,
+            dial,
+        )
+
+    def _inline(self, t: Table, key: str, read: Callable[[Table], T | None]) -> T | None:
+        """The inline table under `key` (``joint = { kind = "hinge" }``), read by `read` with
+        its keys named ``key.name`` in messages; None when absent or wrong."""
+        t.skip(key)
+        if key not in t.raw:
+            return None
+        raw = t.raw[key]
+        if not isinstance(raw, dict):
+            t.reject(key, "a table of keys ({ name = value, ... })")
+            return None
+        sub = Table(raw, t.where, self.file, self.errors, prefix=f"{t.prefix}{key}.")
+        value = read(sub)
+        sub.finish()
+        if sub.bad or value is None:
+            t.bad.add(key)
+            return None
+        return value
+
+    def _interactable(
+        self,
+        t: Table,
+        key: str,
+        joint: SceneJoint | None,
+        read: Callable[[Table, SceneJoint | None], T | None],
+    ) -> T | None:
+        """A lever, button or dial: an inline table, only on a prop whose joint is of the
+        kind it works on. Its keys are read even when the joint has a problem (reported on its
+        own key), without the checks that need the joint."""
+        needed = NEEDS[key]
+        if key in t.raw and "joint" not in t.bad and (joint is None or joint.kind != needed):
+            t.skip(key)
+            has = "none" if joint is None else f"a {joint.kind}"
+            t.problem(
+                key,
+                f'expected a prop with a {needed} joint (joint = {{ kind = "{needed}", ... }}) '
+                f"with it, got {has}",
+            )
+            return None
+        return self._inline(t, key, lambda sub: read(sub, joint))
+
+    def _joint(self, t: Table, prop: str) -> SceneJoint | None:
+        kind = t.string("kind", None, JOINT_KINDS)
+        to = t.string("to") if "to" in t.raw else None
+        t.skip("to")
+        anchor = _triple(t.vector("anchor", METRES, ZERO))
+        axis = _triple(t.vector("axis", DIRECTION, (0.0, 1.0, 0.0)))
+        if "axis" not in t.bad and not any(axis):
+            t.reject("axis", "a direction, not [0, 0, 0]")
+        friction = t.number("friction", FRICTION, 0.0)
+        if kind not in JOINT_KINDS:
+            t.skip("limits", "spring")  # their units depend on the kind
+            return None
+        unit = HINGE_ANGLE if kind == "hinge" else METRES
+        limits = None
+        if "limits" in t.raw:
+            low, high = t.vector("limits", unit, counts=(2,))
+            if "limits" not in t.bad and low > high:
+                t.reject("limits", "[min, max] with min <= max")
+            limits = (low, high)
+        t.skip("limits")
+        spring = self._inline(t, "spring", lambda s: self._spring(s, kind))
+        if to is not None and "to" not in t.bad:
+            self.joined.append((t, to, prop))
+        if t.bad:
+            return None
+        return SceneJoint(kind, to, anchor, axis, limits, friction, spring)
+
+    def _spring(self, t: Table, kind: str) -> SceneSpring:
+        default = Spring()
+        return SceneSpring(
+            target=t.number("target", DEGREES if kind == "hinge" else METRES, 0.0),
+            stiffness=t.number("stiffness", STIFFNESS, default.stiffness),
+            damping=t.number("damping", DAMPING, default.damping),
+        )
+
+    def _lever(self, t: Table, joint: SceneJoint | None) -> SceneLever:
+        default = Lever((0.0,))
+        detents = t.numbers("detents", DEGREES)
+        if joint is not None and joint.limits is not None and "detents" not in t.bad:
+            low, high = joint.limits
+            if not all(low <= d <= high for d in detents):
+                t.reject(
+                    "detents", f"angles within the joint's limits, {low:g} to {high:g} degrees"
+                )
+        return SceneLever(
+            detents,
+            t.number("stiffness", STIFFNESS, default.stiffness),
+            t.number("damping", DAMPING, default.damping),
+        )
+
+    def _button(self, t: Table, joint: SceneJoint | None) -> SceneButton:
+        default = PushButton()
+        press = t.number("press_depth", DEPTH, default.press_depth)
+        release = t.number("release_depth", DEPTH, default.release_depth)
+        radius = t.number("radius", SIZE, default.radius)
+        if not t.bad & {"press_depth", "release_depth"}:
+            if release >= press:
+                t.problem(
+                    "release_depth",
+                    f"expected a depth less than press_depth ({press:g}), got {release:g}",
+                )
+            elif joint is not None and joint.limits is not None and press > joint.limits[1]:
+                t.problem(
+                    "press_depth",
+                    f"expected a depth the joint's limits let it reach (at most "
+                    f"{joint.limits[1]:g} metres), got {press:g}",
+                )
+        return SceneButton(press, release, radius)
+
+    def _dial(self, t: Table, joint: SceneJoint | None) -> SceneDial:
+        return SceneDial(t.number("step", STEP_ANGLE, math.degrees(Dial().step)))
 
     def _opponent(self, t: Table, index: int) -> SceneOpponent | None:
         name = self._name(t, f"opponent {index}")

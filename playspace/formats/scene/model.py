@@ -86,6 +86,49 @@ class SceneMesh:
 
 
 @dataclass(frozen=True, slots=True)
+class SceneSpring:
+    """A joint's ``spring``: its `target` in the joint's unit (degrees or metres)."""
+
+    target: float
+    stiffness: float
+    damping: float
+
+
+@dataclass(frozen=True, slots=True)
+class SceneJoint:
+    """A prop's ``joint``: a hinge turns about `axis` through `anchor`, a slider moves along
+    `axis`; both in the prop's own frame. `limits` and the spring's target are degrees on a
+    hinge and metres on a slider, counted from where the prop is spawned."""
+
+    kind: str  # "hinge" or "slider"
+    to: str | None  # the name of the scene entity it is held to; None: the world
+    anchor: Triple
+    axis: Triple  # not zero
+    limits: tuple[float, float] | None  # min <= max; a hinge's within (-180, 180)
+    friction: float
+    spring: SceneSpring | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SceneLever:
+    detents: tuple[float, ...]  # joint angles, degrees, within the joint's limits
+    stiffness: float
+    damping: float
+
+
+@dataclass(frozen=True, slots=True)
+class SceneButton:
+    press_depth: float  # metres; more than release_depth, reachable within the limits
+    release_depth: float
+    radius: float
+
+
+@dataclass(frozen=True, slots=True)
+class SceneDial:
+    step: float  # degrees, > 0
+
+
+@dataclass(frozen=True, slots=True)
 class SceneProp:
     name: str
     shape: BodyShape
@@ -96,6 +139,10 @@ class SceneProp:
     layer: str
     look: Look | None = None
     tags: tuple[str, ...] = ()  # what sockets accept it by (a grabbable's Grabbable.tags)
+    joint: SceneJoint | None = None  # a lever and a dial come with a hinge, a button a slider
+    lever: SceneLever | None = None
+    button: SceneButton | None = None
+    dial: SceneDial | None = None
 
 
 @dataclass(frozen=True, slots=True)

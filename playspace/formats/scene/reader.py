@@ -57,18 +57,26 @@ def _written(value: object) -> str:
 
 
 class Table:
-    """One table of a scene file being read; `where` names it in messages (``[[box]] 2``)."""
+    """One table of a scene file being read; `where` names it in messages (``[[box]] 2``).
 
-    def __init__(self, raw: dict[str, Any], where: str, file: str, errors: list[str]) -> None:
+    An inline table under a key (a prop's ``joint = { ... }``) is read as a Table of its own
+    with that key as `prefix`, so its messages name the key as the file spells it
+    (``joint.axis``)."""
+
+    def __init__(
+        self, raw: dict[str, Any], where: str, file: str, errors: list[str], prefix: str = ""
+    ) -> None:
         self.raw = raw
         self.where = where
         self.file = file
         self.errors = errors
+        self.prefix = prefix
         self.known: list[str] = []
         self.bad: set[str] = set()  # keys with a problem: their values are placeholders
 
     def problem(self, key: str, message: str) -> None:
-        self.errors.append(f"{self.file}: {self.where}, key '{clipped(key)}': {message}")
+        shown = clipped(self.prefix + key)
+        self.errors.append(f"{self.file}: {self.where}, key '{shown}': {message}")
         self.bad.add(key)
 
     def skip(self, *keys: str) -> None:
@@ -118,6 +126,18 @@ class Table:
             return (1.0,) * counts[-1]
         return parsed
 
+    def numbers(self, key: str, number: Number) -> tuple[float, ...]:
+        """A required list of one number or more, as long as the file makes it."""
+        expected = "a list of one or more numbers, each " + describe(number, None)
+        value = self._take(key, expected, True)
+        if value is None:
+            return ()
+        parsed = parse_numbers(value, (len(value),), number) if isinstance(value, list) else None
+        if not parsed:
+            self.reject(key, expected)
+            return ()
+        return parsed
+
     def string(self, key: str, default: str | None = None, choices: Iterable[str] = ()) -> str:
         """A non-empty string, one of `choices` when given; required when `default` is None."""
         options = tuple(choices)
@@ -156,5 +176,6 @@ class Table:
             if key not in self.known:
                 known = ", ".join(sorted(set(self.known)))
                 self.errors.append(
-                    f"{self.file}: {self.where}: unknown key '{clipped(key)}'; known keys: {known}"
+                    f"{self.file}: {self.where}: unknown key '{clipped(self.prefix + key)}'; "
+                    f"known keys: {known}"
                 )
