@@ -40,6 +40,8 @@ from playspace.components.interactables import Dial, Lever, PushButton
 from playspace.components.interaction import GrabSettings, Hand
 from playspace.components.joints import Joint, JointKind, Spring
 from playspace.components.locomotion import (
+    Climbable,
+    ClimbSettings,
     CrouchSettings,
     JumpSettings,
     Locomotion,
@@ -69,6 +71,7 @@ from playspace.components.rig import (
     OriginMotion,
     Rig,
     RigSettings,
+    Seated,
     Separation,
     SeparationPolicy,
     TeleportAim,
@@ -124,12 +127,16 @@ from playspace.systems.physics import (
     ShapeHit,
 )
 from playspace.systems.player import RigPlugin
+from playspace.systems.player.climb import ClimbPlugin
 from playspace.systems.player.events import (
     BlinkRequested,
     Blocked,
+    ClimbEnded,
+    ClimbStarted,
     Crouched,
     FloorSnapped,
     FloorSnapRequested,
+    HeightCalibrated,
     Jumped,
     Landed,
     PlayerRescued,
@@ -146,6 +153,7 @@ from playspace.systems.player.events import (
 from playspace.systems.player.movement import CrouchPlugin, JumpPlugin, SprintPlugin
 from playspace.systems.player.poses import horizontal, to_world
 from playspace.systems.player.providers import add_provider, locomotion_provider
+from playspace.systems.player.seated import SeatedPlugin, calibrate
 from playspace.systems.telemetry import TelemetryPlugin, record_events
 from playspace.systems.tracking import InputState, TrackingRejected
 from playspace.systems.trails import TrailPlugin
@@ -163,6 +171,11 @@ __all__ = [
     "Capsule",
     "CharacterBody",
     "CharacterMotion",
+    "ClimbEnded",
+    "ClimbPlugin",
+    "ClimbSettings",
+    "ClimbStarted",
+    "Climbable",
     "Collider",
     "Colliders",
     "ContactBegan",
@@ -194,6 +207,7 @@ __all__ = [
     "HapticPulse",
     "HapticQueue",
     "HapticsPlugin",
+    "HeightCalibrated",
     "Hit",
     "HoverEntered",
     "HoverExited",
@@ -249,6 +263,8 @@ __all__ = [
     "ScenePlugin",
     "ScreenText",
     "ScriptedSource",
+    "Seated",
+    "SeatedPlugin",
     "Seed",
     "SensorEntered",
     "SensorExited",
@@ -288,6 +304,7 @@ __all__ = [
     "add_panel_content",
     "add_provider",
     "build_world",
+    "calibrate",
     "device_pose",
     "hand_input",
     "horizontal",

@@ -6,8 +6,9 @@ a climb) takes the step: the providers after it run disabled, so they can let go
 were doing but do not move the player. A game adds a mode (climbing, flying) as a provider of
 its own without touching the others, and switches one off with ``enabled``.
 
-The settings and state of the providers a game adds (jump, sprint, crouch: Godot XR Tools'
-``movement_jump``, ``movement_sprint`` and ``movement_crouch``) are here too.
+The settings and state of the providers a game adds (jump, sprint, crouch, climb: Godot XR
+Tools' ``movement_jump``, ``movement_sprint``, ``movement_crouch`` and ``movement_climb``) are
+here too.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 
 from playspace.components.input import Button
 from playspace.components.tracking import DeviceRole
+from playspace.spatial import Vec3
 
 
 @dataclass(slots=True)
@@ -102,5 +104,51 @@ class CrouchSettings:
 class CrouchState:
     """Whether the crouch button was down last step; a resource (how far the player is
     crouched is the origin's :class:`~playspace.components.rig.Crouch`)."""
+
+    held: bool = False
+
+
+@dataclass(slots=True)
+class Climbable:
+    """Marks a static or kinematic body the player can climb (Godot XR Tools' ``climbable``):
+    a hand that grips within reach of one of its colliders holds on to it."""
+
+
+@dataclass(slots=True)
+class ClimbSettings:
+    """The climb provider's settings; a resource. A hand holds on when its grip passes
+    `grip_on` within `reach` metres of a :class:`Climbable` (the grab's reach and thresholds)
+    and lets go when the grip falls under `grip_off`."""
+
+    reach: float = 0.08
+    grip_on: float = 0.7
+    grip_off: float = 0.3
+
+
+@dataclass(slots=True)
+class ClimbHold:
+    """One hand holding on: where the hand was in tracking space when it gripped, where the
+    body's feet were then, and the grip's rank (the newest leads)."""
+
+    hand_at: Vec3
+    feet_at: Vec3
+    rank: int
+
+
+@dataclass(slots=True)
+class ClimbState:
+    """The climb under way, a resource: which hands grip (held past `grip_on`), which of them
+    hold on to something climbable, and how many grips there have been (the ranks)."""
+
+    gripping: dict[DeviceRole, bool] = field(default_factory=dict)
+    holds: dict[DeviceRole, ClimbHold] = field(default_factory=dict)
+    grips: int = 0
+
+
+@dataclass(slots=True)
+class Suspended:
+    """On a character: whether something holds it up this step (a climbing hand). The
+    character system then gives it no gravity and no snap to the ground, and makes the move it
+    was carried in all three axes, up and down too."""
 
     held: bool = False

@@ -75,6 +75,7 @@ class RigSettings:
     crouch_min_height: float = 0.8  # the capsule never gets shorter than this
     height_margin: float = 0.1  # capsule height is the head's height plus this
     head_radius: float = 0.12  # the sphere around the eyes that tells leaning from walking in
+    eye_height: float = 1.7  # a standing player's eyes: where seated play calibrates the view
 
 
 @dataclass(slots=True)
@@ -166,6 +167,17 @@ class Crouch:
     standing."""
 
     lowered: float = 0.0
+
+
+@dataclass(slots=True)
+class Seated:
+    """On the origin: how far seated play raises the player (metres; 0 for standing play).
+    The view's floor sits this far *above* the body's feet (the opposite of a crouch) and the
+    capsule is this much taller, so a seated player's eyes are where a standing player's are
+    (:mod:`playspace.systems.player.seated`, Godot XR Tools' player height offset, XRI's
+    floor offset)."""
+
+    raised: float = 0.0
 
 
 @dataclass(slots=True)

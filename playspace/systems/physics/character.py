@@ -31,6 +31,7 @@ import rapier3d as rp
 
 from playspace import spatial
 from playspace.components import Transform
+from playspace.components.locomotion import Suspended
 from playspace.components.physics import (
     BodyKind,
     Capsule,
@@ -71,12 +72,12 @@ def _controller(body: CharacterBody) -> rp.KinematicCharacterController:
 @system(
     Phase.FIXED,
     in_set="character",
-    reads=(CharacterBody, Colliders, RigidBody),
+    reads=(CharacterBody, Colliders, RigidBody, Suspended),
     writes=(Transform, CharacterMotion, Physics),
 )
 def character_move(world: World) -> None:
     """Move every character by the move it was carried, then by its desired translation, then
-    by gravity if it is not standing."""
+    by gravity if it is neither standing nor held up (:class:`Suspended`: climbing)."""
     physics = world.resource(Physics)
     dt = world.fixed_time.dt
     for entity, (transform, body, motion) in world.query(Transform, CharacterBody, CharacterMotion):
@@ -86,16 +87,23 @@ def character_move(world: World) -> None:
             continue
         start = spatial.Vec3(transform.position)
         centre = (start.x, start.y + mover.lift, start.z)
-        mover.snapping(motion.vertical_speed <= 0.0)  # a jump going up must not snap back
-        carried = (motion.carried.x, 0.0, motion.carried.z)
-        if carried != (0.0, 0.0, 0.0):
+        suspended = world.try_get(entity, Suspended)
+        held = suspended is not None and suspended.held  # a climbing hand holds it up
+        # a jump going up must not snap back, nor a climber pulled up
+        mover.snapping(motion.vertical_speed <= 0.0 and not held)
+        carried = (motion.carried.x, motion.carried.y if held else 0.0, motion.carried.z)
+        if held:
+            centre, _ = mover.move(centre, carried)
+        elif carried != (0.0, 0.0, 0.0):
             centre, _ = mover.walk(centre, carried, was_grounded=motion.grounded)
         made = (centre[0] - start.x, 0.0, centre[2] - start.z)
         motion.carried_made = spatial.vec3(*made)
         motion.carried = spatial.vec3(0.0, 0.0, 0.0)
         wanted = (motion.desired.x, 0.0, motion.desired.z)
         centre, grounded = mover.walk(centre, wanted, was_grounded=motion.grounded)
-        if grounded and motion.vertical_speed <= 0.0:
+        if held:
+            motion.vertical_speed = 0.0  # no gravity while held up; released, it falls
+        elif grounded and motion.vertical_speed <= 0.0:
             motion.vertical_speed = 0.0
         else:  # falling, or launched upward (a jump): not standing until it comes down
             grounded = False

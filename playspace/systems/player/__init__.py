@@ -21,6 +21,7 @@ from playspace.components.rig import (
     PlayerBody,
     Rig,
     RigSettings,
+    Seated,
     Separation,
     SeparationPolicy,
     TeleportAim,
@@ -35,6 +36,7 @@ from playspace.systems.physics import Physics
 from playspace.systems.player.events import PLAYER_REQUESTS, RIG_EVENTS, FloorSnapRequested
 from playspace.systems.player.follow import body_follow, separation, view_fade
 from playspace.systems.player.locomotion import carry_origin, recenter, smooth_move, turning
+from playspace.systems.player.platforms import ride_platforms
 from playspace.systems.player.providers import add_provider, locomotion_start
 from playspace.systems.player.rescue import SafeGround, keep_in_world
 from playspace.systems.player.slope import place_tracked, slope_quantization
@@ -54,6 +56,7 @@ def spawn_rig(world: World, start: PlayerStart, settings: RigSettings) -> Rig:
         TurnState(),
         MoveState(),
         Crouch(),
+        Seated(),
     )
     head, left_hand, right_hand = (
         world.spawn(TrackedDevice(role), Transform(position=spatial.Vec3(start.position)))
@@ -100,6 +103,7 @@ class RigPlugin:
             body_follow,
             recenter,
             locomotion_start,
+            ride_platforms,
             carry_origin,
             separation,
             keep_in_world,

@@ -148,6 +148,33 @@ class StandRefused:
     kind: ClassVar[str] = "stand_refused"
 
 
+@dataclass(frozen=True, slots=True)
+class ClimbStarted:
+    """A hand (`hand`: ``left_hand`` or ``right_hand``) took hold of something climbable
+    while no hand held on: the body hangs from it, without gravity."""
+
+    kind: ClassVar[str] = "climb_started"
+
+    hand: str
+
+
+@dataclass(frozen=True, slots=True)
+class ClimbEnded:
+    """The last hand holding on let go: the body falls again (under gravity)."""
+
+    kind: ClassVar[str] = "climb_ended"
+
+
+@dataclass(frozen=True, slots=True)
+class HeightCalibrated:
+    """Seated play's calibration: the view is raised by `raised` metres above the player's
+    real head height, so the head at calibration is seen at the standing eye height."""
+
+    kind: ClassVar[str] = "height_calibrated"
+
+    raised: float
+
+
 MOVEMENT_EVENTS = (Jumped, Landed, SprintStarted, SprintEnded, Crouched, StoodUp, StandRefused)
 
 RIG_EVENTS = (

@@ -28,6 +28,7 @@ from playspace.components.rig import (
     PlayerBody,
     Rig,
     RigSettings,
+    Seated,
     Separation,
     SeparationPolicy,
     ViewFade,
@@ -42,13 +43,13 @@ from playspace.systems.player.poses import floor_point, horizontal, to_world
 @system(
     Phase.FIXED,
     in_set="rig",
-    reads=(Rig, RigSettings, TrackedDevice, Crouch),
+    reads=(Rig, RigSettings, TrackedDevice, Crouch, Seated),
     writes=(CharacterMotion, CharacterBody, PlayerBody, Transform, Physics),
 )
 def body_follow(world: World) -> None:
     """Ask the body to go where the player stands; fit the capsule to their height (less a
-    virtual crouch). The first time the head is tracked the body is put there at once: it
-    starts at the neck."""
+    virtual crouch, plus seated play's raise). The first time the head is tracked the body is
+    put there at once: it starts at the neck."""
     rig, settings = world.resource(Rig), world.resource(RigSettings)
     head = world.get(rig.head, TrackedDevice)
     body = world.get(rig.body, Transform)
@@ -70,7 +71,7 @@ def body_follow(world: World) -> None:
     motion.desired = wanted
     body.rotation = spatial.yaw_rotation(spatial.yaw(eyes.rotation))
     capsule = world.get(rig.body, CharacterBody)
-    lowered = world.get(rig.origin, Crouch).lowered
+    lowered = world.get(rig.origin, Crouch).lowered - world.get(rig.origin, Seated).raised
     standing = head.pose.position.y - lowered + settings.height_margin
     height = max(settings.crouch_min_height, standing)
     if abs(height - capsule.height) > 0.05:

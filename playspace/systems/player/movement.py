@@ -35,7 +35,7 @@ from playspace.components.locomotion import (
     SprintState,
 )
 from playspace.components.physics import Capsule, CharacterBody, CharacterMotion
-from playspace.components.rig import Crouch, MoveState, Rig, RigSettings
+from playspace.components.rig import Crouch, MoveState, Rig, RigSettings, Seated
 from playspace.components.tracking import TrackedDevice
 from playspace.ecs import Phase, PluginError, World, system
 from playspace.systems.physics import Layers, Physics
@@ -154,6 +154,7 @@ def sprint(world: World, disabled: bool) -> bool:
         Physics,
         Layers,
         Transform,
+        Seated,
     ),
     writes=(CrouchState, Crouch, FloorSnapRequested, Crouched, StoodUp, StandRefused),
 )
@@ -182,7 +183,7 @@ def crouch(world: World, disabled: bool) -> bool:
 def _room_to_stand(world: World, rig: Rig) -> bool:
     """Whether the body at its height standing would fit where it is."""
     settings = world.resource(RigSettings)
-    head = world.get(rig.head, TrackedDevice).pose.position.y
+    head = world.get(rig.head, TrackedDevice).pose.position.y + world.get(rig.origin, Seated).raised
     body = world.get(rig.body, CharacterBody)
     height = max(settings.crouch_min_height, head + settings.height_margin, 2 * body.radius)
     feet = world.get(rig.body, Transform).position

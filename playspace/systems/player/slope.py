@@ -11,16 +11,19 @@ system reaches into another's state to ask. A
 threshold of 0 turns the technique off: the view then follows the floor continuously.
 
 The view's floor is the body's feet less a virtual crouch (:class:`~playspace.components.rig.
-Crouch`), which lowers the view by asking for a snap like the others. A jump carries the view
+Crouch`), which lowers the view by asking for a snap like the others, and plus seated play's
+raise (:class:`~playspace.components.rig.Seated`), which does the same. A jump carries the view
 along its arc by the body's own rise and fall (``playspace.systems.player.movement``): no
-snap is made in the air, where the body is not grounded.
+snap is made in the air, where the body is not grounded; a climber's body, held up by the
+hands, is snapped to as on stairs (``playspace.systems.player.climb``).
 """
 
 from __future__ import annotations
 
 from playspace.components import TrackedDevice, Transform
+from playspace.components.locomotion import Suspended
 from playspace.components.physics import CharacterMotion
-from playspace.components.rig import Crouch, Rig, RigSettings
+from playspace.components.rig import Crouch, Rig, RigSettings, Seated
 from playspace.ecs import Phase, World, system
 from playspace.systems.player.events import FloorSnapped, FloorSnapRequested
 from playspace.systems.player.poses import to_world
@@ -31,7 +34,7 @@ SETTLED = 1e-4  # metres: closer than this, the floors already agree
 @system(
     Phase.FIXED,
     in_set="slope",
-    reads=(CharacterMotion, Rig, RigSettings, Crouch, FloorSnapRequested),
+    reads=(CharacterMotion, Suspended, Rig, RigSettings, Crouch, Seated, FloorSnapRequested),
     writes=(Transform, FloorSnapped),
 )
 def slope_quantization(world: World) -> None:
@@ -39,8 +42,11 @@ def slope_quantization(world: World) -> None:
     (or follow) at once when asked."""
     rig, settings = world.resource(Rig), world.resource(RigSettings)
     origin = world.get(rig.origin, Transform)
-    floor = world.get(rig.body, Transform).position.y - world.get(rig.origin, Crouch).lowered
+    feet = world.get(rig.body, Transform).position.y
+    floor = feet - world.get(rig.origin, Crouch).lowered + world.get(rig.origin, Seated).raised
     grounded = world.get(rig.body, CharacterMotion).grounded
+    held = world.try_get(rig.body, Suspended)
+    standing = grounded or (held is not None and held.held)  # on the floor, or on a climb
     dy = floor - origin.position.y
     asked = world.read_events(FloorSnapRequested, reader=slope_quantization)
     if any(request.announced for request in asked):  # teleport, snap turn, recentering, ...
@@ -49,7 +55,7 @@ def slope_quantization(world: World) -> None:
             world.send(FloorSnapped(dy))
     elif settings.slope_quantization <= 0 or asked:  # off, or following smooth movement
         origin.position.y = floor
-    elif grounded and abs(dy) >= settings.slope_quantization:
+    elif standing and abs(dy) >= settings.slope_quantization:
         origin.position.y = floor
         world.send(FloorSnapped(dy))
 
