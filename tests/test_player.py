@@ -355,6 +355,21 @@ def test_leaning_over_a_table_leaves_the_view_clear() -> None:
     assert run.events("blocked") == []
 
 
+def test_push_back_leaves_a_head_leaning_over_a_table_where_it_is() -> None:
+    """With push_back, leaning 0.3 m over the table moves nothing: the view stays where the
+    player leans (before, the origin was pushed back to the body); a head lowered into the
+    table top is pushed back out of it."""
+    push = RigSettings(policy=SeparationPolicy.PUSH_BACK)
+    run = rig_world(lean_over_the_table(0.3), build=table, settings=push)
+    run.world.step(round(2.5 * 90))
+    steps = run.steps()
+    assert steps[-1]["head"]["p"][2] == pytest.approx(-0.6, abs=1e-3)  # leaning, unmoved
+    assert all(s["origin"]["p"] == steps[0]["origin"]["p"] for s in steps)
+    into = rig_world(lean_over_the_table(0.3, down_to=0.7), build=table, settings=push)
+    into.world.step(round(2.5 * 90))
+    assert into.steps()[-1]["head"]["p"][2] > -0.5 + push.head_radius - 0.01  # out of the top
+
+
 def test_lowering_the_head_into_the_table_top_fades_the_view() -> None:
     run = rig_world(lean_over_the_table(0.3, down_to=0.7), build=table)
     run.world.step(round(2.5 * 90))

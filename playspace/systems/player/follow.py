@@ -12,8 +12,9 @@ trackers) punishes an ordinary thing to do. So a sphere around the eyes is swept
 eyes would be at the body to where they are: only when that way is barred (a wall, or a table
 top the head is lowered into) does the separation count. Then the ``fade`` policy darkens the
 view with it (from 0.10 m, black at 0.20 m), which denies nothing of the player's real motion.
-``push_back`` moves the origin so the head stays with the body instead, whatever is in the
-way, table or wall. The head never sees into a wall at full brightness either way.
+``push_back`` instead moves the origin back until the head's sphere only touches what bars its
+way (a wall's face), and leaves a head leaning over a table where it is. The head never sees
+into a wall at full brightness either way.
 """
 
 from __future__ import annotations
@@ -94,12 +95,12 @@ def separation(world: World) -> None:
     eyes = to_world(origin, head.pose).position
     gap = horizontal(feet - floor_point(to_world(origin, head.pose), settings.neck_offset))
     distance = math.hypot(gap.x, gap.z)
-    barred: float | None = None
-    if settings.policy is SeparationPolicy.PUSH_BACK and head.tracked and distance > 1e-4:
-        origin.position = origin.position + gap
-        distance = 0.0
-    else:
-        barred = _barred_at(world, rig, settings, eyes, gap, distance)
+    barred = _barred_at(world, rig, settings, eyes, gap, distance)
+    if settings.policy is SeparationPolicy.PUSH_BACK and head.tracked and barred is not None:
+        # back out of what bars the way, to where the head's sphere meets it: a head leaning
+        # over a table is left alone, one inside a wall is moved to the wall's face
+        origin.position = origin.position + gap * ((distance - barred) / distance)
+        distance, barred = barred, None
     state = world.get(rig.body, Separation)
     state.distance, state.barred = distance, barred is not None
     blocked = state.barred and distance > settings.fade_start
