@@ -23,6 +23,8 @@ from playspace.components.input import (
     HandJoints,
     InputFrame,
 )
+from playspace.components.rig import Rig
+from playspace.components.tracking import TrackedDevice
 from playspace.ecs import World
 from playspace.formats.trace import Trace, TraceError, load_trace, write_trace
 from playspace.monado import PACKET_SIZE, RemoteDriver, RemotePacket
@@ -144,6 +146,27 @@ def test_a_bare_hand_grabs_the_ball_in_it(curls: object, grabs: int) -> None:
     run = grab_world(script, build)
     run.world.step(45)
     assert len(run.events("grab")) == grabs
+
+
+def test_the_hand_entities_carry_their_joints_while_tracked_by_them() -> None:
+    """A game reads a bare hand's joints from the hand's TrackedDevice, in tracking space,
+    for this step; a hand holding a controller (no joints) has none."""
+    at = (0.25, 1.1, -0.3)
+
+    def script(t: float) -> InputFrame:
+        joints = hand(at) if t < 0.3 else None
+        return head_at(0, 1.7, 0, right=HandInput(joints=joints))
+
+    run = grab_world(script, lambda world: None)
+    rig = run.world.resource(Rig)
+    run.world.step(9)
+    device = run.world.get(rig.right_hand, TrackedDevice)
+    assert device.joints is not None and len(device.joints.poses) == JOINT_COUNT
+    tip = device.joints.pose(HandJoint.INDEX_TIP).position
+    assert spatial.length(tip - spatial.vec3(*at)) < 0.25  # a finger's length from the palm
+    assert run.world.get(rig.left_hand, TrackedDevice).joints is None
+    run.world.step(45)
+    assert device.joints is None
 
 
 # --- traces: version 2 ------------------------------------------------------------------

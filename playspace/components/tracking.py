@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from playspace.components.input import HandJoints
 from playspace.spatial import Pose, Vec3
 
 
@@ -24,7 +25,9 @@ class TrackedDevice:
     origin maps it into the world. Velocities are None when the source does not report them
     (the throw then estimates them from the pose history). `tracked` is False while the device
     is lost; the pose then keeps its last good value and must not drive anything.
-    `time_ns` is when the sample is valid, on the input source's clock.
+    `time_ns` is when the sample is valid, on the input source's clock. `joints` are a hand's
+    26 tracked joints, in tracking space too, while a hand tracker sees the bare hand (None
+    otherwise, and for the head).
     """
 
     role: DeviceRole
@@ -33,3 +36,4 @@ class TrackedDevice:
     angular_velocity: Vec3 | None = None
     tracked: bool = False
     time_ns: int = 0
+    joints: HandJoints | None = None

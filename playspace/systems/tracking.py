@@ -68,6 +68,9 @@ def tracking_system(world: World) -> None:
     stamp = round(frame.time * NS_PER_S)
     for _, device in world.each(TrackedDevice):
         sample = sample_of(frame, device.role)
+        if device.role is not DeviceRole.HEAD:
+            hand = frame.left if device.role is DeviceRole.LEFT_HAND else frame.right
+            device.joints = hand.joints
         if sample is None:
             device.tracked = False
             continue
