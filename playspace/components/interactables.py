@@ -58,9 +58,10 @@ class PushButton:
     (``ButtonPressed``); back above `release_depth` it is released (``ButtonReleased``): the
     gap keeps a trembling finger from clicking it twice.
 
-    Any body pushes it through its collider. A hand pushes it with its grip point: a hand
-    within `radius` of the joint's axis and deeper than the button's face carries the face
-    with it, as a fingertip would. `pressed` is its state.
+    Any body pushes it through its collider. A hand pushes it with its poke point (the index
+    finger's tip of a tracked bare hand, a controller's grip point): a poke point within
+    `radius` of the joint's axis and deeper than the button's face carries the face with it.
+    `pressed` is its state.
     """
 
     press_depth: float = 0.008

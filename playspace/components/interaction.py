@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass, field
 
 from playspace import spatial
-from playspace.components.physics import BodyKind
+from playspace.components.physics import BodyKind, Box, Shape
 from playspace.components.tracking import DeviceRole
 from playspace.spatial import Pose, Vec3
 
@@ -30,6 +30,14 @@ class Hand:
     (``GrabSettings.distance_range``), not only those within reach. `grip_toggle` makes one
     squeeze grab and the next let go (XR Tools' grip toggle): None follows
     ``GrabSettings.grip_toggle``.
+
+    `collide` makes this a physics hand (XR Tools' collision hands, Hurricane VR's physics
+    hands): the hand, a ``GrabSettings.hand_shape``, stops at the environment instead of
+    passing through it, while the tracked hand goes on; None follows
+    ``GrabSettings.hand_collision``. Then `physical` is where the hand is (what grabs, what
+    held objects follow, its ``Transform``), `tracked` where the controller is, both in the
+    world, and `blocked` is True while the two are apart: the renderer then draws the tracked
+    hand as a ghost. All three stay None / False for a hand that does not collide.
     """
 
     side: DeviceRole
@@ -42,6 +50,10 @@ class Hand:
     ease_left: float = 0.0  # seconds until the offset reaches `easing_to`
     distance_grab: bool = False  # takes what it aims at, a few metres away
     grip_toggle: bool | None = None  # one squeeze grabs, the next lets go (None: the setting)
+    collide: bool | None = None  # stops at the environment (None: GrabSettings.hand_collision)
+    blocked: bool = False  # the environment keeps the hand from the tracked pose (ghost drawn)
+    physical: Pose | None = None  # where a colliding hand is, in the world
+    tracked: Pose | None = None  # where its controller is, in the world (the ghost)
 
 
 @dataclass(slots=True)
@@ -110,6 +122,13 @@ class GrabSettings:
     `pull_time` (XR Tools' ranged pickup: 5 m and 5 degrees; a cone a little wider forgives
     a shaking hand). `grip_toggle` makes every hand's grip a toggle unless a hand says
     otherwise.
+
+    `hand_collision` makes every hand a physics hand unless a hand says otherwise
+    (``Hand.collide``): a `hand_shape` in the grip pose's frame (a box 8 cm across the
+    knuckles, 4 cm thick, 12 cm from wrist to finger tips: a hand, not a controller's ring)
+    that slides along the environment and stops at it. A physics hand left more than
+    `hand_snap` metres behind the tracked one (the player teleported, or reached through a
+    thin wall) jumps to it once the tracked pose is clear of the environment.
     """
 
     reach: float = 0.08  # radius of the grab sensor at the grip point, metres
@@ -121,3 +140,6 @@ class GrabSettings:
     distance_angle: float = math.radians(10.0)  # half-angle of its cone about the aim
     pull_time: float = 0.25  # seconds a pulled object takes to reach the palm
     grip_toggle: bool = False  # one squeeze grabs, the next lets go (every hand)
+    hand_collision: bool = False  # hands stop at the environment (every hand)
+    hand_shape: Shape = field(default_factory=lambda: Box((0.08, 0.04, 0.12)))
+    hand_snap: float = 0.5  # metres apart at which a physics hand jumps to the tracked one

@@ -364,6 +364,7 @@ class SceneInstances:
             *self._aim(world),
             *self._trails(world),
             *self._sockets(world),
+            *self._ghost_hands(world),
         ]
 
     def _hover(self, world: World) -> list[Batch]:
@@ -441,6 +442,27 @@ class SceneInstances:
                   ghosts=column_major(np.array(found)))
             for mesh, found in zones.items()
         ]  # fmt: skip
+
+    def _ghost_hands(self, world: World) -> list[Batch]:
+        """A physics hand the environment keeps from its tracked pose (``Hand.blocked``) is
+        drawn where it stopped; the tracked hand is drawn again as a ghost, inside the table,
+        so the player sees where their real hand is."""
+        rig = self._rig
+        if rig is None:
+            return []
+        batches = []
+        for entity, side in (
+            (rig.left_hand, DeviceRole.LEFT_HAND),
+            (rig.right_hand, DeviceRole.RIGHT_HAND),
+        ):
+            hand = world.try_get(entity, Hand)
+            if hand is None or not hand.blocked or hand.tracked is None:
+                continue
+            model = controller_mesh(self._controllers, side)
+            ghost = column_major(pose_matrix(hand.tracked)[np.newaxis])
+            batches.append(Batch(model, self.palette.hand, self._version, NO_INSTANCES,
+                                 ghosts=ghost))  # fmt: skip
+        return batches
 
     def _index(self, drawn: DrawnPoses | None) -> None:
         """Which moving rows LATE placed, and where; the rest are drawn at their Transform."""

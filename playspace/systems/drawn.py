@@ -173,6 +173,13 @@ def _place_tracked(world: World, drawn: DrawnPoses) -> None:
         sample = sample_of(state.latest, role)
         if sample is not None and entity in drawn.rows:
             placed[entity] = spatial.compose(origin.pose(), sample.pose)
+    for entity, hand in world.each(Hand):
+        stopped = placed.get(entity)
+        if stopped is not None and hand.blocked and hand.physical and hand.tracked:
+            # a physics hand stopped by the table: drawn where it stopped, by this step's gap
+            # between the tracked and the stopped hand (its ghost shows the tracked one)
+            gap = hand.physical.position - hand.tracked.position
+            placed[entity] = Pose(stopped.position + gap, hand.physical.rotation)
     seconds = second_hands(world, {e: pose.position for e, pose in placed.items()})
     for entity, hand in world.each(Hand):
         grip = placed.get(entity)

@@ -8,7 +8,10 @@ ghosts inside them and cannot hit opponents through them. A free hand says what 
 the accepted grabbables let go inside its zone. Add :class:`ThrowPlugin` after it,
 and what is let go flies from the controller's centre of mass. A grabbable on a ``Joint`` is
 moved through its joint instead (``hold.py``); :class:`InteractablesPlugin`
-(``interactables.py``) adds levers, buttons and dials.
+(``interactables.py``) adds levers, buttons and dials, pressed by a tracked hand's index tip
+(a poke) or a controller's grip point. A hand that collides (``Hand.collide``,
+``GrabSettings.hand_collision``) stops at the environment while the tracked hand goes on
+(``hand_collision.py``).
 
 :func:`release_velocity` (``estimate.py``) is a plain function of timestamped controller poses
 (no world, no components), so it can be used and tested on its own; ``python
@@ -43,6 +46,7 @@ from playspace.systems.interaction.events import (
     TELEMETRY_EVENTS,
 )
 from playspace.systems.interaction.gone import forget_despawned
+from playspace.systems.interaction.hand_collision import collide_hands
 from playspace.systems.interaction.hold import grab, hold
 from playspace.systems.interaction.interactables import (
     INTERACTABLE_EVENTS,
@@ -77,7 +81,7 @@ class GrabPlugin:
             sensor = Collider(Sphere(self.settings.reach), layer="hands", sensor=True)
             world.add(entity, Hand(side), RigidBody(kind=BodyKind.KINEMATIC), Colliders(sensor))
         add_fixed_sets(world)
-        world.add_systems(forget_despawned, grab, hold, held_layers, sockets)
+        world.add_systems(forget_despawned, collide_hands, grab, hold, held_layers, sockets)
 
 
 __all__ = [

@@ -1,7 +1,7 @@
 """Levers, buttons and dials on joints: what the hands do to them, and what the player did.
 
 Two systems. Before physics steps, :func:`drive_interactables` lets a tracked hand push a
-button in (its grip point, within the button's radius of the axis and deeper than the face,
+button in (its poke point, within the button's radius of the axis and deeper than the face,
 carries the face with it: the hands have no solid collider to push with) and gives a lever that
 no hand holds its spring toward the nearest detent (a held lever moves freely). After physics
 has written the joints' positions back, :func:`report_interactables` says what changed:
@@ -9,6 +9,12 @@ has written the joints' positions back, :func:`report_interactables` says what c
 ``LeverMoved`` when a lever comes to rest in another detent, ``DialTurned`` as a dial's step
 changes. Every change goes into physics through the ``Joint`` (the spring) or the command
 queue (the push's velocity): the one way in.
+
+The poke point (XRI's poke interactor) is the index finger's tip where the hand tracker sees
+the bare hand (``HandJoint.INDEX_TIP``): a pointing finger presses, a fist or a palm beside it
+does not. A controller has no finger to poke with, so there it is the grip point. The tip is
+carried on the hand's pose (its place relative to the tracked grip, put on the hand's
+``Transform``), so a physics hand stopped by a wall stops its finger too.
 """
 
 from __future__ import annotations
@@ -16,15 +22,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from playspace import spatial
 from playspace.components import TrackedDevice, Transform
+from playspace.components.input import HandJoint
 from playspace.components.interactables import Dial, Lever, PushButton
 from playspace.components.interaction import Grabbable, Hand
 from playspace.components.joints import Joint, Spring
+from playspace.components.tracking import DeviceRole
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Vec3
 from playspace.systems.interaction.hold import MAX_DRIVE_SPEED, hold
 from playspace.systems.physics import Physics, joint_line
 from playspace.systems.sets import add_fixed_sets
+from playspace.systems.tracking import InputState
 
 REACH_BEHIND = 0.05  # metres past a button's full travel a hand still pushes it (not from behind)
 
@@ -74,18 +84,15 @@ INTERACTABLE_EVENTS = (ButtonPressed, ButtonReleased, LeverMoved, DialTurned)
     Phase.FIXED,
     in_set="grab",
     after=(hold,),
-    reads=(PushButton, Lever, Grabbable, Hand, TrackedDevice, Transform),
+    reads=(PushButton, Lever, Grabbable, Hand, TrackedDevice, Transform, InputState),
     writes=(Joint, Physics),
 )
 def drive_interactables(world: World) -> None:
-    """Push buttons with the hands; spring free levers toward their nearest detent."""
+    """Push buttons with the hands' poke points; spring free levers toward their nearest
+    detent."""
     buttons = world.query(PushButton, Joint)
     if buttons:
-        hands = [
-            t.position
-            for _, (_, device, t) in world.query(Hand, TrackedDevice, Transform)
-            if device.tracked
-        ]
+        hands = poke_points(world)
         for entity, (button, joint) in buttons:
             _push(world, entity, button, joint, hands)
     for entity, (lever, joint) in world.query(Lever, Joint):
@@ -97,6 +104,24 @@ def drive_interactables(world: World) -> None:
         spring = Spring(lever.detents[_nearest(lever, joint)], lever.stiffness, lever.damping)
         if joint.spring != spring:
             joint.spring = spring
+
+
+def poke_points(world: World) -> list[Vec3]:
+    """Where each tracked hand pokes, in the world: the index tip of a bare hand (its joints
+    placed on the hand's pose), else the grip point."""
+    frame = world.resource(InputState).frame
+    points = []
+    for _, (_, device, transform) in world.query(Hand, TrackedDevice, Transform):
+        if not device.tracked:
+            continue
+        joints = (frame.left if device.role is DeviceRole.LEFT_HAND else frame.right).joints
+        if joints is None:
+            points.append(transform.position)
+            continue
+        tip = joints.pose(HandJoint.INDEX_TIP).position
+        in_hand = spatial.transform_point(spatial.invert(device.pose), tip)
+        points.append(spatial.transform_point(transform.pose(), in_hand))
+    return points
 
 
 def _push(world: World, entity: int, button: PushButton, joint: Joint, hands: list[Vec3]) -> None:
