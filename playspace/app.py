@@ -20,16 +20,18 @@ from playspace.scene import (
     PlayerScenePlugin,
     Scene,
     SpawnedScene,
+    grab_plugins_for,
     interactable_plugins_for,
     load_scene,
     movement_plugins_for,
+    mover_plugins_for,
     physics_plugin_for,
     spawn_scene,
 )
 from playspace.systems.drawn import DrawnPlugin
 from playspace.systems.haptics import HapticsPlugin
 from playspace.systems.input import InputSource
-from playspace.systems.interaction import TELEMETRY_EVENTS, GrabPlugin, ThrowPlugin
+from playspace.systems.interaction import TELEMETRY_EVENTS, ThrowPlugin
 from playspace.systems.interaction.events import GRAB_EVENTS
 from playspace.systems.physics.events import Quarantined
 from playspace.systems.player import RigPlugin
@@ -59,8 +61,10 @@ class DefaultPlugins:
     """The plugins a world is made of, in the order they are added: physics (as the scene's
     ``[physics]`` table says), the scene's entities, the player on an input source, what the
     scene's ``[player]`` asks of it (its head radius, its holsters, and the movement providers
-    it turns on: jump, sprint, crouch), grab, the throw, the levers, buttons and dials of the
-    scene's props (when it has any), haptic feedback, and late placement of what is drawn.
+    it turns on: jump, sprint, crouch, seated play; climbing when anything is climbable), grab
+    (as its ``[grab]`` table says), the throw, the levers, buttons and dials of the scene's
+    props (when it has any), what moves its props along their paths (when any has one),
+    haptic feedback, and late placement of what is drawn.
 
     As with Bevy's ``DefaultPlugins``, a game changes one's settings by giving its own
     (``.set(GrabPlugin(GrabSettings(reach=0.12)))``) or leaves one out
@@ -76,9 +80,10 @@ class DefaultPlugins:
             RigPlugin(source),
             PlayerScenePlugin(scene),
             *movement_plugins_for(scene),
-            GrabPlugin(),
+            *grab_plugins_for(scene),
             ThrowPlugin(),
             *interactable_plugins_for(scene),
+            *mover_plugins_for(scene),
             HapticsPlugin(GRAB_EVENTS),
             DrawnPlugin(),
         ]

@@ -49,6 +49,7 @@ from playspace.components.locomotion import (
     SprintSettings,
 )
 from playspace.components.look import Look
+from playspace.components.movers import Mover
 from playspace.components.panels import Panel, Pointer, PointerSettings
 from playspace.components.physics import (
     BodyKind,
@@ -112,6 +113,7 @@ from playspace.systems.interaction.interactables import (
     InteractablesPlugin,
     LeverMoved,
 )
+from playspace.systems.movers import MoverPlugin
 from playspace.systems.panels import PanelsPlugin, add_panel_content
 from playspace.systems.physics import (
     ContactBegan,
@@ -229,6 +231,8 @@ __all__ = [
     "Locomotion",
     "Look",
     "MoveRelativeTo",
+    "Mover",
+    "MoverPlugin",
     "Opponent",
     "OriginMotion",
     "Panel",

@@ -17,8 +17,11 @@ from playspace.app import build_world
 from playspace.components import Look, SceneCamera, Transform
 from playspace.components.input import Button, InputFrame
 from playspace.components.interactables import Dial, Lever, PushButton
+from playspace.components.interaction import GrabSettings, Hand
 from playspace.components.joints import Joint, JointKind, Spring
 from playspace.components.locomotion import (
+    Climbable,
+    ClimbSettings,
     CrouchSettings,
     JumpSettings,
     Locomotion,
@@ -578,7 +581,10 @@ LAYERS = "one of " + ", ".join(f'"{name}"' for name in DEFAULT_LAYERS)
 CAPS = "(the height includes both caps)"
 HUGE = "9" * 400  # a TOML integer too large for a float
 ANGLE = "[[ramp]] 1, key 'angle': expected a number > 0 and < 90 (degrees)"
-BOX_KEYS = "color, emissive, material, metallic, name, position, rotation, roughness, size, texture"
+BOX_KEYS = (
+    "climbable, color, emissive, material, metallic, name, position, rotation, roughness, size, "
+    "texture"
+)
 COLOR = (
     "expected three or four numbers >= 0 and <= 1 (linear RGB, then alpha) "
     'or a "#rrggbb" or "#rrggbbaa" string (sRGB)'
@@ -725,7 +731,7 @@ def test_unknown_keys_and_tables_are_errors_that_list_the_known_ones(tmp_path: P
     )
     known = (
         "[[box]], [[stairs]], [[ramp]], [[mesh]], [[prop]], [[opponent]], [[socket]], "
-        "[player], [physics], [scene], [materials], [camera]"
+        "[player], [physics], [scene], [materials], [camera], [grab], [climb]"
     )
     assert found == [
         f"{file}: unknown table [[boxes]]; known tables: {known}",
@@ -740,9 +746,10 @@ def test_keys_of_another_shape_are_unknown_and_a_bad_shape_hides_its_sizes(
 ) -> None:
     file = tmp_path / "kitchen.toml"
     assert errors(tmp_path, BALL + "size = [1, 1, 1]\n") == [
-        f"{file}: [[prop]] 1: unknown key 'size'; known keys: button, color, dial, emissive, "
-        "grabbable, joint, layer, lever, mass, material, metallic, name, position, radius, "
-        "rotation, roughness, shape, tags, texture"
+        f"{file}: [[prop]] 1: unknown key 'size'; known keys: attach_ease, attach_left, "
+        "attach_right, button, climbable, color, dial, distance_grab, emissive, grabbable, joint, "
+        "kind, layer, lever, mass, material, metallic, name, path, position, radius, rotation, "
+        "roughness, second_grip, shape, tags, texture"
     ]
     assert len(errors(tmp_path, BALL.replace("sphere", "ball"))) == 1
 
@@ -1411,4 +1418,110 @@ def test_every_joint_problem_is_reported_at_once(tmp_path: Path) -> None:
         "[[prop]] 1",  # the unknown joint.zz
         "[[prop]] 1, key 'dial.step'",  # read though the joint it needs is wrong
         "[[prop]] 1, key 'joint.to'",  # checked once every name is known
+    ]
+
+
+MOVING = """
+[grab]
+grip_toggle = true
+distance_grab = true
+distance_range = 4
+distance_angle = 8
+pull_time = 0.3
+
+[climb]
+reach = 0.1
+grip_on = 0.8
+grip_off = 0.2
+
+[player]
+seated = true
+eye_height = 1.6
+
+[[box]]
+name = "wall"
+size = [1, 3, 0.2]
+position = [0, 1.5, -2]
+climbable = true
+
+[[prop]]
+name = "pistol"
+shape = "box"
+size = [0.05, 0.15, 0.2]
+position = [0.5, 1, 0]
+grabbable = true
+attach_right = { position = [0, -0.05, 0.02], rotation = [0, 90, 0] }
+attach_ease = 0.2
+second_grip = [0, 0, -0.1]
+distance_grab = true
+
+[[prop]]
+name = "lift"
+shape = "box"
+size = [1, 0.1, 1]
+kind = "kinematic"
+position = [2, 0.05, 0]
+path = { to = [2, 2.05, 0], period = 4 }
+"""
+
+
+def test_grab_climb_seated_and_moving_props_from_a_scene(tmp_path: Path) -> None:
+    world, entities = _world(tmp_path, FLOOR + MOVING)
+    settings = world.resource(GrabSettings)
+    assert settings.grip_toggle and settings.distance_range == 4.0
+    assert settings.distance_angle == pytest.approx(math.radians(8.0))
+    assert settings.pull_time == 0.3
+    rig = world.resource(Rig)
+    assert world.get(rig.left_hand, Hand).distance_grab
+    assert world.get(rig.right_hand, Hand).distance_grab
+    assert world.resource(ClimbSettings) == ClimbSettings(0.1, 0.8, 0.2)
+    assert world.resource(RigSettings).eye_height == 1.6
+    assert world.has(entities["wall"], Climbable)
+    pistol = world.get(entities["pistol"], Grabbable)
+    assert pistol.attach_left is None and pistol.attach_right is not None
+    assert pistol.attach_right.position == spatial.vec3(0.0, -0.05, 0.02)
+    assert spatial.yaw(pistol.attach_right.rotation) == pytest.approx(math.radians(90.0))
+    assert pistol.attach_ease == 0.2 and pistol.distance_grab
+    assert pistol.second_grip == spatial.vec3(0.0, 0.0, -0.1)
+    lift = entities["lift"]
+    assert world.get(lift, RigidBody).kind is BodyKind.KINEMATIC
+    world.step(180)  # half its period: at the top
+    assert world.get(lift, Transform).position.y == pytest.approx(2.05, abs=1e-6)
+    world.step(180)
+    assert world.get(lift, Transform).position.y == pytest.approx(0.05, abs=1e-6)
+
+
+def test_the_new_keys_are_checked_all_at_once(tmp_path: Path) -> None:
+    text = FLOOR + (
+        "[grab]\ndistance_angle = 90\npull_time = -1\n"
+        "[climb]\ngrip_on = 0.2\ngrip_off = 0.5\n"
+        "[player]\neye_height = 1.6\n"
+        + BALL
+        + "distance_grab = true\nattach_left = { position = [0, 0] }\n"
+        + BALL.replace("sphere", "box").replace("radius = 0.1", "size = [1, 0.1, 1]")
+        + 'mass = 2\npath = { to = [0, 1, 0], period = 0 }\nkind = "kinematic"\n'
+        + BALL
+        + "path = { to = [0, 2, 0], period = 1 }\n"
+    )
+    file = tmp_path / "kitchen.toml"
+    assert errors(tmp_path, text) == [
+        f"{file}: [[prop]] 1, key 'attach_left.position': expected three numbers >= -10000 "
+        "and <= 10000 (metres), got [0, 0]",
+        f"{file}: [[prop]] 1, key 'distance_grab': expected distance_grab only on a grabbable "
+        "prop (grabbable = true), got true",
+        f"{file}: [[prop]] 2, key 'mass': expected no mass on a kinematic prop "
+        '(kind = "kinematic"): nothing pushes it, got 2',
+        f"{file}: [[prop]] 2, key 'path.period': expected a number > 0 and < 100000 (seconds), "
+        "got 0",
+        f"{file}: [[prop]] 2, key 'path.to': expected a point other than the prop's position "
+        "(it moves between the two), got [0, 1, 0]",
+        f"{file}: [[prop]] 3, key 'path': expected kind = \"kinematic\" with it (a path moves a "
+        "kinematic prop)",
+        f"{file}: [player], key 'eye_height': expected seated = true with it (the seated is "
+        "off: it changes nothing)",
+        f"{file}: [grab], key 'distance_angle': expected a number > 0 and < 90 (degrees), got 90",
+        f"{file}: [grab], key 'pull_time': expected a number >= 0 and <= 60 (seconds), got -1",
+        f"{file}: [climb], key 'grip_off': expected a grip less than grip_on (0.2), got 0.5",
+        f"{file}: [climb]: expected climbable = true on a [[box]] or a [[prop]] with it "
+        "(nothing of the scene is climbable: it changes nothing)",
     ]

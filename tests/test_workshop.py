@@ -1,10 +1,12 @@
 """The workshop example (``examples/workshop.toml``), replayed headless from its trace: what a
-player would notice of its sockets, of its door, drawer, lever, button and dial, and of the
-movement providers its ``[player]`` turns on, checked from telemetry as in
-``test_examples.py`` (with the interactables' events recorded too)."""
+player would notice of its sockets, of its door, drawer, lever, button and dial, of the
+movement providers its ``[player]`` turns on, of its climbing wall and of its lift, checked
+from telemetry as in ``test_examples.py`` (with the interactables' and the climb's events
+recorded too)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from functools import cache
 from pathlib import Path
@@ -13,19 +15,23 @@ from typing import Any
 import pytest
 from test_examples import EXAMPLES, events, replay
 
+from playspace.components.physics import Box
 from playspace.ecs import World
 from playspace.scene import load_scene
 from playspace.systems.interaction import INTERACTABLE_EVENTS
+from playspace.systems.player.events import ClimbEnded, ClimbStarted
 from playspace.systems.telemetry import record_events
 
 SCENE = EXAMPLES / "workshop.toml"
 TRACE = EXAMPLES / "traces" / "workshop.jsonl"
 HOOK = (0.55, 1.2, -0.2)  # the wrench's hook: its socket's position, no snap offset
 BENCH_EDGE = -0.9  # x of the bench's face toward the room
+LEDGE_TOP = 0.5
+ON_LEDGE = 23.0  # seconds: the trace has jumped onto the ledge; then it climbs and rides
 
 
 def _record_interactables(world: World) -> None:
-    record_events(world, *INTERACTABLE_EVENTS)
+    record_events(world, *INTERACTABLE_EVENTS, ClimbStarted, ClimbEnded)
 
 
 @cache
@@ -72,6 +78,8 @@ def test_the_scene_is_what_the_trace_was_made_for() -> None:
     assert props["door"].joint is not None and props["door"].joint.limits == (0.0, 90.0)
     assert props["lever"].lever is not None and props["lever"].lever.detents == (0.0, 40.0)
     assert props["button"].button is not None and props["dial"].dial is not None
+    assert props["lift"].kinematic and props["lift"].path is not None
+    assert [b.name for b in scene.boxes if b.climbable] == ["climbing wall"]
 
 
 def test_the_drawer_pulled_open_stays_open() -> None:
@@ -147,10 +155,46 @@ def test_the_body_crouches_under_the_beam_and_ends_on_the_ledge() -> None:
     under = [s for s in steps if -2.5 < s["body"]["p"][2] < -1.5]  # the beam's span
     assert under and all(s["head"]["p"][1] < 1.3 for s in under)  # below its underside
     assert all(abs(s["body"]["p"][1]) < 0.01 for s in under)  # on the floor, under it
-    assert [e["dy"] for e in events(steps, "floor_snap")] == [
+    before = [s for s in steps if s["t"] < ON_LEDGE]
+    assert [e["dy"] for e in events(before, "floor_snap")] == [
         pytest.approx(-0.6, abs=0.01),  # crouched
         pytest.approx(0.6, abs=0.01),  # stood up past the beam
     ]
-    last = steps[-1]["body"]["p"]
+    last = before[-1]["body"]["p"]
     assert last[1] == pytest.approx(0.5, abs=0.01)  # on the 0.5 m ledge
     assert -5.25 < last[2] < -3.75
+
+
+def test_the_climber_rises_2_m_and_falls_when_both_hands_let_go() -> None:
+    steps = [s for s in _steps() if s["t"] >= ON_LEDGE]
+    started, ended = events(steps, "climb_started"), events(steps, "climb_ended")
+    assert len(started) == 1 and len(ended) == 1  # hand over hand: held on throughout
+    start = next(i for i, s in enumerate(steps) if started[0] in s["events"])
+    end = next(i for i, s in enumerate(steps) if ended[0] in s["events"])
+    heights = [s["body"]["p"][1] for s in steps[start : end + 1]]
+    assert heights[0] == pytest.approx(LEDGE_TOP, abs=0.01)
+    assert max(heights) - heights[0] == pytest.approx(2.0, abs=0.01)  # four pulls of 0.5 m
+    assert heights[-1] == pytest.approx(max(heights), abs=0.01)  # hung there until let go
+    fell = [s["body"]["p"][1] for s in steps[end : end + 90]]  # the second after
+    assert fell[-1] == pytest.approx(LEDGE_TOP, abs=0.01)  # back down on the ledge
+    assert all(b <= a + 1e-6 for a, b in itertools.pairwise(fell))  # falling, never held up
+
+
+def test_the_body_rides_the_lift_2_m_up_and_the_view_does_not_jitter() -> None:
+    scene = load_scene(SCENE)
+    lift = next(p for p in scene.props if p.name == "lift")
+    assert isinstance(lift.shape, Box)
+    floor = lift.position[1] + lift.shape.size[1] / 2  # its top at the bottom of its way
+    steps = [s for s in _steps() if s["t"] >= ON_LEDGE]
+    riding = [
+        s
+        for s in steps
+        if abs(s["body"]["p"][0] - lift.position[0]) < 0.3
+        and s["body"]["p"][1] > floor + 0.05  # off the bottom: carried
+    ]
+    assert riding, "the body never rode the lift"
+    top = max(s["body"]["p"][1] for s in riding)
+    assert top - floor == pytest.approx(2.0, abs=0.01)
+    assert top == pytest.approx(found(riding[-1], "lift")["p"][1] + 0.05, abs=0.01)
+    eyes = [s["head"]["p"][1] - s["body"]["p"][1] for s in riding]
+    assert max(abs(b - a) for a, b in itertools.pairwise(eyes)) < 0.001  # no judder

@@ -279,14 +279,69 @@ def counter_and_door(t: float) -> InputFrame:
     return player(head, right=hand, yaw=yaw)
 
 
+CLIMB_AT = (-1.2, -0.75)  # where the head stands (tracking x, z) before the climbing wall
+ON_WALL = -0.95  # the hands' tracking z: 4 cm before the wall's face
+LIFT_AT = (1.2, -0.34)  # the head over the lift (the body 10 cm behind it, at its middle)
+LEDGE = 9.0  # seconds the part from the rack to the ledge takes
+PULLS = 4  # pulls of 0.5 m, hand over hand: 2 m
+TOP, BOTTOM = 1.5, 1.0  # the hands' height where a pull starts and where it ends
+
+
+def _climber(u: float, right: bool) -> HandInput:
+    """One hand on the climbing wall `u` seconds after the climb began: from u = 2 each second
+    a hand grips at TOP (right first), pulls down to BOTTOM in 0.5 s, and lets go as the other
+    grips, then goes back up to TOP; the last one lets go at u = 6.5."""
+    side = 0.2 if right else -0.2
+    x = CLIMB_AT[0] + side
+    keys = [(0.0, (side, 0.9, -0.1)), (1.5, (x, TOP, ON_WALL))]
+    grip = 0.0
+    for i in range(PULLS):
+        if (i % 2 == 0) != right:
+            continue
+        start = 2.0 + i
+        last = i == PULLS - 1
+        keys += [(start + 0.1, (x, TOP, ON_WALL)), (start + 0.6, (x, BOTTOM, ON_WALL))]
+        if not last:  # back up for the next pull once the other hand holds on
+            keys += [(start + 1.2, (x, BOTTOM, ON_WALL)), (start + 1.8, (x, TOP, ON_WALL))]
+        if start <= u < (6.5 if last else start + 1.05):
+            grip = 1.0
+    keys += [(7.0, keys[-1][1]), (7.5, (x, 0.9, CLIMB_AT[1] - 0.1))]
+    return hand_input(_path(u, keys), grip=grip)
+
+
+def climb_and_ride(u: float) -> InputFrame:
+    """Walk to the climbing wall, climb it 2 m hand over hand (:func:`_climber`) and let go,
+    falling back to the ledge; wait beside the lift, step on at the bottom of its way and ride
+    it 2 m up."""
+    x, _, z = _floor_path(
+        u,
+        [
+            (0.0, (0.0, 0.0)),
+            (1.5, CLIMB_AT),
+            (8.0, CLIMB_AT),
+            (8.5, (CLIMB_AT[0], LIFT_AT[1])),
+            (10.0, (0.0, LIFT_AT[1])),  # beside the lift, which comes down
+            (12.6, (0.0, LIFT_AT[1])),
+            (13.4, LIFT_AT),  # on it as it sets off from the bottom (at 36 s)
+        ],
+    )
+    climbing = u < 7.5
+    here = (x, HEIGHT, z)
+    left = _climber(u, right=False) if climbing else hand_input((x - 0.2, 0.9, z - 0.1))
+    right = _climber(u, right=True) if climbing else hand_input((x + 0.2, 0.9, z - 0.1))
+    return InputFrame(0.0, device_pose(here), left, right)
+
+
 def workshop(t: float) -> InputFrame:
     """Work the counter and the door (:func:`counter_and_door`); then take the wrench off its
     hook and drop it (it comes back); walk to the bench and lean 0.3 m over it; crouch (right
     stick click), smooth-move under the beam, stand up past it; jump (A) and move forward onto
-    the ledge."""
+    the ledge; climb the climbing wall and ride the lift (:func:`climb_and_ride`)."""
     if t < WORKED:
         return counter_and_door(t)
     t -= WORKED
+    if t >= LEDGE:
+        return climb_and_ride(t - LEDGE)
     x = _between((0.0, 0.0, 0.0), (BENCH_LEAN, 0.0, 0.0), ramp(t, 2.0, 1.5))[0]
     x -= BENCH_LEAN * ramp(t, 4.0, 1.0)  # and back to the middle of the room
     y = HEIGHT - 0.15 * ramp(t, 2.8, 0.7) + 0.15 * ramp(t, 4.0, 1.0)  # the lean lowers the head
@@ -309,7 +364,7 @@ TRACES: dict[str, tuple[Callable[[float], InputFrame], float]] = {
     "snowball": (snowball, 3.0),
     "dash": (dash, 3.5),
     "settings": (settings, 5.3),
-    "workshop": (workshop, WORKED + 9.0),
+    "workshop": (workshop, WORKED + LEDGE + 19.0),
 }
 
 

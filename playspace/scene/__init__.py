@@ -7,10 +7,13 @@ TOML.
     ball = spawned["ball"]
     world.add_plugin(RigPlugin(source))                      # then what [player] asks of it
     world.add_plugin(PlayerScenePlugin(scene))               # head radius, holsters
-    for plugin in movement_plugins_for(scene):               # jump, sprint, crouch
+    for plugin in movement_plugins_for(scene):               # jump, sprint, crouch,
         world.add_plugin(plugin)
-    world.add_plugin(GrabPlugin())
+    for plugin in grab_plugins_for(scene):                   # GrabPlugin, as [grab] says
+        world.add_plugin(plugin)
     for plugin in interactable_plugins_for(scene):           # its levers, buttons, dials
+        world.add_plugin(plugin)
+    for plugin in mover_plugins_for(scene):                  # its lifts
         world.add_plugin(plugin)
 
 ``docs/scene-format.md`` documents every table and key. The conventions are playspace's:
@@ -27,14 +30,18 @@ Loading checks everything before it builds anything, and collects all problems i
 from playspace.formats.scene.load import load_scene
 from playspace.formats.scene.model import (
     Scene,
+    SceneAttach,
     SceneBox,
     SceneButton,
+    SceneClimb,
     SceneDial,
     SceneError,
+    SceneGrab,
     SceneJoint,
     SceneLever,
     SceneMesh,
     SceneOpponent,
+    ScenePath,
     ScenePhysics,
     ScenePlayer,
     SceneProp,
@@ -46,6 +53,7 @@ from playspace.formats.scene.model import (
 )
 from playspace.scene.interactables import interactable_plugins_for
 from playspace.scene.player import PlayerScenePlugin, movement_plugins_for
+from playspace.scene.props import DistanceHandsPlugin, grab_plugins_for, mover_plugins_for
 from playspace.scene.spawn import (
     RAMP_THICKNESS,
     SpawnedScene,
@@ -56,16 +64,21 @@ from playspace.scene.spawn import (
 
 __all__ = [
     "RAMP_THICKNESS",
+    "DistanceHandsPlugin",
     "PlayerScenePlugin",
     "Scene",
+    "SceneAttach",
     "SceneBox",
     "SceneButton",
+    "SceneClimb",
     "SceneDial",
     "SceneError",
+    "SceneGrab",
     "SceneJoint",
     "SceneLever",
     "SceneMesh",
     "SceneOpponent",
+    "ScenePath",
     "ScenePhysics",
     "ScenePlayer",
     "SceneProp",
@@ -76,9 +89,11 @@ __all__ = [
     "SpawnedScene",
     "Viewpoint",
     "euler_rotation",
+    "grab_plugins_for",
     "interactable_plugins_for",
     "load_scene",
     "movement_plugins_for",
+    "mover_plugins_for",
     "physics_plugin_for",
     "spawn_scene",
 ]

@@ -1,7 +1,8 @@
 """What a scene's ``[player]`` table and its holsters ask of the player, once the rig exists.
 
-A scene turns movement providers on (``jump``, ``sprint``, ``crouch``) and changes the rig's
-``head_radius``; a ``[[socket]]`` with ``carried_by = "body"`` rides on the player's body. None
+A scene turns movement providers on (``jump``, ``sprint``, ``crouch``, climbing when anything
+is ``climbable``, seated play) and changes the rig's ``head_radius`` and ``eye_height``; a
+``[[socket]]`` with ``carried_by = "body"`` rides on the player's body. None
 of this can be done when the scene is spawned: the rig is built after the scene (it starts at
 the scene's :class:`~playspace.components.scene.PlayerStart`). So, as
 :func:`~playspace.scene.physics_plugin_for` gives the physics a scene asks for, these give the
@@ -17,19 +18,27 @@ rest, to be added after the rig:
 
 from __future__ import annotations
 
-from playspace.components.locomotion import CrouchSettings, JumpSettings, SprintSettings
+from playspace.components.locomotion import (
+    ClimbSettings,
+    CrouchSettings,
+    JumpSettings,
+    SprintSettings,
+)
 from playspace.components.rig import Rig, RigSettings
 from playspace.components.sockets import Socket
 from playspace.ecs import PluginError, World
 from playspace.formats.scene.model import Scene
 from playspace.scene.spawn import SpawnedScene
+from playspace.systems.player.climb import ClimbPlugin
 from playspace.systems.player.movement import CrouchPlugin, JumpPlugin, SprintPlugin
+from playspace.systems.player.seated import SeatedPlugin
 
-MovementPlugin = JumpPlugin | SprintPlugin | CrouchPlugin
+MovementPlugin = JumpPlugin | SprintPlugin | CrouchPlugin | ClimbPlugin | SeatedPlugin
 
 
 def movement_plugins_for(scene: Scene) -> list[MovementPlugin]:
-    """The movement providers the scene's ``[player]`` table turns on, with its settings."""
+    """The movement providers the scene's ``[player]`` table turns on, with its settings; the
+    ClimbPlugin, with the ``[climb]`` table's, when anything of the scene is climbable."""
     player = scene.player
     plugins: list[MovementPlugin] = []
     if player.jump:
@@ -39,13 +48,19 @@ def movement_plugins_for(scene: Scene) -> list[MovementPlugin]:
         plugins.append(SprintPlugin(settings))
     if player.crouch:
         plugins.append(CrouchPlugin(CrouchSettings(lowered=player.crouch_lowered)))
+    if scene.climbable:
+        climb = scene.climb
+        plugins.append(ClimbPlugin(ClimbSettings(climb.reach, climb.grip_on, climb.grip_off)))
+    if player.seated:
+        plugins.append(SeatedPlugin())  # at PlayerScenePlugin's eye height
     return plugins
 
 
 class PlayerScenePlugin:
-    """The scene's ``head_radius`` on the rig's settings, and its holsters carried by the
-    player's body (the sockets spawned by :class:`~playspace.app.ScenePlugin`, found through
-    the ``SpawnedScene`` resource). Add it after the rig."""
+    """The scene's ``head_radius`` and a seated player's ``eye_height`` on the rig's settings,
+    and its holsters carried by the player's body (the sockets spawned by
+    :class:`~playspace.app.ScenePlugin`, found through the ``SpawnedScene`` resource). Add it
+    after the rig."""
 
     def __init__(self, scene: Scene) -> None:
         self.scene = scene
@@ -56,6 +71,8 @@ class PlayerScenePlugin:
             raise PluginError("PlayerScenePlugin needs the player's rig: add the RigPlugin first")
         if self.scene.player.head_radius is not None:
             world.resource(RigSettings).head_radius = self.scene.player.head_radius
+        if self.scene.player.seated:
+            world.resource(RigSettings).eye_height = self.scene.player.eye_height
         holsters = [s.name for s in self.scene.sockets if s.carried_by == "body"]
         if not holsters:
             return

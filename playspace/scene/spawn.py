@@ -2,11 +2,12 @@
 
 Scenery is static geometry (``Transform`` + ``Colliders`` on the environment layer, no body):
 one entity a table, so a flight of stairs is one entity whose collider parts are its steps,
-part ``i`` being step ``i`` counted from 0 at the bottom. Props are dynamic bodies, opponents
-kinematic ones that stay where their Transform puts them. An entity whose table said how it
-looks (or whose glTF mesh has a material) also gets a :class:`Look`; one that said nothing gets
-none, so the renderer draws it in its kind's colour. A Look is for the renderer only: physics
-and telemetry never read it.
+part ``i`` being step ``i`` counted from 0 at the bottom. Props are dynamic bodies, or kinematic
+ones (a ``Mover`` moves those with a ``path``: a lift), opponents kinematic ones that stay where
+their Transform puts them. A climbable box or prop is marked ``Climbable``. An entity whose
+table said how it looks (or whose glTF mesh has a material) also gets a :class:`Look`; one
+that said nothing gets none, so the renderer draws it in its kind's colour. A Look is for the
+renderer only: physics and telemetry never read it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from playspace import spatial
 from playspace.components import Look, SceneCamera, Transform
 from playspace.components.interactables import Dial, Lever, PushButton
 from playspace.components.joints import Joint, JointKind, Spring
+from playspace.components.locomotion import Climbable
+from playspace.components.movers import Mover
 from playspace.components.physics import (
     BodyKind,
     Box,
@@ -32,6 +35,7 @@ from playspace.ecs import World
 from playspace.formats.scene.model import (
     BodyShape,
     Scene,
+    SceneAttach,
     SceneBox,
     SceneError,
     SceneJoint,
@@ -176,7 +180,8 @@ def _static(name: str, transform: Transform, *parts: Collider) -> tuple[object, 
 
 def _box(box: SceneBox) -> tuple[object, ...]:
     transform = Transform(spatial.vec3(*box.position), euler_rotation(box.rotation))
-    return _static(box.name, transform, Collider(Box(box.size), layer=ENVIRONMENT))
+    static = _static(box.name, transform, Collider(Box(box.size), layer=ENVIRONMENT))
+    return (*static, Climbable()) if box.climbable else static
 
 
 def _stairs(stairs: SceneStairs) -> tuple[object, ...]:
@@ -223,14 +228,29 @@ def _mesh(mesh: SceneMesh) -> tuple[object, ...]:
 
 def _prop(prop: SceneProp) -> tuple[object, ...]:
     transform = Transform(spatial.vec3(*prop.position), euler_rotation(prop.rotation))
+    body = RigidBody(kind=BodyKind.KINEMATIC) if prop.kinematic else RigidBody(mass=prop.mass)
     components: tuple[object, ...] = (
         transform,
-        RigidBody(mass=prop.mass),
+        body,
         Colliders(Collider(prop.shape, layer=prop.layer)),
         Prop(prop.name),
     )
     if prop.grabbable:
-        components += (Grabbable(tags=frozenset(prop.tags)),)
+        components += (
+            Grabbable(
+                tags=frozenset(prop.tags),
+                second_grip=None if prop.second_grip is None else spatial.vec3(*prop.second_grip),
+                attach_left=_attach(prop.attach_left),
+                attach_right=_attach(prop.attach_right),
+                attach_ease=prop.attach_ease,
+                distance_grab=prop.distance_grab,
+            ),
+        )
+    if prop.path is not None:
+        start, to = spatial.vec3(*prop.position), spatial.vec3(*prop.path.to)
+        components += (Mover(start, to, prop.path.period),)
+    if prop.climbable:
+        components += (Climbable(),)
     if prop.joint is not None:  # held to the world until spawn_scene names its other entity
         components += (_joint(prop.joint),)
     if prop.lever is not None:
@@ -242,6 +262,12 @@ def _prop(prop: SceneProp) -> tuple[object, ...]:
     if prop.dial is not None:
         components += (Dial(math.radians(prop.dial.step)),)
     return components
+
+
+def _attach(attach: SceneAttach | None) -> Pose | None:
+    if attach is None:
+        return None
+    return Pose(spatial.vec3(*attach.position), euler_rotation(attach.rotation))
 
 
 def _radians(degrees: tuple[float, ...]) -> tuple[float, ...]:

@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from playspace.components.interactables import Dial, Lever, PushButton
+from playspace.components.interaction import GrabSettings
 from playspace.components.joints import Spring
+from playspace.components.locomotion import ClimbSettings
 from playspace.components.look import Look
 from playspace.components.physics import (
     DEFAULT_LAYERS,
@@ -38,14 +40,18 @@ from playspace.formats.scene.meshes import load_mesh
 from playspace.formats.scene.model import (
     BodyShape,
     Scene,
+    SceneAttach,
     SceneBox,
     SceneButton,
+    SceneClimb,
     SceneDial,
     SceneError,
+    SceneGrab,
     SceneJoint,
     SceneLever,
     SceneMesh,
     SceneOpponent,
+    ScenePath,
     ScenePhysics,
     ScenePlayer,
     SceneProp,
@@ -62,7 +68,7 @@ from playspace.formats.shown import clipped
 T = TypeVar("T")
 
 ARRAY_TABLES = ("box", "stairs", "ramp", "mesh", "prop", "opponent", "socket")
-SINGLE_TABLES = ("player", "physics", "scene", "materials", "camera")
+SINGLE_TABLES = ("player", "physics", "scene", "materials", "camera", "grab", "climb")
 SHAPES = ("sphere", "box", "capsule", "cylinder")
 FORWARD: Triple = (0.0, 0.0, -1.0)
 ZERO: Triple = (0.0, 0.0, 0.0)
@@ -98,6 +104,13 @@ DAMPING = Number(low=0.0, high=1e5, unit="1/s")
 DEPTH = Number(low=0.0, high=1.0, exclusive=True, unit="metres")
 STEP_ANGLE = Number(low=0.0, high=360.0, exclusive=True, unit="degrees")
 JOINT_KINDS = ("hinge", "slider")
+BODY_KINDS = ("dynamic", "kinematic")
+PERIOD = Number(low=0.0, high=1e5, exclusive=True, unit="seconds")
+EASE = Number(low=0.0, high=60.0, unit="seconds")
+CONE = Number(low=0.0, high=90.0, exclusive=True, unit="degrees")
+GRIP = Number(low=0.0, high=1.0)
+HAND_REACH = Number(low=0.0, high=1.0, exclusive=True, unit="metres")
+EYE_HEIGHT = Number(low=0.0, high=3.0, exclusive=True, unit="metres")
 # what each interactable key needs its prop's joint to be
 NEEDS = {"lever": "hinge", "button": "slider", "dial": "hinge"}
 
@@ -207,8 +220,15 @@ class _SceneReader:
             player=self._single("player", self._player),
             physics=physics,
             camera=self._camera(),
+            grab=self._single("grab", self._grab),
+            climb=self._single("climb", self._climb),
         )
         self._check_joined()
+        if "climb" in self.data and not scene.climbable:
+            self.errors.append(
+                f"{self.file}: [climb]: expected climbable = true on a [[box]] or a [[prop]] "
+                "with it (nothing of the scene is climbable: it changes nothing)"
+            )
         return scene
 
     def _check_joined(self) -> None:
@@ -355,6 +375,7 @@ class _SceneReader:
             position=_triple(t.vector("position", METRES)),
             rotation=_triple(t.vector("rotation", DEGREES, ZERO)),
             look=self._look(t),
+            climbable=t.boolean("climbable", False),
         )
 
     def _stairs(self, t: Table, index: int) -> SceneStairs:
@@ -401,7 +422,10 @@ class _SceneReader:
     def _prop(self, t: Table, index: int) -> SceneProp | None:
         name = self._name(t, f"prop {index}")
         shape = self._shape(t)
+        kinematic = t.string("kind", "dynamic", BODY_KINDS) == "kinematic"
         mass = t.number("mass", MASS, 0.5)
+        if kinematic and "mass" in t.raw and "mass" not in t.bad:
+            t.reject("mass", 'no mass on a kinematic prop (kind = "kinematic"): nothing pushes it')
         position = _triple(t.vector("position", METRES))
         rotation = _triple(t.vector("rotation", DEGREES, ZERO))
         grabbable = t.boolean("grabbable", False)
@@ -414,6 +438,13 @@ class _SceneReader:
         lever = self._interactable(t, "lever", joint, self._lever)
         button = self._interactable(t, "button", joint, self._button)
         dial = self._interactable(t, "dial", joint, self._dial)
+        path = self._inline(t, "path", lambda sub: self._path(sub, position))
+        if path is not None and not (kinematic and "kind" not in t.bad):
+            t.problem("path", 'expected kind = "kinematic" with it (a path moves a kinematic prop)')
+        elif path is not None and (grabbable or joint is not None):
+            t.problem("path", "expected a prop that is neither grabbable nor on a joint with it")
+        climbable = t.boolean("climbable", False)
+        grab = self._grab_keys(t, grabbable)
         if shape is None:
             return None
         return SceneProp(
@@ -430,7 +461,45 @@ class _SceneReader:
             lever,
             button,
             dial,
+            kinematic,
+            path,
+            climbable,
+            *grab,
         )
+
+    def _grab_keys(
+        self, t: Table, grabbable: bool
+    ) -> tuple[SceneAttach | None, SceneAttach | None, float, Triple | None, bool]:
+        """A prop's attach points, attach ease, second grip and distance grab: each only on a
+        grabbable prop, where a hand can take it."""
+        left = self._inline(t, "attach_left", self._attach)
+        right = self._inline(t, "attach_right", self._attach)
+        ease = t.number("attach_ease", EASE, 0.0)
+        second = _triple(t.vector("second_grip", METRES)) if "second_grip" in t.raw else None
+        t.skip("second_grip")
+        distance = t.boolean("distance_grab", False)
+        if not grabbable and "grabbable" not in t.bad:
+            for key in ("attach_left", "attach_right", "attach_ease", "second_grip"):
+                if key in t.raw and key not in t.bad:
+                    t.reject(key, f"{key} only on a grabbable prop (grabbable = true)")
+            if distance:
+                t.reject(
+                    "distance_grab", "distance_grab only on a grabbable prop (grabbable = true)"
+                )
+        return left, right, ease, second, distance
+
+    def _attach(self, t: Table) -> SceneAttach:
+        return SceneAttach(
+            _triple(t.vector("position", METRES, ZERO)),
+            _triple(t.vector("rotation", DEGREES, ZERO)),
+        )
+
+    def _path(self, t: Table, start: Triple) -> ScenePath:
+        to = _triple(t.vector("to", METRES))
+        period = t.number("period", PERIOD)
+        if "to" not in t.bad and to == start:
+            t.reject("to", "a point other than the prop's position (it moves between the two)")
+        return ScenePath(to, period)
 
     def _inline(self, t: Table, key: str, read: Callable[[Table], T | None]) -> T | None:
         """The inline table under `key` (``joint = { kind = "hinge" }``), read by `read` with
@@ -633,6 +702,7 @@ class _SceneReader:
         jump = t.boolean("jump", False)
         sprint = t.boolean("sprint", False)
         crouch = t.boolean("crouch", False)
+        seated = t.boolean("seated", False)
         head_radius = t.number("head_radius", HEAD_RADIUS, 1.0) if "head_radius" in t.raw else None
         t.skip("head_radius")  # optional, with no number for a default: the rig's own
         return ScenePlayer(
@@ -669,7 +739,35 @@ class _SceneReader:
                 t.number("crouch_lowered", LOWERED, defaults.crouch_lowered),
             ),
             head_radius=head_radius,
+            seated=seated,
+            eye_height=_setting(
+                t,
+                "seated",
+                seated,
+                "eye_height",
+                t.number("eye_height", EYE_HEIGHT, defaults.eye_height),
+            ),
         )
+
+    def _grab(self, t: Table) -> SceneGrab:
+        default = GrabSettings()
+        return SceneGrab(
+            grip_toggle=t.boolean("grip_toggle", default.grip_toggle),
+            distance_grab=t.boolean("distance_grab", False),
+            distance_range=t.number("distance_range", THRESHOLD, default.distance_range),
+            distance_angle=t.number("distance_angle", CONE, math.degrees(default.distance_angle)),
+            pull_time=t.number("pull_time", EASE, default.pull_time),
+        )
+
+    def _climb(self, t: Table) -> SceneClimb:
+        default = ClimbSettings()
+        grip_on = t.number("grip_on", GRIP, default.grip_on)
+        grip_off = t.number("grip_off", GRIP, default.grip_off)
+        if not t.bad & {"grip_on", "grip_off"} and not grip_off < grip_on:
+            t.problem(
+                "grip_off", f"expected a grip less than grip_on ({grip_on:g}), got {grip_off:g}"
+            )
+        return SceneClimb(t.number("reach", HAND_REACH, default.reach), grip_on, grip_off)
 
     def _camera(self) -> Viewpoint | None:
         """The ``[camera]`` table, or None when the file has none (or a `camera` that is not

@@ -12,7 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from playspace.components.locomotion import CrouchSettings, JumpSettings, SprintSettings
+from playspace.components.interaction import GrabSettings
+from playspace.components.locomotion import (
+    ClimbSettings,
+    CrouchSettings,
+    JumpSettings,
+    SprintSettings,
+)
 from playspace.components.look import Look
 from playspace.components.physics import (
     GRAVITY,
@@ -24,7 +30,12 @@ from playspace.components.physics import (
     Sphere,
     TriangleMesh,
 )
-from playspace.components.rig import SLOPE_QUANTIZATION, SeparationPolicy, TurnMode
+from playspace.components.rig import (
+    SLOPE_QUANTIZATION,
+    RigSettings,
+    SeparationPolicy,
+    TurnMode,
+)
 from playspace.formats.shown import printable
 
 Triple = tuple[float, float, float]
@@ -50,6 +61,7 @@ class SceneBox:
     position: Triple
     rotation: Triple  # degrees about x, y, z; see playspace.scene for the order
     look: Look | None = None  # None: the file said nothing; drawn in its kind's colour
+    climbable: bool = False  # the hands hold on to it (the ClimbPlugin)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +141,44 @@ class SceneDial:
 
 
 @dataclass(frozen=True, slots=True)
+class SceneAttach:
+    """An attach point (``attach_left``, ``attach_right``): where a hand holds the prop, in
+    the prop's own frame; `rotation` in degrees, as a box's."""
+
+    position: Triple
+    rotation: Triple
+
+
+@dataclass(frozen=True, slots=True)
+class ScenePath:
+    """A kinematic prop's ``path``: from its position to `to` and back every `period`
+    seconds, easing in and out at each end."""
+
+    to: Triple  # not its position
+    period: float  # > 0
+
+
+@dataclass(frozen=True, slots=True)
+class SceneGrab:
+    """The ``[grab]`` table: how every hand grabs (``GrabSettings``, angles in degrees)."""
+
+    grip_toggle: bool = GrabSettings().grip_toggle
+    distance_grab: bool = False  # both hands pull what they aim at from a distance
+    distance_range: float = GrabSettings().distance_range
+    distance_angle: float = 10.0  # degrees
+    pull_time: float = GrabSettings().pull_time
+
+
+@dataclass(frozen=True, slots=True)
+class SceneClimb:
+    """The ``[climb]`` table: the climb's ``ClimbSettings``."""
+
+    reach: float = ClimbSettings().reach
+    grip_on: float = ClimbSettings().grip_on
+    grip_off: float = ClimbSettings().grip_off
+
+
+@dataclass(frozen=True, slots=True)
 class SceneProp:
     name: str
     shape: BodyShape
@@ -143,6 +193,14 @@ class SceneProp:
     lever: SceneLever | None = None
     button: SceneButton | None = None
     dial: SceneDial | None = None
+    kinematic: bool = False  # moved by its path or a game, not pushed; then `mass` is unused
+    path: ScenePath | None = None  # only on a kinematic prop
+    climbable: bool = False
+    attach_left: SceneAttach | None = None  # these five only on a grabbable prop
+    attach_right: SceneAttach | None = None
+    attach_ease: float = 0.0  # seconds
+    second_grip: Triple | None = None  # a second grab point, in the prop's frame
+    distance_grab: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +244,8 @@ class ScenePlayer:
     crouch: bool = False
     crouch_lowered: float = CrouchSettings().lowered
     head_radius: float | None = None  # None: the rig's own
+    seated: bool = False  # the view raised to a standing player's eye height
+    eye_height: float = RigSettings().eye_height
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +283,13 @@ class Scene:
     player: ScenePlayer = ScenePlayer()
     physics: ScenePhysics = ScenePhysics()
     camera: Viewpoint | None = None  # None: the file has no [camera] table
+    grab: SceneGrab = SceneGrab()
+    climb: SceneClimb = SceneClimb()
+
+    @property
+    def climbable(self) -> bool:
+        """Whether anything of the scene can be climbed (it then needs the ClimbPlugin)."""
+        return any(b.climbable for b in self.boxes) or any(p.climbable for p in self.props)
 
     def summary(self) -> str:
         """What the scene holds, for people: ``2 boxes, 1 stairs, 3 props``."""

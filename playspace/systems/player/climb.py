@@ -59,7 +59,7 @@ def _on_climbable(world: World, rig: Rig, at: spatial.Vec3, reach: float) -> boo
 @locomotion_provider(
     CLIMB_ORDER,
     exclusive=True,
-    reads=(InputState, Rig, ClimbSettings, TrackedDevice, Physics, Climbable),
+    reads=(InputState, Rig, ClimbSettings, TrackedDevice, Transform, Physics, Climbable),
     writes=(ClimbState, Suspended, CharacterMotion, OriginMotion, ClimbStarted, ClimbEnded),
 )
 def climb(world: World, disabled: bool) -> bool:
