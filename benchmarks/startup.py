@@ -3,8 +3,14 @@
 Each figure is a fresh interpreter, less a bare one (``python -c pass``) measured in the same
 rounds, alternating, so what the machine is doing at the time falls on both sides alike:
 
-- ``import playspace.prelude``: everything a headless game imports (no GL, no OpenXR);
-- ``import playspace.app``: the composition root the command's runs load;
+- ``import playspace.prelude``: what a headless game imports (no GL, no OpenXR); each name
+  loads when first used, so this is the price of the names, not of the runtime;
+- ``from playspace.prelude import *``: every name of it, which loads nearly all the runtime;
+- ``import playspace.app``: the composition root the command's runs load; the systems load
+  when a world is made, so this row alone hides them;
+- ``kitchen: build and step once``: a headless replay of ``examples/kitchen.py`` prepared, its
+  world built and stepped once: what a run pays before its first step, whatever was deferred
+  out of the imports above lands here;
 - ``playspace --version``: the command's quickest answer, through its entry point.
 
 Goal (issue 15): the runtime imports in under 150 ms. Run: ``python benchmarks/startup.py
@@ -23,9 +29,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+COLD_KITCHEN = """
+from pathlib import Path
+from playspace.loops.replay import prepare_replay
+prepare_replay(Path("examples/kitchen.py"), None).world().step()
+"""
 CASES = {
     "import playspace.prelude": [sys.executable, "-c", "import playspace.prelude"],
+    "from playspace.prelude import *": [sys.executable, "-c", "from playspace.prelude import *"],
     "import playspace.app": [sys.executable, "-c", "import playspace.app"],
+    "kitchen: build and step once": [sys.executable, "-c", COLD_KITCHEN],
     "playspace --version": [sys.executable, "-m", "playspace.cli", "--version"],
 }
 BARE = [sys.executable, "-c", "pass"]
@@ -48,7 +61,7 @@ def main() -> None:
             bare = _seconds(BARE)
             times[name].append((_seconds(command) - bare) * 1e3)
     print(f"start-up over a bare interpreter, {args.rounds} rounds (ms)")
-    print(f"{'what':<28}{'median':>8}{'min':>8}{'max':>8}")
+    print(f"{'what':<34}{'median':>8}{'min':>8}{'max':>8}")
     figures = {}
     for name, values in times.items():
         median = statistics.median(values)
@@ -57,10 +70,10 @@ def main() -> None:
             "min_ms": round(min(values), 1),
             "max_ms": round(max(values), 1),
         }
-        print(f"{name:<28}{median:>8.1f}{min(values):>8.1f}{max(values):>8.1f}")
-    prelude = figures["import playspace.prelude"]["median_ms"]
-    met = "yes" if prelude < GOAL_MS else "no"
-    print(f"goal: the runtime imports in under {GOAL_MS:.0f} ms: {met}")
+        print(f"{name:<34}{median:>8.1f}{min(values):>8.1f}{max(values):>8.1f}")
+    imports = ("import playspace.prelude", "import playspace.app")
+    met = "yes" if all(figures[name]["median_ms"] < GOAL_MS for name in imports) else "no"
+    print(f"goal: the prelude and the app import in under {GOAL_MS:.0f} ms: {met}")
     print(json.dumps({"rounds": args.rounds, "goal_ms": GOAL_MS, "startup": figures}))
 
 

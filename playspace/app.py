@@ -4,6 +4,14 @@ A game embeds playspace through these functions or builds the same thing itself:
 the physics from the scene's ``[physics]`` table, the scene's entities, the rig driven by an
 input source, and whatever plugins and systems the game adds. What drives a world (a headless
 replay, the preview window, a headset) is kept apart, in :mod:`playspace.loops`.
+
+Importing this module loads the world and the example loader only. The scene format and the
+systems (physics, the player, the hands) are imported where they are first needed: the scene
+by :func:`load_target`, the systems by :class:`DefaultPlugins` when a world is made, and a
+system the scene does not ask for (climbing, levers, movers...) not at all. So what imports
+this without making a world (a tool, a test, a command that stops on a bad argument) does not
+pay for the physics; a run pays the rest within its first :func:`build_world`, less the
+systems its scene does not use (``python benchmarks/startup.py`` shows both).
 """
 
 from __future__ import annotations
@@ -12,30 +20,16 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from playspace.ecs import Plugin, PluginError, World
 from playspace.example import Example, load_example
 from playspace.example import TargetError as TargetError  # the CLI's and run_vr's error
-from playspace.scene import (
-    PlayerScenePlugin,
-    Scene,
-    SpawnedScene,
-    grab_plugins_for,
-    interactable_plugins_for,
-    load_scene,
-    movement_plugins_for,
-    mover_plugins_for,
-    physics_plugin_for,
-    spawn_scene,
-)
-from playspace.systems.drawn import DrawnPlugin
-from playspace.systems.haptics import HapticsPlugin
-from playspace.systems.input import InputSource
-from playspace.systems.interaction import TELEMETRY_EVENTS, ThrowPlugin
-from playspace.systems.interaction.events import GRAB_EVENTS
-from playspace.systems.physics.events import Quarantined
-from playspace.systems.player import RigPlugin
-from playspace.systems.player.events import RIG_EVENTS
+
+if TYPE_CHECKING:
+    from playspace.formats.scene.model import Scene
+    from playspace.scene.spawn import SpawnedScene
+    from playspace.systems.input import InputSource
 
 
 @dataclass(slots=True)
@@ -54,6 +48,8 @@ class ScenePlugin:
         self.scene = scene
 
     def build(self, world: World) -> None:
+        from playspace.scene.spawn import spawn_scene
+
         world.insert_resource(spawn_scene(world, self.scene))
 
 
@@ -71,9 +67,25 @@ class DefaultPlugins:
     (``.disable(HapticsPlugin)``); a plugin that needs one left out says so when it is added.
     Haptics are in every world, so a game's pulses work in the preview and in replays too:
     only a headset plays them, and elsewhere the queue keeps at most one per hand.
+
+    The plugins' modules are imported here, when a world is made, not with this module.
     """
 
     def __init__(self, scene: Scene, source: InputSource) -> None:
+        from playspace.scene import (
+            PlayerScenePlugin,
+            grab_plugins_for,
+            interactable_plugins_for,
+            movement_plugins_for,
+            mover_plugins_for,
+            physics_plugin_for,
+        )
+        from playspace.systems.drawn import DrawnPlugin
+        from playspace.systems.haptics import HapticsPlugin
+        from playspace.systems.interaction import ThrowPlugin
+        from playspace.systems.interaction.events import GRAB_EVENTS
+        from playspace.systems.player import RigPlugin
+
         self.plugins: list[Plugin] = [
             physics_plugin_for(scene),
             ScenePlugin(scene),
@@ -120,6 +132,8 @@ def build_world(
 ) -> tuple[World, SpawnedScene]:
     """A world of the default plugins (`defaults`, else :class:`DefaultPlugins` of `scene` on
     `source`), then the game's `plugins`; and what the scene's entities became."""
+    from playspace.scene.spawn import SpawnedScene
+
     world = World(fixed_hz=fixed_hz)
     world.insert_resource(Seed(random.Random(seed)))
     world.add_plugin(defaults or DefaultPlugins(scene, source))
@@ -131,11 +145,17 @@ def build_world(
 
 def telemetry_events() -> tuple[type, ...]:
     """The events telemetry records by default: the rig's, the hands', physics' quarantines."""
+    from playspace.systems.interaction import TELEMETRY_EVENTS
+    from playspace.systems.physics.events import Quarantined
+    from playspace.systems.player.events import RIG_EVENTS
+
     return (*RIG_EVENTS, *TELEMETRY_EVENTS, Quarantined)
 
 
 def load_target(path: Path) -> tuple[Scene, Example | None]:
     """The scene to run, and the example module around it when `path` is one."""
+    from playspace.formats.scene.load import load_scene
+
     if path.suffix == ".py":
         example = load_example(path)
         return load_scene(example.scene), example

@@ -7,6 +7,8 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 import playspace.prelude as prelude
 from playspace.ecs import Despawned
 from playspace.systems.interaction.events import GRAB_EVENTS
@@ -36,6 +38,39 @@ def test_every_event_is_in_the_prelude() -> None:
 def test_everything_the_prelude_names_is_there() -> None:
     assert all(hasattr(prelude, name) for name in prelude.__all__)
     assert len(set(prelude.__all__)) == len(prelude.__all__)
+
+
+def test_a_star_import_gives_every_name() -> None:
+    names: dict[str, object] = {}
+    exec("from playspace.prelude import *", names)
+    assert [name for name in prelude.__all__ if name not in names] == []
+    assert set(prelude.__all__) <= set(dir(prelude))
+
+
+def test_a_name_that_is_not_there_is_the_usual_error() -> None:
+    with pytest.raises(AttributeError, match="has no attribute 'Wrold'"):
+        getattr(prelude, "Wrold")  # noqa: B009 (mypy would refuse the misspelt attribute)
+    with pytest.raises(ImportError, match="cannot import name 'Wrold'"):
+        exec("from playspace.prelude import Wrold", {})
+
+
+def test_the_checkers_see_each_name_where_it_is_loaded_from() -> None:
+    """The imports under ``TYPE_CHECKING`` (what mypy and IDEs read) and the table the names
+    load from at run time say the same."""
+    tree = ast.parse((ROOT / "playspace" / "prelude.py").read_text())
+    (block,) = [
+        n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING"
+    ]
+    seen = {}
+    for node in block.body:
+        assert isinstance(node, ast.ImportFrom) and node.module is not None
+        for alias in node.names:
+            # `from playspace import spatial` names a module, loaded as itself
+            seen[alias.name] = (
+                f"playspace.{alias.name}" if node.module == "playspace" else node.module
+            )
+    assert seen == prelude._HOME
+    assert sorted(seen) == sorted(prelude.__all__)
 
 
 def test_the_examples_import_only_the_prelude() -> None:

@@ -10,17 +10,24 @@ this gives that plugin when the scene has any of them, to be added after the gra
     for plugin in interactable_plugins_for(scene):
         world.add_plugin(plugin)
 
-``playspace.app``'s default plugins add it so.
+``playspace.app``'s default plugins add it so. The plugin's module is imported when a scene has
+a lever, a button or a dial, not with this module: a scene without one does not load it.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from playspace.formats.scene.model import Scene
-from playspace.systems.interaction import InteractablesPlugin
+
+if TYPE_CHECKING:
+    from playspace.systems.interaction.interactables import InteractablesPlugin
 
 
 def interactable_plugins_for(scene: Scene) -> list[InteractablesPlugin]:
     """The InteractablesPlugin when a prop of `scene` is a lever, a button or a dial."""
-    if any(p.lever or p.button or p.dial for p in scene.props):
-        return [InteractablesPlugin()]
-    return []
+    if not any(p.lever or p.button or p.dial for p in scene.props):
+        return []
+    from playspace.systems.interaction.interactables import InteractablesPlugin
+
+    return [InteractablesPlugin()]

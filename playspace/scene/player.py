@@ -13,10 +13,14 @@ rest, to be added after the rig:
     for plugin in movement_plugins_for(scene):
         world.add_plugin(plugin)
 
-``playspace.app``'s default plugins add them so.
+``playspace.app``'s default plugins add them so. Each provider's module is imported when a
+scene turns it on, not with this module: a world whose scene asks for none of them does not pay
+for loading them at start-up.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from playspace.components.locomotion import (
     ClimbSettings,
@@ -29,11 +33,13 @@ from playspace.components.sockets import Socket
 from playspace.ecs import PluginError, World
 from playspace.formats.scene.model import Scene
 from playspace.scene.spawn import SpawnedScene
-from playspace.systems.player.climb import ClimbPlugin
-from playspace.systems.player.movement import CrouchPlugin, JumpPlugin, SprintPlugin
-from playspace.systems.player.seated import SeatedPlugin
 
-MovementPlugin = JumpPlugin | SprintPlugin | CrouchPlugin | ClimbPlugin | SeatedPlugin
+if TYPE_CHECKING:
+    from playspace.systems.player.climb import ClimbPlugin
+    from playspace.systems.player.movement import CrouchPlugin, JumpPlugin, SprintPlugin
+    from playspace.systems.player.seated import SeatedPlugin
+
+    MovementPlugin = JumpPlugin | SprintPlugin | CrouchPlugin | ClimbPlugin | SeatedPlugin
 
 
 def movement_plugins_for(scene: Scene) -> list[MovementPlugin]:
@@ -41,6 +47,8 @@ def movement_plugins_for(scene: Scene) -> list[MovementPlugin]:
     ClimbPlugin, with the ``[climb]`` table's, when anything of the scene is climbable."""
     player = scene.player
     plugins: list[MovementPlugin] = []
+    if player.jump or player.sprint or player.crouch:
+        from playspace.systems.player.movement import CrouchPlugin, JumpPlugin, SprintPlugin
     if player.jump:
         plugins.append(JumpPlugin(JumpSettings(speed=player.jump_speed)))
     if player.sprint:
@@ -49,9 +57,13 @@ def movement_plugins_for(scene: Scene) -> list[MovementPlugin]:
     if player.crouch:
         plugins.append(CrouchPlugin(CrouchSettings(lowered=player.crouch_lowered)))
     if scene.climbable:
+        from playspace.systems.player.climb import ClimbPlugin
+
         climb = scene.climb
         plugins.append(ClimbPlugin(ClimbSettings(climb.reach, climb.grip_on, climb.grip_off)))
     if player.seated:
+        from playspace.systems.player.seated import SeatedPlugin
+
         plugins.append(SeatedPlugin())  # at PlayerScenePlugin's eye height
     return plugins
 

@@ -10,19 +10,23 @@ these give the rest, the grab's after the rig:
     for plugin in mover_plugins_for(scene):                 # when a prop has a path
         world.add_plugin(plugin)
 
-``playspace.app``'s default plugins add them so.
+``playspace.app``'s default plugins add them so. The MoverPlugin's module is imported when a
+prop has a path, not with this module, so a scene without one does not load it at start-up.
 """
 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from playspace.components.interaction import GrabSettings, Hand
 from playspace.components.rig import Rig
 from playspace.ecs import PluginError, World
 from playspace.formats.scene.model import Scene
 from playspace.systems.interaction import GrabPlugin
-from playspace.systems.movers import MoverPlugin
+
+if TYPE_CHECKING:
+    from playspace.systems.movers import MoverPlugin
 
 
 class DistanceHandsPlugin:
@@ -55,4 +59,8 @@ def grab_plugins_for(scene: Scene) -> list[GrabPlugin | DistanceHandsPlugin]:
 
 def mover_plugins_for(scene: Scene) -> list[MoverPlugin]:
     """The MoverPlugin when a prop of `scene` has a ``path``."""
-    return [MoverPlugin()] if any(p.path for p in scene.props) else []
+    if not any(p.path for p in scene.props):
+        return []
+    from playspace.systems.movers import MoverPlugin
+
+    return [MoverPlugin()]

@@ -23,6 +23,9 @@ are the grab system's, the throw only computes the velocity it leaves with.
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING
+
 from playspace.components import TrackedDevice
 from playspace.components.interaction import GrabSettings, Hand
 from playspace.components.physics import BodyKind, Collider, Colliders, RigidBody, Sphere
@@ -48,18 +51,43 @@ from playspace.systems.interaction.events import (
 from playspace.systems.interaction.gone import forget_despawned
 from playspace.systems.interaction.hand_collision import collide_hands
 from playspace.systems.interaction.hold import grab, hold
-from playspace.systems.interaction.interactables import (
-    INTERACTABLE_EVENTS,
-    ButtonPressed,
-    ButtonReleased,
-    DialTurned,
-    InteractablesPlugin,
-    LeverMoved,
-)
 from playspace.systems.interaction.layers import Twins, held_layers
 from playspace.systems.interaction.sockets import sockets
 from playspace.systems.interaction.throw import ThrowHistory, ThrowPlugin
 from playspace.systems.sets import add_fixed_sets
+
+if TYPE_CHECKING:
+    from playspace.systems.interaction.interactables import (
+        INTERACTABLE_EVENTS,
+        ButtonPressed,
+        ButtonReleased,
+        DialTurned,
+        InteractablesPlugin,
+        LeverMoved,
+    )
+else:
+    # Levers, buttons and dials load when first asked for (PEP 562): a world whose scene has
+    # none never imports their systems, and a start-up does not pay for them.
+    _INTERACTABLES = frozenset(
+        (
+            "INTERACTABLE_EVENTS",
+            "ButtonPressed",
+            "ButtonReleased",
+            "DialTurned",
+            "InteractablesPlugin",
+            "LeverMoved",
+        )
+    )
+
+    def __getattr__(name: str) -> object:
+        if name not in _INTERACTABLES:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{__name__}.interactables"), name)
+        globals()[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *_INTERACTABLES})
 
 
 class GrabPlugin:
