@@ -1,10 +1,21 @@
-"""What networked play costs on loopback: one host, one client playing the snowball trace.
+"""What networked play costs on loopback: one host, 2, 4 and 8 clients, each its own process.
 
-Measured: bytes a second per client each way at 90 Hz (input up, state down); the round trip
-client -> host -> client through Zenoh on loopback (the host's ``state/now`` query: the added
-latency of the network path an input and its state take; median and 99th percentile); the
-host's step time (the world plus publishing its state) against the same world stepped
-locally. One client only in this version.
+The host has one rig (this version seats one VR player): the first client plays the snowball
+trace on it, the others are observers without a rig that receive the state and the events as a
+second player's screen would. Measured for each count:
+
+- bytes a second per client each way at 90 Hz: input up (the player's; observers send none),
+  state and events down (the mean over the clients);
+- the true round trip of the player's input: each input frame is stamped when sent, the host
+  echoes the newest frame it played in each state, and the client measures until that state
+  arrives (median, 99th percentile). Of it, ``host_held`` is the time the frame waited at the
+  host (its playout buffer of 2 frames and the fixed step's pacing: a choice, not the network),
+  and ``network`` the rest: what Zenoh and the messages add on loopback;
+- the host's step (the world, its events, gathering and publishing the state) against the same
+  world stepped locally (a replay of the trace), both as the stepping thread's CPU time, taken
+  in turns in the same thread during the match, so both see the same machine (the clients'
+  processes share its cores). ``full_state_*`` is the host sending every body in every state
+  (the previous increment), for comparison.
 
 Run: ``python benchmarks/network.py [--seconds S]``. The last line printed is one JSON object.
 """
@@ -15,6 +26,7 @@ import argparse
 import json
 import socket
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -24,9 +36,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from playspace.loops.replay import prepare_replay
 from playspace.net import Client, Host, Network, play
+from playspace.net.session import paced
 
 ROOT = Path(__file__).resolve().parent.parent
 SNOWBALL = ROOT / "examples" / "snowball.py"
+COUNTS = (2, 4, 8)
 
 
 def _endpoint() -> str:
@@ -35,59 +49,105 @@ def _endpoint() -> str:
         return f"tcp/127.0.0.1:{probe.getsockname()[1]}"
 
 
-def _step_ms(step: object, steps: int) -> float:
-    times = []
-    for _ in range(steps):
-        start = time.perf_counter()
-        step()  # type: ignore[operator]
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000.0
+def _client(endpoint: str, name: str, seconds: float, player: bool) -> None:
+    """One client process: play the trace (the player) or watch (an observer); print what it
+    sent, received and measured as one JSON line."""
+    client = Client(Network("bench", connect=[endpoint]), name, observer=not player)
+    try:
+        client.wait_for_host()
+        sent, received, start = client.sent, client.received, time.perf_counter()
+        if player:
+            play(client, SNOWBALL, None, seconds=seconds)
+        else:
+            time.sleep(seconds)
+        elapsed = time.perf_counter() - start
+        with client._lock:
+            trips, held = list(client.round_trips), list(client.host_held)
+        print(json.dumps({
+            "up": (client.sent - sent) / elapsed, "down": (client.received - received) / elapsed,
+            "trips": trips, "held": held,
+        }))  # fmt: skip
+    finally:
+        client.close()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="how long the client plays")
-    args = parser.parse_args()
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[round(q * (len(ordered) - 1))] if ordered else float("nan")
+
+
+def _match(clients: int, seconds: float, keyframe_every: int) -> dict[str, float]:
+    """A host in this process and `clients` client processes for `seconds` of play."""
     endpoint = _endpoint()
-    host = Host(SNOWBALL, Network("bench", listen=[endpoint]))
-    client = Client(Network("bench", connect=[endpoint]), "bench")
-    stop = threading.Event()
-    hosting = threading.Thread(target=host.run, kwargs={"stop": stop.is_set})
-    hosting.start()
-    client.wait_for_host()
-    sent, received, start = client.sent, client.received, time.perf_counter()
-    play(client, SNOWBALL, None, seconds=args.seconds)
-    elapsed = time.perf_counter() - start
-    up, down = (client.sent - sent) / elapsed, (client.received - received) / elapsed
-    trips = []
-    for _ in range(200):
-        begin = time.perf_counter()
-        list(client.session.get(client.network.key("state", "now"), timeout=1.0))
-        trips.append((time.perf_counter() - begin) * 1000.0)
-    stop.set()
-    hosting.join()
-    host_ms = _step_ms(host.step, 270)
+    host = Host(SNOWBALL, Network("bench", listen=[endpoint]), keyframe_every=keyframe_every)
     local = prepare_replay(SNOWBALL, None).world()
-    for _ in range(host.world.fixed_time.step):  # the same point of the game
+    costs: list[float] = []
+    local_costs: list[float] = []
+
+    def step() -> None:
+        start = time.thread_time()
+        host.step()
+        middle = time.thread_time()
         local.step(1)
-    local_ms = _step_ms(lambda: local.step(1), 270)
-    client.close()
-    host.close()
-    trips.sort()
-    result = {
-        "clients": 1,
-        "fixed_hz": 90,
-        "up_bytes_per_s": round(up),
-        "down_bytes_per_s": round(down),
-        "round_trip_ms_median": round(statistics.median(trips), 3),
-        "round_trip_ms_p99": round(trips[int(0.99 * (len(trips) - 1))], 3),
+        costs.append(middle - start)
+        local_costs.append(time.thread_time() - middle)
+
+    stop = threading.Event()
+    hosting = threading.Thread(target=lambda: paced(step, 90.0, None, stop.is_set))
+    hosting.start()
+    command = [sys.executable, __file__, "--seconds", str(seconds), "--client", endpoint]
+    processes = [
+        subprocess.Popen([*command, f"c{i}", *(["--player"] if i == 0 else [])],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for i in range(clients)
+    ]  # fmt: skip
+    reports = []
+    try:
+        for process in processes:
+            out, err = process.communicate(timeout=seconds + 60)
+            if process.returncode != 0:
+                raise SystemExit(f"a client failed ({process.returncode}):\n{err}")
+            lines = [line for line in out.splitlines() if line.startswith("{")]  # not Zenoh's log
+            reports.append(json.loads(lines[-1]))
+    finally:
+        stop.set()
+        hosting.join()
+        host.close()
+    player = reports[0]
+    trips = [t * 1000.0 for t in player["trips"]]
+    network = [(t - h) * 1000.0 for t, h in zip(player["trips"], player["held"], strict=True)]
+    host_ms = statistics.median(costs) * 1000.0
+    local_ms = statistics.median(local_costs) * 1000.0
+    return {
+        "up_bytes_per_s": round(player["up"]),
+        "down_bytes_per_s": round(statistics.mean(r["down"] for r in reports)),
+        "input_to_state_ms_median": round(statistics.median(trips), 2),
+        "input_to_state_ms_p99": round(_percentile(trips, 0.99), 2),
+        "network_ms_median": round(statistics.median(network), 3),
+        "network_ms_p99": round(_percentile(network, 0.99), 3),
         "host_step_ms": round(host_ms, 3),
         "local_step_ms": round(local_ms, 3),
         "host_over_local": round(host_ms / local_ms, 2),
     }
-    width = max(map(len, result))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="how long the clients play")
+    parser.add_argument("--client", nargs=2, metavar=("ENDPOINT", "NAME"), help=argparse.SUPPRESS)
+    parser.add_argument("--player", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.client is not None:
+        _client(args.client[0], args.client[1], args.seconds, args.player)
+        return
+    full = _match(2, args.seconds, keyframe_every=1)
+    result: dict[str, object] = {"fixed_hz": 90, "observers": "all clients but the first"}
+    result["full_state_down_bytes_per_s"] = full["down_bytes_per_s"]
+    result["full_state_host_over_local"] = full["host_over_local"]
+    for clients in COUNTS:
+        result[f"clients_{clients}"] = _match(clients, args.seconds, keyframe_every=90)
     for key, value in result.items():
-        print(f"{key:<{width}}  {value}")
+        print(f"{key:<28}  {value}")
     print(json.dumps(result))
 
 

@@ -169,7 +169,8 @@ def _parser() -> argparse.ArgumentParser:
     join.add_argument(
         "--impair",
         metavar="MS,LOSS",
-        help="for tests: delay each input message up to MS ms and drop the fraction LOSS",
+        help="for tests: delay each message up to MS ms (input and state dropped at the "
+        "fraction LOSS; events, sent reliably, only delayed)",
     )
     for side in (host, join):
         side.add_argument("--session", default="playspace", help="the match's name (playspace)")
@@ -191,6 +192,14 @@ def _parser() -> argparse.ArgumentParser:
     host.add_argument(
         "--playout", type=int, default=2, metavar="N",
         help="input frames buffered before the host plays them (more absorbs a worse network)",
+    )  # fmt: skip
+    host.add_argument(
+        "--state-every", type=_at_least_one, default=1, metavar="K",
+        help="send the state every K-th fixed step (1)",
+    )  # fmt: skip
+    host.add_argument(
+        "--keyframe-every", type=_at_least_one, default=90, metavar="N",
+        help="every N-th state carries every moving body, the others those that moved (90)",
     )  # fmt: skip
     commands.add_parser(
         "doctor", help="say what this machine offers: OpenXR runtime, GL, display, gamepads"
@@ -553,6 +562,17 @@ def _preview(
     return 0
 
 
+def _at_least_one(text: str) -> int:
+    """A whole number of at least 1 (an argparse type)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return value
+
+
 def _host(args: argparse.Namespace) -> int:
     """The authoritative world of a match, until --seconds or Ctrl-C; who joined and left, and
     what was refused, said as it goes."""
@@ -565,6 +585,7 @@ def _host(args: argparse.Namespace) -> int:
             telemetry = stack.enter_context(LineStream(args.telemetry))
         host = Host(
             args.scene, network, fixed_hz=args.fixed_hz, seed=args.seed, playout=args.playout,
+            state_every=args.state_every, keyframe_every=args.keyframe_every,
             telemetry=telemetry, record=args.record, say=lambda line: print(line, flush=True),
         )  # fmt: skip
         stack.callback(host.close)
@@ -572,6 +593,7 @@ def _host(args: argparse.Namespace) -> int:
         steps = host.run(args.seconds, stop=args.stop)
         refused = ", ".join(f"{n} {why}" for why, n in sorted(host.refused.items())) or "none"
         print(f"{steps} fixed steps hosted; refused messages: {refused}", flush=True)
+        print(f"{host.sent} bytes of state and events published")
         for player, queue in host.queues.items():
             print(f"input of {player}: {queue.skipped} frames skipped, {queue.starved} steps held")
         if host.example is not None and host.example.summary is not None:
@@ -606,7 +628,9 @@ def _join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         else:
             play(client, args.scene, args.trace, seconds=args.seconds, fixed_hz=args.fixed_hz,
                  seed=args.seed, stop=args.stop)  # fmt: skip
-        print(f"sent {client.sent} bytes of input; host: {client.remote.score or 'no score'}")
+        events = sum(len(step.events) for step in client.events)
+        print(f"sent {client.sent} bytes of input; {events} events from the host")
+        print(f"host: {client.remote.score or 'no score'}")
     finally:
         client.close()
     return INTERRUPTED if args.stop() else 0

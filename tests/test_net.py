@@ -3,30 +3,44 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import socket
 import struct
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 import zenoh
 from cli_helpers import ROOT, playspace
+from pyglm import glm
 
+from playspace.components import Transform
+from playspace.components.drawn import DrawnPoses
 from playspace.components.input import InputFrame
+from playspace.components.scene import Prop
+from playspace.ecs import Phase, World
+from playspace.loops.replay import prepare_replay
 from playspace.net import (
     Client,
     Host,
+    Impairment,
     InputQueue,
     Network,
+    RemoteDrawn,
     RemoteView,
     State,
     WireError,
     decode_input,
+    decode_state,
+    draw_remote,
     encode_input,
 )
+from playspace.net.client import BLEND
+from playspace.net.session import paced
 from playspace.spatial import Pose, identity, vec3
 from playspace.systems.input import hand_input, standing
 
@@ -162,15 +176,27 @@ def test_a_vanished_client_is_removed_within_two_seconds() -> None:
 
 
 def test_a_late_joiner_gets_the_current_state_by_query() -> None:
-    endpoint = _endpoint()
+    endpoint, own = _endpoint(), _endpoint()
     host = _host(endpoint)
-    client = Client(Network("t", connect=[endpoint]), "carol")
+    client = Client(Network("t", connect=[endpoint], listen=[own]), "carol")
     try:
         for _ in range(5):
             host.step()
         client.wait_for_host()
         newest = client.remote.states[-1][1]
         assert newest.step == 5 and newest.score is not None and "target hits" in newest.score
+        assert len(newest.bodies) >= 6 and "snowball 1" in client.remote.names.values()
+        peer = Network("t", connect=[endpoint, own]).open()
+        (reply,) = peer.get("playspace/t/state/now", timeout=2.0)
+        assert reply.ok is not None
+        asked = decode_state(reply.ok.payload.to_bytes())
+        assert asked.full and asked.bodies == newest.bodies and asked.names is not None
+        # someone else, sending what is not state or events
+        for key in ("playspace/t/state", "playspace/t/events"):
+            peer.put(key, b"\x02garbage")
+        _wait(lambda: client.remote.refused and client.refused_events)
+        assert (client.remote.refused, client.refused_events) == (1, 1)
+        peer.close()  # type: ignore[no-untyped-call]
     finally:
         client.close()
         host.close()
@@ -207,3 +233,120 @@ def test_a_headless_run_without_networking_does_not_load_zenoh() -> None:
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr
+
+
+def test_a_state_carries_only_what_moved_and_every_nth_carries_everything() -> None:
+    endpoint = _endpoint()
+    host = Host(SNOWBALL, Network("t", listen=[endpoint]), keyframe_every=5)
+    peer = _peer(endpoint)
+    states: list[State] = []
+    try:
+        peer.declare_subscriber("playspace/t/state", lambda s: states.append(
+            decode_state(s.payload.to_bytes())))  # fmt: skip
+        time.sleep(0.3)
+        for _ in range(11):
+            host.step()  # nobody plays: the rig stands, the snowballs rest on the pile
+        _wait(lambda: len(states) >= 11)
+        assert [s.full for s in states] == [True, *[False] * 4, True, *[False] * 4, True]
+        everything = len(states[0].bodies)
+        assert everything >= 6 and states[0].names is not None
+        assert "snowball 1" in states[0].names.values()
+        assert all(len(s.bodies) < everything for s in states[6:10])  # at rest: not sent
+        assert len(states[10].bodies) == everything and states[9].names is None
+    finally:
+        peer.close()  # type: ignore[no-untyped-call]
+        host.close()
+
+
+Hosted = list[tuple[float, dict[str, glm.vec3]]]
+Seen = list[tuple[float, float, dict[str, tuple[glm.vec3, bool]]]]
+
+
+def _flight(impairment: Impairment | None, playout: int) -> tuple[Client, Hosted, Seen]:
+    """The snowball trace played by a client (in this process, in real time) against a host
+    (in a thread): the host's snowballs each step (time, name: position), and each client
+    frame's (time, drawn host time, name: (drawn position, drawn from the host))."""
+    endpoint = _endpoint()
+    host = Host(SNOWBALL, Network("t", listen=[endpoint]), playout=playout)
+    client = Client(Network("t", connect=[endpoint]), "dana", impairment)
+    hosted: Hosted = []
+    seen: Seen = []
+
+    def host_step() -> None:
+        host.step()
+        world = host.world
+        balls = {
+            m.name: glm.vec3(world.get(e, Transform).position) for e, (m,) in world.query(Prop)
+        }
+        hosted.append((world.fixed_time.elapsed, balls))
+
+    def watch(world: World) -> None:
+        drawn, remote = world.resource(DrawnPoses), world.resource(RemoteDrawn)
+        at = {m.name: (glm.vec3(*drawn.positions[drawn.rows[e]]), e in remote.remote)
+              for e, (m,) in world.query(Prop) if e in drawn.rows}  # fmt: skip
+        seen.append((time.monotonic(), client.remote.drawn, at))
+
+    def plugin(world: World) -> None:
+        world.add_system(watch, phase=Phase.LATE, after=(draw_remote,), reads=(DrawnPoses,))
+
+    stop = False
+    hosting = threading.Thread(target=lambda: paced(host_step, 90.0, None, lambda: stop))
+    try:
+        hosting.start()
+        client.wait_for_host()
+        replay = prepare_replay(SNOWBALL, None, seconds=4.5)
+        world = replay.world([client.plugin, plugin])
+        paced(lambda: world.step(1), replay.fixed_hz, replay.steps, None)
+        time.sleep(0.5)  # the last events on their way
+    finally:
+        stop = True
+        hosting.join()
+        client.close()
+        host.close()
+    return client, hosted, seen
+
+
+def _hit_ball(client: Client) -> str:
+    hits = [e for step in client.events for e in step.events if e["type"] == "target_hit"]
+    assert hits, [e["type"] for step in client.events for e in step.events]
+    return client.remote.names[hits[0]["snowball"]]
+
+
+def _host_at(hosted: Hosted, name: str, when: float) -> glm.vec3 | None:
+    for (t0, a), (t1, b) in itertools.pairwise(hosted):
+        if t0 <= when <= t1 and name in a and name in b:
+            return a[name] + (b[name] - a[name]) * ((when - t0) / (t1 - t0))
+    return None
+
+
+def test_the_client_draws_the_host_snowball_and_hears_its_hit() -> None:
+    client, hosted, seen = _flight(None, playout=2)
+    ball = _hit_ball(client)
+    grabbed = [e for step in client.events for e in step.events if e["type"] == "grab"]
+    assert grabbed  # the host's other events come too
+    compared, since = 0, None
+    for now, when, at in seen:
+        from_host = ball in at and at[ball][1]
+        since = (since if since is not None else now) if from_host else None
+        expected = _host_at(hosted, ball, when)
+        if from_host and since is not None and now - since > BLEND and expected is not None:
+            assert glm.distance(at[ball][0], expected) < 0.02
+            compared += 1
+    assert compared > 100  # drawn from the host most of the run, where the host had it
+
+
+def test_under_delay_and_loss_both_ways_the_flight_stays_smooth_and_the_hit_arrives() -> None:
+    client, hosted, seen = _flight(Impairment(delay=0.15, loss=0.1, seed=3), playout=18)
+    ball = _hit_ball(client)
+    speeds = [
+        glm.distance(b[ball], a[ball]) / (t1 - t0)
+        for (t0, a), (t1, b) in itertools.pairwise(hosted) if ball in a and ball in b
+    ]  # fmt: skip
+    fastest = max(speeds)
+    assert fastest > 5.0  # it flew
+    track = [(now, at[ball]) for now, _, at in seen if ball in at]
+    remote = [i for i, (_, (_, from_host)) in enumerate(track) if from_host]
+    assert len(remote) > 100
+    for (t0, (p0, _)), (t1, (p1, _)) in itertools.pairwise(track):
+        assert glm.distance(p1, p0) <= fastest * 1.2 * (t1 - t0) + 0.03
+    assert client.links[1].dropped > 0  # state did go missing on the way down

@@ -3,24 +3,36 @@ that play their own rig locally, the messages between them. The only package tha
 zenoh; a run without networking never loads it.
 """
 
-from playspace.net.client import Client, Impairment, RemoteView, play
+from playspace.net.client import Client, Impairment, RemoteDrawn, RemoteView, draw_remote, play
 from playspace.net.host import Host, InputQueue
 from playspace.net.session import DEFAULT_ENDPOINT, NetError, Network
-from playspace.net.wire import State, WireError, decode_input, decode_state, encode_input
+from playspace.net.wire import (
+    Events,
+    State,
+    WireError,
+    decode_events,
+    decode_input,
+    decode_state,
+    encode_input,
+)
 
 __all__ = [
     "DEFAULT_ENDPOINT",
     "Client",
+    "Events",
     "Host",
     "Impairment",
     "InputQueue",
     "NetError",
     "Network",
+    "RemoteDrawn",
     "RemoteView",
     "State",
     "WireError",
+    "decode_events",
     "decode_input",
     "decode_state",
+    "draw_remote",
     "encode_input",
     "play",
 ]

@@ -12,28 +12,47 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
 import os
 import random
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import zenoh
 
+from playspace.components.drawn import DrawnPoses
 from playspace.components.input import InputFrame
-from playspace.ecs import World
+from playspace.components.interaction import Hand
+from playspace.components.rig import Rig
+from playspace.components.scene import Opponent, Prop
+from playspace.ecs import Phase, World
 from playspace.loops.replay import prepare_replay
 from playspace.net.session import NetError, Network, check_name, paced
-from playspace.net.wire import REDUNDANCY, TICKET, State, WireError, decode_state, encode_input
-from playspace.spatial import Pose, lerp_pose
+from playspace.net.wire import (
+    REDUNDANCY,
+    TICKET,
+    Events,
+    State,
+    WireError,
+    decode_events,
+    decode_state,
+    encode_input,
+)
+from playspace.spatial import Pose, Vec3, lerp_pose, normalize, vec3
+from playspace.systems.drawn import late_placement
 from playspace.systems.input import Polled
 from playspace.systems.input.sources import InputSource
 from playspace.systems.tracking import InputState
 
-INTERPOLATION_DELAY = 0.05  # seconds the remote world is drawn behind the newest state
+INTERPOLATION_DELAY = 0.03  # seconds the remote world is drawn behind the host, at least
+OFFSETS = 180  # recent states whose arrival sets the host's clock and the delay (2 s at 90 Hz)
+EASE = 0.1  # how fast the delay follows its target: seconds per second
+STAMPS = 512  # input steps whose send time is kept for the round trip
+BLEND = 0.1  # seconds over which a body handed from the local world to the host's eases over
 
 
 @dataclass(slots=True)
@@ -47,13 +66,19 @@ class Impairment:
 
 
 class ImpairedLink:
-    """Sends through `put` as :class:`Impairment` says, from a thread of its own."""
+    """Passes messages on to `put` as :class:`Impairment` says, from a thread of its own. A
+    `reliable` link (Zenoh's reliable channel: retransmitted, in order) loses nothing and keeps
+    the order; the delay is what a retransmission costs."""
 
-    def __init__(self, put: Callable[[bytes], None], impairment: Impairment) -> None:
+    def __init__(
+        self, put: Callable[[bytes], None], impairment: Impairment, *, reliable: bool = False
+    ) -> None:
         self.put = put
         self.impairment = impairment
+        self.reliable = reliable
         self.random = random.Random(impairment.seed)
         self.dropped = 0
+        self._last_due = 0.0
         self._due: list[tuple[float, int, bytes]] = []
         self._order = itertools.count()
         self._wake = threading.Condition()
@@ -62,11 +87,13 @@ class ImpairedLink:
         self._thread.start()
 
     def __call__(self, data: bytes) -> None:
-        if self.random.random() < self.impairment.loss:
+        if not self.reliable and self.random.random() < self.impairment.loss:
             self.dropped += 1
             return
         due = time.monotonic() + self.random.uniform(0.0, self.impairment.delay)
         with self._wake:
+            if self.reliable:
+                due = self._last_due = max(due, self._last_due)
             heapq.heappush(self._due, (due, next(self._order), data))
             self._wake.notify()
 
@@ -95,30 +122,57 @@ class ImpairedLink:
 @dataclass(slots=True)
 class RemoteView:
     """The host's recent states, each with when it arrived here; :meth:`poses` interpolates
-    them `delay` seconds behind the host's newest time, as estimated on the local clock."""
+    them a short, adaptive delay behind the host's time as estimated on the local clock.
 
-    delay: float = INTERPOLATION_DELAY
+    A state that is not full is applied over the one before it (bodies at rest are not sent).
+    The host's clock is read from the least delayed of the recent states (the largest host time
+    minus arrival time), so jitter does not shake it; the delay is the spread of the recent
+    arrivals plus `delay`, eased in at a tenth of real time, and the drawn time never goes
+    back: a late or lost state bends nothing that was drawn."""
+
+    delay: float = INTERPOLATION_DELAY  # the least delay: about two states at 90 Hz and more
     states: deque[tuple[float, State]] = field(default_factory=lambda: deque(maxlen=128))
+    names: dict[int, str] = field(default_factory=dict)  # the host's bodies' names
     refused: int = 0  # state messages that were not one
+    offsets: deque[float] = field(default_factory=lambda: deque(maxlen=OFFSETS))
+    eased: float | None = None  # the delay now, moving toward the target
+    drawn: float = -math.inf  # the host time last drawn
+    last_call: float | None = None
 
     def add(self, state: State, arrived: float) -> None:
-        if not self.states or state.time > self.states[-1][1].time:
-            self.states.append((arrived, state))
+        self.offsets.append(state.time - arrived)
+        if state.names is not None:
+            self.names = state.names
+        if self.states and state.time <= self.states[-1][1].time:
+            return  # overtaken: a newer state is here already
+        if not state.full and self.states:
+            state = replace(state, bodies={**self.states[-1][1].bodies, **state.bodies})
+        self.states.append((arrived, state))
 
     def host_time(self, now: float) -> float | None:
-        """The host's time now, from the newest state and how long ago it arrived."""
-        if not self.states:
-            return None
-        arrived, state = self.states[-1]
-        return state.time + (now - arrived)
+        """The host's time now, from the least delayed recent state."""
+        return now + max(self.offsets) if self.offsets else None
+
+    def target_delay(self) -> float:
+        """How far behind to draw: the recent arrivals' spread (most of it) plus `delay`."""
+        ordered = sorted(self.offsets)
+        spread = ordered[-1] - ordered[len(ordered) // 20] if ordered else 0.0
+        return self.delay + spread
 
     def poses(self, now: float) -> dict[int, Pose]:
-        """Every remote body's pose at the host's time `delay` ago: between the two states
-        around it, or the oldest (newest) state's before (after) them."""
+        """Every remote body's pose at the drawn time: between the two states around it, or
+        the oldest (newest) state's before (after) them."""
         host = self.host_time(now)
-        if host is None:
+        if host is None or not self.states:
             return {}
-        when = host - self.delay
+        target = self.target_delay()
+        if self.eased is None or self.last_call is None:
+            self.eased = target
+        else:
+            ease = EASE * max(now - self.last_call, 0.0)
+            self.eased += min(max(target - self.eased, -ease), ease)
+        self.last_call = now
+        when = self.drawn = max(host - self.eased, self.drawn)
         states = [state for _, state in self.states]
         after = next((i for i, s in enumerate(states) if s.time >= when), len(states) - 1)
         b = states[after]
@@ -163,29 +217,61 @@ class _Sending:
 
 class Client:
     """A player in a match (see the module). Add :meth:`plugin` to the player's world (a
-    headless replay, the preview window): it sends that world's input and fills
-    :attr:`remote`. Call :meth:`wait_for_host` before playing, :meth:`close` after."""
+    headless replay, the preview window): it sends that world's input, fills :attr:`remote`
+    and :attr:`events`, and draws the host's bodies over the world's own copies of them
+    (:meth:`draw_remote`). Call :meth:`wait_for_host` before playing, :meth:`close` after.
 
-    def __init__(self, network: Network, player: str, impairment: Impairment | None = None) -> None:
+    `impairment` (tests) delays, reorders and drops the input going up and the state coming
+    down, and delays the events (reliable: none lost). An `observer` watches without a rig: it
+    is present under ``observers/`` instead of ``players/``, so it never takes the host's seat.
+    """
+
+    def __init__(
+        self,
+        network: Network,
+        player: str,
+        impairment: Impairment | None = None,
+        *,
+        observer: bool = False,
+    ) -> None:
         self.network = network
         self.player = check_name(player, "player")
         self.ticket = os.urandom(TICKET)
         self.remote = RemoteView()
+        self.events: list[Events] = []  # the host's events, by step, as they arrived
+        self.refused_events = 0
+        self.round_trips: list[float] = []  # input sent -> played -> its state here (s)
+        self.host_held: list[float] = []  # of each round trip, the time the host held it
         self.sent = 0  # bytes of input sent
-        self.received = 0  # bytes of state received
+        self.received = 0  # bytes of state and events received
         self._recent: deque[tuple[int, InputFrame]] = deque(maxlen=REDUNDANCY)
+        self._stamps: dict[int, float] = {}  # step: when its frame was first sent
+        self._echoed = 0
+        self._lock = threading.Lock()
         self.session = network.open()
         self.publisher = self.session.declare_publisher(
-            network.key("input", self.player), congestion_control=zenoh.CongestionControl.DROP
+            network.key("input", self.player),
+            congestion_control=zenoh.CongestionControl.DROP,
+            priority=zenoh.Priority.DATA_HIGH,
         )
-        self.link: ImpairedLink | None = None
-        put: Callable[[bytes], None] = self.publisher.put
-        if impairment is not None:
-            self.link = ImpairedLink(put, impairment)
-            put = self.link
-        self._put = put
+        self.links: list[ImpairedLink] = []
+        self._put = self._impaired(self.publisher.put, impairment)
+        self._state_in = self._impaired(self._take, impairment)
+        self._events_in = self._impaired(self._take_events, impairment, reliable=True)
         self.session.declare_subscriber(network.key("state"), self._state)
-        self._token = self.session.liveliness().declare_token(network.key("players", self.player))
+        self.session.declare_subscriber(network.key("events"), self._event)
+        presence = network.key("observers" if observer else "players", self.player)
+        self._token = self.session.liveliness().declare_token(presence)
+
+    def _impaired(
+        self, put: Callable[[bytes], None], impairment: Impairment | None, reliable: bool = False
+    ) -> Callable[[bytes], None]:
+        if impairment is None:
+            return put
+        seed = replace(impairment, seed=impairment.seed + len(self.links))
+        link = ImpairedLink(put, seed, reliable=reliable)
+        self.links.append(link)
+        return link
 
     def wait_for_host(self, timeout: float = 10.0) -> None:
         """Block until the host is there, and take its newest state (joining late); NetError
@@ -201,34 +287,131 @@ class Client:
         raise NetError(f"no host of session {self.network.session!r} within {timeout:g} s")
 
     def _state(self, sample: zenoh.Sample) -> None:
-        self._take(sample.payload.to_bytes())
+        self._state_in(sample.payload.to_bytes())
+
+    def _event(self, sample: zenoh.Sample) -> None:
+        self._events_in(sample.payload.to_bytes())
 
     def _take(self, data: bytes) -> None:
-        self.received += len(data)
+        arrived = time.monotonic()
         try:
             state = decode_state(data)
         except WireError:
-            self.remote.refused += 1
+            with self._lock:
+                self.received += len(data)
+                self.remote.refused += 1
             return
-        self.remote.add(state, time.monotonic())
+        with self._lock:
+            self.received += len(data)
+            self.remote.add(state, arrived)
+            if state.echo > self._echoed:
+                self._echoed = state.echo
+                sent = self._stamps.get(state.echo)
+                if sent is not None:
+                    self.round_trips.append(arrived - sent)
+                    self.host_held.append(state.held)
+
+    def _take_events(self, data: bytes) -> None:
+        try:
+            events = decode_events(data)
+        except WireError:
+            with self._lock:
+                self.received += len(data)
+                self.refused_events += 1
+            return
+        with self._lock:
+            self.received += len(data)
+            self.events.append(events)
 
     def send(self, step: int, frame: InputFrame) -> None:
-        """Send frame `step` with the ones before it."""
+        """Send frame `step` with the ones before it, stamped with when it was first sent."""
         self._recent.append((step, frame))
         data = encode_input(self.ticket, list(self._recent))
-        self.sent += len(data)
+        with self._lock:
+            self._stamps[step] = time.monotonic()
+            self._stamps.pop(step - STAMPS, None)
+            self.sent += len(data)
         self._put(data)
 
+    def poses(self, now: float | None = None) -> dict[int, Pose]:
+        """The host's bodies as drawn now (the remote view, interpolated)."""
+        with self._lock:
+            return self.remote.poses(time.monotonic() if now is None else now)
+
     def plugin(self, world: World) -> None:
-        """Send `world`'s input to the host, one frame per fixed step."""
+        """Send `world`'s input to the host, one frame per fixed step, and draw the host's
+        bodies in it (:meth:`draw_remote`)."""
         state = world.resource(InputState)
         state.source = _Sending(state.source, self.send)
+        world.insert_resource(RemoteDrawn(self))
+        world.add_system(
+            draw_remote, phase=Phase.LATE, after=(late_placement,), reads=(Rig, Hand, Prop),
+            writes=(DrawnPoses, RemoteDrawn),
+        )  # fmt: skip
 
     def close(self) -> None:
-        if self.link is not None:
-            self.link.close()
+        for link in self.links:
+            link.close()
         self._token.undeclare()  # type: ignore[no-untyped-call]
         self.session.close()  # type: ignore[no-untyped-call]
+
+
+@dataclass(slots=True)
+class RemoteDrawn:
+    """The client's world's view of the host's bodies; a resource. `blends` holds, for a body
+    the local world drew last frame (held in the player's own hand) and the host draws now,
+    the offset from the host's pose to where it was drawn, eased out over :data:`BLEND`."""
+
+    client: Client
+    blends: dict[int, tuple[float, Vec3]] = field(default_factory=dict)  # entity: (start, offset)
+    remote: set[int] = field(default_factory=set)  # entities drawn from the host last frame
+    local: dict[str, int] = field(default_factory=dict)  # a body's name: this world's entity
+    made_for: int = -1  # the world's entity count the names were gathered at
+
+
+def _local_names(world: World, drawn: RemoteDrawn) -> dict[str, int]:
+    """This world's moving bodies by name (props and opponents), gathered again when the
+    world's structure changed."""
+    count = len(world.query(Prop)) + len(world.query(Opponent))
+    if count != drawn.made_for:
+        drawn.made_for = count
+        markers: tuple[type[Prop] | type[Opponent], ...] = (Prop, Opponent)
+        drawn.local = {m.name: e for kind in markers for e, (m,) in world.query(kind)}
+    return drawn.local
+
+
+def draw_remote(world: World) -> None:
+    """Draw the host's props and opponents where the host put them (interpolated), over this
+    world's own copies (same name); the player's own rig and what its hands hold stay local.
+    Only :class:`DrawnPoses` rows are written: this world's physics never sees the host."""
+    drawn_poses, drawn = world.resource(DrawnPoses), world.resource(RemoteDrawn)
+    now = time.monotonic()
+    remote = drawn.client.poses(now)
+    names = drawn.client.remote.names
+    local = _local_names(world, drawn)
+    held = {hand.holding for _, (hand,) in world.query(Hand) if hand.holding is not None}
+    shown: set[int] = set()
+    for host_entity, pose in remote.items():
+        entity = local.get(names.get(host_entity, ""))
+        row = drawn_poses.rows.get(entity) if entity is not None else None
+        if entity is None or row is None or entity in held:
+            continue
+        p = pose.position
+        if entity not in drawn.remote:  # handed over from the local world: ease the jump out
+            was = drawn_poses.positions[row]
+            drawn.blends[entity] = (now, vec3(was[0] - p.x, was[1] - p.y, was[2] - p.z))
+        blend = drawn.blends.get(entity)
+        if blend is not None:
+            left = 1.0 - (now - blend[0]) / BLEND
+            if left <= 0.0:
+                del drawn.blends[entity]
+            else:
+                p = p + blend[1] * left
+        q = normalize(pose.rotation)
+        drawn_poses.positions[row] = (p.x, p.y, p.z)
+        drawn_poses.rotations[row] = (q.x, q.y, q.z, q.w)
+        shown.add(entity)
+    drawn.remote = shown
 
 
 def play(

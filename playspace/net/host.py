@@ -24,6 +24,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import zenoh
 
@@ -34,13 +35,22 @@ from playspace.components.rig import Rig
 from playspace.components.scene import Opponent, Prop
 from playspace.ecs import World
 from playspace.example import Example
+from playspace.formats.telemetry import event_record
 from playspace.net.session import Network, paced
-from playspace.net.wire import State, WireError, decode_input, encode_state
+from playspace.net.wire import (
+    MAX_EVENTS,
+    Events,
+    State,
+    WireError,
+    decode_input,
+    encode_events,
+    encode_state,
+)
 from playspace.scene import Scene
 from playspace.spatial import Pose
 from playspace.systems.input import Recorder, TraceWriter, standing
 from playspace.systems.input.sources import InputSource
-from playspace.systems.telemetry import Lines, TelemetryPlugin
+from playspace.systems.telemetry import Lines, Telemetry, TelemetryPlugin, telemetry_system
 
 DEFAULT_PLAYOUT = 2  # frames buffered before the host starts taking a player's input
 
@@ -53,13 +63,18 @@ class InputQueue:
     frames: dict[int, InputFrame] = field(default_factory=dict)
     next: int | None = None  # the client step the host takes next; None before the playout
     newest: float = -1.0  # the time of the last frame taken
+    taken: int = 0  # the client step of the last frame taken (echoed in the state)
+    arrived: float = 0.0  # when that frame arrived here (time.monotonic)
+    arrivals: dict[int, float] = field(default_factory=dict)
     starved: int = 0  # host steps that held the last frame: nothing had arrived
     skipped: int = 0  # client frames never taken (lost, or dropped to catch up)
 
     def offer(self, frames: tuple[tuple[int, InputFrame], ...]) -> None:
         for step, frame in frames:
-            if (self.next is None or step >= self.next) and frame.time > self.newest:
-                self.frames.setdefault(step, frame)
+            fresh = self.next is None or step >= self.next
+            if fresh and frame.time > self.newest and step not in self.frames:
+                self.frames[step] = frame
+                self.arrivals[step] = time.monotonic()
 
     def take(self) -> InputFrame | None:
         """The frame for this host step, or None to hold the last one."""
@@ -79,12 +94,14 @@ class InputQueue:
         if late > 2 * self.playout:  # fallen behind: drop down to the playout
             ahead = late - self.playout
             for step in range(self.next, self.next + ahead):
+                self.arrivals.pop(step, None)
                 self.skipped += self.frames.pop(step, None) is not None
             self.next += ahead
         frame = self.frames.pop(self.next, None)
         if frame is None:
             self.starved += 1
             return None
+        self.taken, self.arrived = self.next, self.arrivals.pop(self.next, 0.0)
         self.next += 1
         self.newest = frame.time
         return frame
@@ -127,27 +144,45 @@ class Seat:
     ticket: bytes | None = None
 
 
-def moving_bodies(world: World) -> dict[int, Pose]:
-    """The poses a client draws from the host: every prop and opponent, the head and hands."""
+def moving_bodies(world: World) -> tuple[dict[int, Pose], dict[int, str]]:
+    """The poses a client draws from the host: every prop and opponent, the head and hands;
+    and each one's name (a prop's or opponent's, ``head``, ``left_hand``, ``right_hand``)."""
     bodies: dict[int, Pose] = {}
-    for kind in (Prop, Opponent):
-        for entity, (_, transform) in world.query(kind, Transform):
+    names: dict[int, str] = {}
+    markers: tuple[type[Prop] | type[Opponent], ...] = (Prop, Opponent)
+    for kind in markers:
+        for entity, (marker, transform) in world.query(kind, Transform):
             bodies[entity] = Pose(transform.position, transform.rotation)
+            names[entity] = marker.name
     rig = world.try_resource(Rig)
     if rig is not None:
-        for entity in (rig.head, rig.left_hand, rig.right_hand):
+        for entity, name in ((rig.head, "head"), (rig.left_hand, "left_hand"),
+                             (rig.right_hand, "right_hand")):  # fmt: skip
             transform = world.get(entity, Transform)
             bodies[entity] = Pose(transform.position, transform.rotation)
-    return bodies
+            names[entity] = name
+    return bodies, names
 
 
 Said = Callable[[str], None]
+REPEAT = 3  # states that carry a body after it last moved: a lost one costs nothing
+DEFAULT_KEYFRAME = 90  # a full state every this many states (and for each late joiner)
+
+
+class _Null:
+    """Where telemetry goes when the host writes none (its event list is still the one)."""
+
+    def write(self, text: str, /) -> int:
+        return len(text)
 
 
 class Host:
     """A match's authoritative world on the network (see the module).
 
-    `state_every` publishes the state every n-th step; `telemetry` and `record` write what
+    `state_every` publishes the state every n-th step; each state carries only the bodies that
+    moved in the last :data:`REPEAT` states, and every `keyframe_every`-th state (and the
+    answer to a late joiner's query) carries them all. Each step's events, as the host's
+    telemetry records them, go to every client reliably. `telemetry` and `record` write what
     the world did and the input each step saw. :meth:`run` steps in real time; :meth:`step`
     steps once (tests, benchmarks). `say` hears who joined and who left.
     """
@@ -161,14 +196,21 @@ class Host:
         seed: int = 0,
         playout: int = DEFAULT_PLAYOUT,
         state_every: int = 1,
+        keyframe_every: int = DEFAULT_KEYFRAME,
         telemetry: Lines | None = None,
         record: Path | None = None,
         say: Said = lambda line: None,
     ) -> None:
+        if state_every < 1 or keyframe_every < 1:
+            raise ValueError(
+                f"state_every and keyframe_every must be at least 1, "
+                f"got {state_every} and {keyframe_every}"
+            )
         scene, self.example = load_target(target)
         self.network = network
         self.playout = playout
         self.state_every = state_every
+        self.keyframe_every = keyframe_every
         self.say = say
         self.lock = threading.Lock()
         self.refused: Counter[str] = Counter()
@@ -176,18 +218,33 @@ class Host:
         self.queues: dict[str, InputQueue] = {}  # every seated player's input, by name
         self.present: set[str] = set()
         self.source = NetSource(self.lock)
+        self.sent = 0  # bytes of state and events published (once, whoever subscribes)
         self._stack = ExitStack()
         source: InputSource = self.source
         if record is not None:
             writer = self._stack.enter_context(TraceWriter(record, fixed_hz))
             source = Recorder(self.source, writer)
         self.world = _world(scene, self.example, source, fixed_hz, seed, telemetry)
-        self._latest = b""
+        self.event_kinds = tuple(self.world.resource(Telemetry).events)
+        self.world.events.subscribe(self, self.event_kinds)
+        self._poses: dict[int, Pose] = {}  # as last gathered
+        self._names: dict[int, str] = {}
+        self._moved: dict[int, int] = {}  # entity: the state count when it last moved
+        self._states = 0
+        self._latest = State(0, 0.0, {})
         self.session = network.open()
         self._stack.callback(self.session.close)
-        self.state_key = network.key("state")
         self.publisher = self.session.declare_publisher(
-            self.state_key, congestion_control=zenoh.CongestionControl.DROP
+            network.key("state"),
+            congestion_control=zenoh.CongestionControl.DROP,
+            priority=zenoh.Priority.DATA_HIGH,
+            reliability=zenoh.Reliability.BEST_EFFORT,
+        )
+        self.events = self.session.declare_publisher(
+            network.key("events"),
+            congestion_control=zenoh.CongestionControl.BLOCK,
+            priority=zenoh.Priority.INTERACTIVE_HIGH,
+            reliability=zenoh.Reliability.RELIABLE,
         )
         self.session.declare_subscriber(network.key("input", "*"), self._input)
         self.session.liveliness().declare_subscriber(
@@ -238,24 +295,59 @@ class Host:
         self.say(f"{said} at {time.time():.3f}")
 
     def _now(self, query: zenoh.Query) -> None:
+        """A late joiner's query: the newest state, full."""
         with self.lock:
-            latest = self._latest
-        if latest:
-            query.reply(query.key_expr, latest)
+            latest, poses, names = self._latest, self._poses, self._names
+        if latest.step:
+            full = replace(latest, bodies=poses, full=True, names=names)
+            query.reply(query.key_expr, encode_state(full))
 
     def step(self) -> None:
-        """One fixed step of the world, its state published when it is due."""
+        """One fixed step of the world; its events published, its state when it is due."""
         world = self.world
         world.step(1)
-        if world.fixed_time.step % self.state_every == 0:
-            score = self.example.summary(world) if self.example and self.example.summary else None
-            state = State(
-                world.fixed_time.step, world.fixed_time.elapsed, moving_bodies(world), score
-            )
-            data = encode_state(state)
-            with self.lock:
-                self._latest = data
-            self.publisher.put(data)
+        step, now = world.fixed_time.step, world.fixed_time.elapsed
+        happened: list[dict[str, Any]] = []
+        for kind in self.event_kinds:
+            sent: list[object] = world.read_events(kind, reader=self)
+            happened.extend(event_record(event) for event in sent)
+        if happened:
+            data = encode_events(Events(step, now, tuple(happened[:MAX_EVENTS])))
+            self.sent += len(data)
+            self.events.put(data)
+        if step % self.state_every == 0:
+            self._publish(step, now)
+
+    def _publish(self, step: int, now: float) -> None:
+        """Gather the moving bodies, and send those that moved lately (all on a keyframe)."""
+        world = self.world
+        self._states += 1
+        count = self._states
+        poses, names = moving_bodies(world)
+        last, moved = self._poses, self._moved
+        for entity, pose in poses.items():
+            was = last.get(entity)
+            if was is None or was.position != pose.position or was.rotation != pose.rotation:
+                moved[entity] = count
+        full = count % self.keyframe_every == 1 or self.keyframe_every == 1
+        if full or len(names) != len(self._names):
+            sent = poses
+        else:
+            sent = {e: p for e, p in poses.items() if count - moved[e] < REPEAT}
+        score = self.example.summary(world) if self.example and self.example.summary else None
+        echo, held = 0, 0.0
+        with self.lock:
+            if self.seat is not None and self.seat.queue.taken:
+                echo, held = self.seat.queue.taken, time.monotonic() - self.seat.queue.arrived
+        full = full or sent is poses
+        state = State(step, now, sent, score, full, names if full else None, echo, held)
+        data = encode_state(state)
+        with self.lock:
+            self._poses, self._names, self._latest = poses, names, state
+        for entity in [e for e in moved if e not in poses]:
+            del moved[entity]
+        self.sent += len(data)
+        self.publisher.put(data)
 
     def run(self, seconds: float | None = None, stop: Callable[[], bool] | None = None) -> int:
         """Step in real time until `seconds` have run or `stop` says so; the steps run."""
@@ -276,10 +368,10 @@ def _world(
 ) -> World:
     """The world as a headless replay builds it (the same plugins in the same order), so the
     recording replays to the same telemetry."""
-    plugins: list[object] = []
-    if telemetry is not None:
-        plugins.append(TelemetryPlugin(telemetry, telemetry_events()))
+    plugins: list[object] = [TelemetryPlugin(telemetry or _Null(), telemetry_events())]
     if example is not None:
         plugins.append(example.build)
     world, _ = build_world(scene, source, fixed_hz, seed, plugins)
+    if telemetry is None:  # the event list of telemetry is kept: it says what clients get
+        world.remove_system(telemetry_system)
     return world

@@ -7,8 +7,12 @@ while the next arrives. Decoding is strict, because the bytes come from anyone o
 a wrong size, a NaN anywhere, a value past the trace format's ranges or an unknown button is a
 :class:`WireError` naming what is wrong, and nothing of that message reaches the world.
 
-A state message is the host's step: its number and time, the pose of every moving body, and a
-small JSON tail (the game's score line) that is read with ``json`` only.
+A state message is the host's step: its number and time, the newest input step it played for
+the seated client (the client's stamp, echoed: the client measures its input's round trip), the
+poses of the moving bodies and a small JSON tail (the game's score line; on a full state, each
+body's name) that is read with ``json`` only. A *full* state carries every moving body; the
+others only the bodies that moved lately (see :mod:`playspace.net.host`). An events message is
+one host step's events as its telemetry records them, JSON, sent reliably.
 """
 
 from __future__ import annotations
@@ -17,12 +21,12 @@ import json
 import math
 import struct
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from playspace.components.input import Button, DevicePose, Gamepad, HandInput, InputFrame, PadButton
 from playspace.spatial import Pose, Quat, normalize, quat_from_xyzw, quat_to_xyzw, vec3, vec3_from
 
-VERSION = 1
+VERSION = 2
 REDUNDANCY = 3  # frames per input message: the newest and the two before it
 TICKET = 16  # bytes: the client's Zenoh id, which binds a player's name to one client
 
@@ -39,10 +43,12 @@ _PAD_BUTTONS = tuple(PadButton)
 _REACH = (1e4, 1.0, 1e3, 1e4)  # |p| m, |q| (checked apart), |v| m/s, |w| rad/s
 _UNIT_SLACK = 1e-12  # as the trace loader: a quaternion this close to unit is kept as it is
 
-_STATE = struct.Struct("<BIdH")  # version, host step, host time, body count
+_STATE = struct.Struct("<BBIdIfH")  # version, flags, step, time, echo, held (s), body count
+_FULL = 1
 _BODY = struct.Struct("<I7f")  # entity, p, q
 _TAIL = struct.Struct("<H")
 MAX_BODIES = 4096
+MAX_EVENTS = 256  # per step
 _E = TypeVar("_E", Button, PadButton)
 
 
@@ -199,35 +205,80 @@ def decode_input(data: bytes) -> InputMessage:
 
 @dataclass(frozen=True, slots=True)
 class State:
-    """The host's world after one fixed step: every moving body's pose by entity, and the
-    game's score line (its example's summary), when it has one."""
+    """The host's world after one fixed step: moving bodies' poses by entity (every one when
+    `full`, else those that moved lately), the game's score line (its example's summary) when
+    it has one, and on a full state each body's name (how a client finds its own copy).
+
+    `echo` is the newest input step of the seated client the host has played (0: none yet) and
+    `held` how long that frame waited at the host (the playout buffer and the step's pacing),
+    so a client tells the network's part of its round trip from the host's."""
 
     step: int
     time: float
     bodies: dict[int, Pose]
     score: str | None = None
+    full: bool = True
+    names: dict[int, str] | None = None
+    echo: int = 0
+    held: float = 0.0
 
 
 def encode_state(state: State) -> bytes:
     """The message of one host step."""
-    parts = [_STATE.pack(VERSION, state.step, state.time, len(state.bodies))]
+    flags = _FULL if state.full else 0
+    head = (VERSION, flags, state.step, state.time, state.echo, state.held, len(state.bodies))
+    parts = [_STATE.pack(*head)]
     for entity, pose in state.bodies.items():
         p = pose.position
         parts.append(_BODY.pack(entity, p.x, p.y, p.z, *quat_to_xyzw(pose.rotation)))
-    tail = json.dumps({"score": state.score}).encode()
-    parts.append(_TAIL.pack(len(tail)) + tail)
+    tail: dict[str, object] = {"score": state.score}
+    if state.names is not None:
+        tail["names"] = {str(e): name for e, name in state.names.items()}
+    raw = json.dumps(tail).encode()
+    parts.append(_TAIL.pack(len(raw)) + raw)
     return b"".join(parts)
+
+
+def _json_tail(data: bytes, at: int, what: str) -> object:
+    """The JSON from `at` to the end of `data`, after its 16-bit length."""
+    reader = _Reader(data)
+    reader.at = at
+    (size,) = reader.take(_TAIL, f"{what} tail")
+    assert isinstance(size, int)
+    raw = data[reader.at : reader.at + size]
+    if len(raw) != size or reader.at + size != len(data):
+        raise WireError(
+            f"{what} tail: expected {size} bytes to the end, got {len(data) - reader.at}"
+        )
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise WireError(f"{what} tail: not JSON ({error})") from None
+
+
+def _names(raw: object) -> dict[int, str] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or not all(
+        isinstance(k, str) and k.isdigit() and isinstance(v, str) for k, v in raw.items()
+    ):
+        raise WireError("state tail: names must map entity numbers to strings")
+    return {int(k): v for k, v in raw.items()}
 
 
 def decode_state(data: bytes) -> State:
     """A host step's state; :class:`WireError` for anything that is not exactly one."""
     reader = _Reader(data)
-    version, step, time, count = reader.take(_STATE, "state")
+    version, flags, step, time, echo, held, count = reader.take(_STATE, "state")
     if version != VERSION:
         raise WireError(f"state: version {version}, this playspace speaks {VERSION}")
-    assert isinstance(step, int) and isinstance(time, float) and isinstance(count, int)
+    assert isinstance(flags, int) and isinstance(step, int) and isinstance(count, int)
+    assert isinstance(echo, int)
+    if flags & ~_FULL:
+        raise WireError(f"state: unknown flags {flags:#x}")
     if count > MAX_BODIES:
         raise WireError(f"state: at most {MAX_BODIES} bodies, got {count}")
+    (t, wait) = _finite((time, held), "state.t/held", 0.0, 86_400.0 * 365)
     bodies = {}
     for i in range(count):
         entity, *values = reader.take(_BODY, f"body {i}")
@@ -235,16 +286,42 @@ def decode_state(data: bytes) -> State:
         q = _finite(tuple(values[3:]), f"body {i}.q", -2.0, 2.0)
         assert isinstance(entity, int)
         bodies[entity] = Pose(vec3_from(p), _rotation(q, f"body {i}"))
-    (size,) = reader.take(_TAIL, "state tail")
-    assert isinstance(size, int)
-    raw = data[reader.at : reader.at + size]
-    if len(raw) != size or reader.at + size != len(data):
-        raise WireError(
-            f"state tail: expected {size} bytes to the end, got {len(data) - reader.at}"
-        )
-    try:
-        tail = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise WireError(f"state tail: not JSON ({error})") from None
-    score = tail.get("score") if isinstance(tail, dict) else None
-    return State(step, time, bodies, score if isinstance(score, str) else None)
+    tail = _json_tail(data, reader.at, "state")
+    if not isinstance(tail, dict):
+        raise WireError("state tail: expected a JSON object")
+    score = tail.get("score")
+    return State(
+        step, t, bodies, score if isinstance(score, str) else None, bool(flags & _FULL),
+        _names(tail.get("names")), echo, wait,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Events:
+    """One host step's events, each as telemetry writes it (``{"type": kind, ...fields}``)."""
+
+    step: int
+    time: float
+    events: tuple[dict[str, Any], ...]
+
+
+def encode_events(events: Events) -> bytes:
+    """The message of one host step's events."""
+    body = {"step": events.step, "t": events.time, "events": list(events.events)}
+    raw = json.dumps(body, separators=(",", ":"), default=str).encode()
+    return _TAIL.pack(len(raw)) + raw
+
+
+def decode_events(data: bytes) -> Events:
+    """A host step's events; :class:`WireError` for anything that is not exactly one."""
+    body = _json_tail(data, 0, "events")
+    if not isinstance(body, dict):
+        raise WireError("events: expected a JSON object")
+    step, t, events = body.get("step"), body.get("t"), body.get("events")
+    if not isinstance(step, int) or step < 0 or not isinstance(t, int | float):
+        raise WireError("events: 'step' must be a whole number >= 0 and 't' a number")
+    if not isinstance(events, list) or len(events) > MAX_EVENTS:
+        raise WireError(f"events: 'events' must be a list of at most {MAX_EVENTS}")
+    if not all(isinstance(e, dict) and isinstance(e.get("type"), str) for e in events):
+        raise WireError("events: each event must be an object with a 'type' string")
+    return Events(step, float(t), tuple(events))
