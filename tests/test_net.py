@@ -60,12 +60,14 @@ def _command(*args: str | Path) -> list[str]:
     return [sys.executable, "-m", "playspace.cli", *map(str, args)]
 
 
-def _match(tmp_path: Path, *join_options: str, playout: int = 2) -> tuple[str, Path, Path]:
+def _match(tmp_path: Path, *join_options: str, playout: int = 8) -> tuple[str, Path, Path]:
     """A host and a client playing the snowball trace, each its own process: the host's
-    output, its telemetry and its recording."""
+    output, its telemetry and its recording. The host waits 10 s and plays 8 frames behind
+    (90 ms): on a loaded 2-core machine a client takes seconds to start, and its frames arrive
+    in bursts; a frame that came too late would be skipped and change the throw."""
     endpoint, telemetry, record = _endpoint(), tmp_path / "host.jsonl", tmp_path / "rec.jsonl"
     host = subprocess.Popen(
-        _command("host", SNOWBALL, "--session", "t", "--listen", endpoint, "--seconds", "7",
+        _command("host", SNOWBALL, "--session", "t", "--listen", endpoint, "--seconds", "10",
                  "--telemetry", telemetry, "--record", record, "--playout", str(playout)),
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
     )  # fmt: skip
