@@ -81,10 +81,15 @@ def grab(world: World) -> None:
     stops hovering."""
     settings = world.resource(GrabSettings)
     frame = world.resource(InputState).frame
+    pullable: list[int] | None = None  # free objects that opt in to distance grabs, if asked
     for entity, (hand, device) in world.query(Hand, TrackedDevice):
         grip = (frame.left if hand.side is DeviceRole.LEFT_HAND else frame.right).grip
         free = device.tracked and hand.holding is None
-        candidate, far = _candidate(world, entity, hand, settings) if free else (None, False)
+        candidate, far = None, False
+        if free:
+            if pullable is None and not hand.distance_grab and settings.distance_range > 0:
+                pullable = _pullable(world)
+            candidate, far = _candidate(world, entity, hand, settings, pullable or [])
         _hover(world, entity, hand, candidate)
         toggle = settings.grip_toggle if hand.grip_toggle is None else hand.grip_toggle
         if not hand.gripping and grip > settings.grip_on:
@@ -163,12 +168,13 @@ def _hover(world: World, entity: int, hand: Hand, candidate: int | None) -> None
 
 
 def _candidate(
-    world: World, entity: int, hand: Hand, settings: GrabSettings
+    world: World, entity: int, hand: Hand, settings: GrabSettings, pullable: list[int]
 ) -> tuple[int | None, bool]:
     """What the hand `entity` would take if it gripped now, and whether from a distance: the
     grabbable within reach whose centre of mass is nearest, else (for a hand or an object
     that allows it) the one nearest its aim; never one with the environment between (no
-    grabbing through walls)."""
+    grabbing through walls). `pullable` are the free objects that opt in to distance grabs,
+    for a hand that does not itself."""
     physics = world.resource(Physics)
     here = world.get(entity, Transform).position
     reach = physics.overlap(Sphere(settings.reach), here, spatial.identity(), GRABBABLE_LAYERS)
@@ -179,9 +185,16 @@ def _candidate(
     for candidate in candidates:
         if _in_sight(physics, here, physics.center_of_mass(candidate)):
             return candidate, False
-    if settings.distance_range <= 0.0:
+    if settings.distance_range <= 0.0 or not (hand.distance_grab or pullable):
         return None, False
-    return _aimed_at(world, entity, hand, settings), True
+    return _aimed_at(world, entity, hand, settings, pullable), True
+
+
+def _pullable(world: World) -> list[int]:
+    """The free grabbables that opt in to distance grabs. A scan of the components, cheap
+    (0.07 ms at 5,000), where a physics query over a few metres of a crowded level is not: a
+    hand that does not opt in looks only at these."""
+    return [e for e, g in world.each(Grabbable) if g.distance_grab and g.held_by is None]
 
 
 def _in_sight(physics: Physics, here: spatial.Vec3, there: spatial.Vec3) -> bool:
@@ -193,7 +206,9 @@ def _in_sight(physics: Physics, here: spatial.Vec3, there: spatial.Vec3) -> bool
     return physics.ray_cast(here, between, distance, layers=["environment"]) is None
 
 
-def _aimed_at(world: World, entity: int, hand: Hand, settings: GrabSettings) -> int | None:
+def _aimed_at(
+    world: World, entity: int, hand: Hand, settings: GrabSettings, pullable: list[int]
+) -> int | None:
     """The free grabbable a distance grab would pull: within the cone about the hand's aim
     (the grip pose's -Z), the nearest the aim, then the nearest; one that neither the hand
     nor the object opts in for, or that sits on a joint, is never pulled."""
@@ -201,11 +216,15 @@ def _aimed_at(world: World, entity: int, hand: Hand, settings: GrabSettings) -> 
     grip = world.get(entity, Transform).pose()
     aim = spatial.rotate(grip.rotation, spatial.vec3(0.0, 0.0, -1.0))
     here, cosine = grip.position, math.cos(settings.distance_angle)
-    found = physics.overlap(
-        Sphere(settings.distance_range), here, spatial.identity(), GRABBABLE_LAYERS
-    )
+    if hand.distance_grab:  # everything within range: the physics query finds it
+        found = physics.overlap(
+            Sphere(settings.distance_range), here, spatial.identity(), GRABBABLE_LAYERS
+        )
+        near = {e for e, _ in found}
+    else:
+        near = set(pullable)
     scored: list[tuple[float, float, int]] = []
-    for candidate in {e for e, _ in found}:
+    for candidate in near:
         grabbable = world.try_get(candidate, Grabbable)
         if grabbable is None or grabbable.held_by is not None or world.has(candidate, Joint):
             continue
