@@ -28,6 +28,7 @@ HOOK = (0.55, 1.2, -0.2)  # the wrench's hook: its socket's position, no snap of
 BENCH_EDGE = -0.9  # x of the bench's face toward the room
 LEDGE_TOP = 0.5
 ON_LEDGE = 23.0  # seconds: the trace has jumped onto the ledge; then it climbs and rides
+LIFT_TOP = 42.0  # seconds: the lift is at the top of its way; the trace rides it down after
 
 
 def _record_interactables(world: World) -> None:
@@ -185,7 +186,7 @@ def test_the_body_rides_the_lift_2_m_up_and_the_view_does_not_jitter() -> None:
     lift = next(p for p in scene.props if p.name == "lift")
     assert isinstance(lift.shape, Box)
     floor = lift.position[1] + lift.shape.size[1] / 2  # its top at the bottom of its way
-    steps = [s for s in _steps() if s["t"] >= ON_LEDGE]
+    steps = [s for s in _steps() if ON_LEDGE <= s["t"] <= LIFT_TOP]
     riding = [
         s
         for s in steps
@@ -198,3 +199,13 @@ def test_the_body_rides_the_lift_2_m_up_and_the_view_does_not_jitter() -> None:
     assert top == pytest.approx(found(riding[-1], "lift")["p"][1] + 0.05, abs=0.01)
     eyes = [s["head"]["p"][1] - s["body"]["p"][1] for s in riding]
     assert max(abs(b - a) for a, b in itertools.pairwise(eyes)) < 0.001  # no judder
+
+
+def test_the_ball_aimed_at_on_its_shelf_flies_into_the_gripping_hand() -> None:
+    steps = _steps()
+    (grab,) = [e for e in events(steps, "grab") if e["object"] == identity("ball")]
+    at = next(i for i, s in enumerate(steps) if grab in s["events"])
+    hand, ball = steps[at]["right_hand"]["p"], found(steps[at], "ball")["p"]
+    assert math.dist(hand, ball) > 1.5  # taken from the shelf, out of reach
+    pulled = steps[at + round(0.3 * 90)]  # pull_time is 0.25 s
+    assert math.dist(pulled["right_hand"]["p"], found(pulled, "ball")["p"]) < 0.01  # in the palm

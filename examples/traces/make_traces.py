@@ -332,14 +332,40 @@ def climb_and_ride(u: float) -> InputFrame:
     return InputFrame(0.0, device_pose(here), left, right)
 
 
+RIDDEN = 19.0  # seconds from the ledge until the lift is at the top of its way (42 s)
+OFF_LIFT = (0.0, LIFT_AT[1])  # where the head stands (tracking x, z) after the lift
+# The rig's origin is at (0, 0.55, -4.26) after the lift: the ball in tracking space.
+BALL = (-0.3, 0.92, -2.14)  # on the shelf, 1.9 m before the aiming hand
+AIMING = (0.2, 1.2, -0.4)  # the right hand, raised, aiming at the ball
+
+
+def fetch_ball(u: float) -> InputFrame:
+    """Ride the lift down; step off it; raise the right hand, aim at the ball on the shelf and
+    grip (it opts in to distance grab: it flies into the hand); let go."""
+    x, _, z = _floor_path(u, [(0.0, LIFT_AT), (6.2, LIFT_AT), (7.2, OFF_LIFT)])
+    rest = (x + 0.2, 0.9, z - 0.1)
+    if u < 8.0:
+        right = hand_input(rest)
+    else:
+        position = spatial.vec3(*_path(u, [(8.0, rest), (9.0, AIMING)]))
+        aim = spatial.look_rotation(spatial.vec3(*BALL) - position)
+        gripped = 9.5 < u < 11.0
+        right = HandInput(DevicePose(spatial.Pose(position, aim)), grip=1.0 if gripped else 0.0)
+    left = hand_input((x - 0.2, 0.9, z - 0.1))
+    return InputFrame(0.0, device_pose((x, HEIGHT, z)), left, right)
+
+
 def workshop(t: float) -> InputFrame:
     """Work the counter and the door (:func:`counter_and_door`); then take the wrench off its
     hook and drop it (it comes back); walk to the bench and lean 0.3 m over it; crouch (right
     stick click), smooth-move under the beam, stand up past it; jump (A) and move forward onto
-    the ledge; climb the climbing wall and ride the lift (:func:`climb_and_ride`)."""
+    the ledge; climb the climbing wall and ride the lift (:func:`climb_and_ride`); ride it down
+    step off and pull the ball off its shelf (:func:`fetch_ball`)."""
     if t < WORKED:
         return counter_and_door(t)
     t -= WORKED
+    if t >= LEDGE + RIDDEN:
+        return fetch_ball(t - LEDGE - RIDDEN)
     if t >= LEDGE:
         return climb_and_ride(t - LEDGE)
     x = _between((0.0, 0.0, 0.0), (BENCH_LEAN, 0.0, 0.0), ramp(t, 2.0, 1.5))[0]
@@ -364,7 +390,7 @@ TRACES: dict[str, tuple[Callable[[float], InputFrame], float]] = {
     "snowball": (snowball, 3.0),
     "dash": (dash, 3.5),
     "settings": (settings, 5.3),
-    "workshop": (workshop, WORKED + LEDGE + 19.0),
+    "workshop": (workshop, WORKED + LEDGE + RIDDEN + 12.0),
 }
 
 
