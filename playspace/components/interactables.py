@@ -12,13 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-
-def _number(value: float, what: str, minimum: float = -math.inf) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise TypeError(f"{what} must be a number, got {value!r}")
-    if not math.isfinite(value) or value < minimum:
-        bound = "" if minimum == -math.inf else f" >= {minimum}"
-        raise ValueError(f"{what} must be a finite number{bound}, got {value!r}")
+from playspace.components.checks import check_finite
 
 
 @dataclass(slots=True)
@@ -43,12 +37,12 @@ class Lever:
         if isinstance(self.detents, str) or len(self.detents) == 0:
             raise ValueError(f"lever detents must be one angle or more, got {self.detents!r}")
         for i, angle in enumerate(self.detents):
-            _number(angle, f"lever detent {i}")
+            check_finite(angle, f"lever detent {i}")
         self.detents = tuple(float(a) for a in self.detents)
-        _number(self.stiffness, "lever stiffness", 0.0)
-        _number(self.damping, "lever damping", 0.0)
-        _number(self.settle_within, "lever settle_within", 0.0)
-        _number(self.settle_speed, "lever settle_speed", 0.0)
+        check_finite(self.stiffness, "lever stiffness", 0.0)
+        check_finite(self.damping, "lever damping", 0.0)
+        check_finite(self.settle_within, "lever settle_within", 0.0)
+        check_finite(self.settle_speed, "lever settle_speed", 0.0)
 
 
 @dataclass(slots=True)
@@ -70,9 +64,9 @@ class PushButton:
     pressed: bool = False
 
     def __post_init__(self) -> None:
-        _number(self.press_depth, "button press_depth", 0.0)
-        _number(self.release_depth, "button release_depth", 0.0)
-        _number(self.radius, "button radius", 0.0)
+        check_finite(self.press_depth, "button press_depth", 0.0)
+        check_finite(self.release_depth, "button release_depth", 0.0)
+        check_finite(self.radius, "button radius", 0.0)
         if self.release_depth >= self.press_depth:
             raise ValueError(
                 f"button release_depth ({self.release_depth}) must be less than its "
@@ -90,6 +84,6 @@ class Dial:
     steps: int = 0
 
     def __post_init__(self) -> None:
-        _number(self.step, "dial step", 0.0)
+        check_finite(self.step, "dial step", 0.0)
         if self.step == 0:
             raise ValueError("dial step must be > 0")

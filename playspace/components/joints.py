@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from playspace import spatial
+from playspace.components.checks import check_finite
 from playspace.components.physics import EditFlag
 from playspace.spatial import Vec3
 
@@ -33,14 +34,6 @@ class JointKind(Enum):
 
     HINGE = "hinge"
     SLIDER = "slider"
-
-
-def _number(value: float, what: str, minimum: float = -math.inf) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise TypeError(f"{what} must be a number, got {value!r}")
-    if not math.isfinite(value) or value < minimum:
-        bound = "" if minimum == -math.inf else f" >= {minimum}"
-        raise ValueError(f"{what} must be a finite number{bound}, got {value!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +53,9 @@ class Spring:
     damping: float = 28.0
 
     def __post_init__(self) -> None:
-        _number(self.target, "spring target")
-        _number(self.stiffness, "spring stiffness", 0.0)
-        _number(self.damping, "spring damping", 0.0)
+        check_finite(self.target, "spring target")
+        check_finite(self.stiffness, "spring stiffness", 0.0)
+        check_finite(self.damping, "spring damping", 0.0)
 
 
 _BUILT = frozenset({"kind", "to", "anchor", "axis", "limits", "spring", "friction"})
@@ -117,10 +110,10 @@ class Joint:
             if len(self.limits) != 2:
                 raise ValueError(f"joint limits must be (min, max), got {self.limits!r}")
             low, high = self.limits
-            _number(low, "joint limit min")
-            _number(high, "joint limit max")
+            check_finite(low, "joint limit min")
+            check_finite(high, "joint limit max")
             if low > high:
                 raise ValueError(f"joint limits must have min <= max, got {self.limits!r}")
         if self.spring is not None and not isinstance(self.spring, Spring):
             raise TypeError(f"joint spring must be a Spring or None, got {self.spring!r}")
-        _number(self.friction, "joint friction", 0.0)
+        check_finite(self.friction, "joint friction", 0.0)

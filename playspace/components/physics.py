@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import numpy as np
 
 from playspace import spatial
+from playspace.components.checks import check_finite
 from playspace.spatial import Pose, Quat, Vec3
 
 
@@ -28,14 +29,6 @@ def _positive(value: float, what: str) -> None:
         raise TypeError(f"{what} must be a number, got {value!r}")
     if not math.isfinite(value) or value <= 0:
         raise ValueError(f"{what} must be a finite number > 0, got {value!r}")
-
-
-def _finite(value: float, what: str, minimum: float = -math.inf) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise TypeError(f"{what} must be a number, got {value!r}")
-    if not math.isfinite(value) or value < minimum:
-        bound = "" if minimum == -math.inf else f" >= {minimum}"
-        raise ValueError(f"{what} must be a finite number{bound}, got {value!r}")
 
 
 def _points(points: Sequence[Sequence[float]], what: str, minimum: int) -> None:
@@ -236,9 +229,9 @@ class RigidBody:
             raise TypeError(f"body kind must be a BodyKind, got {self.kind!r}")
         if self.mass is not None:
             _positive(self.mass, "body mass")
-        _finite(self.linear_damping, "linear damping", 0.0)
-        _finite(self.angular_damping, "angular damping", 0.0)
-        _finite(self.gravity_scale, "gravity scale")
+        check_finite(self.linear_damping, "linear damping", 0.0)
+        check_finite(self.angular_damping, "angular damping", 0.0)
+        check_finite(self.gravity_scale, "gravity scale")
 
 
 @dataclass(slots=True, eq=False)
@@ -273,8 +266,8 @@ class Collider:
             raise TypeError(f"collider shape must be one of {_SHAPE_NAMES}, got {self.shape!r}")
         if not self.layer or not isinstance(self.layer, str):
             raise ValueError(f"collider layer must be a layer name, got {self.layer!r}")
-        _finite(self.friction, "friction", 0.0)
-        _finite(self.restitution, "restitution", 0.0)
+        check_finite(self.friction, "friction", 0.0)
+        check_finite(self.restitution, "restitution", 0.0)
         _positive(self.density, "density")
 
 
@@ -362,9 +355,9 @@ class CharacterBody:
                 f"character height ({self.height}) must be at least twice its radius "
                 f"({self.radius})"
             )
-        _finite(self.step_height, "step height", 0.0)
-        _finite(self.snap_to_ground, "snap to ground", 0.0)
-        _finite(self.max_slope, "max slope", 0.0)
+        check_finite(self.step_height, "step height", 0.0)
+        check_finite(self.snap_to_ground, "snap to ground", 0.0)
+        check_finite(self.max_slope, "max slope", 0.0)
         if self.max_slope >= math.pi / 2:
             raise ValueError(f"max slope must be below 90 degrees, got {self.max_slope!r} rad")
 
