@@ -44,8 +44,7 @@ from playspace.net.wire import (
 )
 from playspace.spatial import Pose, Vec3, lerp_pose, normalize, vec3
 from playspace.systems.drawn import late_placement
-from playspace.systems.input import Polled
-from playspace.systems.input.sources import InputSource
+from playspace.systems.input import Recorder
 from playspace.systems.tracking import InputState
 
 INTERPOLATION_DELAY = 0.03  # seconds the remote world is drawn behind the host, at least
@@ -189,30 +188,16 @@ class RemoteView:
         return self.states[-1][1].score if self.states else None
 
 
-class _Sending:
-    """The player's source, passed through; each new step's frame is sent to the host."""
+class _Sender:
+    """Each new step's frame, numbered from 1, to the host (a :class:`Recorder`'s sink)."""
 
-    def __init__(self, source: InputSource, send: Callable[[int, InputFrame], None]) -> None:
-        self.source = source
+    def __init__(self, send: Callable[[int, InputFrame], None]) -> None:
         self.send = send
         self.step = 0
-        self._last = -1.0
 
-    @property
-    def duration(self) -> float | None:
-        return self.source.duration
-
-    def poll(self, time: float) -> InputFrame:
-        source = self.source
-        return source.poll(time) if isinstance(source, Polled) else source.sample(time)
-
-    def sample(self, time: float) -> InputFrame:
-        frame = self.source.sample(time)
-        if time > self._last:
-            self._last = time
-            self.step += 1
-            self.send(self.step, frame)
-        return frame
+    def write(self, frame: InputFrame) -> None:
+        self.step += 1
+        self.send(self.step, frame)
 
 
 class Client:
@@ -342,7 +327,7 @@ class Client:
         """Send `world`'s input to the host, one frame per fixed step, and draw the host's
         bodies in it (:meth:`draw_remote`)."""
         state = world.resource(InputState)
-        state.source = _Sending(state.source, self.send)
+        state.source = Recorder(state.source, _Sender(self.send))
         world.insert_resource(RemoteDrawn(self))
         world.add_system(
             draw_remote, phase=Phase.LATE, after=(late_placement,), reads=(Rig, Hand, Prop),

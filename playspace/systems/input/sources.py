@@ -28,7 +28,7 @@ from playspace.components.input import (
     HandJoints,
     InputFrame,
 )
-from playspace.formats.trace import Trace, TraceWriter
+from playspace.formats.trace import Trace
 from playspace.spatial import Pose, Vec3, lerp_pose, vec3_from, yaw_rotation
 
 _Triple = tuple[float, float, float]
@@ -187,8 +187,15 @@ class ScriptedSource:
         return _at(self.script(time), time)
 
 
+class FrameSink(Protocol):
+    """Where a :class:`Recorder` puts each new frame: a trace file, or the network."""
+
+    def write(self, frame: InputFrame) -> None: ...
+
+
 class Recorder:
-    """Passes a source's frames through and writes each new one to a trace as it goes.
+    """Passes a source's frames through and writes each new one to `writer` as it goes (a
+    :class:`TraceWriter`, or a match's link to its host).
 
     The rig samples its source once per fixed step at the step's time, so these are exactly the
     frames the session ran on: replayed at the same fixed rate (and seed), a ReplaySource hands
@@ -196,7 +203,7 @@ class Recorder:
     state. A time already written (a second sample at the same time) is not written again.
     """
 
-    def __init__(self, source: InputSource, writer: TraceWriter) -> None:
+    def __init__(self, source: InputSource, writer: FrameSink) -> None:
         self.source = source
         self.writer = writer
         self.samples = 0  # frames written
