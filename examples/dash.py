@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from playspace.prelude import (
     Button,
     CharacterMotion,
-    InputState,
+    HandControls,
     OriginMotion,
     Rig,
     TrackedDevice,
@@ -51,13 +51,13 @@ class Dash:
 @locomotion_provider(
     ORDER,
     exclusive=True,
-    reads=(InputState, Rig, TrackedDevice, Transform),
+    reads=(Rig, HandControls, TrackedDevice, Transform),
     writes=(Dash, CharacterMotion, OriginMotion),
 )
 def dash(world: World, disabled: bool) -> bool:
     """Start a dash on A; carry the body (the origin follows it) until it is done or stopped."""
     state, rig = world.resource(Dash), world.resource(Rig)
-    pressed = Button.A in world.resource(InputState).frame.right.buttons
+    pressed = Button.A in world.get(rig.right_hand, HandControls).buttons
     if disabled:
         state.left = 0.0
         return False

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from playspace.components import (
         DeviceRole,
         Grabbable,
+        HandControls,
         Opponent,
         PlayerStart,
         Prop,
@@ -177,6 +178,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
     "playspace.components": (
         "DeviceRole",
         "Grabbable",
+        "HandControls",
         "Opponent",
         "PlayerStart",
         "Prop",
@@ -367,6 +369,7 @@ __all__ = [
     "Grabbable",
     "Grabbed",
     "Hand",
+    "HandControls",
     "HandInput",
     "HandJoint",
     "HandJoints",

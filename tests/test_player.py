@@ -10,11 +10,12 @@ from physics_helpers import static
 from rig_helpers import aiming_hand, head_at, rig_world, stairs, walking, with_sticks
 
 from playspace import spatial
-from playspace.components.input import HandInput, InputFrame
+from playspace.components.input import Button, HandInput, InputFrame
 from playspace.components.physics import Box, CharacterBody
 from playspace.components.rig import Rig, RigSettings, SeparationPolicy
 from playspace.components.scene import PlayerStart
-from playspace.ecs import World
+from playspace.components.tracking import HandControls
+from playspace.ecs import Phase, World, system
 from playspace.systems.input import hand_input
 from playspace.systems.player.events import RecenterRequested
 
@@ -377,3 +378,35 @@ def test_lowering_the_head_into_the_table_top_fades_the_view() -> None:
     assert steps[-1]["head"]["p"][1] == pytest.approx(0.7)  # below the top, 0.75 m
     assert steps[-1]["fade"] == 1.0
     assert run.events("blocked")
+
+
+def test_each_hand_carries_its_own_controls_from_the_input_frame() -> None:
+    right = hand_input((0.2, 0.9, 0.0), grip=0.8, buttons=[Button.A])
+    run = rig_world(lambda t: with_sticks(head_at(0.0, 1.7, 0.0, right=right), left=(0.3, 0.6)))
+    run.world.step(1)
+    rig = run.world.resource(Rig)
+    left, held = (run.world.get(e, HandControls) for e in (rig.left_hand, rig.right_hand))
+    assert (left.stick, left.grip, left.buttons) == ((0.3, 0.6), 0.0, frozenset())
+    assert (held.stick, held.grip, held.buttons) == ((0.0, 0.0), 0.8, frozenset({Button.A}))
+
+
+@system(Phase.FIXED, in_set="tracking", after=("tracking_system",), writes=(HandControls,))
+def left_handed(world: World) -> None:
+    """A game's left-handed mode: the sticks swap hands, after tracking wrote them."""
+    rig = world.resource(Rig)
+    left, right = (world.get(e, HandControls) for e in (rig.left_hand, rig.right_hand))
+    left.stick, right.stick = right.stick, left.stick
+
+
+@pytest.mark.parametrize("swapped", [False, True])
+def test_the_player_walks_on_what_the_left_hand_s_controls_say(swapped: bool) -> None:
+    """Walking reads the left hand's entity, so a game system that remaps controls after
+    tracking (here: swapping the sticks) is obeyed; the right stick pushed forward walks only
+    when swapped (without the remap it aims a teleport, which moves nothing)."""
+    run = rig_world(lambda t: with_sticks(head_at(0.0, 1.7, 0.0), right=(0.0, 0.5)))
+    if swapped:
+        run.world.add_systems(left_handed)
+    run.world.step(90)
+    steps = run.steps()
+    walked = steps[0]["body"]["p"][2] - steps[-1]["body"]["p"][2]
+    assert walked > 0.9 if swapped else abs(walked) < 0.01

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from playspace.components.input import HandJoints
+from playspace.components.input import Button, HandJoints
 from playspace.spatial import Pose, Vec3
 
 
@@ -37,3 +37,20 @@ class TrackedDevice:
     tracked: bool = False
     time_ns: int = 0
     joints: HandJoints | None = None
+
+
+@dataclass(slots=True)
+class HandControls:
+    """On each hand: its controls at this step, as the input source gave them (a bare hand's
+    read from its joints: a fist grips, a pinch pulls the trigger).
+
+    They live on the hand, as Godot's XRController3D and XRI's controller carry their inputs,
+    so a system reads the hand it works with, and in a world of several players each player's
+    hands their own. `grip` and `trigger` are in [0, 1]; `stick` is (x, y) in [-1, 1], +y
+    pushed forward.
+    """
+
+    grip: float = 0.0
+    trigger: float = 0.0
+    stick: tuple[float, float] = (0.0, 0.0)
+    buttons: frozenset[Button] = frozenset()

@@ -17,6 +17,7 @@ from typing import ClassVar
 
 from playspace.components import DeviceRole, TrackedDevice
 from playspace.components.input import DevicePose, InputFrame
+from playspace.components.tracking import HandControls
 from playspace.ecs import Phase, World, system
 from playspace.ecs.clock import NS_PER_S
 from playspace.systems.input import InputSource, Polled
@@ -57,20 +58,25 @@ def poll_input(world: World) -> None:
     state.latest = gate(source.poll(now) if isinstance(source, Polled) else source.sample(now))[0]
 
 
-@system(Phase.FIXED, in_set="tracking", writes=(TrackedDevice, InputState))
+@system(Phase.FIXED, in_set="tracking", writes=(TrackedDevice, HandControls, InputState))
 def tracking_system(world: World) -> None:
-    """Sample the source at this step's time into the tracked devices, through the gate."""
+    """Sample the source at this step's time into the tracked devices and the hands'
+    controls, through the gate."""
     state = world.resource(InputState)
     frame, rejected = gate(state.source.sample(world.fixed_time.elapsed))
     state.frame = frame
     if rejected:
         world.send(TrackingRejected(rejected))
     stamp = round(frame.time * NS_PER_S)
-    for _, device in world.each(TrackedDevice):
+    for entity, device in world.each(TrackedDevice):
         sample = sample_of(frame, device.role)
         if device.role is not DeviceRole.HEAD:
             hand = frame.left if device.role is DeviceRole.LEFT_HAND else frame.right
             device.joints = hand.joints
+            controls = world.try_get(entity, HandControls)
+            if controls is not None:
+                controls.grip, controls.trigger = hand.grip, hand.trigger
+                controls.stick, controls.buttons = hand.stick, hand.buttons
         if sample is None:
             device.tracked = False
             continue

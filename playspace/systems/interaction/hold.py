@@ -41,11 +41,11 @@ from playspace.components import DeviceRole, TrackedDevice, Transform
 from playspace.components.interaction import Grabbable, GrabSettings, Hand, HeldBefore
 from playspace.components.joints import Joint, JointKind
 from playspace.components.physics import BodyKind, Colliders, RigidBody, Sphere
+from playspace.components.tracking import HandControls
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose
 from playspace.systems.interaction.events import Grabbed, HoverEntered, HoverExited, LetGo
 from playspace.systems.physics import Physics, joint_line
-from playspace.systems.tracking import InputState
 
 GRABBABLE_LAYERS = ("props", "held", "ghost", "dropped")
 # How fast a hand drives a jointed object at most (m/s along a slider, rad/s about a hinge):
@@ -61,7 +61,7 @@ LEVER_ARM = 0.1
 @system(
     Phase.FIXED,
     in_set="grab",
-    reads=(GrabSettings, InputState, TrackedDevice),
+    reads=(GrabSettings, TrackedDevice, HandControls),
     writes=(
         Hand,
         Grabbable,
@@ -80,10 +80,9 @@ def grab(world: World) -> None:
     squeeze to take and one to let go with grip toggle); say what each free hand starts and
     stops hovering."""
     settings = world.resource(GrabSettings)
-    frame = world.resource(InputState).frame
     pullable: list[int] | None = None  # free objects that opt in to distance grabs, if asked
-    for entity, (hand, device) in world.query(Hand, TrackedDevice):
-        grip = (frame.left if hand.side is DeviceRole.LEFT_HAND else frame.right).grip
+    for entity, (hand, device, controls) in world.query(Hand, TrackedDevice, HandControls):
+        grip = controls.grip
         free = device.tracked and hand.holding is None
         candidate, far = None, False
         if free:

@@ -28,13 +28,11 @@ from playspace.components.input import HandJoint
 from playspace.components.interactables import Dial, Lever, PushButton
 from playspace.components.interaction import Grabbable, Hand
 from playspace.components.joints import Joint, Spring
-from playspace.components.tracking import DeviceRole
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Vec3
 from playspace.systems.interaction.hold import MAX_DRIVE_SPEED, hold
 from playspace.systems.physics import Physics, joint_line
 from playspace.systems.sets import add_fixed_sets
-from playspace.systems.tracking import InputState
 
 REACH_BEHIND = 0.05  # metres past a button's full travel a hand still pushes it (not from behind)
 
@@ -84,7 +82,7 @@ INTERACTABLE_EVENTS = (ButtonPressed, ButtonReleased, LeverMoved, DialTurned)
     Phase.FIXED,
     in_set="grab",
     after=(hold,),
-    reads=(PushButton, Lever, Grabbable, Hand, TrackedDevice, Transform, InputState),
+    reads=(PushButton, Lever, Grabbable, Hand, TrackedDevice, Transform),
     writes=(Joint, Physics),
 )
 def drive_interactables(world: World) -> None:
@@ -109,12 +107,11 @@ def drive_interactables(world: World) -> None:
 def poke_points(world: World) -> list[Vec3]:
     """Where each tracked hand pokes, in the world: the index tip of a bare hand (its joints
     placed on the hand's pose), else the grip point."""
-    frame = world.resource(InputState).frame
     points = []
     for _, (_, device, transform) in world.query(Hand, TrackedDevice, Transform):
         if not device.tracked:
             continue
-        joints = (frame.left if device.role is DeviceRole.LEFT_HAND else frame.right).joints
+        joints = device.joints
         if joints is None:
             points.append(transform.position)
             continue

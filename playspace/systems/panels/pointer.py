@@ -14,11 +14,11 @@ past its end stays at the end rather than sticking where the ray left the panel.
 from __future__ import annotations
 
 from playspace import spatial
-from playspace.components import DeviceRole, TrackedDevice, Transform
+from playspace.components import TrackedDevice, Transform
 from playspace.components.panels import Panel, Pointer, PointerSettings
+from playspace.components.tracking import HandControls
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose, Vec3
-from playspace.systems.tracking import InputState
 
 FORWARD = spatial.vec3(0.0, 0.0, -1.0)
 PARALLEL = 1e-9  # |cos| below this: the ray runs along the plane and never meets it
@@ -65,26 +65,25 @@ def panel_hit(
 @system(
     Phase.FIXED,
     in_set="game",
-    reads=(InputState, PointerSettings, Panel, TrackedDevice, Transform),
+    reads=(PointerSettings, Panel, TrackedDevice, HandControls, Transform),
     writes=(Pointer,),
 )
 def point(world: World) -> None:
     """Cast each hand's aim ray at the visible panels; record the hit and the trigger."""
     settings = world.resource(PointerSettings)
-    frame = world.resource(InputState).frame
     panels = {
         entity: (panel, transform.pose())
         for entity, (panel, transform) in world.query(Panel, Transform)
         if panel.visible
     }
-    for _, (pointer, device, transform) in world.query(Pointer, TrackedDevice, Transform):
+    query = world.query(Pointer, TrackedDevice, HandControls, Transform)
+    for _, (pointer, device, controls, transform) in query:
         if not device.tracked:
             pointer.panel, pointer.point, pointer.pixel = None, None, None
             pointer.pressed, pointer.captured = False, None
             continue
         origin, direction = aim_ray(transform.pose(), settings.aim)
-        hand = frame.left if device.role is DeviceRole.LEFT_HAND else frame.right
-        pressed = hand.trigger > settings.press
+        pressed = controls.trigger > settings.press
         nearest: tuple[int, tuple[float, float, float]] | None = None
         for entity, (panel, pose) in panels.items():
             hit = panel_hit(origin, direction, pose, panel.size, settings.reach)

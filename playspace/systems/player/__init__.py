@@ -30,6 +30,7 @@ from playspace.components.rig import (
     ViewFade,
 )
 from playspace.components.scene import PlayerStart
+from playspace.components.tracking import HandControls
 from playspace.ecs import PluginError, World
 from playspace.systems.input import InputSource
 from playspace.systems.physics import Physics
@@ -63,6 +64,8 @@ def spawn_rig(world: World, start: PlayerStart, settings: RigSettings) -> Rig:
         for role in (DeviceRole.HEAD, DeviceRole.LEFT_HAND, DeviceRole.RIGHT_HAND)
     )
     world.add(head, ViewFade())
+    world.add(left_hand, HandControls())
+    world.add(right_hand, HandControls())
     body = world.spawn(
         Transform(position=spatial.Vec3(start.position), rotation=facing),
         CharacterBody(radius=settings.body_radius),

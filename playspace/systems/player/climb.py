@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from playspace import spatial
 from playspace.components import DeviceRole, TrackedDevice, Transform
-from playspace.components.input import HandInput, InputFrame
 from playspace.components.locomotion import (
     Climbable,
     ClimbHold,
@@ -33,21 +32,14 @@ from playspace.components.locomotion import (
 )
 from playspace.components.physics import CharacterMotion, Sphere
 from playspace.components.rig import OriginMotion, Rig
+from playspace.components.tracking import HandControls
 from playspace.ecs import PluginError, World
 from playspace.systems.physics import Physics
 from playspace.systems.player.events import ClimbEnded, ClimbStarted
-from playspace.systems.player.poses import to_world
+from playspace.systems.player.poses import hand_entity, to_world
 from playspace.systems.player.providers import add_provider, locomotion_provider
-from playspace.systems.tracking import InputState
 
 CLIMB_ORDER = 1  # first: a climber holding on takes the step from every other way of moving
-
-
-def _hands(rig: Rig, frame: InputFrame) -> tuple[tuple[DeviceRole, int, HandInput], ...]:
-    return (
-        (DeviceRole.LEFT_HAND, rig.left_hand, frame.left),
-        (DeviceRole.RIGHT_HAND, rig.right_hand, frame.right),
-    )
 
 
 def _on_climbable(world: World, rig: Rig, at: spatial.Vec3, reach: float) -> bool:
@@ -59,7 +51,7 @@ def _on_climbable(world: World, rig: Rig, at: spatial.Vec3, reach: float) -> boo
 @locomotion_provider(
     CLIMB_ORDER,
     exclusive=True,
-    reads=(InputState, Rig, ClimbSettings, TrackedDevice, Transform, Physics, Climbable),
+    reads=(Rig, ClimbSettings, TrackedDevice, HandControls, Transform, Physics, Climbable),
     writes=(ClimbState, Suspended, CharacterMotion, OriginMotion, ClimbStarted, ClimbEnded),
 )
 def climb(world: World, disabled: bool) -> bool:
@@ -69,10 +61,11 @@ def climb(world: World, disabled: bool) -> bool:
     origin = world.get(rig.origin, Transform)
     feet = world.get(rig.body, Transform).position
     climbing = bool(state.holds)
-    for role, entity, hand in _hands(rig, world.resource(InputState).frame):
-        device = world.get(entity, TrackedDevice)
+    for role in (DeviceRole.LEFT_HAND, DeviceRole.RIGHT_HAND):
+        device = world.get(hand_entity(rig, role), TrackedDevice)
+        grip = world.get(hand_entity(rig, role), HandControls).grip
         was = state.gripping.get(role, False)
-        grips = hand.grip >= settings.grip_on or (was and hand.grip > settings.grip_off)
+        grips = grip >= settings.grip_on or (was and grip > settings.grip_off)
         state.gripping[role] = grips
         if not grips or not device.tracked or disabled:
             state.holds.pop(role, None)
@@ -91,9 +84,7 @@ def climb(world: World, disabled: bool) -> bool:
             world.send(ClimbEnded())
         return False
     role, lead = max(state.holds.items(), key=lambda item: item[1].rank)
-    hand_now = world.get(
-        rig.left_hand if role is DeviceRole.LEFT_HAND else rig.right_hand, TrackedDevice
-    )
+    hand_now = world.get(hand_entity(rig, role), TrackedDevice)
     pulled = spatial.rotate(origin.rotation, hand_now.pose.position - lead.hand_at)
     motion = world.get(rig.body, CharacterMotion)
     motion.carried = motion.carried + (lead.feet_at - pulled - feet)

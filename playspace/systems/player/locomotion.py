@@ -27,6 +27,7 @@ from playspace.components.rig import (
     TurnMode,
     TurnState,
 )
+from playspace.components.tracking import HandControls
 from playspace.ecs import Phase, World, system
 from playspace.systems.player.events import (
     FloorSnapRequested,
@@ -36,7 +37,6 @@ from playspace.systems.player.events import (
 )
 from playspace.systems.player.poses import floor_point, horizontal, to_world, turn_around
 from playspace.systems.player.providers import locomotion_provider
-from playspace.systems.tracking import InputState
 
 
 def _deadzone(value: float, zone: float) -> float:
@@ -52,14 +52,14 @@ TURN_ORDER = 15  # after teleport (10), which takes the step while it aims: one 
 
 @locomotion_provider(
     TURN_ORDER,
-    reads=(InputState, Rig, RigSettings, TrackedDevice),
+    reads=(Rig, RigSettings, TrackedDevice, HandControls),
     writes=(Transform, TurnState, OriginMotion, Turned, FloorSnapRequested),
 )
 def turning(world: World, disabled: bool) -> bool:
     """Turn the origin around the head from the right stick's sideways push."""
     rig, settings = world.resource(Rig), world.resource(RigSettings)
     head = world.get(rig.head, TrackedDevice)
-    push = world.resource(InputState).frame.right.stick[0]
+    push = world.get(rig.right_hand, HandControls).stick[0]
     state = world.get(rig.origin, TurnState)
     if disabled or not head.tracked:
         return False
@@ -85,15 +85,15 @@ def turning(world: World, disabled: bool) -> bool:
 
 @locomotion_provider(
     MOVE_ORDER,
-    reads=(InputState, Rig, RigSettings, TrackedDevice, Separation, Transform),
+    reads=(Rig, RigSettings, TrackedDevice, HandControls, Separation, Transform),
     writes=(CharacterMotion, OriginMotion, MoveState, FloorSnapRequested),
 )
 def smooth_move(world: World, disabled: bool) -> bool:
     """Carry the body along the left stick (the origin follows what the body made of it)."""
     rig, settings = world.resource(Rig), world.resource(RigSettings)
-    frame = world.resource(InputState).frame
-    x = _deadzone(frame.left.stick[0], settings.stick_deadzone)
-    y = _deadzone(frame.left.stick[1], settings.stick_deadzone)
+    stick = world.get(rig.left_hand, HandControls).stick
+    x = _deadzone(stick[0], settings.stick_deadzone)
+    y = _deadzone(stick[1], settings.stick_deadzone)
     apart = world.get(rig.body, Separation)
     separated = apart.barred and apart.distance >= settings.fade_full
     state = world.get(rig.origin, MoveState)

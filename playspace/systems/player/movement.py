@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from playspace import spatial
 from playspace.components import DeviceRole, Transform
-from playspace.components.input import HandInput, InputFrame
+from playspace.components.input import Button
 from playspace.components.locomotion import (
     CrouchSettings,
     CrouchState,
@@ -36,7 +36,7 @@ from playspace.components.locomotion import (
 )
 from playspace.components.physics import Capsule, CharacterBody, CharacterMotion
 from playspace.components.rig import Crouch, MoveState, Rig, RigSettings, Seated
-from playspace.components.tracking import TrackedDevice
+from playspace.components.tracking import HandControls, TrackedDevice
 from playspace.ecs import Phase, PluginError, World, system
 from playspace.systems.physics import Layers, Physics
 from playspace.systems.player.events import (
@@ -50,8 +50,8 @@ from playspace.systems.player.events import (
     StoodUp,
 )
 from playspace.systems.player.follow import body_layers
+from playspace.systems.player.poses import hand_entity
 from playspace.systems.player.providers import add_provider, locomotion_provider
-from playspace.systems.tracking import InputState
 
 CROUCH_ORDER = 2  # first: the capsule it asks for is the one the step's moves are made with
 SPRINT_ORDER = 4  # before walking (5), which reads the speed it sets
@@ -60,8 +60,9 @@ FALL = 0.1  # seconds in the air before coming down is a landing, not a stair's 
 HEADROOM = 0.02  # metres kept above a standing capsule when checking it fits
 
 
-def _hand(frame: InputFrame, role: DeviceRole) -> HandInput:
-    return frame.left if role is DeviceRole.LEFT_HAND else frame.right
+def _buttons(world: World, role: DeviceRole) -> frozenset[Button]:
+    """The buttons held on the player's hand `role`."""
+    return world.get(hand_entity(world.resource(Rig), role), HandControls).buttons
 
 
 def _check(plugin: str, role: DeviceRole, amount: float, what: str) -> None:
@@ -74,13 +75,13 @@ def _check(plugin: str, role: DeviceRole, amount: float, what: str) -> None:
 
 @locomotion_provider(
     JUMP_ORDER,
-    reads=(InputState, Rig, JumpSettings, Transform),
+    reads=(Rig, HandControls, JumpSettings, Transform),
     writes=(JumpState, CharacterMotion, Jumped),
 )
 def jump(world: World, disabled: bool) -> bool:
     """Launch the body upward on a fresh press of the button, when it stands on the ground."""
     settings, state = world.resource(JumpSettings), world.resource(JumpState)
-    pressed = settings.button in _hand(world.resource(InputState).frame, settings.hand).buttons
+    pressed = settings.button in _buttons(world, settings.hand)
     fresh, state.armed = pressed and state.armed, not pressed
     motion = world.get(world.resource(Rig).body, CharacterMotion)
     if disabled or not fresh or state.jumping or not motion.grounded:
@@ -121,13 +122,13 @@ def jump_flight(world: World) -> None:
 
 @locomotion_provider(
     SPRINT_ORDER,
-    reads=(InputState, Rig, SprintSettings),
+    reads=(Rig, HandControls, SprintSettings),
     writes=(SprintState, MoveState, SprintStarted, SprintEnded),
 )
 def sprint(world: World, disabled: bool) -> bool:
     """Scale smooth movement's speed while the button is held (or, toggling, after a click)."""
     settings, state = world.resource(SprintSettings), world.resource(SprintState)
-    pressed = settings.button in _hand(world.resource(InputState).frame, settings.hand).buttons
+    pressed = settings.button in _buttons(world, settings.hand)
     was = state.sprinting
     if settings.toggle:
         state.sprinting = state.sprinting != (pressed and not state.held)
@@ -145,8 +146,8 @@ def sprint(world: World, disabled: bool) -> bool:
 @locomotion_provider(
     CROUCH_ORDER,
     reads=(
-        InputState,
         Rig,
+        HandControls,
         RigSettings,
         CrouchSettings,
         TrackedDevice,
@@ -161,7 +162,7 @@ def sprint(world: World, disabled: bool) -> bool:
 def crouch(world: World, disabled: bool) -> bool:
     """Crouch or stand up on a click; the view's floor moves at once (a floor snap)."""
     settings, state = world.resource(CrouchSettings), world.resource(CrouchState)
-    pressed = settings.button in _hand(world.resource(InputState).frame, settings.hand).buttons
+    pressed = settings.button in _buttons(world, settings.hand)
     fresh, state.held = pressed and not state.held, pressed
     if disabled or not fresh:
         return False

@@ -1,9 +1,11 @@
-"""Pose arithmetic of the rig: tracking space into the world, the floor point, turning."""
+"""Pose arithmetic of the rig: tracking space into the world, the floor point, turning; and
+which of the rig's entities is a hand."""
 
 from __future__ import annotations
 
 from playspace import spatial
-from playspace.components import Transform
+from playspace.components import DeviceRole, Transform
+from playspace.components.rig import Rig
 from playspace.spatial import Pose, Vec3
 
 
@@ -37,3 +39,8 @@ def turn_around(origin: Transform, pivot: Vec3, angle: float) -> None:
 
 def horizontal(v: Vec3) -> Vec3:
     return spatial.vec3(v.x, 0.0, v.z)
+
+
+def hand_entity(rig: Rig, role: DeviceRole) -> int:
+    """The rig's entity for the hand `role` (left or right)."""
+    return rig.left_hand if role is DeviceRole.LEFT_HAND else rig.right_hand

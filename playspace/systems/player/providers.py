@@ -14,7 +14,7 @@ before any provider runs, with the walking speed's scale in
 
 A new mode, in one file::
 
-    @locomotion_provider(order=12, exclusive=True, reads=(InputState,), writes=(Transform,))
+    @locomotion_provider(order=12, exclusive=True, reads=(HandControls,), writes=(Transform,))
     def fly(world: World, disabled: bool) -> bool:
         ...
         return flying

@@ -15,6 +15,7 @@ from playspace import spatial
 from playspace.components import TrackedDevice, Transform
 from playspace.components.physics import Capsule, CharacterBody
 from playspace.components.rig import AimProblem, Rig, RigSettings, TeleportAim
+from playspace.components.tracking import HandControls
 from playspace.ecs import World
 from playspace.spatial import Vec3
 from playspace.systems.physics import Layers, Physics
@@ -26,7 +27,6 @@ from playspace.systems.player.events import (
 )
 from playspace.systems.player.poses import floor_point, horizontal, to_world
 from playspace.systems.player.providers import locomotion_provider
-from playspace.systems.tracking import InputState
 
 ARC_STEP = 1.0 / 30.0  # seconds of flight per cast segment
 CLEARANCE = 0.02  # metres the capsule must clear the floor by at the target
@@ -39,7 +39,7 @@ TELEPORT_ORDER = 10  # after smooth movement; while it aims it takes the step fr
 @locomotion_provider(
     TELEPORT_ORDER,
     exclusive=True,
-    reads=(InputState, Rig, RigSettings, TrackedDevice, CharacterBody, Layers),
+    reads=(Rig, RigSettings, TrackedDevice, HandControls, CharacterBody, Layers),
     writes=(
         Transform,
         TeleportAim,
@@ -54,7 +54,7 @@ def teleport(world: World, disabled: bool) -> bool:
     """Aim while the right stick is forward; on release go to a valid target or refuse."""
     rig, settings = world.resource(Rig), world.resource(RigSettings)
     aim = world.get(rig.origin, TeleportAim)
-    push = world.resource(InputState).frame.right.stick[1]
+    push = world.get(rig.right_hand, HandControls).stick[1]
     if disabled:
         aim.aiming, aim.arc = False, []
         return False
