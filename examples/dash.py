@@ -24,6 +24,8 @@ from playspace.prelude import (
     World,
     add_provider,
     locomotion_provider,
+    on_origin,
+    outfit_players,
     spatial,
     to_world,
 )
@@ -39,7 +41,8 @@ ORDER = 12  # after walking (5) and teleport (10), before turning (15)
 @dataclass(slots=True)
 class Dash:
     """The dash under way: metres left, its heading, and how far it pushed last step; whether A
-    was let go since the last one; how far each dash went. A resource."""
+    was let go since the last one; how far each dash went. On each player's origin: every
+    player dashes on their own."""
 
     left: float = 0.0
     heading: float = 0.0
@@ -54,9 +57,9 @@ class Dash:
     reads=(Rig, HandControls, TrackedDevice, Transform),
     writes=(Dash, CharacterMotion, OriginMotion),
 )
-def dash(world: World, disabled: bool) -> bool:
+def dash(world: World, rig: Rig, disabled: bool) -> bool:
     """Start a dash on A; carry the body (the origin follows it) until it is done or stopped."""
-    state, rig = world.resource(Dash), world.resource(Rig)
+    state = world.get(rig.origin, Dash)
     pressed = Button.A in world.get(rig.right_hand, HandControls).buttons
     if disabled:
         state.left = 0.0
@@ -86,11 +89,11 @@ def dash(world: World, disabled: bool) -> bool:
 
 
 def build(world: World) -> None:
-    """The dash: its state, and the provider."""
-    world.insert_resource(Dash())
+    """The dash: its state on every player, and the provider."""
+    outfit_players(world, on_origin(Dash))
     add_provider(world, dash)
 
 
 def summary(world: World) -> str:
-    went = world.resource(Dash).dashes
+    went = world.get(world.resource(Rig).origin, Dash).dashes
     return f"dashes: {len(went)} ({', '.join(f'{d:.2f} m' for d in went) or 'none'})"

@@ -164,6 +164,7 @@ if TYPE_CHECKING:
         Turned,
     )
     from playspace.systems.player.movement import CrouchPlugin, JumpPlugin, SprintPlugin
+    from playspace.systems.player.players import on_origin, outfit_players, spawn_player
     from playspace.systems.player.poses import horizontal, to_world
     from playspace.systems.player.providers import add_provider, locomotion_provider
     from playspace.systems.player.seated import SeatedPlugin, calibrate
@@ -318,6 +319,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
     ),
     "playspace.systems.player.movement": ("CrouchPlugin", "JumpPlugin", "SprintPlugin"),
     "playspace.systems.player.poses": ("horizontal", "to_world"),
+    "playspace.systems.player.players": ("on_origin", "outfit_players", "spawn_player"),
     "playspace.systems.player.providers": ("add_provider", "locomotion_provider"),
     "playspace.systems.player.seated": ("SeatedPlugin", "calibrate"),
     "playspace.systems.telemetry": ("TelemetryPlugin", "record_events"),
@@ -483,9 +485,12 @@ __all__ = [
     "load_target",
     "load_trace",
     "locomotion_provider",
+    "on_origin",
+    "outfit_players",
     "record_events",
     "release_velocity",
     "spatial",
+    "spawn_player",
     "standing",
     "system",
     "to_world",

@@ -56,7 +56,7 @@ def test_an_exclusive_provider_that_is_active_takes_the_step_from_those_after_it
     frozen: list[bool] = []
 
     @locomotion_provider(order=1, exclusive=True)
-    def hover(world: World, disabled: bool) -> bool:
+    def hover(world: World, rig: Rig, disabled: bool) -> bool:
         frozen.append(disabled)
         return world.fixed_time.step < 45  # active for the first half second
 
@@ -71,7 +71,7 @@ def test_an_exclusive_provider_that_is_active_takes_the_step_from_those_after_it
 
 def test_a_provider_later_in_the_order_cannot_take_the_step_from_earlier_ones() -> None:
     @locomotion_provider(order=100, exclusive=True)
-    def last(world: World, disabled: bool) -> bool:
+    def last(world: World, rig: Rig, disabled: bool) -> bool:
         return True
 
     run = rig_world(walking_and_turning, settings=RigSettings(turn_mode=TurnMode.SMOOTH))
@@ -102,7 +102,7 @@ def test_a_provider_that_carries_the_player_says_so_for_the_vignette_and_throws(
 
 def test_two_providers_of_one_name_or_none_without_the_player_are_refused() -> None:
     @locomotion_provider(order=3)
-    def smooth_move(world: World, disabled: bool) -> bool:
+    def smooth_move(world: World, rig: Rig, disabled: bool) -> bool:
         return False
 
     run = rig_world(lambda t: head_at(0.0, 1.7, 0.0))
@@ -110,3 +110,18 @@ def test_two_providers_of_one_name_or_none_without_the_player_are_refused() -> N
         add_provider(run.world, smooth_move)
     with pytest.raises(PluginError, match="needs the player's plugin"):
         add_provider(World(), smooth_move)
+
+
+def test_a_provider_of_one_player_still_works_and_says_it_is_deprecated() -> None:
+    """A ``move(world, disabled)`` written before worlds had several players moves the first
+    player, with a warning that names it and says what to take instead."""
+    with pytest.warns(DeprecationWarning, match="'hover' takes \\(world, disabled\\)"):
+
+        @locomotion_provider(order=1, exclusive=True)
+        def hover(world: World, disabled: bool) -> bool:
+            return True
+
+    run = rig_world(walking_and_turning, settings=RigSettings(turn_mode=TurnMode.SMOOTH))
+    add_provider(run.world, hover)
+    run.world.step(45)
+    assert walked(run) == pytest.approx(0.0, abs=0.01)  # it took the first player's step

@@ -54,6 +54,7 @@ class Hand:
     blocked: bool = False  # the environment keeps the hand from the tracked pose (ghost drawn)
     physical: Pose | None = None  # where a colliding hand is, in the world
     tracked: Pose | None = None  # where its controller is, in the world (the ghost)
+    player: int = 0  # whose hand it is (``Rig.player``)
 
 
 @dataclass(slots=True)

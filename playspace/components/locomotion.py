@@ -33,10 +33,10 @@ class Provider:
 
 @dataclass(slots=True)
 class Locomotion:
-    """The providers of the world by name, and which one took this step; a resource."""
+    """The providers of the world by name; a resource. Every player moves by the same ones
+    (which of them took a player's step is on that player's origin: ``OriginMotion.taken_by``)."""
 
     providers: dict[str, Provider] = field(default_factory=dict)
-    taken: tuple[int, str] | None = None  # (step, provider) of the exclusive one this step
 
 
 @dataclass(slots=True)
@@ -54,9 +54,9 @@ class JumpSettings:
 
 @dataclass(slots=True)
 class JumpState:
-    """The jump under way, a resource: whether the button was let go since the last press;
-    whether the body is in the air from a jump, or landed from one and settling onto the
-    floor (the character controller stands it a few centimetres up the step it lands);
+    """On each player's origin: the jump under way; whether the button was let go since the
+    last press; whether the body is in the air from a jump, or landed from one and settling
+    onto the floor (the character controller stands it a few centimetres up the step it lands);
     how far the view's floor was above the feet at take-off (slope quantization's lag, kept
     along the arc); how long the body has been in the air (a jump or a fall) and how fast it
     was going down last step."""
@@ -82,7 +82,8 @@ class SprintSettings:
 
 @dataclass(slots=True)
 class SprintState:
-    """Whether the player sprints, and whether the button was down last step; a resource."""
+    """On each player's origin: whether the player sprints, and whether the button was down
+    last step."""
 
     sprinting: bool = False
     held: bool = False
@@ -102,8 +103,8 @@ class CrouchSettings:
 
 @dataclass(slots=True)
 class CrouchState:
-    """Whether the crouch button was down last step; a resource (how far the player is
-    crouched is the origin's :class:`~playspace.components.rig.Crouch`)."""
+    """On each player's origin: whether the crouch button was down last step (how far the
+    player is crouched is the origin's :class:`~playspace.components.rig.Crouch`)."""
 
     held: bool = False
 
@@ -137,8 +138,9 @@ class ClimbHold:
 
 @dataclass(slots=True)
 class ClimbState:
-    """The climb under way, a resource: which hands grip (held past `grip_on`), which of them
-    hold on to something climbable, and how many grips there have been (the ranks)."""
+    """On each player's origin: the climb under way; which hands grip (held past `grip_on`),
+    which of them hold on to something climbable, and how many grips there have been (the
+    ranks)."""
 
     gripping: dict[DeviceRole, bool] = field(default_factory=dict)
     holds: dict[DeviceRole, ClimbHold] = field(default_factory=dict)

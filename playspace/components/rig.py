@@ -9,12 +9,14 @@ never a child of the origin (DESIGN.md, "The rig").
 from __future__ import annotations
 
 import math
+from collections import deque
 from dataclasses import dataclass, field
 from enum import Enum
 
 from playspace.spatial import Vec3
 
 SLOPE_QUANTIZATION = 0.20  # metres of vertical travel before the floor snaps; 0: off
+SAFE_TRAIL = 45  # grounded steps the rescue remembers: half a second at 90 Hz
 
 
 class SeparationPolicy(Enum):
@@ -80,16 +82,21 @@ class RigSettings:
 
 @dataclass(slots=True)
 class Rig:
-    """The rig's entities; a resource. Their state is in small components on them: the
-    body's :class:`Separation`, the head's :class:`ViewFade`, the origin's
-    :class:`OriginMotion`, :class:`TeleportAim` and :class:`TurnState`. How far the view's
-    floor lags the body's is not kept: it is the origin's height less the body's feet."""
+    """One player's entities, on that player's origin; and, as a resource, the rig of the
+    player this process shows (its headset's or its preview's: the first player).
+
+    Their state is in small components on them: the body's :class:`Separation`, the head's
+    :class:`ViewFade`, the origin's :class:`OriginMotion`, :class:`TeleportAim` and
+    :class:`TurnState`. How far the view's floor lags the body's is not kept: it is the
+    origin's height less the body's feet. `player` numbers the players of a world from 0 in
+    the order they joined; events about a player carry it (telemetry leaves out player 0's)."""
 
     origin: int
     head: int
     left_hand: int
     right_hand: int
     body: int
+    player: int = 0
 
 
 @dataclass(slots=True)
@@ -120,6 +127,7 @@ class OriginMotion:
     comfort vignette darkens the edges for it; a throw adds the player's own velocity."""
 
     continuous: bool = False
+    taken_by: str | None = None  # the exclusive provider that took this step, if one did
 
 
 class AimProblem(Enum):
@@ -178,6 +186,7 @@ class Seated:
     floor offset)."""
 
     raised: float = 0.0
+    calibrated: bool = False  # seated play calibrated the view since the head was tracked
 
 
 @dataclass(slots=True)
@@ -194,3 +203,16 @@ class PlayerBody:
     separated from their body."""
 
     placed: bool = False
+
+
+@dataclass(slots=True)
+class SafeGround:
+    """On the body: where it stood on walkable ground over its last :data:`SAFE_TRAIL` grounded
+    steps, which the rescue puts a fallen body back on (the oldest of them: the newest is the
+    very edge it went over, where the capsule's rim still touched the floor, and standing
+    there it would slip off again); and the level's extent across the floor (lowest x, z;
+    highest x, z), measured again whenever the count of bodies changes (`measured_at`)."""
+
+    trail: deque[Vec3] = field(default_factory=lambda: deque(maxlen=SAFE_TRAIL))
+    extent: tuple[float, float, float, float] | None = None
+    measured_at: int = -1

@@ -58,10 +58,13 @@ def pose(placed: Transform | Pose) -> dict[str, list[float | None]]:
 
 
 def event_record(event: object) -> dict[str, Any]:
-    """An event as telemetry writes it: its ``kind`` as the type, then its fields."""
+    """An event as telemetry writes it: its ``kind`` as the type, then its fields; a
+    ``player`` of 0 (the first player, the only one of most worlds) is left out."""
     record: dict[str, Any] = {"type": type(event).kind}  # type: ignore[attr-defined]
     for f in dataclasses.fields(event):  # type: ignore[arg-type]
         value = getattr(event, f.name)
+        if f.name == "player" and value == 0:
+            continue
         if isinstance(value, Vec3 | Quat):
             value = vector(value)
         elif isinstance(value, Pose):

@@ -17,6 +17,7 @@ from typing import ClassVar
 
 from playspace.components import DeviceRole, TrackedDevice
 from playspace.components.input import DevicePose, InputFrame
+from playspace.components.rig import Rig
 from playspace.components.tracking import HandControls
 from playspace.ecs import Phase, World, system
 from playspace.ecs.clock import NS_PER_S
@@ -31,12 +32,14 @@ class TrackingRejected:
 
     kind: ClassVar[str] = "tracking_rejected"
     devices: tuple[str, ...]
+    player: int = 0  # which player's source (``Rig.player``)
 
 
 @dataclass(slots=True)
 class InputState:
-    """The input source, the frame it gave for the current fixed step, and the newest frame
-    read for the display time (what LATE places the head and hands from); a resource."""
+    """A player's input source, the frame it gave for the current fixed step, and the newest
+    frame read for the display time (what LATE places the head and hands from). On each
+    player's origin; the resource is the first player's (this process's own)."""
 
     source: InputSource
     frame: InputFrame = field(default_factory=InputFrame)
@@ -52,36 +55,45 @@ def sample_of(frame: InputFrame, role: DeviceRole) -> DevicePose | None:
 
 @system(Phase.INPUT, writes=(InputState,))
 def poll_input(world: World) -> None:
-    """Read the devices once a frame, for the time the frame brings the world to."""
-    state = world.resource(InputState)
-    source, now = state.source, world.time.elapsed
-    state.latest = gate(source.poll(now) if isinstance(source, Polled) else source.sample(now))[0]
+    """Read each player's devices once a frame, for the time the frame brings the world to."""
+    now = world.time.elapsed
+    for _, state in world.each(InputState):
+        source = state.source
+        frame = source.poll(now) if isinstance(source, Polled) else source.sample(now)
+        state.latest = gate(frame)[0]
 
 
-@system(Phase.FIXED, in_set="tracking", writes=(TrackedDevice, HandControls, InputState))
+@system(
+    Phase.FIXED,
+    in_set="tracking",
+    reads=(Rig,),
+    writes=(TrackedDevice, HandControls, InputState, TrackingRejected),
+)
 def tracking_system(world: World) -> None:
-    """Sample the source at this step's time into the tracked devices and the hands'
-    controls, through the gate."""
-    state = world.resource(InputState)
-    frame, rejected = gate(state.source.sample(world.fixed_time.elapsed))
-    state.frame = frame
-    if rejected:
-        world.send(TrackingRejected(rejected))
-    stamp = round(frame.time * NS_PER_S)
-    for entity, device in world.each(TrackedDevice):
-        sample = sample_of(frame, device.role)
-        if device.role is not DeviceRole.HEAD:
-            hand = frame.left if device.role is DeviceRole.LEFT_HAND else frame.right
+    """Sample each player's source at this step's time into that player's tracked devices and
+    the hands' controls, through the gate."""
+    for _, (rig, state) in world.query(Rig, InputState):
+        frame, rejected = gate(state.source.sample(world.fixed_time.elapsed))
+        state.frame = frame
+        if rejected:
+            world.send(TrackingRejected(rejected, rig.player))
+        stamp = round(frame.time * NS_PER_S)
+        _track(world.get(rig.head, TrackedDevice), frame.head, stamp)
+        for entity, hand in ((rig.left_hand, frame.left), (rig.right_hand, frame.right)):
+            device, controls = world.get(entity, TrackedDevice), world.get(entity, HandControls)
             device.joints = hand.joints
-            controls = world.try_get(entity, HandControls)
-            if controls is not None:
-                controls.grip, controls.trigger = hand.grip, hand.trigger
-                controls.stick, controls.buttons = hand.stick, hand.buttons
-        if sample is None:
-            device.tracked = False
-            continue
-        device.pose = sample.pose
-        device.linear_velocity = sample.linear_velocity
-        device.angular_velocity = sample.angular_velocity
-        device.tracked = True
-        device.time_ns = stamp
+            controls.grip, controls.trigger = hand.grip, hand.trigger
+            controls.stick, controls.buttons = hand.stick, hand.buttons
+            _track(device, hand.pose, stamp)
+
+
+def _track(device: TrackedDevice, sample: DevicePose | None, stamp: int) -> None:
+    """Give `device` the sample, or mark it lost (keeping its last pose) when there is none."""
+    if sample is None:
+        device.tracked = False
+        return
+    device.pose = sample.pose
+    device.linear_velocity = sample.linear_velocity
+    device.angular_velocity = sample.angular_velocity
+    device.tracked = True
+    device.time_ns = stamp

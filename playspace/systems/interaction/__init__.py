@@ -54,6 +54,7 @@ from playspace.systems.interaction.hold import grab, hold
 from playspace.systems.interaction.layers import Twins, held_layers
 from playspace.systems.interaction.sockets import sockets
 from playspace.systems.interaction.throw import ThrowHistory, ThrowPlugin
+from playspace.systems.player.players import outfit_players
 from playspace.systems.sets import add_fixed_sets
 
 if TYPE_CHECKING:
@@ -97,19 +98,24 @@ class GrabPlugin:
         self.settings = settings or GrabSettings()
 
     def build(self, world: World) -> None:
-        rig = world.try_resource(Rig)
-        if rig is None:
+        if world.try_resource(Rig) is None:
             raise PluginError("GrabPlugin needs the RigPlugin (for the hands): add it first")
         world.insert_resource(self.settings)
         world.insert_resource(Twins())
         for kind in (*GRAB_EVENTS, *HOVER_EVENTS, *SOCKET_EVENTS):
             world.add_event(kind)
+        outfit_players(world, self._hands)
+        add_fixed_sets(world)
+        world.add_systems(forget_despawned, collide_hands, grab, hold, held_layers, sockets)
+
+    def _hands(self, world: World, rig: Rig) -> None:
+        """Make a player's two tracked hands hands that grab: each a kinematic sensor sphere
+        of the reach on the ``hands`` layer."""
         for entity in (rig.left_hand, rig.right_hand):
             side = world.get(entity, TrackedDevice).role
             sensor = Collider(Sphere(self.settings.reach), layer="hands", sensor=True)
-            world.add(entity, Hand(side), RigidBody(kind=BodyKind.KINEMATIC), Colliders(sensor))
-        add_fixed_sets(world)
-        world.add_systems(forget_despawned, collide_hands, grab, hold, held_layers, sockets)
+            hand = Hand(side, player=rig.player)
+            world.add(entity, hand, RigidBody(kind=BodyKind.KINEMATIC), Colliders(sensor))
 
 
 __all__ = [

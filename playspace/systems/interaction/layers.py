@@ -158,24 +158,22 @@ def _track_overlaps(world: World, twins: Twins, physics: Physics) -> None:
 
 
 def _restore_dropped(world: World, twins: Twins, physics: Physics) -> None:
-    """Put a released object's solids back on their layers once it is clear of the player's
-    body: dropped at the feet, it must not kick the body."""
+    """Put a released object's solids back on their layers once it is clear of every
+    player's body: dropped at the feet, it must not kick a body."""
     dropped = [(e, g) for e in twins.dropped if (g := world.try_get(e, Grabbable)) is not None]
     if not dropped:
         twins.dropped.clear()
         return
-    rig = world.resource(Rig)
-    capsule = world.get(rig.body, CharacterBody)
-    feet = world.get(rig.body, Transform).position
-    centre = feet + spatial.vec3(0.0, capsule.height / 2 + SKIN, 0.0)
-    # on every layer: a part put on "dropped" this very step is still on its old one in the
-    # engine until the step begins
-    touching = {
-        entity
-        for entity, _ in physics.overlap(
-            Capsule(capsule.radius, capsule.height), centre, spatial.identity(), None, rig.body
-        )
-    }
+    touching: set[int] = set()
+    for _, rig in world.each(Rig):
+        capsule = world.get(rig.body, CharacterBody)
+        feet = world.get(rig.body, Transform).position
+        centre = feet + spatial.vec3(0.0, capsule.height / 2 + SKIN, 0.0)
+        # on every layer: a part put on "dropped" this very step is still on its old one in
+        # the engine until the step begins
+        shape = Capsule(capsule.radius, capsule.height)
+        near = physics.overlap(shape, centre, spatial.identity(), None, rig.body)
+        touching.update(entity for entity, _ in near)
     twins.dropped = {e for e, _ in dropped}
     for entity, grabbable in dropped:
         if entity not in touching:

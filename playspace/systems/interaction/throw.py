@@ -36,15 +36,23 @@ MAX_HAND_SPEED = 30.0
 
 
 @dataclass(slots=True)
+class Carried:
+    """How locomotion carried a player's origin last step (across the floor, m/s, and about
+    +Y, rad/s), which an object the player throws keeps as their own motion; and where the
+    origin was (position and yaw)."""
+
+    velocity: Vec3 = field(default_factory=lambda: spatial.vec3(0.0, 0.0, 0.0))
+    spin: float = 0.0
+    last: tuple[Vec3, float] | None = None
+
+
+@dataclass(slots=True)
 class ThrowHistory:
-    """Recent controller centre-of-mass poses per hand (tracking space), and how locomotion
-    carried the origin last step (across the floor, m/s, and about +Y, rad/s), which a thrown
-    object keeps as the player's own motion; a resource."""
+    """Recent controller centre-of-mass poses per hand (tracking space), and how each player
+    was carried (by ``Rig.player``); a resource."""
 
     hands: dict[int, deque[Sample]] = field(default_factory=dict)
-    origin_velocity: Vec3 = field(default_factory=lambda: spatial.vec3(0.0, 0.0, 0.0))
-    origin_spin: float = 0.0
-    last_origin: tuple[Vec3, float] | None = None  # position and yaw
+    players: dict[int, Carried] = field(default_factory=dict)
 
 
 def _controller(device: TrackedDevice, settings: GrabSettings) -> Pose:
@@ -73,17 +81,18 @@ def throw_history(world: World) -> None:
         if samples and _jumped(samples[-1], p, now):
             samples.clear()  # a glitch: nothing before it, nor the jump itself, is thrown
         samples.append((now, (p.x, p.y, p.z), (q.x, q.y, q.z, q.w)))
-    rig = world.resource(Rig)
-    transform = world.get(rig.origin, Transform)
-    origin = (spatial.Vec3(transform.position), spatial.yaw(transform.rotation))
-    last, dt = history.last_origin, world.fixed_time.dt
-    if last is not None and world.get(rig.origin, OriginMotion).continuous:
-        step = origin[0] - last[0]  # a jump (teleport, snap turn) carries nothing
-        history.origin_velocity = spatial.vec3(step.x, 0.0, step.z) / dt
-        history.origin_spin = math.remainder(origin[1] - last[1], math.tau) / dt
-    else:
-        history.origin_velocity, history.origin_spin = spatial.vec3(0.0, 0.0, 0.0), 0.0
-    history.last_origin = origin
+    dt = world.fixed_time.dt
+    for entity, rig in world.each(Rig):
+        carried = history.players.setdefault(rig.player, Carried())
+        transform = world.get(entity, Transform)
+        origin = (spatial.Vec3(transform.position), spatial.yaw(transform.rotation))
+        if carried.last is not None and world.get(entity, OriginMotion).continuous:
+            step = origin[0] - carried.last[0]  # a jump (teleport, snap turn) carries nothing
+            carried.velocity = spatial.vec3(step.x, 0.0, step.z) / dt
+            carried.spin = math.remainder(origin[1] - carried.last[1], math.tau) / dt
+        else:
+            carried.velocity, carried.spin = spatial.vec3(0.0, 0.0, 0.0), 0.0
+        carried.last = origin
 
 
 def _jumped(last: Sample, p: Vec3, now: float) -> bool:
@@ -97,7 +106,7 @@ def _jumped(last: Sample, p: Vec3, now: float) -> bool:
     Phase.FIXED,
     in_set="throw",
     after=(throw_history,),
-    reads=(LetGo, GrabSettings, Grabbable, Rig, ThrowHistory, TrackedDevice, Transform),
+    reads=(LetGo, GrabSettings, Grabbable, Hand, Rig, ThrowHistory, TrackedDevice, Transform),
     writes=(Physics, Released),
 )
 def throw(world: World) -> None:
@@ -166,9 +175,13 @@ def _launch(world: World, let_go: LetGo, grabbable: Grabbable) -> tuple[Vec3, Ve
         scale=grabbable.throw_scale,
         reported=reported,
     )
-    origin = world.get(world.resource(Rig).origin, Transform)
+    player = world.get(let_go.hand, Hand).player
+    rig = next(r for _, r in world.each(Rig) if r.player == player)
+    origin = world.get(rig.origin, Transform)
     world_linear = spatial.rotate(origin.rotation, spatial.vec3_from(linear)) + _carried(
-        history, world.get(let_go.object, Transform).position, origin.position
+        history.players.get(player, Carried()),
+        world.get(let_go.object, Transform).position,
+        origin.position,
     )
     speed = spatial.length(world_linear)  # the limit holds for what leaves, locomotion included
     if speed > grabbable.max_throw_speed:
@@ -176,10 +189,10 @@ def _launch(world: World, let_go: LetGo, grabbable: Grabbable) -> tuple[Vec3, Ve
     return world_linear, spatial.rotate(origin.rotation, spatial.vec3_from(angular))
 
 
-def _carried(history: ThrowHistory, point: Vec3, origin: Vec3) -> Vec3:
+def _carried(carried: Carried, point: Vec3, origin: Vec3) -> Vec3:
     """The velocity locomotion gave `point` (a point of the room) last step: the origin's
     across the floor, and its turn about +Y around the origin (a smooth turn pivots on the
     head: the origin's own move accounts for that)."""
     lever = point - origin
-    spin = spatial.cross(spatial.vec3(0.0, history.origin_spin, 0.0), lever)
-    return history.origin_velocity + spatial.vec3(spin.x, 0.0, spin.z)
+    spin = spatial.cross(spatial.vec3(0.0, carried.spin, 0.0), lever)
+    return carried.velocity + spatial.vec3(spin.x, 0.0, spin.z)

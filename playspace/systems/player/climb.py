@@ -36,6 +36,7 @@ from playspace.components.tracking import HandControls
 from playspace.ecs import PluginError, World
 from playspace.systems.physics import Physics
 from playspace.systems.player.events import ClimbEnded, ClimbStarted
+from playspace.systems.player.players import outfit_players
 from playspace.systems.player.poses import hand_entity, to_world
 from playspace.systems.player.providers import add_provider, locomotion_provider
 
@@ -54,10 +55,9 @@ def _on_climbable(world: World, rig: Rig, at: spatial.Vec3, reach: float) -> boo
     reads=(Rig, ClimbSettings, TrackedDevice, HandControls, Transform, Physics, Climbable),
     writes=(ClimbState, Suspended, CharacterMotion, OriginMotion, ClimbStarted, ClimbEnded),
 )
-def climb(world: World, disabled: bool) -> bool:
+def climb(world: World, rig: Rig, disabled: bool) -> bool:
     """Hold on with the hands that grip at something climbable; pull the body by the newest."""
-    rig = world.resource(Rig)
-    settings, state = world.resource(ClimbSettings), world.resource(ClimbState)
+    settings, state = world.resource(ClimbSettings), world.get(rig.origin, ClimbState)
     origin = world.get(rig.origin, Transform)
     feet = world.get(rig.body, Transform).position
     climbing = bool(state.holds)
@@ -76,12 +76,12 @@ def climb(world: World, disabled: bool) -> bool:
                 where = spatial.Vec3(device.pose.position)
                 state.holds[role] = ClimbHold(where, spatial.Vec3(feet), state.grips)
                 if not climbing and len(state.holds) == 1:
-                    world.send(ClimbStarted(role.value))
+                    world.send(ClimbStarted(role.value, rig.player))
     suspended = world.get(rig.body, Suspended)
     suspended.held = bool(state.holds)
     if not state.holds:
         if climbing:
-            world.send(ClimbEnded())
+            world.send(ClimbEnded(rig.player))
         return False
     role, lead = max(state.holds.items(), key=lambda item: item[1].rank)
     hand_now = world.get(hand_entity(rig, role), TrackedDevice)
@@ -90,6 +90,12 @@ def climb(world: World, disabled: bool) -> bool:
     motion.carried = motion.carried + (lead.feet_at - pulled - feet)
     world.get(rig.origin, OriginMotion).continuous = True
     return True
+
+
+def _climber(world: World, rig: Rig) -> None:
+    """What a player climbs with: the climb's state on the origin, the body's suspension."""
+    world.add(rig.origin, ClimbState())
+    world.add(rig.body, Suspended())
 
 
 class ClimbPlugin:
@@ -110,8 +116,7 @@ class ClimbPlugin:
             )
         add_provider(world, climb)
         world.insert_resource(s)
-        world.insert_resource(ClimbState())
-        world.add(world.resource(Rig).body, Suspended())
+        outfit_players(world, _climber)
         for kind in (ClimbStarted, ClimbEnded):
             world.add_event(kind)
 

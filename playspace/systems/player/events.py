@@ -1,6 +1,9 @@
 """What the rig did, as ECS events; telemetry writes each with its ``kind`` as the type.
 
-`kind` is the name telemetry v1 uses for the event (``floor_snap``, ``turn``, ...).
+`kind` is the name telemetry v1 uses for the event (``floor_snap``, ``turn``, ...). Each event
+says which player it concerns (``player``, the number of :class:`~playspace.components.rig.Rig`:
+0 for the first); telemetry leaves out player 0's, so one player's telemetry reads as it did
+before worlds had several.
 """
 
 from __future__ import annotations
@@ -19,12 +22,15 @@ class FloorSnapRequested:
     and every step of it after (not announced: the floor follows while the player moves)."""
 
     announced: bool = True
+    player: int = 0  # which player (``Rig.player``)
 
 
 @dataclass(frozen=True, slots=True)
 class BlinkRequested:
     """Ask for the view to blink (fade out and in over the settings' blink time), hiding a
     jump of the view: a teleport, a rescue."""
+
+    player: int = 0  # which player (``Rig.player``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +39,7 @@ class FloorSnapped:
 
     kind: ClassVar[str] = "floor_snap"
     dy: float
+    player: int = 0  # which player (``Rig.player``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,12 +48,14 @@ class Turned:
 
     kind: ClassVar[str] = "turn"
     angle: float
+    player: int = 0  # which player (``Rig.player``)
 
 
 @dataclass(frozen=True, slots=True)
 class Teleported:
     kind: ClassVar[str] = "teleport"
     to: Vec3
+    player: int = 0  # which player (``Rig.player``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +65,7 @@ class TeleportRefused:
     kind: ClassVar[str] = "teleport_refused"
     to: Vec3 | None
     reason: str
+    player: int = 0  # which player (``Rig.player``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +74,13 @@ class Blocked:
 
     kind: ClassVar[str] = "blocked"
     separation: float
+    player: int = 0  # which player (``Rig.player``)
 
 
 @dataclass(frozen=True, slots=True)
 class Recentered:
     kind: ClassVar[str] = "recenter"
+    player: int = 0  # which player (``Rig.player``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +88,7 @@ class RecenterRequested:
     """Ask the rig to put the origin back so the player stands at the body (a command)."""
 
     kind: ClassVar[str] = "recenter_requested"
+    player: int = 0  # which player (``Rig.player``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +101,7 @@ class PlayerRescued:
     fell: Vec3
     to: Vec3
     why: str = "fell"
+    player: int = 0  # which player (``Rig.player``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +111,7 @@ class Jumped:
     kind: ClassVar[str] = "jumped"
 
     speed: float
+    player: int = 0  # which player (``Rig.player``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +124,7 @@ class Landed:
 
     airtime: float
     speed: float
+    player: int = 0  # which player (``Rig.player``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +132,7 @@ class SprintStarted:
     """Smooth movement goes at the sprint's multiple of its speed from this step."""
 
     kind: ClassVar[str] = "sprint_started"
+    player: int = 0  # which player (``Rig.player``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +140,7 @@ class SprintEnded:
     """Smooth movement is back to its own speed."""
 
     kind: ClassVar[str] = "sprint_ended"
+    player: int = 0  # which player (``Rig.player``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +150,7 @@ class Crouched:
     kind: ClassVar[str] = "crouched"
 
     lowered: float
+    player: int = 0  # which player (``Rig.player``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +158,7 @@ class StoodUp:
     """The player stood up from a crouch (never under something the body would not fit)."""
 
     kind: ClassVar[str] = "stood_up"
+    player: int = 0  # which player (``Rig.player``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +166,7 @@ class StandRefused:
     """The crouch button was pressed to stand, with no room for the standing body."""
 
     kind: ClassVar[str] = "stand_refused"
+    player: int = 0  # which player (``Rig.player``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +177,7 @@ class ClimbStarted:
     kind: ClassVar[str] = "climb_started"
 
     hand: str
+    player: int = 0  # which player (``Rig.player``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +185,7 @@ class ClimbEnded:
     """The last hand holding on let go: the body falls again (under gravity)."""
 
     kind: ClassVar[str] = "climb_ended"
+    player: int = 0  # which player (``Rig.player``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +196,7 @@ class HeightCalibrated:
     kind: ClassVar[str] = "height_calibrated"
 
     raised: float
+    player: int = 0  # which player (``Rig.player``)
 
 
 MOVEMENT_EVENTS = (Jumped, Landed, SprintStarted, SprintEnded, Crouched, StoodUp, StandRefused)

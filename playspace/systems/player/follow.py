@@ -48,10 +48,16 @@ from playspace.systems.player.poses import floor_point, horizontal, to_world
     writes=(CharacterMotion, CharacterBody, PlayerBody, Transform, Physics),
 )
 def body_follow(world: World) -> None:
+    """Ask each body to go where its player stands."""
+    settings = world.resource(RigSettings)
+    for _, rig in world.each(Rig):
+        _follow(world, rig, settings)
+
+
+def _follow(world: World, rig: Rig, settings: RigSettings) -> None:
     """Ask the body to go where the player stands; fit the capsule to their height (less a
     virtual crouch, plus seated play's raise). The first time the head is tracked the body is
     put there at once: it starts at the neck."""
-    rig, settings = world.resource(Rig), world.resource(RigSettings)
     head = world.get(rig.head, TrackedDevice)
     body = world.get(rig.body, Transform)
     motion = world.get(rig.body, CharacterMotion)
@@ -86,9 +92,15 @@ def body_follow(world: World) -> None:
     writes=(Transform, Separation, Blocked),
 )
 def separation(world: World) -> None:
+    """Resolve each body that could not follow."""
+    settings = world.resource(RigSettings)
+    for _, rig in world.each(Rig):
+        _separate(world, rig, settings)
+
+
+def _separate(world: World, rig: Rig, settings: RigSettings) -> None:
     """Resolve a body that could not follow: push the origin back (``push_back``), or say
     whether the head's way from the body is barred, for the fade."""
-    rig, settings = world.resource(Rig), world.resource(RigSettings)
     head = world.get(rig.head, TrackedDevice)
     origin = world.get(rig.origin, Transform)
     feet = world.get(rig.body, Transform).position
@@ -105,7 +117,7 @@ def separation(world: World) -> None:
     state.distance, state.barred = distance, barred is not None
     blocked = state.barred and distance > settings.fade_start
     if blocked and not state.blocked:
-        world.send(Blocked(distance))
+        world.send(Blocked(distance, rig.player))
     state.blocked = blocked
 
 
@@ -144,17 +156,19 @@ def _barred_at(
     writes=(ViewFade,),
 )
 def view_fade(world: World) -> None:
-    """Darken the view: with the separation while the head's way is barred (the fade policy's,
-    which is all that keeps a head in a wall from seeing), and for a blink someone asked for;
-    the darker of the two."""
-    rig, settings = world.resource(Rig), world.resource(RigSettings)
-    fade = world.get(rig.head, ViewFade)
-    fade.blink_left = max(0.0, fade.blink_left - world.fixed_time.dt)
-    if world.read_events(BlinkRequested, reader=view_fade):
-        fade.blink_left = settings.teleport_blink
+    """Darken each player's view: with the separation while the head's way is barred (the
+    fade policy's, which is all that keeps a head in a wall from seeing), and for a blink
+    someone asked for; the darker of the two."""
+    settings = world.resource(RigSettings)
+    blinks = {request.player for request in world.read_events(BlinkRequested, reader=view_fade)}
     span = max(settings.fade_full - settings.fade_start, 1e-6)
-    state = world.get(rig.body, Separation)
-    distance = state.distance if state.barred else 0.0
-    faded = min(max((distance - settings.fade_start) / span, 0.0), 1.0)
-    blink = fade.blink_left / settings.teleport_blink if settings.teleport_blink > 0 else 0.0
-    fade.amount = max(faded, min(blink, 1.0))
+    for _, rig in world.each(Rig):
+        fade = world.get(rig.head, ViewFade)
+        fade.blink_left = max(0.0, fade.blink_left - world.fixed_time.dt)
+        if rig.player in blinks:
+            fade.blink_left = settings.teleport_blink
+        state = world.get(rig.body, Separation)
+        distance = state.distance if state.barred else 0.0
+        faded = min(max((distance - settings.fade_start) / span, 0.0), 1.0)
+        blink = fade.blink_left / settings.teleport_blink if settings.teleport_blink > 0 else 0.0
+        fade.amount = max(faded, min(blink, 1.0))

@@ -55,9 +55,9 @@ TURN_ORDER = 15  # after teleport (10), which takes the step while it aims: one 
     reads=(Rig, RigSettings, TrackedDevice, HandControls),
     writes=(Transform, TurnState, OriginMotion, Turned, FloorSnapRequested),
 )
-def turning(world: World, disabled: bool) -> bool:
+def turning(world: World, rig: Rig, disabled: bool) -> bool:
     """Turn the origin around the head from the right stick's sideways push."""
-    rig, settings = world.resource(Rig), world.resource(RigSettings)
+    settings = world.resource(RigSettings)
     head = world.get(rig.head, TrackedDevice)
     push = world.get(rig.right_hand, HandControls).stick[0]
     state = world.get(rig.origin, TurnState)
@@ -77,8 +77,8 @@ def turning(world: World, disabled: bool) -> bool:
         angle = -math.copysign(settings.snap_turn, push)  # stick right turns right
         turn_around(origin, pivot, angle)
         state.armed = False
-        world.send(FloorSnapRequested())
-        world.send(Turned(angle))
+        world.send(FloorSnapRequested(player=rig.player))
+        world.send(Turned(angle, rig.player))
         return True
     return False
 
@@ -88,9 +88,9 @@ def turning(world: World, disabled: bool) -> bool:
     reads=(Rig, RigSettings, TrackedDevice, HandControls, Separation, Transform),
     writes=(CharacterMotion, OriginMotion, MoveState, FloorSnapRequested),
 )
-def smooth_move(world: World, disabled: bool) -> bool:
+def smooth_move(world: World, rig: Rig, disabled: bool) -> bool:
     """Carry the body along the left stick (the origin follows what the body made of it)."""
-    rig, settings = world.resource(Rig), world.resource(RigSettings)
+    settings = world.resource(RigSettings)
     stick = world.get(rig.left_hand, HandControls).stick
     x = _deadzone(stick[0], settings.stick_deadzone)
     y = _deadzone(stick[1], settings.stick_deadzone)
@@ -102,7 +102,7 @@ def smooth_move(world: World, disabled: bool) -> bool:
     if not state.moving:
         return False
     # the floor syncs at once when smooth movement starts, then follows while it lasts
-    world.send(FloorSnapRequested(announced=started))
+    world.send(FloorSnapRequested(announced=started, player=rig.player))
     world.get(rig.origin, OriginMotion).continuous = True
     guide = {
         MoveRelativeTo.HEAD: rig.head,
@@ -129,13 +129,13 @@ def smooth_move(world: World, disabled: bool) -> bool:
     writes=(Transform,),
 )
 def carry_origin(world: World) -> None:
-    """Move the origin by what the body made of the move locomotion carried it: a wall stops
+    """Move each origin by what its body made of the move locomotion carried it: a wall stops
     the view as it stops the body, a step lifts neither (the floor is slope quantization's)."""
-    rig = world.resource(Rig)
-    made = world.get(rig.body, CharacterMotion).carried_made
-    if made.x or made.z:
-        origin = world.get(rig.origin, Transform)
-        origin.position = origin.position + horizontal(made)
+    for _, rig in world.each(Rig):
+        made = world.get(rig.body, CharacterMotion).carried_made
+        if made.x or made.z:
+            origin = world.get(rig.origin, Transform)
+            origin.position = origin.position + horizontal(made)
 
 
 @system(
@@ -146,15 +146,17 @@ def carry_origin(world: World) -> None:
     writes=(Transform, Recentered, FloorSnapRequested),
 )
 def recenter(world: World) -> None:
-    """Put the origin back so the player stands at the body again (before the body follows,
-    so it has nowhere to go)."""
-    if not world.read_events(RecenterRequested, reader=recenter):
-        return
-    rig, settings = world.resource(Rig), world.resource(RigSettings)
-    origin = world.get(rig.origin, Transform)
-    head = world.get(rig.head, TrackedDevice)
-    stands = floor_point(to_world(origin, head.pose), settings.neck_offset)
-    feet = world.get(rig.body, Transform).position
-    origin.position = origin.position + horizontal(feet - stands)
-    world.send(FloorSnapRequested())
-    world.send(Recentered())
+    """Put the origin back so the player who asked stands at the body again (before the body
+    follows, so it has nowhere to go)."""
+    asked = {request.player for request in world.read_events(RecenterRequested, reader=recenter)}
+    settings = world.resource(RigSettings)
+    for _, rig in world.each(Rig):
+        if rig.player not in asked:
+            continue
+        origin = world.get(rig.origin, Transform)
+        head = world.get(rig.head, TrackedDevice)
+        stands = floor_point(to_world(origin, head.pose), settings.neck_offset)
+        feet = world.get(rig.body, Transform).position
+        origin.position = origin.position + horizontal(feet - stands)
+        world.send(FloorSnapRequested(player=rig.player))
+        world.send(Recentered(rig.player))

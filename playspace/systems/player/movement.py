@@ -50,6 +50,7 @@ from playspace.systems.player.events import (
     StoodUp,
 )
 from playspace.systems.player.follow import body_layers
+from playspace.systems.player.players import on_origin, outfit_players
 from playspace.systems.player.poses import hand_entity
 from playspace.systems.player.providers import add_provider, locomotion_provider
 
@@ -60,9 +61,9 @@ FALL = 0.1  # seconds in the air before coming down is a landing, not a stair's 
 HEADROOM = 0.02  # metres kept above a standing capsule when checking it fits
 
 
-def _buttons(world: World, role: DeviceRole) -> frozenset[Button]:
+def _buttons(world: World, rig: Rig, role: DeviceRole) -> frozenset[Button]:
     """The buttons held on the player's hand `role`."""
-    return world.get(hand_entity(world.resource(Rig), role), HandControls).buttons
+    return world.get(hand_entity(rig, role), HandControls).buttons
 
 
 def _check(plugin: str, role: DeviceRole, amount: float, what: str) -> None:
@@ -78,20 +79,19 @@ def _check(plugin: str, role: DeviceRole, amount: float, what: str) -> None:
     reads=(Rig, HandControls, JumpSettings, Transform),
     writes=(JumpState, CharacterMotion, Jumped),
 )
-def jump(world: World, disabled: bool) -> bool:
+def jump(world: World, rig: Rig, disabled: bool) -> bool:
     """Launch the body upward on a fresh press of the button, when it stands on the ground."""
-    settings, state = world.resource(JumpSettings), world.resource(JumpState)
-    pressed = settings.button in _buttons(world, settings.hand)
+    settings, state = world.resource(JumpSettings), world.get(rig.origin, JumpState)
+    pressed = settings.button in _buttons(world, rig, settings.hand)
     fresh, state.armed = pressed and state.armed, not pressed
-    motion = world.get(world.resource(Rig).body, CharacterMotion)
+    motion = world.get(rig.body, CharacterMotion)
     if disabled or not fresh or state.jumping or not motion.grounded:
         return False
-    rig = world.resource(Rig)
     feet = world.get(rig.body, Transform).position.y
     motion.vertical_speed = settings.speed
     state.jumping, state.airtime = True, 0.0
     state.lag = world.get(rig.origin, Transform).position.y - feet
-    world.send(Jumped(settings.speed))
+    world.send(Jumped(settings.speed, rig.player))
     return True
 
 
@@ -103,8 +103,14 @@ def jump(world: World, disabled: bool) -> bool:
     writes=(JumpState, Transform, Landed),
 )
 def jump_flight(world: World) -> None:
-    """Carry the view along a jump's arc by the body's vertical travel; say when it lands."""
-    rig, state = world.resource(Rig), world.resource(JumpState)
+    """Carry each player's view along a jump's arc by the body's vertical travel; say when it
+    lands."""
+    for _, (rig, state) in world.query(Rig, JumpState):
+        _fly(world, rig, state)
+
+
+def _fly(world: World, rig: Rig, state: JumpState) -> None:
+    """One player's jump or fall, this step."""
     motion = world.get(rig.body, CharacterMotion)
     if state.jumping or state.settling:
         origin = world.get(rig.origin, Transform)
@@ -115,7 +121,7 @@ def jump_flight(world: World) -> None:
         state.falling = -motion.vertical_speed
         return
     if state.jumping or state.airtime >= FALL:
-        world.send(Landed(state.airtime, state.falling))
+        world.send(Landed(state.airtime, state.falling, rig.player))
     state.settling = state.jumping
     state.jumping, state.airtime, state.falling = False, 0.0, 0.0
 
@@ -125,10 +131,10 @@ def jump_flight(world: World) -> None:
     reads=(Rig, HandControls, SprintSettings),
     writes=(SprintState, MoveState, SprintStarted, SprintEnded),
 )
-def sprint(world: World, disabled: bool) -> bool:
+def sprint(world: World, rig: Rig, disabled: bool) -> bool:
     """Scale smooth movement's speed while the button is held (or, toggling, after a click)."""
-    settings, state = world.resource(SprintSettings), world.resource(SprintState)
-    pressed = settings.button in _buttons(world, settings.hand)
+    settings, state = world.resource(SprintSettings), world.get(rig.origin, SprintState)
+    pressed = settings.button in _buttons(world, rig, settings.hand)
     was = state.sprinting
     if settings.toggle:
         state.sprinting = state.sprinting != (pressed and not state.held)
@@ -137,9 +143,9 @@ def sprint(world: World, disabled: bool) -> bool:
     state.held = pressed
     state.sprinting = state.sprinting and not disabled
     if state.sprinting != was:
-        world.send(SprintStarted() if state.sprinting else SprintEnded())
+        world.send(SprintStarted(rig.player) if state.sprinting else SprintEnded(rig.player))
     if state.sprinting:
-        world.get(world.resource(Rig).origin, MoveState).speed_scale *= settings.multiplier
+        world.get(rig.origin, MoveState).speed_scale *= settings.multiplier
     return state.sprinting
 
 
@@ -159,25 +165,24 @@ def sprint(world: World, disabled: bool) -> bool:
     ),
     writes=(CrouchState, Crouch, FloorSnapRequested, Crouched, StoodUp, StandRefused),
 )
-def crouch(world: World, disabled: bool) -> bool:
+def crouch(world: World, rig: Rig, disabled: bool) -> bool:
     """Crouch or stand up on a click; the view's floor moves at once (a floor snap)."""
-    settings, state = world.resource(CrouchSettings), world.resource(CrouchState)
-    pressed = settings.button in _buttons(world, settings.hand)
+    settings, state = world.resource(CrouchSettings), world.get(rig.origin, CrouchState)
+    pressed = settings.button in _buttons(world, rig, settings.hand)
     fresh, state.held = pressed and not state.held, pressed
     if disabled or not fresh:
         return False
-    rig = world.resource(Rig)
     crouched = world.get(rig.origin, Crouch)
     if crouched.lowered == 0.0:
         crouched.lowered = settings.lowered
-        world.send(Crouched(settings.lowered))
+        world.send(Crouched(settings.lowered, rig.player))
     elif _room_to_stand(world, rig):
         crouched.lowered = 0.0
-        world.send(StoodUp())
+        world.send(StoodUp(rig.player))
     else:
-        world.send(StandRefused())
+        world.send(StandRefused(rig.player))
         return False
-    world.send(FloorSnapRequested())
+    world.send(FloorSnapRequested(player=rig.player))
     return True
 
 
@@ -204,7 +209,7 @@ class JumpPlugin:
         _check("JumpPlugin", self.settings.hand, self.settings.speed, "speed")
         add_provider(world, jump)
         world.insert_resource(self.settings)
-        world.insert_resource(JumpState())
+        outfit_players(world, on_origin(JumpState))
         for kind in (Jumped, Landed):
             world.add_event(kind)
         world.add_systems(jump_flight)
@@ -220,7 +225,7 @@ class SprintPlugin:
         _check("SprintPlugin", self.settings.hand, self.settings.multiplier, "multiplier")
         add_provider(world, sprint)
         world.insert_resource(self.settings)
-        world.insert_resource(SprintState())
+        outfit_players(world, on_origin(SprintState))
         for kind in (SprintStarted, SprintEnded):
             world.add_event(kind)
 
@@ -235,7 +240,7 @@ class CrouchPlugin:
         _check("CrouchPlugin", self.settings.hand, self.settings.lowered, "lowered")
         add_provider(world, crouch)
         world.insert_resource(self.settings)
-        world.insert_resource(CrouchState())
+        outfit_players(world, on_origin(CrouchState))
         for kind in (Crouched, StoodUp, StandRefused):
             world.add_event(kind)
 

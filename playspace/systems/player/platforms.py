@@ -38,8 +38,13 @@ UNDER = 0.05  # metres below the feet a platform still counts as stood on
     writes=(Transform,),
 )
 def ride_platforms(world: World) -> None:
-    """Carry the body and the origin by the step's motion of the kinematic body stood on."""
-    rig = world.resource(Rig)
+    """Carry each body and its origin by the step's motion of the kinematic body stood on."""
+    for _, rig in world.each(Rig):
+        _ride(world, rig)
+
+
+def _ride(world: World, rig: Rig) -> None:
+    """Carry one player by the platform under their body, if there is one that moved."""
     if not world.get(rig.body, CharacterMotion).grounded:
         return
     physics = world.resource(Physics)

@@ -1,21 +1,24 @@
 """Locomotion providers: each way of moving the player is a fixed-step system of its own.
 
-A provider is a function ``move(world, disabled) -> bool`` declared with
+A provider is a function ``move(world, rig, disabled) -> bool`` declared with
 :func:`locomotion_provider`; :func:`add_provider` puts it in the ``locomotion`` set, ordered
 against the providers already there by its ``order`` (ties by name), and registers it in the
 :class:`~playspace.components.locomotion.Locomotion` resource, where a game can switch it off
-or move it. Each step a provider runs when enabled; ``disabled`` is True when an exclusive
-provider before it took the step, so it can let go of what it was doing without moving the
-player. A provider returns True when it is active this step; an exclusive one that does takes
-the step from those after it. A provider that carries the player continuously says so in the
-origin's :class:`~playspace.components.rig.OriginMotion`, which :func:`locomotion_start` clears
-before any provider runs, with the walking speed's scale in
-:class:`~playspace.components.rig.MoveState` (a sprint raises it for the step).
+or move it. Each step an enabled provider runs once for each player (`rig`: that player's
+:class:`~playspace.components.rig.Rig`); ``disabled`` is True when an exclusive provider before
+it took that player's step, so it can let go of what it was doing without moving the player.
+A provider returns True when it is active for the player this step; an exclusive one that does
+takes the step from those after it. A provider that carries the player continuously says so in
+the origin's :class:`~playspace.components.rig.OriginMotion`, which :func:`locomotion_start`
+clears before any provider runs, with the walking speed's scale in
+:class:`~playspace.components.rig.MoveState` (a sprint raises it for the step). What a provider
+keeps between steps goes on the player (the origin), not in a resource: each player has their
+own.
 
 A new mode, in one file::
 
     @locomotion_provider(order=12, exclusive=True, reads=(HandControls,), writes=(Transform,))
-    def fly(world: World, disabled: bool) -> bool:
+    def fly(world: World, rig: Rig, disabled: bool) -> bool:
         ...
         return flying
 
@@ -24,6 +27,8 @@ A new mode, in one file::
 
 from __future__ import annotations
 
+import inspect
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -31,7 +36,8 @@ from playspace.components.locomotion import Locomotion, Provider
 from playspace.components.rig import MoveState, OriginMotion, Rig
 from playspace.ecs import Phase, PluginError, World, system
 
-Move = Callable[[World, bool], bool]
+Move = Callable[[World, Rig, bool], bool]
+OneMove = Callable[[World, bool], bool]  # before several players: deprecated, the first only
 
 LOCOMOTION_START = "locomotion_start"
 
@@ -55,16 +61,42 @@ def locomotion_provider(
     reads: Iterable[type] = (),
     writes: Iterable[type] = (),
     name: str | None = None,
-) -> Callable[[Move], ProviderSpec]:
-    """Declare ``move(world, disabled) -> bool`` a locomotion provider running at `order`
-    (lower first: Godot XR Tools' convention), taking the step when `exclusive` and active."""
+) -> Callable[[Move | OneMove], ProviderSpec]:
+    """Declare ``move(world, rig, disabled) -> bool`` a locomotion provider running at `order`
+    (lower first: Godot XR Tools' convention), taking the step when `exclusive` and active.
 
-    def declare(move: Move) -> ProviderSpec:
+    A ``move(world, disabled)`` of before worlds had several players still works, with a
+    DeprecationWarning: it moves the first player only (``world.resource(Rig)``)."""
+
+    def declare(move: Move | OneMove) -> ProviderSpec:
+        if len(inspect.signature(move).parameters) == 2:
+            warnings.warn(
+                f"locomotion provider {move.__name__!r} takes (world, disabled): take "
+                "(world, rig, disabled) to move every player; this one moves the first only",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            move = _first_player_only(move)  # type: ignore[arg-type]
         return ProviderSpec(
-            move, name or move.__name__, order, exclusive, tuple(reads), tuple(writes)
+            move,  # type: ignore[arg-type]
+            name or move.__name__,
+            order,
+            exclusive,
+            tuple(reads),
+            tuple(writes),
         )
 
     return declare
+
+
+def _first_player_only(move: OneMove) -> Move:
+    """A provider of one argument less, run for the first player and skipped for the others."""
+
+    def for_the_first(world: World, rig: Rig, disabled: bool) -> bool:
+        return move(world, disabled) if rig == world.resource(Rig) else False
+
+    for_the_first.__name__ = move.__name__
+    return for_the_first
 
 
 class _ProviderSystem:
@@ -74,14 +106,14 @@ class _ProviderSystem:
         self.spec = spec
 
     def run(self, world: World) -> None:
-        locomotion = world.resource(Locomotion)
-        provider = locomotion.providers[self.spec.name]
+        provider = world.resource(Locomotion).providers[self.spec.name]
         if not provider.enabled:
             return
-        step = world.fixed_time.step
-        disabled = locomotion.taken is not None and locomotion.taken[0] == step
-        if self.spec.move(world, disabled) and provider.exclusive and not disabled:
-            locomotion.taken = (step, provider.name)
+        for origin, rig in world.each(Rig):
+            motion = world.get(origin, OriginMotion)
+            disabled = motion.taken_by is not None
+            if self.spec.move(world, rig, disabled) and provider.exclusive and not disabled:
+                motion.taken_by = provider.name
 
 
 def add_provider(world: World, spec: ProviderSpec) -> Provider:
@@ -102,8 +134,8 @@ def add_provider(world: World, spec: ProviderSpec) -> Provider:
         name=spec.name,
         after=(LOCOMOTION_START, *(name for o, name in others if (o, name) < rank)),
         before=tuple(name for o, name in others if (o, name) > rank),
-        reads=(Locomotion, *spec.reads),
-        writes=(Locomotion, *spec.writes),
+        reads=(Locomotion, Rig, *spec.reads),
+        writes=(OriginMotion, *spec.writes),
     )
     provider = Provider(spec.name, spec.order, exclusive=spec.exclusive)
     locomotion.providers[spec.name] = provider
@@ -118,8 +150,9 @@ def add_provider(world: World, spec: ProviderSpec) -> Provider:
     writes=(OriginMotion, MoveState),
 )
 def locomotion_start(world: World) -> None:
-    """Before any provider: the origin has not been carried yet this step, and walking goes
-    at its own speed until a provider says otherwise."""
-    origin = world.resource(Rig).origin
-    world.get(origin, OriginMotion).continuous = False
-    world.get(origin, MoveState).speed_scale = 1.0
+    """Before any provider: no player's origin has been carried or taken yet this step, and
+    walking goes at its own speed until a provider says otherwise."""
+    for origin, _ in world.each(Rig):
+        motion = world.get(origin, OriginMotion)
+        motion.continuous, motion.taken_by = False, None
+        world.get(origin, MoveState).speed_scale = 1.0

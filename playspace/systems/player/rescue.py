@@ -12,13 +12,10 @@ player stands at the body, behind the teleport's blink, and a
 
 from __future__ import annotations
 
-from collections import deque
-from dataclasses import dataclass, field
-
 from playspace import spatial
 from playspace.components import TrackedDevice, Transform
 from playspace.components.physics import CharacterMotion
-from playspace.components.rig import Rig, RigSettings
+from playspace.components.rig import Rig, RigSettings, SafeGround
 from playspace.components.scene import PlayerStart
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Vec3
@@ -26,27 +23,7 @@ from playspace.systems.physics import Physics
 from playspace.systems.player.events import BlinkRequested, FloorSnapRequested, PlayerRescued
 from playspace.systems.player.poses import floor_point, horizontal, to_world
 
-TRAIL = 45  # grounded steps remembered: half a second at 90 Hz
 MARGIN = 2.0  # metres past the level's outermost geometry across the floor: nothing to stand on
-
-
-@dataclass(slots=True)
-class SafeGround:
-    """Where the body stood on walkable ground over its last grounded steps; a resource.
-
-    The rescue puts it back where it stood :data:`TRAIL` grounded steps before the fall, not
-    at the last of them: that one is the very edge it went over, where the capsule's rim still
-    touched the floor, and standing there it would slip off again."""
-
-    trail: deque[Vec3] = field(default_factory=lambda: deque(maxlen=TRAIL))
-    # the level's geometry across the floor (lowest x, z; highest x, z), and the count of
-    # bodies it was measured at: a game that adds or removes a body has it measured again
-    extent: tuple[float, float, float, float] | None = None
-    measured_at: int = -1
-
-    @property
-    def feet(self) -> Vec3 | None:
-        return self.trail[0] if self.trail else None
 
 
 @system(
@@ -65,29 +42,33 @@ class SafeGround:
     ),
 )
 def keep_in_world(world: World) -> None:
-    """Remember safe ground; put a body fallen below the kill height back on it."""
-    rig, safe = world.resource(Rig), world.resource(SafeGround)
-    feet = world.get(rig.body, Transform).position
-    motion = world.get(rig.body, CharacterMotion)
+    """Remember each player's safe ground; put a body fallen below the kill height back on it."""
     physics = world.resource(Physics)
-    why = _outside(physics, safe, feet)
-    if why is None:
-        if motion.grounded:
-            safe.trail.append(spatial.Vec3(feet))
-        return
-    start = world.try_resource(PlayerStart)
-    back = safe.feet or (start.position if start is not None else spatial.vec3(0.0, 0.0, 0.0))
-    fell = spatial.Vec3(feet)
-    physics.teleport(rig.body, back)
-    motion.vertical_speed, motion.grounded = 0.0, True
-    origin = world.get(rig.origin, Transform)
-    head = world.get(rig.head, TrackedDevice)
-    stands = floor_point(to_world(origin, head.pose), world.resource(RigSettings).neck_offset)
-    origin.position = origin.position + horizontal(back - stands)
-    world.send(FloorSnapRequested())  # the view's floor joins the body's at once
-    world.send(BlinkRequested())
-    safe.trail.clear()
-    world.send(PlayerRescued(fell, spatial.Vec3(back), why))
+    for _, rig in world.each(Rig):
+        feet = world.get(rig.body, Transform).position
+        motion = world.get(rig.body, CharacterMotion)
+        safe = world.get(rig.body, SafeGround)
+        why = _outside(physics, safe, feet)
+        if why is None:
+            if motion.grounded:
+                safe.trail.append(spatial.Vec3(feet))
+            continue
+        start = world.try_resource(PlayerStart)
+        fallback = start.position if start is not None else spatial.vec3(0.0, 0.0, 0.0)
+        back = safe.trail[0] if safe.trail else fallback
+        fell = spatial.Vec3(feet)
+        physics.teleport(rig.body, back)
+        motion.vertical_speed, motion.grounded = 0.0, True
+        origin = world.get(rig.origin, Transform)
+        head = world.get(rig.head, TrackedDevice)
+        neck = world.resource(RigSettings).neck_offset
+        origin.position = origin.position + horizontal(
+            back - floor_point(to_world(origin, head.pose), neck)
+        )
+        world.send(FloorSnapRequested(player=rig.player))  # the view's floor joins the body's
+        world.send(BlinkRequested(player=rig.player))
+        safe.trail.clear()
+        world.send(PlayerRescued(fell, spatial.Vec3(back), why, player=rig.player))
 
 
 def _outside(physics: Physics, safe: SafeGround, feet: Vec3) -> str | None:

@@ -18,34 +18,25 @@ the new height at once, as a floor snap.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from playspace.components import TrackedDevice
 from playspace.components.rig import Rig, RigSettings, Seated
 from playspace.ecs import Phase, PluginError, World, system
 from playspace.systems.player.events import FloorSnapRequested, HeightCalibrated, Recentered
 
 
-@dataclass(slots=True)
-class SeatedPlay:
-    """Seated play is on, a resource: whether the view was calibrated since the head was first
-    tracked."""
-
-    calibrated: bool = False
-
-
-def calibrate(world: World) -> float | None:
-    """Raise the view so the head, where it is now, is seen at the rig's standing eye height;
-    the offset (metres), or None while the head is not tracked. Sends `HeightCalibrated`."""
-    rig = world.resource(Rig)
+def calibrate(world: World, rig: Rig | None = None) -> float | None:
+    """Raise the view so the head of `rig`'s player (the first player's if None), where it is
+    now, is seen at the rig's standing eye height; the offset (metres), or None while the head
+    is not tracked. Sends `HeightCalibrated`."""
+    rig = rig or world.resource(Rig)
     head = world.get(rig.head, TrackedDevice)
     if not head.tracked:
         return None
     raised = world.resource(RigSettings).eye_height - head.pose.position.y
-    world.get(rig.origin, Seated).raised = raised
-    world.resource(SeatedPlay).calibrated = True
-    world.send(FloorSnapRequested())
-    world.send(HeightCalibrated(raised))
+    seated = world.get(rig.origin, Seated)
+    seated.raised, seated.calibrated = raised, True
+    world.send(FloorSnapRequested(player=rig.player))
+    world.send(HeightCalibrated(raised, rig.player))
     return raised
 
 
@@ -55,13 +46,14 @@ def calibrate(world: World) -> float | None:
     after=("recenter",),
     before=("body_follow",),
     reads=(Rig, RigSettings, TrackedDevice, Recentered),
-    writes=(Seated, SeatedPlay, FloorSnapRequested, HeightCalibrated),
+    writes=(Seated, FloorSnapRequested, HeightCalibrated),
 )
 def seated_calibration(world: World) -> None:
-    """Calibrate when the head is first tracked and whenever the player recenters."""
-    recentered = world.read_events(Recentered, reader=seated_calibration)
-    if recentered or not world.resource(SeatedPlay).calibrated:
-        calibrate(world)
+    """Calibrate each player when their head is first tracked and whenever they recenter."""
+    recentered = {e.player for e in world.read_events(Recentered, reader=seated_calibration)}
+    for _, rig in world.each(Rig):
+        if rig.player in recentered or not world.get(rig.origin, Seated).calibrated:
+            calibrate(world, rig)
 
 
 class SeatedPlugin:
@@ -75,9 +67,8 @@ class SeatedPlugin:
             raise PluginError(
                 f"SeatedPlugin: RigSettings.eye_height must be positive, got {height!r}"
             )
-        world.insert_resource(SeatedPlay())
         world.add_event(HeightCalibrated)
         world.add_systems(seated_calibration)
 
 
-__all__ = ["SeatedPlay", "SeatedPlugin", "calibrate", "seated_calibration"]
+__all__ = ["SeatedPlugin", "calibrate", "seated_calibration"]

@@ -38,9 +38,18 @@ SETTLED = 1e-4  # metres: closer than this, the floors already agree
     writes=(Transform, FloorSnapped),
 )
 def slope_quantization(world: World) -> None:
-    """Keep the origin's height until the body's floor is a threshold away, then snap; snap
+    """Keep each origin's height until its body's floor is a threshold away, then snap; snap
     (or follow) at once when asked."""
-    rig, settings = world.resource(Rig), world.resource(RigSettings)
+    settings = world.resource(RigSettings)
+    asked = world.read_events(FloorSnapRequested, reader=slope_quantization)
+    for _, rig in world.each(Rig):
+        _quantize(world, rig, settings, [r for r in asked if r.player == rig.player])
+
+
+def _quantize(
+    world: World, rig: Rig, settings: RigSettings, asked: list[FloorSnapRequested]
+) -> None:
+    """Slope quantization for one player, with the requests made for them this step."""
     origin = world.get(rig.origin, Transform)
     feet = world.get(rig.body, Transform).position.y
     floor = feet - world.get(rig.origin, Crouch).lowered + world.get(rig.origin, Seated).raised
@@ -48,16 +57,15 @@ def slope_quantization(world: World) -> None:
     held = world.try_get(rig.body, Suspended)
     standing = grounded or (held is not None and held.held)  # on the floor, or on a climb
     dy = floor - origin.position.y
-    asked = world.read_events(FloorSnapRequested, reader=slope_quantization)
     if any(request.announced for request in asked):  # teleport, snap turn, recentering, ...
         if abs(dy) > SETTLED:
             origin.position.y = floor
-            world.send(FloorSnapped(dy))
+            world.send(FloorSnapped(dy, rig.player))
     elif settings.slope_quantization <= 0 or asked:  # off, or following smooth movement
         origin.position.y = floor
     elif standing and abs(dy) >= settings.slope_quantization:
         origin.position.y = floor
-        world.send(FloorSnapped(dy))
+        world.send(FloorSnapped(dy, rig.player))
 
 
 @system(
@@ -68,8 +76,11 @@ def slope_quantization(world: World) -> None:
     writes=(Transform,),
 )
 def place_tracked(world: World) -> None:
-    """Put the head and hands in the world through the origin as it finally is this step."""
-    origin = world.get(world.resource(Rig).origin, Transform)
-    for _, (device, transform) in world.query(TrackedDevice, Transform):
-        pose = to_world(origin, device.pose)
-        transform.position, transform.rotation = pose.position, pose.rotation
+    """Put each player's head and hands in the world through their origin as it finally is
+    this step."""
+    for _, rig in world.each(Rig):
+        origin = world.get(rig.origin, Transform)
+        for entity in (rig.head, rig.left_hand, rig.right_hand):
+            pose = to_world(origin, world.get(entity, TrackedDevice).pose)
+            transform = world.get(entity, Transform)
+            transform.position, transform.rotation = pose.position, pose.rotation

@@ -50,9 +50,9 @@ TELEPORT_ORDER = 10  # after smooth movement; while it aims it takes the step fr
         BlinkRequested,
     ),
 )
-def teleport(world: World, disabled: bool) -> bool:
+def teleport(world: World, rig: Rig, disabled: bool) -> bool:
     """Aim while the right stick is forward; on release go to a valid target or refuse."""
-    rig, settings = world.resource(Rig), world.resource(RigSettings)
+    settings = world.resource(RigSettings)
     aim = world.get(rig.origin, TeleportAim)
     push = world.get(rig.right_hand, HandControls).stick[1]
     if disabled:
@@ -70,7 +70,7 @@ def teleport(world: World, disabled: bool) -> bool:
     aim.aiming, aim.arc = False, []
     if aim.target is None or aim.problem is not None:
         reason = (aim.problem or AimProblem.NO_TARGET).value
-        world.send(TeleportRefused(aim.target, reason))
+        world.send(TeleportRefused(aim.target, reason, rig.player))
         return True
     _go(world, rig, settings, aim.target)
     return True
@@ -144,6 +144,6 @@ def _go(world: World, rig: Rig, settings: RigSettings, target: Vec3) -> None:
     stands = floor_point(to_world(origin, head.pose), settings.neck_offset)
     origin.position = origin.position + horizontal(target - stands)
     world.resource(Physics).teleport(rig.body, target)
-    world.send(FloorSnapRequested())
-    world.send(BlinkRequested())
-    world.send(Teleported(spatial.Vec3(target)))
+    world.send(FloorSnapRequested(player=rig.player))
+    world.send(BlinkRequested(rig.player))
+    world.send(Teleported(spatial.Vec3(target), rig.player))

@@ -1,0 +1,142 @@
+"""Players: each a rig (origin, head, hands, body) driven by an input source of its own.
+
+A world holds one player per person in it. Most hold one: the player this process shows,
+whose rig and input are also the `Rig` and `InputState` resources (what the renderer, the
+late placement and the telemetry's head and hands follow). The host of a networked match holds
+one per client. Each player's origin carries its own `Rig` and `InputState`, and every player
+system runs for each player, from that player's own input, with that player's own state: two
+players in one world never move each other except through physics.
+
+A plugin that gives every player something (the grab gives the hands their `Hand`, the jump
+gives the origin its `JumpState`) says so once with :func:`outfit_players`; the outfit is put
+on every player there is and on every one who joins later, so a plugin does not care whether
+it was added before or after a player joined.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from playspace import spatial
+from playspace.components import DeviceRole, TrackedDevice, Transform
+from playspace.components.physics import CharacterBody, CharacterMotion
+from playspace.components.rig import (
+    Crouch,
+    MoveState,
+    Origin,
+    OriginMotion,
+    PlayerBody,
+    Rig,
+    RigSettings,
+    SafeGround,
+    Seated,
+    Separation,
+    TeleportAim,
+    TurnState,
+    ViewFade,
+)
+from playspace.components.scene import PlayerStart
+from playspace.components.tracking import HandControls
+from playspace.ecs import PluginError, World
+from playspace.systems.input import InputSource
+from playspace.systems.player.events import FloorSnapRequested
+from playspace.systems.tracking import InputState
+
+Outfit = Callable[[World, Rig], None]
+
+
+@dataclass(slots=True)
+class Outfits:
+    """What every player is given besides the rig itself, in the order the plugins asked; a
+    resource."""
+
+    outfits: list[Outfit] = field(default_factory=list)
+
+
+def outfit_players(world: World, outfit: Outfit) -> None:
+    """Give `outfit` to every player in the world now and to every player who joins later."""
+    outfits = world.try_resource(Outfits)
+    if outfits is None:
+        raise PluginError("giving players something needs the player's plugin: add it first")
+    outfits.outfits.append(outfit)
+    for _, rig in world.each(Rig):
+        outfit(world, rig)
+
+
+def on_origin(make: Callable[[], object]) -> Outfit:
+    """An outfit putting a fresh ``make()`` on each player's origin (a provider's state)."""
+
+    def outfit(world: World, rig: Rig) -> None:
+        world.add(rig.origin, make())
+
+    return outfit
+
+
+def spawn_rig(world: World, start: PlayerStart, settings: RigSettings, player: int = 0) -> Rig:
+    """Spawn the origin where the player starts, the tracked devices and the body."""
+    facing = spatial.yaw_rotation(start.yaw)
+    origin = world.spawn(
+        Transform(position=spatial.Vec3(start.position), rotation=facing),
+        Origin(),
+        OriginMotion(),
+        TeleportAim(),
+        TurnState(),
+        MoveState(),
+        Crouch(),
+        Seated(),
+    )
+    head, left_hand, right_hand = (
+        world.spawn(TrackedDevice(role), Transform(position=spatial.Vec3(start.position)))
+        for role in (DeviceRole.HEAD, DeviceRole.LEFT_HAND, DeviceRole.RIGHT_HAND)
+    )
+    world.add(head, ViewFade())
+    world.add(left_hand, HandControls())
+    world.add(right_hand, HandControls())
+    body = world.spawn(
+        Transform(position=spatial.Vec3(start.position), rotation=facing),
+        CharacterBody(radius=settings.body_radius),
+        CharacterMotion(grounded=True),
+        PlayerBody(),
+        Separation(),
+        SafeGround(),
+    )
+    return Rig(origin, head, left_hand, right_hand, body, player)
+
+
+def spawn_player(world: World, source: InputSource, start: PlayerStart | None = None) -> Rig:
+    """Add a player driven by `source`, standing at `start` (the scene's start if None), with
+    every outfit the world's plugins give players; its number follows the highest there is.
+    The first player spawned is the one the `Rig` and `InputState` resources name."""
+    if world.try_resource(Outfits) is None:
+        raise PluginError("spawn_player needs the player's plugin (RigPlugin): add it first")
+    numbers = [rig.player for _, rig in world.each(Rig)]
+    start = start or world.resource(PlayerStart)
+    rig = spawn_rig(world, start, world.resource(RigSettings), max(numbers, default=-1) + 1)
+    state = InputState(source)
+    world.add(rig.origin, rig, state)
+    if world.try_resource(Rig) is None:
+        world.insert_resource(rig)
+        world.insert_resource(state)
+    for outfit in world.resource(Outfits).outfits:
+        outfit(world, rig)
+    world.send(FloorSnapRequested(player=rig.player))  # the view starts on the body's floor
+    return rig
+
+
+def despawn_player(world: World, rig: Rig) -> None:
+    """Remove a player who left (not the one the `Rig` resource names: this process's own)."""
+    if world.try_resource(Rig) == rig:
+        raise PluginError(f"player {rig.player} is this process's own and cannot leave")
+    for entity in (rig.head, rig.left_hand, rig.right_hand, rig.body, rig.origin):
+        world.despawn(entity)
+
+
+__all__ = [
+    "Outfits",
+    "despawn_player",
+    "on_origin",
+    "outfit_players",
+    "spawn_player",
+    "spawn_rig",
+]
