@@ -289,3 +289,22 @@ def test_nothing_on_the_bench_moves_until_a_hand_takes_it(instead: str | None) -
         )
     on_bench = all(found(steps[-1], n)["p"][1] > BENCH_TOP for n in ("pistol", "rifle"))
     assert (still and on_bench) == (instead is None)
+
+
+RIFLE_EASE = "attach_ease = 0.2\n"
+
+
+def test_a_rifle_snapping_into_the_hand_at_once_leaves_what_lies_in_its_swing() -> None:
+    """With no attach ease the rifle is put in the hand in one step, as a teleport: the pistol
+    lying where its muzzle would sweep stays there (driven there in one step, the kinematic
+    rifle flung it 24 m down the range at 45 m/s)."""
+    text = SCENE.read_text()
+    assert text.count(RIFLE_EASE) == 1 and text.count(PISTOL_SPOT) == 1
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / "range.toml"
+        copy.write_text(text.replace(PISTOL_SPOT, IN_THE_SWING).replace(RIFLE_EASE, ""))
+        steps = replay(copy, TRACE)
+    spawned = spatial.vec3(*found(steps[0], "pistol")["p"])
+    moved = max(spatial.length(spatial.vec3(*found(s, "pistol")["p"]) - spawned) for s in steps)
+    assert moved < 0.002
+    assert _grabs(steps, "grab", "rifle")  # the rifle was taken, and turned into the hand
