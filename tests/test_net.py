@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import socket
 import struct
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -21,15 +23,18 @@ from pyglm import glm
 from playspace.components import Transform
 from playspace.components.drawn import DrawnPoses
 from playspace.components.input import InputFrame
+from playspace.components.rig import Rig, ViewFade
 from playspace.components.scene import Prop
 from playspace.ecs import Phase, World
 from playspace.loops.replay import prepare_replay
 from playspace.net import (
     Client,
+    Correction,
     Host,
     Impairment,
     InputQueue,
     Network,
+    OwnBody,
     RemoteDrawn,
     RemoteView,
     State,
@@ -38,11 +43,14 @@ from playspace.net import (
     decode_state,
     draw_remote,
     encode_input,
+    play,
 )
 from playspace.net.client import BLEND
+from playspace.net.correction import BodyCorrected, add_correction, decide
 from playspace.net.session import paced
-from playspace.spatial import Pose, identity, vec3
-from playspace.systems.input import hand_input, standing
+from playspace.net.wire import encode_state
+from playspace.spatial import Pose, Vec3, identity, vec3
+from playspace.systems.input import TraceWriter, hand_input, standing
 
 SNOWBALL = ROOT / "examples" / "snowball.py"
 TRACE = ROOT / "examples" / "traces" / "snowball.jsonl"
@@ -352,3 +360,163 @@ def test_under_delay_and_loss_both_ways_the_flight_stays_smooth_and_the_hit_arri
     for (t0, (p0, _)), (t1, (p1, _)) in itertools.pairwise(track):
         assert glm.distance(p1, p0) <= fastest * 1.2 * (t1 - t0) + 0.03
     assert client.links[1].dropped > 0  # state did go missing on the way down
+
+
+def test_the_host_feet_travel_gated_and_a_correction_is_decided_once() -> None:
+    state = State(4, 0.5, {}, echo=3, feet=vec3(1.0, 0.0, -2.0))
+    data = encode_state(state)
+    assert len(data) - len(encode_state(State(4, 0.5, {}, echo=3))) == 12  # three floats
+    assert decode_state(data).feet == vec3(1.0, 0.0, -2.0)
+    for bad in (math.nan, math.inf, 1e5):
+        hostile = bytearray(data)
+        struct.pack_into("<f", hostile, 24, bad)  # the feet's x, after the state's header
+        with pytest.raises(WireError, match=r"state\.feet"):
+            decode_state(bytes(hostile))
+    # the client walked -z 0.03 m a step; the host has it 0.2 m to the right at step 2
+    own = OwnBody(lambda: None, lambda: 3)
+    own.history = {s: vec3(0.0, 0.0, -0.03 * s) for s in (1, 2, 3)}
+    settings = Correction()
+    assert decide(own, settings, 2, vec3(0.04, 0.5, -0.06)) is None  # within 5 cm; height
+    assert decide(own, settings, 7, vec3(9.0, 0.0, 0.0)) is None  # a step it has no record of
+    assert decide(own, settings, 3, vec3(math.nan, 0.0, 0.0)) is None
+    by = decide(own, settings, 2, vec3(0.2, 0.0, -0.06))
+    assert by is not None and (by.x, by.y, by.z) == pytest.approx((0.2, 0.0, 0.0))
+    assert own.history[1].x == 0.0 and own.history[2].x == own.history[3].x == pytest.approx(0.2)
+    assert decide(own, settings, 3, vec3(0.2, 0.0, -0.09)) is None  # not corrected twice
+    assert own.corrections == 1
+    for wrong, match in (({"tolerance": 0.0}, "tolerance"), ({"spread": 0}, "spread"),
+                         ({"snap": 0.01}, "snap")):  # fmt: skip
+        with pytest.raises(ValueError, match=match):
+            Correction(**wrong)
+
+
+PLAIN = """[scene]
+name = "plain"
+
+[player]
+position = [0, 0, 0]
+
+[[box]]
+name = "floor"
+size = [20, 0.2, 20]
+position = [0, -0.1, 0]
+"""
+
+WINDY = '''"""The plain floor with a strip only the host has: it pushes the body +x at 1 m/s."""
+from playspace.components import Transform
+from playspace.components.physics import CharacterMotion
+from playspace.components.rig import Rig, ViewFade
+from playspace.ecs import Phase, World
+from playspace.spatial import vec3
+
+SCENE = "plain.toml"
+
+
+def push(world: World) -> None:
+    rig = world.resource(Rig)
+    if -2.5 < world.get(rig.body, Transform).position.z < -1.0:
+        motion = world.get(rig.body, CharacterMotion)
+        motion.carried = motion.carried + vec3(world.fixed_time.dt, 0.0, 0.0)
+
+
+def build(world: World) -> None:
+    world.add_system(push, phase=Phase.FIXED, in_set="game_before_physics", reads=(Rig,),
+                     writes=(CharacterMotion,))
+'''
+
+
+def _walk(path: Path) -> None:
+    """0.3 s standing, 1.6 s with the left stick forward (2.5 m/s down -Z), 1.2 s standing."""
+    with TraceWriter(path, 90.0) as writer:
+        for i in range(round(3.1 * 90)):
+            frame = standing()
+            if 0.3 * 90 <= i < 1.9 * 90:
+                frame = replace(frame, left=replace(frame.left, stick=(0.0, 1.0)))
+            writer.write(replace(frame, time=i / 90))
+
+
+def _walk_past_the_push(tmp_path: Path, correction: Correction) -> tuple[Vec3, Vec3, OwnBody]:
+    """A host (its own process) whose world pushes the player's body sideways on a strip of
+    floor, and a client (this process) without the strip walking across it: where the host's
+    body ended, where the client's did, and the client's record of its corrections."""
+    (tmp_path / "plain.toml").write_text(PLAIN)
+    (tmp_path / "windy.py").write_text(WINDY)
+    _walk(tmp_path / "walk.jsonl")
+    endpoint, telemetry = _endpoint(), tmp_path / "host.jsonl"
+    host = subprocess.Popen(
+        _command("host", tmp_path / "windy.py", "--session", "w", "--listen", endpoint,
+                 "--telemetry", telemetry, "--playout", "8"),
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
+    )  # fmt: skip
+    try:
+        assert host.stdout is not None and "hosting" in host.stdout.readline()
+        client = Client(Network("w", connect=[endpoint]), "erin", correction=correction)
+        try:
+            client.wait_for_host(30.0)
+            world = play(client, tmp_path / "plain.toml", tmp_path / "walk.jsonl")
+        finally:
+            client.close()
+    finally:
+        host.terminate()
+        host.communicate(timeout=30)
+    lines = telemetry.read_text().splitlines()
+    hosted = vec3(*json.loads(lines[-1])["body"]["p"])
+    own = world.resource(OwnBody)
+    return hosted, Vec3(world.get(world.resource(Rig).body, Transform).position), own
+
+
+@pytest.mark.parametrize("enabled", [True, False], ids=["corrected", "control"])
+def test_the_client_corrects_its_body_to_where_the_host_pushed_it(
+    tmp_path: Path, enabled: bool
+) -> None:
+    hosted, mine, own = _walk_past_the_push(tmp_path, Correction(enabled=enabled))
+    assert hosted.x > 0.3 and hosted.z < -3.0  # the host's strip pushed it; it walked on
+    apart = math.hypot(hosted.x - mine.x, hosted.z - mine.z)
+    print(f"correction {'on' if enabled else 'off'}: {apart:.4f} m apart, "
+          f"{own.corrections} corrections")  # fmt: skip
+    if enabled:
+        assert apart < Correction().tolerance and own.corrections > 0
+    else:
+        assert apart > Correction().tolerance and own.corrections == 0
+
+
+class _Said:
+    """The host's word on the body, as a test puts it; also a reader of the world's events."""
+
+    def __init__(self) -> None:
+        self.feet: tuple[int, Vec3] | None = None
+        self.steps = itertools.count(1)
+
+    def latest(self) -> tuple[int, Vec3] | None:
+        return self.feet
+
+    def step(self) -> int:
+        return next(self.steps)  # asked once a step, as the client's input step
+
+
+@pytest.mark.parametrize(("off", "snapped"), [(0.3, False), (1.5, True)], ids=["spread", "snap"])
+def test_a_correction_moves_the_body_and_the_origin_together(
+    tmp_path: Path, off: float, snapped: bool
+) -> None:
+    (tmp_path / "plain.toml").write_text(PLAIN)
+    said = _Said()
+    replay = prepare_replay(tmp_path / "plain.toml", None, seconds=1.0)
+    world = replay.world([lambda w: add_correction(w, Correction(), said.latest, said.step)])
+    world.events.subscribe(said, (BodyCorrected,))
+    world.step(10)  # standing still: nothing to correct
+    rig, own = world.resource(Rig), world.resource(OwnBody)
+    body, origin = (world.get(e, Transform) for e in (rig.body, rig.origin))
+    was = (Vec3(body.position), Vec3(origin.position))
+    step = max(own.history)
+    said.feet = (step, own.history[step] + vec3(off, 0.0, 0.0))  # the host has it off to +x
+    world.step(1)
+    (event,) = world.read_events(BodyCorrected, reader=said)
+    assert (event.step, event.snapped) == (step, snapped) and event.by.x == pytest.approx(off)
+    moved = off if snapped else off / Correction().spread  # at once, or a part a step
+    assert body.position.x - was[0].x == pytest.approx(moved, abs=1e-6)
+    assert origin.position.x - was[1].x == pytest.approx(moved, abs=1e-6)
+    assert (world.get(rig.head, ViewFade).blink_left > 0.0) == snapped
+    world.step(Correction().spread)
+    assert body.position.x - was[0].x == pytest.approx(off, abs=1e-6)
+    assert origin.position.x - was[1].x == pytest.approx(off, abs=1e-6)
+    assert world.read_events(BodyCorrected, reader=said) == []  # corrected once

@@ -1424,6 +1424,7 @@ def test_every_joint_problem_is_reported_at_once(tmp_path: Path) -> None:
 MOVING = """
 [grab]
 grip_toggle = true
+hand_collision = true
 distance_grab = true
 distance_range = 4
 distance_angle = 8
@@ -1469,6 +1470,7 @@ def test_grab_climb_seated_and_moving_props_from_a_scene(tmp_path: Path) -> None
     world, entities = _world(tmp_path, FLOOR + MOVING)
     settings = world.resource(GrabSettings)
     assert settings.grip_toggle and settings.distance_range == 4.0
+    assert settings.hand_collision
     assert settings.distance_angle == pytest.approx(math.radians(8.0))
     assert settings.pull_time == 0.3
     rig = world.resource(Rig)
@@ -1489,6 +1491,16 @@ def test_grab_climb_seated_and_moving_props_from_a_scene(tmp_path: Path) -> None
     assert world.get(lift, Transform).position.y == pytest.approx(2.05, abs=1e-6)
     world.step(180)
     assert world.get(lift, Transform).position.y == pytest.approx(0.05, abs=1e-6)
+
+
+def test_hands_pass_through_the_world_unless_the_grab_table_says_hand_collision(
+    tmp_path: Path,
+) -> None:
+    world, _ = _world(tmp_path, FLOOR)
+    assert not world.resource(GrabSettings).hand_collision
+    assert errors(tmp_path, FLOOR + "[grab]\nhand_collision = 1\n") == [
+        f"{tmp_path / 'kitchen.toml'}: [grab], key 'hand_collision': expected true or false, got 1"
+    ]
 
 
 def test_the_new_keys_are_checked_all_at_once(tmp_path: Path) -> None:

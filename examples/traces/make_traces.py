@@ -14,7 +14,15 @@ from dataclasses import replace
 from pathlib import Path
 
 from playspace import spatial
-from playspace.components.input import Button, DevicePose, HandInput, InputFrame
+from playspace.components.input import (
+    JOINT_COUNT,
+    Button,
+    DevicePose,
+    HandInput,
+    HandJoint,
+    HandJoints,
+    InputFrame,
+)
 from playspace.monado import with_velocities
 from playspace.systems.input import Trace, device_pose, hand_input, write_trace
 
@@ -383,6 +391,222 @@ def workshop(t: float) -> InputFrame:
     return player((x, y, 0.0), right=right, left_stick=(0.0, forward))
 
 
+# Bare hands (examples/hands.toml): no controllers, a hand tracker's 26 joints per hand.
+SEATED = 1.2  # the head's height in the room: the player sits
+RAISED = 0.5  # what seated play raises the view by (eye_height 1.7 - SEATED)
+KNUCKLE_X = (-0.02, 0.0, 0.02, 0.035)  # index, middle, ring, little across a right hand
+FINGER = (0.075, 0.075, 0.075, 0.06)  # their lengths from the knuckle to the tip
+Curls = tuple[float, float, float, float, float]  # thumb, index, middle, ring, little: 0 to 1
+OPEN: Curls = (0.0, 0.0, 0.0, 0.0, 0.0)
+# Where the right palm goes, in the world (the scene's metres; the room's are RAISED lower).
+REST_RIGHT = (0.25, 1.25, -0.2)
+OVER_TABLE, INTO_TABLE = (0.0, 1.25, -0.45), (0.0, 1.0, -0.45)  # 10 cm below its 1.1 m top
+OVER_BLOCK, LIFTED, PUT_DOWN = (0.2, 1.17, -0.5), (0.2, 1.42, -0.5), (0.2, 1.19, -0.5)
+ABOVE_BLOCK = (0.2, 1.3, -0.5)  # out of its reach: the finger curls to point up here
+TIP = (-0.02, 0.0, -0.12)  # a pointing hand's index tip from its palm
+BUTTON_FACE = (-0.15, 1.25, -0.72)  # the middle of the button's face
+POKE_FROM, POKED = 0.05, -0.025  # the tip 5 cm before the face, then 2.5 cm past it
+PINCHED = (4.4, 7.4)  # seconds the thumb closes on the index tip, and opens again
+POINTED = (8.2, 11.0)  # seconds the fingers curl in to point, and open again
+HANDS_SECONDS = 12.5
+
+
+def joints(at: Point, curls: Curls = OPEN, pinch: float = 0.0) -> HandJoints:
+    """A bare right hand as a hand tracker sees it: palm down, fingers forward (-Z), its palm
+    joint at `at` in the room, each finger curled as `curls` says (0 straight, 1 in the
+    palm); `pinch` (0 to 1) brings the thumb tip onto the index tip. Every joint is turned as
+    the hand is (OpenXR's joint frame: -Z to the finger tip, +Y out of the back of the hand);
+    finger joints lie evenly from the knuckle to the tip. Positions are kept to a tenth of a
+    millimetre (finer than a tracker sees), which keeps the trace file short."""
+    points: dict[int, Point] = {HandJoint.PALM: (0.0, 0.0, 0.0), HandJoint.WRIST: (0, 0, 0.045)}
+    for finger, (x, length) in enumerate(zip(KNUCKLE_X, FINGER, strict=True)):
+        knuckle = (x, 0.0, -0.045)
+        tip = _between((x, 0.0, -0.045 - length), (x * 0.5, -0.025, -0.01), curls[finger + 1])
+        first = HandJoint.INDEX_METACARPAL + 5 * finger
+        points[first] = (x, 0.0, 0.0)
+        for step in range(4):  # proximal (the knuckle), intermediate, distal, tip
+            points[first + 1 + step] = _between(knuckle, tip, step / 3)
+    thumb_tip = _between((-0.08, 0.0, -0.06), (-0.01, -0.03, -0.03), curls[0])
+    thumb_tip = _between(thumb_tip, points[HandJoint.INDEX_TIP], pinch)
+    for step in range(4):  # metacarpal, proximal, distal, tip
+        points[HandJoint.THUMB_METACARPAL + step] = _between(
+            (-0.03, -0.01, 0.02), thumb_tip, step / 3
+        )
+    placed = (
+        (at[0] + points[j][0], at[1] + points[j][1], at[2] + points[j][2])
+        for j in range(JOINT_COUNT)
+    )
+    poses = tuple(
+        spatial.Pose(spatial.vec3(*(round(v, 4) for v in p)), spatial.identity()) for p in placed
+    )
+    return HandJoints(poses, (0.008,) * JOINT_COUNT)
+
+
+def _in_room(point: Point) -> Point:
+    """A point of the world as the seated player's tracker sees it: RAISED lower."""
+    return (point[0], point[1] - RAISED, point[2])
+
+
+def _palm_at_tip(tip: Point) -> Point:
+    """Where a pointing right hand's palm is when its index tip is at `tip`."""
+    return (tip[0] - TIP[0], tip[1] - TIP[1], tip[2] - TIP[2])
+
+
+def hands(t: float) -> InputFrame:
+    """Seated, bare hands: lower the right hand 10 cm into the table top (the physics hand
+    stops on it) and raise it; pinch the block, lift it 25 cm, put it down and let go; point
+    the index finger and poke the button 2.5 cm in, then draw the hand back to rest. The left
+    hand rests in the lap, below the tracker's view: untracked throughout (no joints, which
+    also halves the file)."""
+    before = (BUTTON_FACE[0], BUTTON_FACE[1], BUTTON_FACE[2] + POKE_FROM)
+    pushed = (BUTTON_FACE[0], BUTTON_FACE[1], BUTTON_FACE[2] + POKED)
+    keys = [
+        (0.0, REST_RIGHT),
+        (0.8, REST_RIGHT),
+        (1.4, OVER_TABLE),
+        (2.2, INTO_TABLE),
+        (3.0, INTO_TABLE),
+        (3.6, OVER_TABLE),
+        (4.2, OVER_BLOCK),
+        (4.8, OVER_BLOCK),
+        (5.8, LIFTED),
+        (6.4, LIFTED),
+        (7.2, PUT_DOWN),
+        (7.8, PUT_DOWN),
+        (8.2, ABOVE_BLOCK),
+        (9.0, _palm_at_tip(before)),
+        (9.4, _palm_at_tip(before)),
+        (10.0, _palm_at_tip(pushed)),
+        (10.4, _palm_at_tip(pushed)),
+        (11.0, _palm_at_tip(before)),
+        (11.8, REST_RIGHT),
+    ]
+    pinch = ramp(t, PINCHED[0], 0.3) - ramp(t, PINCHED[1], 0.3)
+    point = ramp(t, POINTED[0], 0.6) - ramp(t, POINTED[1], 0.6)
+    curls = (point, 0.3 * pinch, point, point, point)  # pointing: all in but the index
+    right = HandInput(joints=joints(_in_room(_path(t, keys)), curls, pinch))
+    return InputFrame(0.0, device_pose((0.0, SEATED, 0.0)), HandInput(), right)
+
+
+# The range (examples/range.toml): grip toggle, attach points, a rifle in two hands, sprint.
+PISTOL_TAKEN = (0.42, 0.95, -0.6)  # 6 cm from the middle of the pistol, 14 cm from its grip
+PISTOL_AIMED = (0.25, 1.3, -0.45)  # the right hand raised, the pistol down the range
+PISTOL_PUT = (0.4, 1.0, -0.5)  # over the bench, where it is let go
+RIFLE_TAKEN = (0.12, 0.97, -0.65)  # 3 cm off the rifle's grip, on the bench
+RIFLE_SHOULDERED = (0.15, 1.25, -0.35)  # the right hand at the shoulder, the rifle level
+FORE_END = (0.15, 1.25, -0.83)  # the left hand under the fore-end of the shouldered rifle
+RIFLE_PUT = (0.15, 1.0, -0.45)  # over the bench, where it is let go
+SQUEEZE = 0.2  # seconds a squeeze lasts
+PISTOL_SQUEEZES = (1.3, 3.8)  # take, let go (the grip is a toggle)
+RIFLE_SQUEEZES = (5.4, 11.0)  # the right hand's: take, let go
+FORE_END_SQUEEZES = (7.3, 10.0)  # the left hand's: steady the rifle, let go of it
+PUT_BACK = (4.5, 11.8)  # seconds: the pistol is back on the bench; the rifle is
+WALK, SPRINT = (12.6, 13.2), (13.6, 14.2)  # seconds of full stick: walking, then sprinting
+RANGE_SECONDS = 15.0
+
+
+def _squeezed(t: float, squeezes: tuple[float, ...]) -> float:
+    """The grip: closed for SQUEEZE seconds from each time in `squeezes`, open between (with
+    grip toggle each squeeze takes or lets go)."""
+    return 1.0 if any(s < t < s + SQUEEZE for s in squeezes) else 0.0
+
+
+def _at_rest(right: bool, head: Point = (0.0, HEIGHT, 0.0), yaw: float = 0.0) -> Point:
+    """A hand hanging at the player's side (0.2 m out, 0.8 m below the eyes, 0.1 m ahead),
+    the head at `head` turned `yaw`."""
+    side = 0.2 if right else -0.2
+    return (
+        head[0] + side * math.cos(yaw) - 0.1 * math.sin(yaw),
+        head[1] - 0.8,
+        head[2] - side * math.sin(yaw) - 0.1 * math.cos(yaw),
+    )
+
+
+def _pistol_hand(t: float) -> HandInput:
+    """The right hand closes on the pistol off its grip, squeezes once (it turns into the hand,
+    held by its grip) and opens; it raises the pistol, aims it 15 degrees left and back, lowers
+    it over the bench and squeezes again to let it go."""
+    rest = _at_rest(right=True)
+    keys = [
+        (0.0, rest),
+        (0.4, rest),
+        (1.1, PISTOL_TAKEN),
+        (1.6, PISTOL_TAKEN),
+        (2.3, PISTOL_AIMED),
+        (3.0, PISTOL_AIMED),
+        (3.6, PISTOL_PUT),
+        (4.1, PISTOL_PUT),
+        (PUT_BACK[0], rest),
+    ]
+    yaw = math.radians(15.0) * (ramp(t, 2.3, 0.3) - ramp(t, 2.7, 0.3))
+    grip = _squeezed(t, PISTOL_SQUEEZES)
+    return hand_input(_path(t, keys), yaw, grip=grip)
+
+
+def _rifle_hands(t: float) -> tuple[HandInput, HandInput]:
+    """The right hand takes the rifle near its grip (it turns into the hand, pointing the way
+    the hand does) and shoulders it; the left hand takes its fore-end, raises it 0.2 m, swings
+    it 0.25 m left and brings it back, steering the rifle, then lets go; the right hand lowers
+    the rifle over the bench and lets it go. Left, then right."""
+    rest_left, rest_right = _at_rest(right=False), _at_rest(right=True)
+    raised = (FORE_END[0], FORE_END[1] + 0.2, FORE_END[2])
+    swung = (FORE_END[0] - 0.25, FORE_END[1] + 0.2, FORE_END[2])
+    left_keys = [
+        (0.0, rest_left),
+        (6.2, rest_left),
+        (7.1, FORE_END),
+        (7.6, FORE_END),
+        (8.3, raised),
+        (9.0, swung),
+        (9.7, FORE_END),
+        (10.2, FORE_END),
+        (10.8, rest_left),
+    ]
+    right_keys = [
+        (0.0, rest_right),
+        (PUT_BACK[0], rest_right),
+        (5.2, RIFLE_TAKEN),
+        (5.8, RIFLE_TAKEN),
+        (6.6, RIFLE_SHOULDERED),
+        (10.2, RIFLE_SHOULDERED),
+        (10.8, RIFLE_PUT),
+        (11.3, RIFLE_PUT),
+        (PUT_BACK[1] - 0.1, rest_right),
+    ]
+    left = hand_input(_path(t, left_keys), grip=_squeezed(t, FORE_END_SQUEEZES))
+    right = hand_input(_path(t, right_keys), grip=_squeezed(t, RIFLE_SQUEEZES))
+    return left, right
+
+
+def _walk_back(t: float) -> InputFrame:
+    """Step back from the bench and turn round; walk away from the firing line for 0.6 s (full
+    left stick); then the same again holding the left stick's click: a sprint."""
+    turned = ramp(t, PUT_BACK[1] + 0.1, 0.5)
+    yaw, head = math.pi * turned, (0.0, HEIGHT, 0.2 * turned)
+    walking = any(a <= t < b for a, b in (WALK, SPRINT))
+    sprinting = SPRINT[0] <= t < SPRINT[1]
+    stick = (0.0, 1.0 if walking else 0.0)
+    left = hand_input(
+        _at_rest(False, head, yaw), yaw, stick=stick, buttons=[Button.STICK] if sprinting else []
+    )
+    right = hand_input(_at_rest(True, head, yaw), yaw)
+    return InputFrame(0.0, device_pose(head, yaw), left, right)
+
+
+def shooting_range(t: float) -> InputFrame:
+    """The range (grip toggle on): take the pistol, aim it and put it back
+    (:func:`_pistol_hand`); take the rifle, steer it with the second hand and put it back
+    (:func:`_rifle_hands`); turn round, walk and sprint back from the firing line
+    (:func:`_walk_back`)."""
+    if t >= PUT_BACK[1]:
+        return _walk_back(t)
+    if t < PUT_BACK[0]:
+        left, right = hand_input(_at_rest(right=False)), _pistol_hand(t)
+    else:
+        left, right = _rifle_hands(t)
+    return InputFrame(0.0, device_pose((0.0, HEIGHT, 0.0)), left, right)
+
+
 TRACES: dict[str, tuple[Callable[[float], InputFrame], float]] = {
     "kitchen": (kitchen, 7.0),
     "stairs": (stairs, 11.0),
@@ -391,6 +615,8 @@ TRACES: dict[str, tuple[Callable[[float], InputFrame], float]] = {
     "dash": (dash, 3.5),
     "settings": (settings, 5.3),
     "workshop": (workshop, WORKED + LEDGE + RIDDEN + 12.0),
+    "hands": (hands, HANDS_SECONDS),
+    "range": (shooting_range, RANGE_SECONDS),
 }
 
 

@@ -4,6 +4,7 @@ zenoh; a run without networking never loads it.
 """
 
 from playspace.net.client import Client, Impairment, RemoteDrawn, RemoteView, draw_remote, play
+from playspace.net.correction import BodyCorrected, Correction, OwnBody
 from playspace.net.host import Host, InputQueue
 from playspace.net.session import DEFAULT_ENDPOINT, NetError, Network
 from playspace.net.wire import (
@@ -18,13 +19,16 @@ from playspace.net.wire import (
 
 __all__ = [
     "DEFAULT_ENDPOINT",
+    "BodyCorrected",
     "Client",
+    "Correction",
     "Events",
     "Host",
     "Impairment",
     "InputQueue",
     "NetError",
     "Network",
+    "OwnBody",
     "RemoteDrawn",
     "RemoteView",
     "State",

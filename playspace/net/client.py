@@ -31,6 +31,7 @@ from playspace.components.rig import Rig
 from playspace.components.scene import Opponent, Prop
 from playspace.ecs import Phase, World
 from playspace.loops.replay import prepare_replay
+from playspace.net.correction import Correction, add_correction
 from playspace.net.session import NetError, Network, check_name, paced
 from playspace.net.wire import (
     REDUNDANCY,
@@ -209,6 +210,8 @@ class Client:
     `impairment` (tests) delays, reorders and drops the input going up and the state coming
     down, and delays the events (reliable: none lost). An `observer` watches without a rig: it
     is present under ``observers/`` instead of ``players/``, so it never takes the host's seat.
+    A player's client corrects its own body where the host's disagrees, as `correction` says
+    (:mod:`playspace.net.correction`; the defaults when None).
     """
 
     def __init__(
@@ -218,9 +221,12 @@ class Client:
         impairment: Impairment | None = None,
         *,
         observer: bool = False,
+        correction: Correction | None = None,
     ) -> None:
         self.network = network
         self.player = check_name(player, "player")
+        self.observer = observer
+        self.correction = correction if correction is not None else Correction()
         self.ticket = os.urandom(TICKET)
         self.remote = RemoteView()
         self.events: list[Events] = []  # the host's events, by step, as they arrived
@@ -232,6 +238,7 @@ class Client:
         self._recent: deque[tuple[int, InputFrame]] = deque(maxlen=REDUNDANCY)
         self._stamps: dict[int, float] = {}  # step: when its frame was first sent
         self._echoed = 0
+        self._feet: tuple[int, Vec3] | None = None  # the host's newest: input step, feet
         self._lock = threading.Lock()
         self.session = network.open()
         self.publisher = self.session.declare_publisher(
@@ -289,6 +296,8 @@ class Client:
         with self._lock:
             self.received += len(data)
             self.remote.add(state, arrived)
+            if state.feet is not None and (self._feet is None or state.echo > self._feet[0]):
+                self._feet = (state.echo, state.feet)
             if state.echo > self._echoed:
                 self._echoed = state.echo
                 sent = self._stamps.get(state.echo)
@@ -318,16 +327,25 @@ class Client:
             self.sent += len(data)
         self._put(data)
 
+    def host_feet(self) -> tuple[int, Vec3] | None:
+        """Where the host last said the player's body stood: the input step it had played
+        and the body's feet after it (None before the first word)."""
+        with self._lock:
+            return self._feet
+
     def poses(self, now: float | None = None) -> dict[int, Pose]:
         """The host's bodies as drawn now (the remote view, interpolated)."""
         with self._lock:
             return self.remote.poses(time.monotonic() if now is None else now)
 
     def plugin(self, world: World) -> None:
-        """Send `world`'s input to the host, one frame per fixed step, and draw the host's
-        bodies in it (:meth:`draw_remote`)."""
+        """Send `world`'s input to the host, one frame per fixed step, draw the host's bodies
+        in it (:meth:`draw_remote`) and, for a player, correct its own body from the host's."""
         state = world.resource(InputState)
-        state.source = Recorder(state.source, _Sender(self.send))
+        sender = _Sender(self.send)
+        state.source = Recorder(state.source, sender)
+        if not self.observer and world.try_resource(Rig) is not None:
+            add_correction(world, self.correction, self.host_feet, lambda: sender.step)
         world.insert_resource(RemoteDrawn(self))
         world.add_system(
             draw_remote, phase=Phase.LATE, after=(late_placement,), reads=(Rig, Hand, Prop),

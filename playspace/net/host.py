@@ -8,6 +8,10 @@ carries the two frames before its newest) changes nothing the world sees. When t
 dry the rig holds its last frame; when it grows past `playout` twice over the host skips ahead,
 so a client never lags further and further behind.
 
+Each state carries where the seated player's body stood after the newest frame the host
+played for them (:attr:`~playspace.net.wire.State.feet`): the client compares it with where its
+own body was after the same frame and corrects itself (:mod:`playspace.net.correction`).
+
 What each step saw is written as a trace (:class:`~playspace.systems.input.Recorder`), so
 ``playspace run TARGET --headless --trace RECORDING --telemetry T`` writes the host's
 telemetry byte for byte. Messages that are not input (:class:`~playspace.net.wire.WireError`),
@@ -47,7 +51,7 @@ from playspace.net.wire import (
     encode_state,
 )
 from playspace.scene import Scene
-from playspace.spatial import Pose
+from playspace.spatial import Pose, Vec3
 from playspace.systems.input import Recorder, TraceWriter, standing
 from playspace.systems.input.sources import InputSource
 from playspace.systems.telemetry import Lines, Telemetry, TelemetryPlugin, telemetry_system
@@ -109,12 +113,14 @@ class InputQueue:
 
 class NetSource:
     """The seated player's input as an input source: one queued frame per new step time, the
-    last one held between (a frame's poll never takes a frame)."""
+    last one held between (a frame's poll never takes a frame). `fresh` says whether the last
+    step took a new frame (rather than holding the last one)."""
 
     def __init__(self, lock: threading.Lock) -> None:
         self.lock = lock
         self.queue: InputQueue | None = None
         self.current = standing()
+        self.fresh = False
         self._time = -1.0
 
     @property
@@ -129,6 +135,7 @@ class NetSource:
             self._time = time
             with self.lock:
                 frame = self.queue.take() if self.queue is not None else None
+            self.fresh = frame is not None
             if frame is not None:
                 self.current = frame
         return replace(self.current, time=time)
@@ -230,6 +237,8 @@ class Host:
         self._poses: dict[int, Pose] = {}  # as last gathered
         self._names: dict[int, str] = {}
         self._moved: dict[int, int] = {}  # entity: the state count when it last moved
+        self._feet: Vec3 | None = None  # the seated player's body's feet, as last gathered
+        self._feet_moved = 0  # the state count when they last moved
         self._states = 0
         self._latest = State(0, 0.0, {})
         self.session = network.open()
@@ -340,7 +349,8 @@ class Host:
             if self.seat is not None and self.seat.queue.taken:
                 echo, held = self.seat.queue.taken, time.monotonic() - self.seat.queue.arrived
         full = full or sent is poses
-        state = State(step, now, sent, score, full, names if full else None, echo, held)
+        feet = self._player_feet(count, full)
+        state = State(step, now, sent, score, full, names if full else None, echo, held, feet)
         data = encode_state(state)
         with self.lock:
             self._poses, self._names, self._latest = poses, names, state
@@ -348,6 +358,21 @@ class Host:
             del moved[entity]
         self.sent += len(data)
         self.publisher.put(data)
+
+    def _player_feet(self, count: int, full: bool) -> Vec3 | None:
+        """Where the seated player's body stands, for the state numbered `count`: only when
+        this step played a new frame of theirs (the feet are then those after input `echo`,
+        what the client compares its own body with) and, as the other bodies, only while it
+        moved in the last :data:`REPEAT` states or on a full state."""
+        rig = self.world.try_resource(Rig)
+        if rig is None:
+            return None
+        feet = Vec3(self.world.get(rig.body, Transform).position)
+        if feet != self._feet:
+            self._feet, self._feet_moved = feet, count
+        if not self.source.fresh or not (full or count - self._feet_moved < REPEAT):
+            return None
+        return feet
 
     def run(self, seconds: float | None = None, stop: Callable[[], bool] | None = None) -> int:
         """Step in real time until `seconds` have run or `stop` says so; the steps run."""

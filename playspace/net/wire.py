@@ -8,10 +8,12 @@ a wrong size, a NaN anywhere, a value past the trace format's ranges or an unkno
 :class:`WireError` naming what is wrong, and nothing of that message reaches the world.
 
 A state message is the host's step: its number and time, the newest input step it played for
-the seated client (the client's stamp, echoed: the client measures its input's round trip), the
-poses of the moving bodies and a small JSON tail (the game's score line; on a full state, each
-body's name) that is read with ``json`` only. A *full* state carries every moving body; the
-others only the bodies that moved lately (see :mod:`playspace.net.host`). An events message is
+the seated client (the client's stamp, echoed: the client measures its input's round trip),
+where the seated player's body stood after that input (its feet, 12 bytes: the client corrects
+its own body by them, :mod:`playspace.net.correction`), the poses of the moving bodies and a
+small JSON tail (the game's score line; on a full state, each body's name) that is read with
+``json`` only. A *full* state carries every moving body; the others only the bodies that moved
+lately (see :mod:`playspace.net.host`). An events message is
 one host step's events as its telemetry records them, JSON, sent reliably.
 """
 
@@ -24,9 +26,18 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from playspace.components.input import Button, DevicePose, Gamepad, HandInput, InputFrame, PadButton
-from playspace.spatial import Pose, Quat, normalize, quat_from_xyzw, quat_to_xyzw, vec3, vec3_from
+from playspace.spatial import (
+    Pose,
+    Quat,
+    Vec3,
+    normalize,
+    quat_from_xyzw,
+    quat_to_xyzw,
+    vec3,
+    vec3_from,
+)
 
-VERSION = 2
+VERSION = 3
 REDUNDANCY = 3  # frames per input message: the newest and the two before it
 TICKET = 16  # bytes: the client's Zenoh id, which binds a player's name to one client
 
@@ -44,7 +55,8 @@ _REACH = (1e4, 1.0, 1e3, 1e4)  # |p| m, |q| (checked apart), |v| m/s, |w| rad/s
 _UNIT_SLACK = 1e-12  # as the trace loader: a quaternion this close to unit is kept as it is
 
 _STATE = struct.Struct("<BBIdIfH")  # version, flags, step, time, echo, held (s), body count
-_FULL = 1
+_FULL, _FEET = 1, 2
+_FEET_AT = struct.Struct("<3f")  # the seated player's feet (m), after the input step `echo`
 _BODY = struct.Struct("<I7f")  # entity, p, q
 _TAIL = struct.Struct("<H")
 MAX_BODIES = 4096
@@ -211,7 +223,10 @@ class State:
 
     `echo` is the newest input step of the seated client the host has played (0: none yet) and
     `held` how long that frame waited at the host (the playout buffer and the step's pacing),
-    so a client tells the network's part of its round trip from the host's."""
+    so a client tells the network's part of its round trip from the host's. `feet` is where
+    the seated player's body stood (its feet, world space) right after the host played input
+    step `echo`; None when this state has none (the body stood still lately, or the host held
+    the last frame this step rather than playing a new one)."""
 
     step: int
     time: float
@@ -221,13 +236,16 @@ class State:
     names: dict[int, str] | None = None
     echo: int = 0
     held: float = 0.0
+    feet: Vec3 | None = None
 
 
 def encode_state(state: State) -> bytes:
     """The message of one host step."""
-    flags = _FULL if state.full else 0
+    flags = (_FULL if state.full else 0) | (_FEET if state.feet is not None else 0)
     head = (VERSION, flags, state.step, state.time, state.echo, state.held, len(state.bodies))
     parts = [_STATE.pack(*head)]
+    if state.feet is not None:
+        parts.append(_FEET_AT.pack(state.feet.x, state.feet.y, state.feet.z))
     for entity, pose in state.bodies.items():
         p = pose.position
         parts.append(_BODY.pack(entity, p.x, p.y, p.z, *quat_to_xyzw(pose.rotation)))
@@ -274,11 +292,15 @@ def decode_state(data: bytes) -> State:
         raise WireError(f"state: version {version}, this playspace speaks {VERSION}")
     assert isinstance(flags, int) and isinstance(step, int) and isinstance(count, int)
     assert isinstance(echo, int)
-    if flags & ~_FULL:
+    if flags & ~(_FULL | _FEET):
         raise WireError(f"state: unknown flags {flags:#x}")
     if count > MAX_BODIES:
         raise WireError(f"state: at most {MAX_BODIES} bodies, got {count}")
     (t, wait) = _finite((time, held), "state.t/held", 0.0, 86_400.0 * 365)
+    feet = None
+    if flags & _FEET:
+        at = _finite(reader.take(_FEET_AT, "state.feet"), "state.feet", -_REACH[0], _REACH[0])
+        feet = vec3_from(at)
     bodies = {}
     for i in range(count):
         entity, *values = reader.take(_BODY, f"body {i}")
@@ -292,7 +314,7 @@ def decode_state(data: bytes) -> State:
     score = tail.get("score")
     return State(
         step, t, bodies, score if isinstance(score, str) else None, bool(flags & _FULL),
-        _names(tail.get("names")), echo, wait,
+        _names(tail.get("names")), echo, wait, feet,
     )  # fmt: skip
 
 

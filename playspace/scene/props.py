@@ -50,6 +50,7 @@ def grab_plugins_for(scene: Scene) -> list[GrabPlugin | DistanceHandsPlugin]:
         distance_angle=math.radians(grab.distance_angle),
         pull_time=grab.pull_time,
         grip_toggle=grab.grip_toggle,
+        hand_collision=grab.hand_collision,
     )
     plugins: list[GrabPlugin | DistanceHandsPlugin] = [GrabPlugin(settings)]
     if grab.distance_grab:

@@ -753,6 +753,7 @@ class _SceneReader:
         default = GrabSettings()
         return SceneGrab(
             grip_toggle=t.boolean("grip_toggle", default.grip_toggle),
+            hand_collision=t.boolean("hand_collision", default.hand_collision),
             distance_grab=t.boolean("distance_grab", False),
             distance_range=t.number("distance_range", THRESHOLD, default.distance_range),
             distance_angle=t.number("distance_angle", CONE, math.degrees(default.distance_angle)),

@@ -163,6 +163,7 @@ class SceneGrab:
     """The ``[grab]`` table: how every hand grabs (``GrabSettings``, angles in degrees)."""
 
     grip_toggle: bool = GrabSettings().grip_toggle
+    hand_collision: bool = GrabSettings().hand_collision  # physics hands stop at the world
     distance_grab: bool = False  # both hands pull what they aim at from a distance
     distance_range: float = GrabSettings().distance_range
     distance_angle: float = 10.0  # degrees

@@ -273,6 +273,10 @@ def _take(world: World, entity: int, hand: Hand, held: int, far: bool) -> None:
             hand.ease_left = max(hand.ease_left, settings.pull_time)
         if hand.easing_to is not None and hand.ease_left <= 0.0:
             hand.offset, hand.easing_to = hand.easing_to, None
+            # into the hand at once, as a teleport: driven there in one step, a kinematic
+            # body would sweep what lies in its way aside at tens of metres a second
+            at = spatial.compose(world.get(entity, Transform).pose(), hand.offset)
+            world.resource(Physics).teleport(held, at.position, at.rotation)
     grabbable.held_by = entity
     world.send(Grabbed(entity, held))
 
