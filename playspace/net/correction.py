@@ -197,8 +197,8 @@ def _snap(world: World, rig: Rig, own: OwnBody, by: Vec3, rise: float) -> None:
     origin = world.get(rig.origin, Transform)
     origin.position = origin.position + by
     own.pending, own.left = _zero(), 0
-    world.send(FloorSnapRequested())
-    world.send(BlinkRequested())
+    world.send(FloorSnapRequested(player=rig.player))
+    world.send(BlinkRequested(rig.player))
 
 
 @system(Phase.FIXED, in_set="telemetry", reads=(Rig, Transform), writes=(OwnBody,))
