@@ -112,6 +112,30 @@ def test_a_bare_hand_is_posed_at_its_palm_and_a_controller_keeps_its_own_pose() 
     assert held.pose is controller.pose and held.grip == 1.0  # the stronger grip wins
 
 
+def test_the_palm_pose_has_the_grip_pose_s_x_and_only_a_bare_hand_is_posed_by_its_palm() -> None:
+    """The palm's normal is the pose's X, as in OpenXR's grip pose: out of the back of a right
+    hand (palm down: up), out of the palm of a left one (palm down: down; the right hand
+    mirrored across X). A physics hand turns its shape for a hand posed by its palm, not for a
+    controller that also reports joints (an Index)."""
+    right = hand((0.2, 1.0, -0.3))
+    left = HandJoints(
+        tuple(
+            Pose(spatial.vec3(-p.position.x, p.position.y, p.position.z), p.rotation)
+            for p in right.poses
+        ),
+        right.radii,
+    )
+    for joints, normal in ((right, 1.0), (left, -1.0)):
+        x = spatial.rotate(hands.palm_pose(joints).rotation, spatial.vec3(1, 0, 0))
+        assert x.y == pytest.approx(normal)
+    bare = gate(InputFrame(right=HandInput(joints=right)))[0].right
+    assert bare.pose is not None and hands.is_bare(bare.pose.pose, right)
+    controller = gate(InputFrame(right=HandInput(head_at(0, 1.7, 0).right.pose, joints=right)))
+    held = controller[0].right.pose
+    assert held is not None and not hands.is_bare(held.pose, right)
+    assert not hands.is_bare(bare.pose.pose, None)
+
+
 def test_a_hand_with_a_lost_joint_is_not_tracked_by_its_joints() -> None:
     good = hand((0.2, 1.0, -0.3), FIST)
     broken = list(good.poses)

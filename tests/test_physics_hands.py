@@ -3,24 +3,43 @@ on and shows as a ghost; what it holds stays with the stopped hand; off, hands p
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
+import numpy as np
 import pytest
 from grab_helpers import grab_world, prop, right
 from physics_helpers import static
 from rig_helpers import Run, head_at
+from test_hand_tracking import hand as bare_hand
 
 from playspace import spatial
 from playspace.components import Transform
 from playspace.components.drawn import DrawnPoses
-from playspace.components.input import InputFrame
+from playspace.components.input import HandInput, InputFrame
 from playspace.components.interaction import GrabSettings, Hand
 from playspace.components.physics import Box
 from playspace.components.rig import Rig
 from playspace.ecs import World
+from playspace.render import (
+    GhostSettings,
+    Lighting,
+    Material,
+    Offscreen,
+    Palette,
+    Renderer,
+    Sky,
+    View,
+    perspective,
+)
 from playspace.render.instances import SceneInstances
+from playspace.spatial import Pose
 from playspace.systems.drawn import DrawnPlugin, place_drawn
 from playspace.systems.interaction.hand_collision import SKIN
+
+if TYPE_CHECKING:
+    from moderngl import Context
 
 TOP = 0.9  # the table's top, metres
 ABOVE = (0.25, 1.0, -0.4)  # the right hand, 10 cm over the table
@@ -69,6 +88,29 @@ def test_a_physics_hand_stops_at_the_table_and_the_tracked_hand_goes_on(
     assert hand.tracked.position.y == pytest.approx(TOP - 0.1, abs=1e-6)
     assert hand.blocked
     assert run.world.get(entity, Transform).position == hand.physical.position  # what grabs
+
+
+def test_a_bare_hand_laid_palm_down_stops_on_the_table_as_flat_as_it_is() -> None:
+    """A hand tracker's bare hand, palm down, fingers forward, lowered 10 cm into the table:
+    the flat hand's underside (the palm, less half the shape's 4 cm thickness) rests on the
+    top, as a controller's does. (Its pose is the palm's, whose X is the palm's normal as in
+    OpenXR's grip pose: the shape unturned stood its 8 cm across the knuckles on end, and the
+    hand stopped in the air over the table.)"""
+
+    def script(t: float) -> InputFrame:
+        held = pushed_down(0.1)(t).right.pose
+        assert held is not None
+        x, y, z = held.pose.position
+        return head_at(0.0, 1.7, 0.0, right=HandInput(joints=bare_hand((x, y, z))))
+
+    run = grab_world(script, table)
+    run.world.resource(GrabSettings).hand_collision = True
+    run.world.step(90)
+    _, hand = right_hand(run)
+    assert hand.physical is not None and hand.tracked is not None and hand.blocked
+    assert hand.tracked.position.y == pytest.approx(TOP - 0.1, abs=1e-6)  # the palm joint
+    bottom = hand.physical.position.y - HALF_THICK
+    assert bottom == pytest.approx(TOP + SKIN, abs=5e-4)
 
 
 def test_without_the_option_the_hand_passes_through_as_before() -> None:
@@ -153,3 +195,51 @@ def test_a_stopped_hand_is_drawn_where_it_stopped_not_inside_the_table() -> None
     assert drawn is not None and hand.physical is not None
     assert drawn.position.y == pytest.approx(hand.physical.position.y, abs=1e-3)
     assert drawn.position.y > TOP  # above the top, where the tracked hand is 10 cm below it
+
+
+def test_a_blocked_hand_is_drawn_on_the_table_and_its_ghost_inside_it(gl: Context) -> None:
+    """Seen from the side, pushed 10 cm into the table: the solid hand in the hand's colour
+    just over the top, and its ghost tinting the table's side where the tracked hand is. (The
+    ghost is the hand's own model and material: uploaded as a batch of its own, it took the
+    solid hand's place, and only the ghost was drawn.)"""
+    run = run_pushed(None, settings=True)
+    _, hand = right_hand(run)
+    assert hand.blocked and hand.physical is not None and hand.tracked is not None
+    red, grey = (1.0, 0.0, 0.0), (0.5, 0.5, 0.5)
+    hand_look, table_look = (
+        Material((*red, 1.0), emissive=red),
+        Material((*grey, 1.0), emissive=grey),
+    )
+    palette = Palette(hand=hand_look, other=table_look)  # the table is a plain collider
+    dark = (0.0, 0.0, 0.0)
+    size = (96, 64)
+    look_left = spatial.from_axis_angle(spatial.vec3(0, 1, 0), math.pi / 2)  # -Z turned to -X
+    eye = spatial.vec3(ABOVE[0] + 0.75, TOP + 0.02, ABOVE[2])
+    view = View(Pose(eye, look_left), perspective(math.radians(40), size[0] / size[1]))
+    renderer = Renderer(
+        gl,
+        palette=palette,
+        lighting=Lighting(colour=dark, sky=dark, ground=dark),  # emissive colours exactly
+        sky=Sky(dark, dark, dark, sun=dark),
+        ghost=GhostSettings(in_front=1.0, behind=1.0, facing_alpha=1.0),
+    )
+    target = Offscreen(gl, size)
+    try:
+        renderer.prepare(run.world)
+        renderer.draw(view, target.framebuffer)
+        image = target.read() / 255.0
+    finally:
+        target.release()
+        renderer.release()
+
+    def seen(position: spatial.Vec3) -> np.ndarray:
+        clip = view.view_projection() @ np.array([position.x, position.y, position.z, 1.0])
+        x, y = clip[:2] / clip[3]
+        pixel: np.ndarray = image[round((1 - y) / 2 * size[1]), round((x + 1) / 2 * size[0])]
+        return pixel
+
+    table_side = seen(spatial.vec3(ABOVE[0], TOP - 0.05, ABOVE[2] + 0.2))  # no hand before it
+    assert table_side == pytest.approx([0.735, 0.735, 0.735], abs=0.02)  # grey, sRGB-encoded
+    assert seen(hand.physical.position) == pytest.approx([1.0, 0.0, 0.0], abs=0.02)
+    ghost = seen(hand.tracked.position + spatial.vec3(0.0, 0.01, 0.0))  # inside the table
+    assert ghost[0] > table_side[0] + 0.05 and ghost[1] < table_side[1] - 0.1  # tinted red

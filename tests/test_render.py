@@ -22,7 +22,7 @@ from rig_helpers import rig_world as player_world
 
 from playspace import spatial
 from playspace.app import build_world
-from playspace.components import DeviceRole, Grabbable, Prop, Static, Transform
+from playspace.components import DeviceRole, Grabbable, Prop, Static, TrackedDevice, Transform
 from playspace.components.interaction import Hand
 from playspace.components.physics import (
     BodyKind,
@@ -412,6 +412,32 @@ def test_scenery_is_placed_once_and_the_rig_gets_hands_and_a_head() -> None:
     assert again[0].version == batches[0].version  # nothing changed: no new layout
     box(world, (0, 1, -3), (1, 1, 1), Prop("crate"))
     assert instances.collect(world)[0].version != batches[0].version
+
+
+def test_a_hand_that_is_not_tracked_is_not_drawn(gl: Context) -> None:
+    """A hand the tracker has lost, or never found (a bare-hands player who keeps one hand
+    out of view), is not drawn at its Transform (its last pose, or the rig's origin: a stray
+    controller at the player's feet), as XRI and Godot hide a lost controller; it is drawn
+    again once it is tracked."""
+    world = World()
+    across = spatial.from_axis_angle(spatial.vec3(0, 1, 0), math.pi / 2)  # seen side on
+    left = world.spawn(
+        Transform(spatial.vec3(0.0, 0.0, -0.3), across), TrackedDevice(DeviceRole.LEFT_HAND)
+    )
+    origin, head, body = (world.spawn(Transform()) for _ in range(3))
+    right = world.spawn(Transform(spatial.vec3(0.0, 0.0, 1.0)))  # behind the camera
+    world.insert_resource(Rig(origin, head, left, right, body))
+    palette = Palette(hand=RED)
+
+    def red_pixels() -> int:
+        image = draw(gl, world, palette=palette)
+        return int((np.abs(image - [1.0, 0.0, 0.0]).max(axis=2) < 0.05).sum())
+
+    assert red_pixels() == 0
+    world.get(left, TrackedDevice).tracked = True
+    assert red_pixels() > 20
+    world.get(left, TrackedDevice).tracked = False  # lost again
+    assert red_pixels() == 0
 
 
 def test_the_hands_are_the_bound_profiles_controllers() -> None:

@@ -1,4 +1,4 @@
-"""Make the example traces: scripted players, written as trace v1 files at a headset's 72 Hz.
+"""Make the example traces: scripted players, written as trace v2 files at a headset's 72 Hz.
 
 No headset records here, so each example's trace is a script of what a player does, sampled as
 a Quest would (72 Hz, a slightly uneven clock). Run ``python examples/traces/make_traces.py``

@@ -125,9 +125,13 @@ class GrabSettings:
     otherwise.
 
     `hand_collision` makes every hand a physics hand unless a hand says otherwise
-    (``Hand.collide``): a `hand_shape` in the grip pose's frame (a box 8 cm across the
-    knuckles, 4 cm thick, 12 cm from wrist to finger tips: a hand, not a controller's ring)
-    that slides along the environment and stops at it. A physics hand left more than
+    (``Hand.collide``): a `hand_shape` that slides along the environment and stops at it.
+    It is in a controller's grip pose frame (OpenXR's: X the palm's normal, Z along the
+    handle): the default box is a fist round a controller, 8 cm from the palm through the
+    back of the hand, 4 cm across, 12 cm along the handle. A bare hand's pose (the palm's)
+    has X the palm's normal too, but the fingers straight out along -Z, so there the shape is
+    turned a quarter turn about Z: the box is a flat hand, 8 cm across the knuckles, 4 cm
+    thick, 12 cm from wrist to finger tips. A physics hand left more than
     `hand_snap` metres behind the tracked one (the player teleported, or reached through a
     thin wall) jumps to it once the tracked pose is clear of the environment.
     """

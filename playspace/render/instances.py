@@ -8,13 +8,15 @@ an entity is a unit mesh scaled to the shape and placed at the part's offset (a 
 is the hull the physics engine built, from ``ColliderSurfaces``); sensors are invisible; the
 player's own capsule (``CharacterBody``) is not drawn. The rig's hands are drawn as controller
 models for the bound interaction profile (:mod:`playspace.render.controllers`; a generic one
-in the preview), and a head marker (a white box) for spectators and captures. An entity with
-a ``Look`` is drawn in the material made from it (its texture file loaded once per path; one
-that cannot be read is said once, naming the entity and the file, and the entity drawn
-without it);
-without one, in its kind's colour from the palette. A renderer-side appearance
-(:meth:`SceneInstances.set_appearance`) replaces an entity's collider shapes with a mesh from
-a file.
+in the preview), only while their ``TrackedDevice`` is tracked (as XRI and Godot hide a lost
+controller: a hand never tracked would otherwise stand at the rig's origin, at the player's
+feet), and a head marker (a white box) for spectators and captures. There is one batch per
+mesh and material, whatever adds to it (a blocked hand's ghost is in its hand's batch). An
+entity with a ``Look`` is drawn in the material made from it (its texture file loaded once
+per path; one that cannot be read is said once, naming the entity and the file, and the
+entity drawn without it); without one, in its kind's colour from the palette. A
+renderer-side appearance (:meth:`SceneInstances.set_appearance`) replaces an entity's
+collider shapes with a mesh from a file.
 
 Cost. Working out *what* is drawn (which entity, which parts, which batch, which offsets)
 is redone only when the world's structure changes: esper hands out the same cached query
@@ -56,7 +58,7 @@ from playspace.components.physics import (
 from playspace.components.rig import Rig, TeleportAim
 from playspace.components.session import HeadsetSession
 from playspace.components.sockets import Socket
-from playspace.components.tracking import DeviceRole
+from playspace.components.tracking import DeviceRole, TrackedDevice
 from playspace.ecs import World
 from playspace.projection import pose_matrix
 from playspace.render import meshes
@@ -131,6 +133,7 @@ class SceneInstances:
         self._own_rows = np.zeros(0, dtype=np.intp)  # moving rows drawn at their Transform
         self._own: list[Transform] = []
         self._ghostable: list[tuple[int, Grabbable]] = []
+        self._devices: list[tuple[int, TrackedDevice]] = []  # the rig's hands' rows
         self._rows = np.zeros(0, dtype=np.intp)
         self._locals = np.zeros((0, 4, 4))
         self._models = np.zeros((0, 4, 4))
@@ -281,7 +284,7 @@ class SceneInstances:
         self._hull_count = _hull_count(self._surfaces)
         self._part_lists = [colliders.parts for _, (_, colliders) in entries]
         self._part_count = sum(map(len, self._part_lists))
-        self._transforms, self._entities, self._ghostable = [], [], []
+        self._transforms, self._entities, self._ghostable, self._devices = [], [], [], []
         planned = [(e, t, self._plan(world, e, c)) for e, (t, c) in entries]
         extra = set(self._appearances)  # drawn without colliders: appearances, the rig
         if self._rig is not None:
@@ -291,6 +294,8 @@ class SceneInstances:
             if transform is not None:
                 planned.append((entity, transform, self._plan(world, entity, None)))
         parts: list[_Part] = []
+        rig = self._rig
+        hands = () if rig is None else (rig.left_hand, rig.right_hand)
         for entity, transform, own in planned:
             if world.has(entity, Static) and not world.has(entity, RigidBody):
                 placed = pose_matrix(transform.pose())
@@ -304,6 +309,9 @@ class SceneInstances:
                 grabbable = world.try_get(entity, Grabbable)
                 if grabbable is not None:
                     self._ghostable.append((row, grabbable))
+                device = world.try_get(entity, TrackedDevice)
+                if device is not None and entity in hands:
+                    self._devices.append((row, device))
                 for part in own:
                     part.row = row
             parts.extend(own)
@@ -349,23 +357,28 @@ class SceneInstances:
         ghost = np.zeros(len(self._transforms), dtype=bool)
         for row, grabbable in self._ghostable:
             ghost[row] = grabbable.ghost
-        ghost_parts = ghost[self._rows]
-        any_ghost = bool(ghost_parts.any())
+        shown = np.ones(len(self._transforms), dtype=bool)
+        for row, device in self._devices:
+            shown[row] = device.tracked
+        ghost_parts, shown_parts = ghost[self._rows], shown[self._rows]
+        split = bool(ghost_parts.any()) or not shown_parts.all()
         for batch, part_slice in zip(self._batches, self._slices, strict=True):
             rows = placed[part_slice]
-            mask = ghost_parts[part_slice]
-            if any_ghost and mask.any():
-                batch.moving, batch.ghosts = rows[~mask], rows[mask]
+            mask, keep = ghost_parts[part_slice], shown_parts[part_slice]
+            if split and (mask.any() or not keep.all()):
+                batch.moving, batch.ghosts = rows[keep & ~mask], rows[keep & mask]
             else:
                 batch.moving, batch.ghosts = rows, NO_INSTANCES
-        return [
-            *self._batches,
-            *self._hover(world),
-            *self._aim(world),
-            *self._trails(world),
-            *self._sockets(world),
-            *self._ghost_hands(world),
-        ]
+        return _one_per_key(
+            [
+                *self._batches,
+                *self._hover(world),
+                *self._aim(world),
+                *self._trails(world),
+                *self._sockets(world),
+                *self._ghost_hands(world),
+            ]
+        )
 
     def _hover(self, world: World) -> list[Batch]:
         """What a free hand would take if it gripped now, drawn again in the hover colour and
@@ -495,6 +508,34 @@ class SceneInstances:
         models = trs_many(position, rotation, scales, self._models)
         np.take(models, self._rows, axis=0, out=self._gathered)
         np.matmul(self._locals, self._gathered, out=self._placed)
+
+
+def _one_per_key(batches: list[Batch]) -> list[Batch]:
+    """`batches` with those of one mesh and material joined into one. A renderer keeps one GPU
+    batch per pair, so two batches of a pair would overwrite each other's instances: a
+    blocked hand's ghost (the hand's own model and material) would replace the solid hand,
+    a socket's zone the highlight of a hovered object of the same shape. Joined, the first
+    batch's scenery is kept as it is (only the world's own batches have scenery), so it is
+    still uploaded once per layout."""
+    joined: dict[tuple[MeshData, Material], Batch] = {}
+    for batch in batches:
+        key = (batch.mesh, batch.material)
+        first = joined.get(key)
+        if first is None:
+            joined[key] = batch
+            continue
+        scenery = first.scenery
+        if len(batch.scenery):
+            scenery = np.concatenate((first.scenery, batch.scenery))
+        joined[key] = Batch(
+            batch.mesh,
+            batch.material,
+            first.version,
+            scenery,
+            np.concatenate((first.moving, batch.moving)),
+            np.concatenate((first.ghosts, batch.ghosts)),
+        )
+    return list(joined.values())
 
 
 def _hovered(world: World) -> set[int]:

@@ -12,6 +12,10 @@ read the way OpenXR's hand interaction profile (``XR_EXT_hand_interaction``) rea
 - **pose**, where the hand has no controller pose, is the palm's: at the palm joint, its -Z
   along the palm towards the fingers and its +Y towards the thumb side (little to index
   knuckles), so an open hand held out as in a handshake is posed as a controller held there.
+  Its +X is then the palm's normal, out of the back of a right hand and out of the palm of a
+  left one, as in OpenXR's grip pose. The grip's -Z runs along the fist's tube, little finger
+  to thumb; the palm's runs along the straight fingers, which is what a flat hand's shape
+  needs (a physics hand turns its shape to suit: :func:`is_bare`).
 
 Where a controller also reports joints (an Index), the stronger of its own grip and trigger
 and the hand's wins: neither way of grabbing is lost. The poke for buttons is the index tip,
@@ -91,7 +95,8 @@ def pinch(joints: HandJoints) -> float:
 
 
 def palm_pose(joints: HandJoints) -> Pose:
-    """The hand's pose from its palm: -Z along the palm to the fingers, +Y to the thumb side."""
+    """The hand's pose from its palm: -Z along the palm to the fingers, +Y to the thumb side,
+    +X the palm's normal (OpenXR's grip pose has its X there too)."""
     palm = joints.poses[HandJoint.PALM]
     forward = spatial.rotate(palm.rotation, spatial.vec3(0.0, 0.0, -1.0))
     across: Vec3 = (
@@ -99,6 +104,18 @@ def palm_pose(joints: HandJoints) -> Pose:
         - joints.poses[HandJoint.LITTLE_PROXIMAL].position
     )
     return Pose(palm.position, spatial.look_rotation(forward, across))
+
+
+def is_bare(pose: Pose, joints: HandJoints | None) -> bool:
+    """Whether a hand posed at `pose` (tracking space) with `joints` is a bare hand, posed by
+    its palm (:func:`palm_pose`), and not a controller that also reports joints (an Index),
+    posed by its grip."""
+    if joints is None:
+        return False
+    palm = palm_pose(joints)
+    a, b = pose.rotation, palm.rotation
+    same_turn = abs(a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w) > 1.0 - 1e-9
+    return same_turn and spatial.length(pose.position - palm.position) < 1e-6
 
 
 def with_hand_controls(hand: HandInput) -> HandInput:

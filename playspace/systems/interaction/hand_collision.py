@@ -4,8 +4,9 @@ VR's physics hands.
 
 Each fixed step, after the rig put the hands at their tracked poses and before the grab system
 reads them, a colliding hand moves from where it was toward where it is tracked the way a
-character controller moves: its shape (``GrabSettings.hand_shape``) is swept toward the tracked
-pose against the environment, stops a skin's width short of what it meets and slides along it
+character controller moves: its shape (``GrabSettings.hand_shape``; a bare hand's turned a
+quarter turn about Z, see ``BARE_HAND_TURN``) is swept toward the tracked pose against the
+environment, stops a skin's width short of what it meets and slides along it
 for what is left of the motion. Where it ends is the hand's ``Transform`` (what grabs, what held
 objects follow, what its kinematic body moves to) and ``Hand.physical``; the tracked pose is
 kept in ``Hand.tracked``, and ``Hand.blocked`` says the two are apart, so the renderer draws the
@@ -23,12 +24,16 @@ wall) jumps to the tracked pose as soon as that pose is clear of the environment
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 from playspace import spatial
 from playspace.components import TrackedDevice, Transform
 from playspace.components.interaction import GrabSettings, Hand
 from playspace.components.physics import Shape
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose, Quat, Vec3
+from playspace.systems.input.hands import is_bare
 from playspace.systems.interaction.hold import grab
 from playspace.systems.physics import Physics
 
@@ -36,6 +41,11 @@ ENVIRONMENT = ("environment",)
 SKIN = 0.002  # metres a stopped hand keeps off the surface, so its next sweep starts clear
 SLIDES = 3  # sweeps a step: into a corner, along one wall, then along the other
 BLOCKED_APART = 0.01  # metres between the hands at which the tracked one shows as a ghost
+# A bare hand's shape is turned a quarter turn about its pose's Z: the palm pose has X along
+# the palm's normal, as a controller's grip pose has, but its fingers straight out along -Z
+# and the knuckles along Y; turned, the shape's X lies across the knuckles and its Y through
+# the flat hand (GrabSettings.hand_shape).
+BARE_HAND_TURN = spatial.from_axis_angle(spatial.vec3(0.0, 0.0, 1.0), math.pi / 2)
 
 
 @system(
@@ -54,42 +64,54 @@ def collide_hands(world: World) -> None:
             hand.physical, hand.tracked, hand.blocked = None, None, False
             continue
         tracked = transform.pose()
-        physical = _move(world.resource(Physics), settings, hand.physical or tracked, tracked)
+        turn = BARE_HAND_TURN if is_bare(device.pose, device.joints) else spatial.identity()
+        shape = _Turned(settings.hand_shape, turn)
+        start = hand.physical or tracked
+        physical = _move(world.resource(Physics), shape, settings.hand_snap, start, tracked)
         transform.position, transform.rotation = physical.position, physical.rotation
         hand.physical, hand.tracked = physical, tracked
         apart = spatial.length(physical.position - tracked.position)
         hand.blocked = apart > BLOCKED_APART
 
 
-def _move(physics: Physics, settings: GrabSettings, start: Pose, tracked: Pose) -> Pose:
+@dataclass(frozen=True, slots=True)
+class _Turned:
+    """A hand's shape and its turn in the hand's frame (identity for a controller)."""
+
+    shape: Shape
+    turn: Quat
+
+
+def _move(physics: Physics, hand: _Turned, snap: float, start: Pose, tracked: Pose) -> Pose:
     """Where a hand at `start` ends, moving toward `tracked` with collision."""
-    shape = settings.hand_shape
     rotation = tracked.rotation
-    if not _clear(physics, shape, start.position, rotation):
+    if not _clear(physics, hand, start.position, rotation):
         rotation = start.rotation  # turning would put it into the environment
-    far = spatial.length(tracked.position - start.position) > settings.hand_snap
-    stuck = not _clear(physics, shape, start.position, rotation)
+    far = spatial.length(tracked.position - start.position) > snap
+    stuck = not _clear(physics, hand, start.position, rotation)
     if far or stuck:
-        if _clear(physics, shape, tracked.position, tracked.rotation):
+        if _clear(physics, hand, tracked.position, tracked.rotation):
             return tracked
         if stuck:
             return start  # waits until the tracked pose is clear
-    return Pose(_sweep(physics, shape, start.position, rotation, tracked.position), rotation)
+    return Pose(_sweep(physics, hand, start.position, rotation, tracked.position), rotation)
 
 
-def _clear(physics: Physics, shape: Shape, position: Vec3, rotation: Quat) -> bool:
-    return not physics.overlap(shape, position, rotation, ENVIRONMENT)
+def _clear(physics: Physics, hand: _Turned, position: Vec3, rotation: Quat) -> bool:
+    turned = spatial.multiply(rotation, hand.turn)
+    return not physics.overlap(hand.shape, position, turned, ENVIRONMENT)
 
 
-def _sweep(physics: Physics, shape: Shape, start: Vec3, rotation: Quat, target: Vec3) -> Vec3:
-    """Slide `shape` from `start` toward `target`: up to the first surface less the skin,
-    then along that surface with what is left of the motion."""
+def _sweep(physics: Physics, hand: _Turned, start: Vec3, rotation: Quat, target: Vec3) -> Vec3:
+    """Slide the hand's shape from `start` toward `target`: up to the first surface less the
+    skin, then along that surface with what is left of the motion."""
+    turned = spatial.multiply(rotation, hand.turn)
     position, motion = start, target - start
     for _ in range(SLIDES):
         distance = spatial.length(motion)
         if distance < 1e-6:
             break
-        hit = physics.shape_cast(shape, position, rotation, motion, distance, ENVIRONMENT)
+        hit = physics.shape_cast(hand.shape, position, turned, motion, distance, ENVIRONMENT)
         if hit is None:
             return position + motion
         unit = motion / distance
