@@ -4,16 +4,18 @@ finger curls)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import socket
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from grab_helpers import grab_world, prop
 from realxr import needs_runtime, remote_port, runtime_manifest, vr_env
-from rig_helpers import head_at
+from rig_helpers import head_at, rig_world
 
 from playspace import spatial
 from playspace.components.input import (
@@ -112,11 +114,15 @@ def test_a_bare_hand_is_posed_at_its_palm_and_a_controller_keeps_its_own_pose() 
     assert held.pose is controller.pose and held.grip == 1.0  # the stronger grip wins
 
 
+def _holding_out(hand: HandInput, t: float) -> InputFrame:
+    return head_at(0, 1.7, 0, right=hand)
+
+
 def test_the_palm_pose_has_the_grip_pose_s_x_and_only_a_bare_hand_is_posed_by_its_palm() -> None:
     """The palm's normal is the pose's X, as in OpenXR's grip pose: out of the back of a right
     hand (palm down: up), out of the palm of a left one (palm down: down; the right hand
     mirrored across X). A physics hand turns its shape for a hand posed by its palm, not for a
-    controller that also reports joints (an Index)."""
+    controller that also reports joints (an Index): tracking says which (`bare`)."""
     right = hand((0.2, 1.0, -0.3))
     left = HandJoints(
         tuple(
@@ -128,12 +134,12 @@ def test_the_palm_pose_has_the_grip_pose_s_x_and_only_a_bare_hand_is_posed_by_it
     for joints, normal in ((right, 1.0), (left, -1.0)):
         x = spatial.rotate(hands.palm_pose(joints).rotation, spatial.vec3(1, 0, 0))
         assert x.y == pytest.approx(normal)
-    bare = gate(InputFrame(right=HandInput(joints=right)))[0].right
-    assert bare.pose is not None and hands.is_bare(bare.pose.pose, right)
-    controller = gate(InputFrame(right=HandInput(head_at(0, 1.7, 0).right.pose, joints=right)))
-    held = controller[0].right.pose
-    assert held is not None and not hands.is_bare(held.pose, right)
-    assert not hands.is_bare(bare.pose.pose, None)
+    controller = replace(head_at(0, 1.7, 0).right, joints=right)
+    for given, bare in ((HandInput(joints=right), True), (controller, False)):
+        run = rig_world(functools.partial(_holding_out, given))
+        run.world.step(1)
+        device = run.world.get(run.world.resource(Rig).right_hand, TrackedDevice)
+        assert device.tracked and device.bare is bare
 
 
 def test_a_hand_with_a_lost_joint_is_not_tracked_by_its_joints() -> None:

@@ -7,8 +7,9 @@ import pytest
 from playspace.components.input import Button, InputFrame
 from playspace.ecs import Phase, World, system
 from playspace.systems.input import LiveSource, device_pose, hand_input
-from playspace.systems.sets import add_fixed_sets
-from playspace.systems.tracking import InputState, poll_input, tracking_system
+from playspace.systems.physics import PhysicsPlugin
+from playspace.systems.player import RigPlugin
+from playspace.systems.tracking import InputState, tracking_system
 
 
 def frame_at(
@@ -103,9 +104,9 @@ def test_the_world_polls_once_a_frame_and_samples_once_a_step() -> None:
         seen.append((world.fixed_time.elapsed, x_of(world.resource(InputState).frame)))
 
     with World(fixed_hz=90) as world:
-        world.insert_resource(InputState(live))
-        add_fixed_sets(world)
-        world.add_systems(poll_input, tracking_system, watch)
+        world.add_plugin(PhysicsPlugin())
+        world.add_plugin(RigPlugin(live))
+        world.add_systems(watch)
         for x in (0.0, 1.0):  # two 60 Hz frames: the second runs two steps between them
             device.next = frame_at(x)
             world.advance(1 / 60)

@@ -7,18 +7,18 @@ from __future__ import annotations
 import math
 
 import pytest
-from grab_helpers import HAND, grab_world, prop, throw_script
+from grab_helpers import HAND, grab_world, named, prop, right, throw_script
 from rig_helpers import Run, head_at, pressing, rig_world, with_sticks
 
 from playspace import spatial
-from playspace.components import Transform
+from playspace.components import Grabbable, TrackedDevice, Transform
 from playspace.components.input import Button, InputFrame
 from playspace.components.locomotion import JumpState
 from playspace.components.rig import Rig
 from playspace.components.scene import PlayerStart
 from playspace.ecs import PluginError, World
 from playspace.systems.input import ScriptedSource
-from playspace.systems.player import despawn_player, spawn_player
+from playspace.systems.player import Arrival, Roster, despawn_player, spawn_player
 from playspace.systems.player.events import Jumped
 from playspace.systems.player.movement import JumpPlugin
 
@@ -128,3 +128,36 @@ def test_a_player_leaves_and_the_first_cannot() -> None:
         despawn_player(run.world, run.world.resource(Rig))
     joined = second(run, standing)
     assert joined.player == 1  # numbers follow the highest there is
+
+
+def test_players_join_and_leave_through_the_roster_at_a_step_s_start() -> None:
+    """What a networked host or a match's replay does: a player put in the roster between
+    steps is there, tracked, from the next step; one leaving is gone from the next, and the
+    ball their hand held falls where it was."""
+    run = grab_world(standing, lambda world: prop(world, "ball", spatial.vec3(3.25, 1.1, -0.3)))
+    run.world.step(5)
+    run.world.resource(Roster).arriving.append(
+        Arrival(ScriptedSource(holding_the_ball), APART, "bob")
+    )
+    run.world.step(1)
+    joined = next(r for _, r in run.world.each(Rig) if r.player == 1)
+    assert run.world.get(joined.head, TrackedDevice).tracked  # read in the step it joined
+    run.world.step(30)
+    ball = named(run.world, "ball")
+    assert run.world.get(ball, Grabbable).held_by == joined.right_hand
+    run.world.resource(Roster).leaving.append(1)
+    run.world.step(60)
+    assert [rig.player for _, rig in run.world.each(Rig)] == [0]
+    assert run.world.get(ball, Grabbable).held_by is None
+    assert run.world.get(ball, Transform).position.y < 0.1  # it fell to the floor
+    said = [(e["type"], e.get("player"), e.get("name")) for e in _events(run)]
+    assert said == [("player_joined", 1, "bob"), ("player_left", 1, "bob")]
+
+
+def holding_the_ball(t: float) -> InputFrame:
+    return head_at(0.0, 1.7, 0.0, right=right(HAND, 1.0 if t > 0.1 else 0.0))
+
+
+def _events(run: Run) -> list[dict[str, object]]:
+    kinds = ("player_joined", "player_left")
+    return [e for s in run.steps() for e in s["events"] if e["type"] in kinds]

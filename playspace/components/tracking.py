@@ -27,7 +27,9 @@ class TrackedDevice:
     is lost; the pose then keeps its last good value and must not drive anything.
     `time_ns` is when the sample is valid, on the input source's clock. `joints` are a hand's
     26 tracked joints, in tracking space too, while a hand tracker sees the bare hand (None
-    otherwise, and for the head).
+    otherwise, and for the head). `bare` says the pose is the palm's, read from the joints of
+    a hand that holds no controller (a controller that also reports joints, an Index, is posed
+    by its grip).
     """
 
     role: DeviceRole
@@ -37,6 +39,7 @@ class TrackedDevice:
     tracked: bool = False
     time_ns: int = 0
     joints: HandJoints | None = None
+    bare: bool = False
 
 
 @dataclass(slots=True)

@@ -73,15 +73,17 @@ def tracking_system(world: World) -> None:
     """Sample each player's source at this step's time into that player's tracked devices and
     the hands' controls, through the gate."""
     for _, (rig, state) in world.query(Rig, InputState):
-        frame, rejected = gate(state.source.sample(world.fixed_time.elapsed))
+        raw = state.source.sample(world.fixed_time.elapsed)
+        frame, rejected = gate(raw)
         state.frame = frame
         if rejected:
             world.send(TrackingRejected(rejected, rig.player))
         stamp = round(frame.time * NS_PER_S)
         _track(world.get(rig.head, TrackedDevice), frame.head, stamp)
-        for entity, hand in ((rig.left_hand, frame.left), (rig.right_hand, frame.right)):
+        hands = ((rig.left_hand, frame.left, raw.left), (rig.right_hand, frame.right, raw.right))
+        for entity, hand, given in hands:
             device, controls = world.get(entity, TrackedDevice), world.get(entity, HandControls)
-            device.joints = hand.joints
+            device.joints, device.bare = hand.joints, given.pose is None and hand.pose is not None
             controls.grip, controls.trigger = hand.grip, hand.trigger
             controls.stick, controls.buttons = hand.stick, hand.buttons
             _track(device, hand.pose, stamp)

@@ -15,7 +15,7 @@ read the way OpenXR's hand interaction profile (``XR_EXT_hand_interaction``) rea
   Its +X is then the palm's normal, out of the back of a right hand and out of the palm of a
   left one, as in OpenXR's grip pose. The grip's -Z runs along the fist's tube, little finger
   to thumb; the palm's runs along the straight fingers, which is what a flat hand's shape
-  needs (a physics hand turns its shape to suit: :func:`is_bare`).
+  needs (a physics hand turns its shape to suit: ``TrackedDevice.bare``).
 
 Where a controller also reports joints (an Index), the stronger of its own grip and trigger
 and the hand's wins: neither way of grabbing is lost. The poke for buttons is the index tip,
@@ -104,18 +104,6 @@ def palm_pose(joints: HandJoints) -> Pose:
         - joints.poses[HandJoint.LITTLE_PROXIMAL].position
     )
     return Pose(palm.position, spatial.look_rotation(forward, across))
-
-
-def is_bare(pose: Pose, joints: HandJoints | None) -> bool:
-    """Whether a hand posed at `pose` (tracking space) with `joints` is a bare hand, posed by
-    its palm (:func:`palm_pose`), and not a controller that also reports joints (an Index),
-    posed by its grip."""
-    if joints is None:
-        return False
-    palm = palm_pose(joints)
-    a, b = pose.rotation, palm.rotation
-    same_turn = abs(a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w) > 1.0 - 1e-9
-    return same_turn and spatial.length(pose.position - palm.position) < 1e-6
 
 
 def with_hand_controls(hand: HandInput) -> HandInput:

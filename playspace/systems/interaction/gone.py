@@ -12,20 +12,27 @@ them; the systems after it skip an entity despawned later in the same step.
 
 from __future__ import annotations
 
+from playspace.components import Transform
 from playspace.components.interaction import Grabbable, Hand
+from playspace.components.joints import Joint
 from playspace.components.physics import Colliders, RigidBody
 from playspace.components.sockets import Socket
 from playspace.ecs import Despawned, Phase, World, system
-from playspace.systems.interaction.events import HoverExited
+from playspace.systems.interaction.events import HoverExited, LetGo
+from playspace.systems.interaction.hold import open_hand
 from playspace.systems.interaction.layers import Twins
 from playspace.systems.interaction.sockets import give_back
+from playspace.systems.physics import Physics
 
 
 def forget(world: World, entity: int, components: dict[type, object]) -> None:
     """Drop every reference to `entity` (which had `components`) the grab systems keep: a
     hand holding it holds nothing (a hand hovering it says it stopped), a socket holding it is
-    empty, what a socket held is given back as it was, and its sensor twins and what they
-    overlapped are forgotten."""
+    empty, what a socket held is given back as it was, what a hand held is let go where it is
+    (a player who left), and its sensor twins and what they overlapped are forgotten."""
+    gone_hand = components.get(Hand)
+    if isinstance(gone_hand, Hand) and gone_hand.holding is not None:
+        open_hand(world, entity, gone_hand, tracked=False)
     for hand_entity, hand in world.each(Hand):
         if hand.holding == entity:
             hand.holding, hand.offset, hand.second = None, None, False
@@ -57,8 +64,8 @@ def forget(world: World, entity: int, components: dict[type, object]) -> None:
     Phase.FIXED,
     in_set="physics_prepare",
     before=("physics_prepare",),
-    reads=(Despawned,),
-    writes=(Hand, Socket, Grabbable, RigidBody, Colliders, Twins, HoverExited),
+    reads=(Despawned, Transform, Joint),
+    writes=(Hand, Socket, Grabbable, RigidBody, Colliders, Twins, Physics, HoverExited, LetGo),
 )
 def forget_despawned(world: World) -> None:
     """Forget entities despawned since the last step."""

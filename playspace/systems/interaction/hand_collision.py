@@ -33,7 +33,6 @@ from playspace.components.interaction import GrabSettings, Hand
 from playspace.components.physics import Shape
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose, Quat, Vec3
-from playspace.systems.input.hands import is_bare
 from playspace.systems.interaction.hold import grab
 from playspace.systems.physics import Physics
 
@@ -64,7 +63,7 @@ def collide_hands(world: World) -> None:
             hand.physical, hand.tracked, hand.blocked = None, None, False
             continue
         tracked = transform.pose()
-        turn = BARE_HAND_TURN if is_bare(device.pose, device.joints) else spatial.identity()
+        turn = BARE_HAND_TURN if device.bare else spatial.identity()
         shape = _Turned(settings.hand_shape, turn)
         start = hand.physical or tracked
         physical = _move(world.resource(Physics), shape, settings.hand_snap, start, tracked)

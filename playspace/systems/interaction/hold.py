@@ -94,19 +94,20 @@ def grab(world: World) -> None:
         if not hand.gripping and grip > settings.grip_on:
             hand.gripping = True
             if toggle and hand.holding is not None:
-                _open(world, entity, hand, device)
+                open_hand(world, entity, hand, device.tracked)
             elif hand.hovering is not None:
                 _take(world, entity, hand, hand.hovering, far)
                 _hover(world, entity, hand, None)
         elif hand.gripping and grip < settings.grip_off:
             hand.gripping = False
             if not toggle and hand.holding is not None:
-                _open(world, entity, hand, device)
+                open_hand(world, entity, hand, device.tracked)
 
 
-def _open(world: World, entity: int, hand: Hand, device: TrackedDevice) -> None:
+def open_hand(world: World, entity: int, hand: Hand, tracked: bool) -> None:
     """The hand `entity` lets go of what it holds: a second hand leaves the object to the
-    first, a first hand hands it to a second one, and a lone hand gives it back."""
+    first, a first hand hands it to a second one, and a lone hand gives it back (thrown when
+    the hand is `tracked`; where it is, at rest, when not)."""
     held, offset = hand.holding, hand.offset
     assert held is not None
     hand.holding, hand.offset, hand.easing_to, hand.ease_left = None, None, None, 0.0
@@ -118,7 +119,7 @@ def _open(world: World, entity: int, hand: Hand, device: TrackedDevice) -> None:
     if other is not None:
         _hand_over(world, other, held)
     elif offset is not None:
-        _let_go(world, entity, device, held, offset)
+        _let_go(world, entity, tracked, held, offset)
 
 
 def _second_hand(world: World, held: int) -> int | None:
@@ -311,7 +312,7 @@ def _start_holding(world: World, held: int) -> None:
         parts[i].layer, parts[i].report_contacts = "held", True
 
 
-def _let_go(world: World, hand: int, device: TrackedDevice, held: int, offset: Pose) -> None:
+def _let_go(world: World, hand: int, tracked: bool, held: int, offset: Pose) -> None:
     """Give `held` back as it was before the grab, where the hand let it go (inside a wall:
     where it last was outside one, never launched out of it), at rest; say so with LetGo."""
     grabbable = world.try_get(held, Grabbable)
@@ -322,10 +323,10 @@ def _let_go(world: World, hand: int, device: TrackedDevice, held: int, offset: P
         grabbable.held_by, grabbable.before, grabbable.ghost = None, None, False
         world.send(LetGo(hand, held, offset, launch=False))
         return
-    launch = device.tracked and not grabbable.ghost
+    launch = tracked and not grabbable.ghost
     if grabbable.ghost and grabbable.last_clear is not None:
         start = grabbable.last_clear
-    elif device.tracked:
+    elif tracked:
         start = spatial.compose(world.get(hand, Transform).pose(), offset)
     else:
         transform = world.get(held, Transform)

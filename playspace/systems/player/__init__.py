@@ -29,6 +29,7 @@ from playspace.systems.player.players import (
 )
 from playspace.systems.player.providers import add_provider, locomotion_start
 from playspace.systems.player.rescue import keep_in_world
+from playspace.systems.player.roster import Arrival, Roster, join_players
 from playspace.systems.player.slope import place_tracked, slope_quantization
 from playspace.systems.player.teleport import teleport
 from playspace.systems.sets import add_fixed_sets
@@ -53,12 +54,14 @@ class RigPlugin:
         )
         world.insert_resource(settings)
         world.insert_resource(Outfits())
+        world.insert_resource(Roster())
         world.insert_resource(Locomotion())
         for kind in (*RIG_EVENTS, *PLAYER_REQUESTS):
             world.add_event(kind)
         add_fixed_sets(world)
         world.add_systems(
             poll_input,
+            join_players,
             tracking_system,
             body_follow,
             recenter,
@@ -76,4 +79,12 @@ class RigPlugin:
         spawn_player(world, self.source, start)
 
 
-__all__ = ["RigPlugin", "despawn_player", "outfit_players", "spawn_player", "spawn_rig"]
+__all__ = [
+    "Arrival",
+    "RigPlugin",
+    "Roster",
+    "despawn_player",
+    "outfit_players",
+    "spawn_player",
+    "spawn_rig",
+]

@@ -199,6 +199,25 @@ class HeightCalibrated:
     player: int = 0  # which player (``Rig.player``)
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerJoined:
+    """A player joined the world while it ran (a client took a seat on a networked host):
+    their number and name."""
+
+    kind: ClassVar[str] = "player_joined"
+    player: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft:
+    """A player left the world (their client left, or vanished): their number and name."""
+
+    kind: ClassVar[str] = "player_left"
+    player: int
+    name: str
+
+
 MOVEMENT_EVENTS = (Jumped, Landed, SprintStarted, SprintEnded, Crouched, StoodUp, StandRefused)
 
 RIG_EVENTS = (
@@ -211,6 +230,8 @@ RIG_EVENTS = (
     RecenterRequested,
     TrackingRejected,
     PlayerRescued,
+    PlayerJoined,
+    PlayerLeft,
 )
 
 PLAYER_REQUESTS = (FloorSnapRequested, BlinkRequested)  # between the player's systems only
