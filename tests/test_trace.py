@@ -7,6 +7,7 @@ import json
 import logging
 import math
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from playspace.components.input import (
     InputFrame,
     PadButton,
 )
+from playspace.formats.trace import PlayerFrame, StartPoint
 from playspace.spatial import Pose
 from playspace.systems.input import (
     InputSource,
@@ -225,7 +227,7 @@ def test_times_must_strictly_increase(tmp_path: Path) -> None:
         (("not json", '{"t": 0}'), 1, None, "not valid JSON: Expecting value at column 1"),
         (('{"t": 0}',), 1, None, 'expected the header {"format": "playspace-trace"'),
         (('{"format": "other", "version": 1}',), 1, "format", 'expected "playspace-trace"'),
-        (('{"format": "playspace-trace", "version": 3}',), 1, "version", "expected 1 or 2"),
+        (('{"format": "playspace-trace", "version": 4}',), 1, "version", "expected 1, 2 or 3"),
         (('{"format": "playspace-trace"}',), 1, "version", "got nothing"),
         (('{"format": "playspace-trace", "version": "1"}',), 1, "version", 'got "1"'),
         (('{"format": "playspace-trace", "version": 1, "v": 1}',), 1, "v", "unknown key"),
@@ -401,3 +403,110 @@ def test_builders_turn_left_for_positive_yaw() -> None:
     forward = S.transform_direction(hand.pose.pose, S.vec3(0, 0, -1))
     assert (forward.x, forward.z) == pytest.approx((-1.0, 0.0))
     assert device_pose((0, 0, 0), velocity=(1, 2, 3)).linear_velocity == S.vec3(1, 2, 3)
+
+
+# --- matches: version 3's other players -----------------------------------------------------
+
+V3 = '{"format": "playspace-trace", "version": 3}'
+PLAYER = f'"head": {{{POSE}}}'
+
+
+@pytest.mark.parametrize(
+    ("players", "field", "expected"),
+    [
+        ("[]", "players", "expected an object of player numbers, got []"),
+        ('{"a": {}}', "players.a", "expected a player number (1 to 999999, no leading zeros"),
+        ('{"0": {}}', "players.0", "player 0's frame is the line's own keys"),
+        ('{"01": {}}', "players.01", "no leading zeros"),
+        ('{"1": {"t": 1}}', "players.1.t", "has no 't': the line's time is every player's"),
+        ('{"1": {"pads": []}}', "players.1.pads", "a line's gamepads are the line's own"),
+        ('{"1": {"right": {"grip": NaN}}}', "players.1.right.grip", "got NaN"),
+        ('{"1": {"head": {"p": [0, 1, 0]}}}', "players.1.head.q", "missing"),
+        ('{"1": {"hed": {}}}', "players.1.hed", "expected head, left, right, name, start"),
+        ('{"1": {"name": 7}}', "players.1.name", "expected a text of at most 200"),
+        ('{"1": {"name": "a", "start": {"p": [0, 0, 0]}}}', "players.1.start.yaw", "missing"),
+        ('{"1": {"start": {"p": [0, 0, 0], "yaw": 0}}}', "players.1.start", "without 'name'"),
+    ],
+)
+def test_bad_players_name_file_line_and_key(
+    tmp_path: Path, players: str, field: str, expected: str
+) -> None:
+    path = trace_file(tmp_path, '{"t": 0}', f'{{"t": 1, "players": {players}}}', header=V3)
+    error = refused(path)
+    assert (error.path, error.line, error.field) == (str(path), 3, field)
+    assert str(error).startswith(f"{path}:3: field '{field}': ")
+    assert expected in str(error)
+
+
+def test_players_are_a_version_3_key(tmp_path: Path) -> None:
+    header = '{"format": "playspace-trace", "version": 2}'
+    error = refused(
+        trace_file(tmp_path, f'{{"t": 0, "players": {{"1": {{{PLAYER}}}}}}}', header=header)
+    )
+    assert (error.line, error.field) == (2, "players")
+    assert 'a version 3 key; the header says "version": 2' in str(error)
+
+
+def test_a_lost_device_of_another_player_is_not_tracked_with_a_warning(tmp_path: Path) -> None:
+    trace = load_trace(
+        trace_file(
+            tmp_path,
+            '{"t": 0, "players": {"2": {"head": {"p": [NaN, 1, 0], "q": [0, 0, 0, 1]}}}}',
+            header=V3,
+        )
+    )
+    (stay,) = trace.players
+    assert stay.player == 2 and stay.samples[0].head is None
+    assert trace.warnings == (
+        f"{tmp_path / 'run.jsonl'}:2: field 'players.2.head.p': expected three numbers in "
+        "[-10000, 10000], got [NaN, 1, 0]; players.2.head not tracked in this sample",
+    )
+
+
+def test_a_player_is_in_the_match_on_each_line_that_has_them(tmp_path: Path) -> None:
+    """From the line they arrive on to the last line that has them; a line without them means
+    they left, and a line that names them is a new arrival (a number given again)."""
+    one = f'"1": {{{PLAYER}}}'
+    trace = load_trace(
+        trace_file(
+            tmp_path,
+            f'{{"t": 0, "players": {{"1": {{{PLAYER}, "name": "ann"}}}}}}',
+            f'{{"t": 1, "players": {{{one}, "2": {{"name": "bob"}}}}}}',
+            '{"t": 2, "players": {"2": {}}}',
+            f'{{"t": 3, "players": {{{one}}}}}',
+            '{"t": 4, "players": {"1": {"name": "cy", "start": {"p": [1, 0, 2], "yaw": 0.5}}}}',
+            '{"t": 5}',
+            header=V3,
+        )
+    )
+    assert len(trace.samples) == 6
+    stays = [(s.player, s.name, [f.time for f in s.samples]) for s in trace.players]
+    assert stays == [
+        (1, "ann", [0.0, 1.0]),
+        (2, "bob", [1.0, 2.0]),
+        (1, "", [3.0]),
+        (1, "cy", [4.0]),
+    ]
+    assert trace.players[3].start == StartPoint(S.vec3(1.0, 0.0, 2.0), 0.5)
+    assert position(trace.players[0].samples[0].head) == (0.0, 1.7, 0.0)  # read as a line's
+
+
+def test_a_match_writer_writes_version_3_that_loads_back_equal(tmp_path: Path) -> None:
+    path = tmp_path / "match.jsonl"
+    frames = recorded_frames()
+    start = StartPoint(S.vec3(1.5, 0.0, -0.25), 1 / 3)
+    with TraceWriter(path, 72, version=3) as writer:
+        writer.write(frames[0], {3: PlayerFrame(replace(frames[1], time=0.0), "bob", start)})
+        writer.write(frames[1], {3: PlayerFrame(replace(frames[2], time=frames[1].time))})
+        writer.write(frames[2])
+    trace = load_trace(path)
+    assert list(trace.samples) == frames and trace.fixed_hz == 72
+    (stay,) = trace.players
+    assert (stay.player, stay.name, stay.start) == (3, "bob", start)
+    assert list(stay.samples) == [replace(frames[1], time=0.0), replace(frames[2], time=1 / 90)]
+    header, first, second, _ = path.read_text().splitlines()
+    assert json.loads(header) == {"format": "playspace-trace", "version": 3, "fixed_hz": 72}
+    assert "name" in json.loads(first)["players"]["3"]
+    assert "name" not in json.loads(second)["players"]["3"]
+    with TraceWriter(tmp_path / "solo.jsonl") as solo, pytest.raises(ValueError, match="version=3"):
+        solo.write(frames[0], {1: PlayerFrame(frames[0])})

@@ -1,11 +1,16 @@
-"""Trace files, format v2 (``docs/trace-format.md``): loading them (v1 and v2), and writing them
-(v2) as a session is recorded.
+"""Trace files, format v3 (``docs/trace-format.md``): loading them (v1, v2 and v3), and writing
+them (v2, or v3 for a match) as a session is recorded.
 
 Version 2 adds a hand's joints (``"joints"``: 26 poses and radii from a hand tracker) and is
 otherwise version 1: a v1 file loads exactly as it always did, and a v1 file that gives joints
-is refused (the key is v2's). The writer always writes version 2, because its header goes out
-with the first frame, before it can know whether a later one brings joints (a player who puts
-the controllers down), and a file's version must hold for every line.
+is refused (the key is v2's). A one-player recording is written as version 2 always, because
+its header goes out with the first frame, before it can know whether a later one brings joints
+(a player who puts the controllers down), and a file's version must hold for every line.
+
+Version 3 adds a line's ``"players"``: the frames of the players other than the first, so one
+file carries a whole match (:attr:`Trace.players`). A match recording is written as version 3
+always, for the same reason: a player may join after the header went out. A one-player
+recording stays version 2, so a playspace that reads only v2 still reads it.
 
 A trace is a promise to users that a recorded session replays to the same state, so loading is
 strict: anything the format does not define is an error that names the file, the line and the
@@ -26,8 +31,8 @@ import json
 import logging
 import math
 import os
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from types import TracebackType
 from typing import Any, Final, TypeVar
@@ -49,13 +54,23 @@ from playspace.spatial import Pose, Quat, Vec3, normalize, quat_from_xyzw, quat_
 
 logger = logging.getLogger(__name__)
 
-VERSION: Final = 2  # the version written
-VERSIONS: Final = (1, 2)  # the versions read
+VERSION: Final = 2  # the version a one-player recording is written in
+MATCH_VERSION: Final = 3  # the version a match (several players) is written in
+VERSIONS: Final = (1, 2, 3)  # the versions read
 _HEADER: Final = {"format": "playspace-trace", "version": VERSION}
 _HEADER_LINE: Final = json.dumps(_HEADER)
 _HEADER_KEYS = (*_HEADER, "fixed_hz")
 _RATES = (1.0, 10_000.0)  # fixed steps a second a recording may say it was made at
-_SAMPLE_KEYS = ("t", "head", "left", "right", "pads")
+_SAMPLE_KEYS = ("t", "head", "left", "right", "pads", "players")
+_V3_SAMPLE_KEYS = {"players"}  # the sample keys versions 1 and 2 do not have
+_PLAYER_KEYS = ("head", "left", "right", "name", "start")
+_START_KEYS = ("p", "yaw")
+_LINE_ONLY = {  # the sample keys a player object may not give, and why
+    "t": "'t': the line's time is every player's",
+    "pads": "'pads': a line's gamepads are the line's own",
+}
+_LONGEST_NAME = 200  # characters: a player's name is a label, not a document
+_LARGEST_PLAYER = 999_999  # a player number past this is not a match's
 _POSE_KEYS = ("p", "q", "v", "w")
 # Tracking space is a room: a pose 10 km out, or a hand at 1000 m/s, is not a recording but a
 # broken one, and past 3.4e38 Rapier's 32-bit floats would make it infinity.
@@ -95,13 +110,61 @@ class _NotFinite(TraceError):
 
 
 @dataclass(frozen=True, slots=True)
+class StartPoint:
+    """Where a player who joined a match began: the feet at `position` (world space, m),
+    facing `yaw` (radians, positive turning left, 0 facing -Z), as a ``PlayerStart`` says."""
+
+    position: Vec3
+    yaw: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTrace:
+    """One stay of a player other than the first in a match recording (version 3): their
+    number, name and start as the line they arrived on gives them, and their frames, one per
+    line from that line to the last that has them (they left at the next line's step)."""
+
+    player: int
+    samples: tuple[InputFrame, ...]
+    name: str = ""
+    start: StartPoint | None = None  # None: the scene's start
+
+    @property
+    def arrived(self) -> float:
+        """The time of the first line with them: the fixed step they were spawned in."""
+        return self.samples[0].time
+
+    @property
+    def last(self) -> float:
+        """The time of the last line with them: the last step they were in the world for."""
+        return self.samples[-1].time
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerFrame:
+    """What a match line says of a player other than the first: their frame at the line's
+    time and, on the line they arrive on (`name` not None), who they are and where they
+    started. A :class:`TraceWriter` of :data:`MATCH_VERSION` writes these."""
+
+    frame: InputFrame
+    name: str | None = None  # given on the line the player arrives on, and only there
+    start: StartPoint | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Trace:
-    """The samples of a trace file, in time order, and what loading it warned about."""
+    """The samples of a trace file, in time order, and what loading it warned about.
+
+    `samples` are the first player's (player 0's: a line's own keys); a match recording
+    (version 3) also holds the other players' stays, in the order they arrived (by number
+    within one line).
+    """
 
     samples: tuple[InputFrame, ...]
     path: str = "<memory>"
     warnings: tuple[str, ...] = field(default=())
     fixed_hz: float | None = None  # the fixed rate it was recorded at, when the header says
+    players: tuple[PlayerTrace, ...] = ()
 
     @property
     def duration(self) -> float:
@@ -335,21 +398,123 @@ def _pads(cursor: _Cursor, value: object) -> tuple[Gamepad, ...]:
     return tuple(pads)
 
 
-def _sample(cursor: _Cursor, value: object, previous: float | None) -> InputFrame:
-    record = _object(cursor, value, "", _SAMPLE_KEYS)
-    if "t" not in record:
-        raise cursor.error("t", "missing: every sample needs its time in seconds")
-    time = _time(cursor, record["t"], previous)
+def _frame(cursor: _Cursor, record: dict[str, Any], time: float, name: str) -> InputFrame:
+    """The devices of a sample (or of a player on it, `name` ``players.N``), at `time`."""
     head = None
+    head_name = _join(name, "head")
     if "head" in record:
-        head = _device(cursor, _object(cursor, record["head"], "head", _POSE_KEYS), "head")
+        head = _device(cursor, _object(cursor, record["head"], head_name, _POSE_KEYS), head_name)
+    left, right = _join(name, "left"), _join(name, "right")
     return InputFrame(
         time,
         head,
-        _hand(cursor, record.get("left", {}), "left"),
-        _hand(cursor, record.get("right", {}), "right"),
-        _pads(cursor, record.get("pads", [])),
+        _hand(cursor, record.get("left", {}), left),
+        _hand(cursor, record.get("right", {}), right),
     )
+
+
+def _sample(
+    cursor: _Cursor, value: object, previous: float | None
+) -> tuple[InputFrame, dict[int, PlayerFrame]]:
+    """A sample line: the first player's frame and the other players' (version 3)."""
+    keys: tuple[str, ...] = _SAMPLE_KEYS
+    if cursor.version < MATCH_VERSION:
+        if isinstance(value, dict) and _V3_SAMPLE_KEYS & value.keys():
+            key = min(_V3_SAMPLE_KEYS & value.keys())
+            said = f'"version": {cursor.version}'
+            raise cursor.error(key, f"a version {MATCH_VERSION} key; the header says {said}")
+        keys = tuple(k for k in _SAMPLE_KEYS if k not in _V3_SAMPLE_KEYS)
+    record = _object(cursor, value, "", keys)
+    if "t" not in record:
+        raise cursor.error("t", "missing: every sample needs its time in seconds")
+    time = _time(cursor, record["t"], previous)
+    frame = replace(_frame(cursor, record, time, ""), pads=_pads(cursor, record.get("pads", [])))
+    others = _players(cursor, record["players"], time) if "players" in record else {}
+    return frame, others
+
+
+def _player_number(cursor: _Cursor, key: str) -> int:
+    """A ``players`` key: ``"1"``, ``"2"``...; player 0's frame is the line's own keys."""
+    if key.isascii() and key.isdigit() and key[0] != "0" and int(key) <= _LARGEST_PLAYER:
+        return int(key)
+    raise cursor.error(
+        _join("players", key),
+        f"expected a player number (1 to {_LARGEST_PLAYER}, no leading zeros; player 0's "
+        f"frame is the line's own keys), got the key {_show(key)}",
+    )
+
+
+def _players(cursor: _Cursor, value: object, time: float) -> dict[int, PlayerFrame]:
+    """A line's ``players``: each other player's frame, and who arrives on this line."""
+    if not isinstance(value, dict):
+        raise cursor.error("players", f"expected an object of player numbers, got {_show(value)}")
+    players: dict[int, PlayerFrame] = {}
+    for key, item in value.items():
+        if key.startswith("x-"):
+            continue
+        number = _player_number(cursor, key)
+        name = _join("players", key)
+        for line_key, why in _LINE_ONLY.items():
+            if isinstance(item, dict) and line_key in item:
+                raise cursor.error(_join(name, line_key), f"a player's frame has no {why}")
+        record = _object(cursor, item, name, _PLAYER_KEYS)
+        given = record.get("name")
+        if given is not None and (type(given) is not str or len(given) > _LONGEST_NAME):
+            raise cursor.error(
+                _join(name, "name"),
+                f"expected a text of at most {_LONGEST_NAME} characters, got {_show(given)}",
+            )
+        start = _start(cursor, record["start"], name) if "start" in record else None
+        if start is not None and given is None:
+            raise cursor.error(
+                _join(name, "start"),
+                "given without 'name': a start is said on the line a player arrives on, "
+                "which gives their name",
+            )
+        players[number] = PlayerFrame(_frame(cursor, record, time, name), given, start)
+    return players
+
+
+def _start(cursor: _Cursor, value: object, name: str) -> StartPoint:
+    field = _join(name, "start")
+    record = _object(cursor, value, field, _START_KEYS)
+    for key in _START_KEYS:
+        if key not in record:
+            raise cursor.error(_join(field, key), "missing: a start needs 'p' and 'yaw'")
+    reach = _REACH["p"]
+    p = cursor.numbers(record["p"], _join(field, "p"), 3, -reach, reach)
+    (yaw,) = cursor.numbers(record["yaw"], _join(field, "yaw"), None, -reach, reach)
+    return StartPoint(vec3_from(p), yaw)
+
+
+@dataclass(slots=True)
+class _Stays:
+    """The other players' stays as the lines of a match come: a player is in the match on
+    every line that has them; one missing from a line has left, and one whose line gives a
+    name has just arrived (a number the host gave again after its player left)."""
+
+    done: list[PlayerTrace] = field(default_factory=list)
+    open: dict[int, tuple[PlayerFrame, list[InputFrame]]] = field(default_factory=dict)
+
+    def add(self, players: dict[int, PlayerFrame]) -> None:
+        for number in [n for n in self.open if n not in players]:
+            self._close(number)
+        for number in sorted(players):
+            given = players[number]
+            if number in self.open and given.name is not None:
+                self._close(number)
+            if number not in self.open:
+                self.open[number] = (given, [])
+            self.open[number][1].append(given.frame)
+
+    def _close(self, number: int) -> None:
+        first, frames = self.open.pop(number)
+        self.done.append(PlayerTrace(number, tuple(frames), first.name or "", first.start))
+
+    def all(self) -> tuple[PlayerTrace, ...]:
+        for number in sorted(self.open):
+            self._close(number)
+        return tuple(sorted(self.done, key=lambda stay: (stay.arrived, stay.player)))
 
 
 def _header(cursor: _Cursor, value: object) -> float | None:
@@ -364,7 +529,7 @@ def _header(cursor: _Cursor, value: object) -> float | None:
     version = record.get("version")
     if type(version) is not int or version not in VERSIONS:
         shown = _show(version) if "version" in record else "nothing"
-        readable = " or ".join(map(str, VERSIONS))
+        readable = f"{', '.join(map(str, VERSIONS[:-1]))} or {VERSIONS[-1]}"
         raise cursor.error(
             "version", f"expected {readable} (the versions this playspace reads), got {shown}"
         )
@@ -401,8 +566,11 @@ def _json(cursor: _Cursor, raw: bytes) -> object:
         raise cursor.error(None, "nested too deeply to be a sample") from None
 
 
-def _read(cursor: _Cursor, lines: Iterable[bytes]) -> tuple[list[InputFrame], float | None]:
+def _read(
+    cursor: _Cursor, lines: Iterable[bytes]
+) -> tuple[list[InputFrame], float | None, tuple[PlayerTrace, ...]]:
     samples: list[InputFrame] = []
+    stays = _Stays()
     fixed_hz: float | None = None
     blank: int | None = None  # the first blank line: allowed only if nothing follows it
     for number, raw in enumerate(lines, 1):
@@ -426,12 +594,14 @@ def _read(cursor: _Cursor, lines: Iterable[bytes]) -> tuple[list[InputFrame], fl
         if cursor.line == 1:
             fixed_hz = _header(cursor, value)
         else:
-            samples.append(_sample(cursor, value, samples[-1].time if samples else None))
+            frame, others = _sample(cursor, value, samples[-1].time if samples else None)
+            samples.append(frame)
+            stays.add(others)
     if blank == 1 or cursor.line == 0:
         raise TraceError(cursor.path, 1, None, f"empty file; expected the header {_HEADER_LINE}")
     if not samples:
         raise TraceError(cursor.path, 2, None, "no samples after the header")
-    return samples, fixed_hz
+    return samples, fixed_hz, stays.all()
 
 
 def load_trace(path: _Path) -> Trace:
@@ -443,10 +613,12 @@ def load_trace(path: _Path) -> Trace:
         raise TraceError(cursor.path, None, None, problem)
     try:
         with open(path, "rb") as file:
-            samples, fixed_hz = _read(cursor, iter(lambda: file.readline(LONGEST_LINE), b""))
+            samples, fixed_hz, players = _read(
+                cursor, iter(lambda: file.readline(LONGEST_LINE), b"")
+            )
     except OSError as error:
         raise TraceError(cursor.path, None, None, f"cannot read: {error.strerror}") from None
-    return Trace(tuple(samples), cursor.path, tuple(cursor.warnings), fixed_hz)
+    return Trace(tuple(samples), cursor.path, tuple(cursor.warnings), fixed_hz, players)
 
 
 def _xyz(v: Vec3) -> list[float]:
@@ -476,7 +648,22 @@ def _joints_record(joints: HandJoints) -> list[dict[str, object]]:
 
 def _record(frame: InputFrame) -> dict[str, object]:
     """A frame as one sample object; hands always carry their controls, so nothing is implied."""
-    record: dict[str, object] = {"t": frame.time}
+    return {"t": frame.time} | _devices(frame) | _pads_record(frame)
+
+
+def _player_record(given: PlayerFrame) -> dict[str, object]:
+    """Another player's frame on a match line: their devices, and on the line they arrive on
+    their name and start. Their gamepads are not written: a line's ``pads`` are its own."""
+    record = _devices(given.frame)
+    if given.name is not None:
+        record["name"] = given.name
+    if given.start is not None:
+        record["start"] = {"p": _xyz(given.start.position), "yaw": given.start.yaw}
+    return record
+
+
+def _devices(frame: InputFrame) -> dict[str, object]:
+    record: dict[str, object] = {}
     if frame.head is not None:
         record["head"] = _pose_record(frame.head)
     for name, hand in (("left", frame.left), ("right", frame.right)):
@@ -489,6 +676,11 @@ def _record(frame: InputFrame) -> dict[str, object]:
         if hand.joints is not None:
             controls["joints"] = _joints_record(hand.joints)
         record[name] = _pose_record(hand.pose) | controls
+    return record
+
+
+def _pads_record(frame: InputFrame) -> dict[str, object]:
+    record: dict[str, object] = {}
     if frame.pads:
         record["pads"] = [
             {
@@ -518,11 +710,22 @@ class TraceWriter:
     Frames are taken to be valid, as an input source promises; the writer checks their times,
     which only the sequence can get wrong, raising :class:`TraceError` for one that is not
     later than the last, and refuses NaN with :class:`ValueError`.
+
+    `version` is :data:`VERSION` for one player's recording, or :data:`MATCH_VERSION` for a
+    match, whose lines also carry the other players' frames (see
+    :class:`~playspace.systems.input.MatchRecorder`, which writes those).
     """
 
-    def __init__(self, path: _Path, fixed_hz: float | None = None) -> None:
+    def __init__(
+        self, path: _Path, fixed_hz: float | None = None, *, version: int = VERSION
+    ) -> None:
+        if version not in (VERSION, MATCH_VERSION):
+            raise ValueError(
+                f"a trace is written as version {VERSION} or {MATCH_VERSION}, not {version}"
+            )
         self._cursor = _Cursor(os.fspath(path))
         self.fixed_hz = fixed_hz
+        self.version = version
         self._previous: float | None = None
         self._samples = 0
         self._file = open(path, "w", encoding="utf-8", buffering=1)  # noqa: SIM115 (closed in close)
@@ -532,17 +735,30 @@ class TraceWriter:
         if not self._headed:
             self._headed = True
             rate = {} if self.fixed_hz is None else {"fixed_hz": _rate(self.fixed_hz)}
-            self._file.write(json.dumps(_HEADER | rate) + "\n")
+            header = _HEADER | {"version": self.version} | rate
+            self._file.write(json.dumps(header) + "\n")
 
     @property
     def path(self) -> str:
         return self._cursor.path
 
-    def write(self, frame: InputFrame) -> None:
-        """Append one frame as the next sample."""
+    def write(self, frame: InputFrame, players: Mapping[int, PlayerFrame] | None = None) -> None:
+        """Append one frame as the next sample; in a match, with the other `players`' frames
+        by number (1 and up), which the line's time stamps."""
         self._cursor.line = self._samples + 2  # the line this frame will be written on
         time = _time(self._cursor, float(frame.time), self._previous)
-        text = json.dumps(_record(frame), allow_nan=False)
+        record = _record(frame)
+        if players:
+            if self.version < MATCH_VERSION:
+                raise ValueError(
+                    f"{self.path}: other players' frames need a match recording "
+                    f"(version={MATCH_VERSION})"
+                )
+            for number in players:
+                if type(number) is not int or not 1 <= number <= _LARGEST_PLAYER:
+                    raise ValueError(f"{self.path}: no player number {number!r} (1 and up)")
+            record["players"] = {str(n): _player_record(players[n]) for n in sorted(players)}
+        text = json.dumps(record, allow_nan=False)
         try:
             self._head()
             self._file.write(text + "\n")

@@ -1,16 +1,18 @@
-"""Input without a headset: trace files (format v1, ``docs/trace-format.md``) and the sources
+"""Input without a headset: trace files (``docs/trace-format.md``) and the sources
 that turn a trace or a script into input frames, sampled at the fixed step's time.
 
 Live devices (a headset, the desktop simulator) are read once a display frame through a
 :class:`LiveSource`, which hands each fixed step the poses at the step's own time.
 
 Load a recording with :func:`load_trace` and play it with :class:`ReplaySource`; record one
-with :class:`TraceWriter`, or pass any source through a :class:`Recorder`; drive a test with
+with :class:`TraceWriter`, or pass any source through a :class:`Recorder`; record a whole match
+(every player, one file) with a :class:`MatchRecorder`; drive a test with
 :class:`ScriptedSource` and the builders :func:`standing`, :func:`hand_input` and
 :func:`device_pose`.
 """
 
 from playspace.formats.trace import (
+    PlayerTrace,
     Trace,
     TraceError,
     TraceWriter,
@@ -18,6 +20,7 @@ from playspace.formats.trace import (
     write_trace,
 )
 from playspace.systems.input.live import LiveSource
+from playspace.systems.input.match import MatchRecorder
 from playspace.systems.input.sources import (
     InputSource,
     Polled,
@@ -32,6 +35,8 @@ from playspace.systems.input.sources import (
 __all__ = [
     "InputSource",
     "LiveSource",
+    "MatchRecorder",
+    "PlayerTrace",
     "Polled",
     "Recorder",
     "ReplaySource",
