@@ -201,6 +201,10 @@ def _parser() -> argparse.ArgumentParser:
         "--keyframe-every", type=_at_least_one, default=90, metavar="N",
         help="every N-th state carries every moving body, the others those that moved (90)",
     )  # fmt: skip
+    host.add_argument(
+        "--players", type=_at_least_one, default=2, metavar="N",
+        help="seats for remote players (2); a joiner past them waits for a free one",
+    )  # fmt: skip
     commands.add_parser(
         "doctor", help="say what this machine offers: OpenXR runtime, GL, display, gamepads"
     )
@@ -587,6 +591,7 @@ def _host(args: argparse.Namespace) -> int:
             args.scene, network, fixed_hz=args.fixed_hz, seed=args.seed, playout=args.playout,
             state_every=args.state_every, keyframe_every=args.keyframe_every,
             telemetry=telemetry, record=args.record, say=lambda line: print(line, flush=True),
+            players=args.players,
         )  # fmt: skip
         stack.callback(host.close)
         print(f"hosting {args.scene} as session {args.session!r} on {network.listen}", flush=True)

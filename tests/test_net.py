@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import math
@@ -14,6 +15,7 @@ import threading
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 import zenoh
@@ -21,11 +23,13 @@ from cli_helpers import ROOT, playspace
 from pyglm import glm
 
 from playspace.components import Transform
+from playspace.components.avatars import Avatar
 from playspace.components.drawn import DrawnPoses
 from playspace.components.input import InputFrame
 from playspace.components.rig import Rig, ViewFade
 from playspace.components.scene import Prop
 from playspace.ecs import Phase, World
+from playspace.formats.telemetry import read_telemetry
 from playspace.loops.replay import prepare_replay
 from playspace.net import (
     Client,
@@ -35,6 +39,7 @@ from playspace.net import (
     InputQueue,
     Network,
     OwnBody,
+    Played,
     RemoteDrawn,
     RemoteView,
     State,
@@ -47,6 +52,7 @@ from playspace.net import (
 )
 from playspace.net.client import BLEND
 from playspace.net.correction import BodyCorrected, add_correction, decide
+from playspace.net.host import NetSource
 from playspace.net.session import paced
 from playspace.net.wire import encode_state
 from playspace.spatial import Pose, Vec3, identity, vec3
@@ -90,9 +96,9 @@ def _match(tmp_path: Path, *join_options: str, playout: int = 8) -> tuple[str, P
     return out, telemetry, record
 
 
-def _replays_to(tmp_path: Path, record: Path, telemetry: Path) -> None:
+def _replays_to(tmp_path: Path, record: Path, telemetry: Path, target: Path = SNOWBALL) -> None:
     replayed = tmp_path / "replayed.jsonl"
-    run = playspace("run", SNOWBALL, "--headless", "--trace", record, "--telemetry", replayed)
+    run = playspace("run", target, "--headless", "--trace", record, "--telemetry", replayed)
     assert run.returncode == 0, run.stderr
     assert replayed.read_bytes() == telemetry.read_bytes()
 
@@ -138,7 +144,7 @@ def test_hostile_messages_are_refused_counted_and_never_reach_the_world() -> Non
     peer = _peer(endpoint)
     try:
         token = peer.liveliness().declare_token("playspace/t/players/alice")
-        _wait(lambda: host.seat is not None)
+        _wait(lambda: "alice" in host.seats)
         good = encode_input(TICKET, [(1, standing())])
         nan = bytearray(good)
         struct.pack_into("<f", nan, 18 + 12 + 1, math.nan)  # the head's x
@@ -150,9 +156,16 @@ def test_hostile_messages_are_refused_counted_and_never_reach_the_world() -> Non
         time.sleep(0.2)
         other = encode_input(bytes(range(16)), [(2, standing())])  # another client, alice's key
         peer.put("playspace/t/input/alice", other)
-        _wait(lambda: sum(host.refused.values()) >= 6)
-        assert host.refused == {"malformed": 4, "unseated": 1, "claimed": 1}
-        assert host.seat is not None and list(host.seat.queue.frames) == [1]
+        second = peer.liveliness().declare_token("playspace/t/players/bob")  # the second seat
+        _wait(lambda: "bob" in host.seats)
+        peer.put("playspace/t/input/bob", other)  # bob's seat, for the other client's ticket
+        time.sleep(0.2)
+        peer.put("playspace/t/input/bob", good)  # alice's client, bob's key
+        _wait(lambda: sum(host.refused.values()) >= 7)
+        assert host.refused == {"malformed": 4, "unseated": 1, "claimed": 2}
+        assert list(host.seats["alice"].queue.frames) == [1]
+        assert list(host.seats["bob"].queue.frames) == [2] and host.seats["bob"].index == 1
+        second.undeclare()  # type: ignore[no-untyped-call]
         with pytest.raises(WireError, match=r"frame 0\.right\.p"):
             decode_input(encode_input(TICKET, [(1, InputFrame(right=far))]))
         token.undeclare()  # type: ignore[no-untyped-call]
@@ -171,12 +184,12 @@ def test_a_vanished_client_is_removed_within_two_seconds() -> None:
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
     )  # fmt: skip
     try:
-        _wait(lambda: host.seat is not None, 20.0)
-        assert host.seat is not None and host.seat.player == "bob"
+        _wait(lambda: "bob" in host.seats, 20.0)
+        assert list(host.seats) == ["bob"]
         client.kill()
         killed = time.time()
-        _wait(lambda: host.seat is None, 5.0)
-        assert host.seat is None
+        _wait(lambda: not host.seats, 5.0)
+        assert not host.seats
         left = [float(line.split()[-1]) for line in lines if line.startswith("left bob")]
         assert left and left[0] - killed < 2.0
     finally:
@@ -224,6 +237,19 @@ def test_the_input_queue_restores_order_fills_losses_and_catches_up() -> None:
     assert queue.take() is frames[4] and queue.skipped == 1
     queue.offer(tuple((s, frames[s]) for s in range(6, 12)))  # a burst: fall back to the playout
     assert queue.take() is frames[10] and queue.skipped == 1 + 5  # 5 to 9 dropped
+
+
+def test_a_seat_left_holds_its_last_frame_while_late_and_stands_once_freed() -> None:
+    """A seat whose next frame is late holds the last one (walking on); once its player left,
+    the rig stands rather than walking on with the stick it last had."""
+    source = NetSource(threading.Lock())
+    source.queue = InputQueue(playout=1)
+    walking = replace(standing(), left=replace(standing().left, stick=(0.0, 1.0)), time=0.01)
+    source.queue.offer(((1, walking),))
+    assert source.sample(0.01).left.stick == (0.0, 1.0)
+    assert source.sample(0.02).left.stick == (0.0, 1.0)  # nothing new yet: held
+    source.queue = None  # the player left
+    assert source.sample(0.03).left.stick == (0.0, 0.0)
 
 
 def test_remote_bodies_are_drawn_interpolated_behind_the_newest_state() -> None:
@@ -363,14 +389,14 @@ def test_under_delay_and_loss_both_ways_the_flight_stays_smooth_and_the_hit_arri
 
 
 def test_the_host_feet_travel_gated_and_a_correction_is_decided_once() -> None:
-    state = State(4, 0.5, {}, echo=3, feet=vec3(1.0, 0.0, -2.0))
+    state = State(4, 0.5, {}, players={0: Played(3, 0.0, vec3(1.0, 0.0, -2.0))})
     data = encode_state(state)
-    assert len(data) - len(encode_state(State(4, 0.5, {}, echo=3))) == 12  # three floats
-    assert decode_state(data).feet == vec3(1.0, 0.0, -2.0)
+    assert len(data) - len(encode_state(State(4, 0.5, {}, players={0: Played(3)}))) == 12
+    assert decode_state(data).players[0].feet == vec3(1.0, 0.0, -2.0)
     for bad in (math.nan, math.inf, 1e5):
         hostile = bytearray(data)
-        struct.pack_into("<f", hostile, 24, bad)  # the feet's x, after the state's header
-        with pytest.raises(WireError, match=r"state\.feet"):
+        struct.pack_into("<f", hostile, 27, bad)  # the feet's x, after the headers
+        with pytest.raises(WireError, match=r"player 0\.feet"):
             decode_state(bytes(hostile))
     # the client walked -z 0.03 m a step; the host has it 0.2 m to the right at step 2
     own = OwnBody(lambda: None, lambda: 3)
@@ -520,3 +546,183 @@ def test_a_correction_moves_the_body_and_the_origin_together(
     assert body.position.x - was[0].x == pytest.approx(off, abs=1e-6)
     assert origin.position.x - was[1].x == pytest.approx(off, abs=1e-6)
     assert world.read_events(BodyCorrected, reader=said) == []  # corrected once
+
+
+SPAWNED = PLAIN + "\n[[spawn]]\nposition = [3, 0, 0]\n"
+Bodies = list[tuple[float, dict[str, tuple[Vec3, Vec3]]]]  # host time, name: (feet, head)
+
+
+def _walking(path: Path, start: float, seconds: float) -> None:
+    """Standing, then the left stick forward (2.5 m/s down -Z) from `start` for 1 s."""
+    with TraceWriter(path, 90.0) as writer:
+        for i in range(round(seconds * 90)):
+            frame = standing()
+            if start * 90 <= i < (start + 1.0) * 90:
+                frame = replace(frame, left=replace(frame.left, stick=(0.0, 1.0)))
+            writer.write(replace(frame, time=i / 90))
+
+
+def _watch_avatars(client: Client, log: list[tuple[float, dict[tuple[str, str], Vec3]]]) -> object:
+    """A plugin recording, each frame of `client`'s world, the host time drawn and where each
+    avatar is (player, part: position)."""
+
+    def watch(world: World) -> None:
+        at = {(a.player, a.part): Vec3(t.position) for _, (a, t) in world.query(Avatar, Transform)}
+        log.append((client.remote.drawn, at))
+
+    return lambda world: world.add_system(
+        watch, phase=Phase.LATE, after=(draw_remote,), reads=(Avatar, Transform)
+    )
+
+
+def _at(bodies: Bodies, name: str, when: float, which: int = 1) -> Vec3 | None:
+    """Where the host had `name`'s feet (0) or head (1) at host time `when`, interpolated."""
+    for (t0, a), (t1, b) in itertools.pairwise(bodies):
+        if t0 <= when <= t1 and name in a and name in b:
+            return a[name][which] + (b[name][which] - a[name][which]) * ((when - t0) / (t1 - t0))
+    return None
+
+
+def test_two_seated_players_walk_their_own_bodies_and_draw_each_other(tmp_path: Path) -> None:
+    """Alice and Bob sit on a host of two seats (Bob at the scene's [[spawn]]); each one's
+    walk moves their own body in the host's world; each draws the other's avatar where the host
+    has them and never their own; Carol, a third, waits unseated; when Bob leaves, his avatar
+    goes from Alice's world, the host says player_left, and Carol takes his seat. The match's
+    recording, every seat's input in one file, replays to the host's telemetry byte for
+    byte."""
+    (tmp_path / "plain.toml").write_text(SPAWNED)
+    for name, start in (("alice", 0.3), ("bob", 1.6)):
+        _walking(tmp_path / f"{name}.jsonl", start, 3.0)
+    endpoint, lines, bodies = _endpoint(), list[str](), Bodies()
+    record, telemetry = tmp_path / "match.jsonl", io.StringIO()
+    host = Host(
+        tmp_path / "plain.toml",
+        Network("m", listen=[endpoint]),
+        say=lines.append,
+        record=record,
+        telemetry=telemetry,
+    )
+
+    def host_step() -> None:
+        host.step()
+        world = host.world
+        with host.lock:
+            names = {seat.number: seat.player for seat in host.seats.values()}
+        bodies.append((world.fixed_time.elapsed, {
+            str(names.get(rig.player)): (Vec3(world.get(rig.body, Transform).position),
+                                         Vec3(world.get(rig.head, Transform).position))
+            for _, rig in world.each(Rig)}))  # fmt: skip
+
+    stop = False
+    hosting = threading.Thread(target=lambda: paced(host_step, 90.0, None, lambda: stop))
+    clients = {n: Client(Network("m", connect=[endpoint]), n) for n in ("alice", "bob")}
+    drawn: dict[str, list[tuple[float, dict[tuple[str, str], Vec3]]]] = {"alice": [], "bob": []}
+    carol = None
+    try:
+        hosting.start()
+        for client in clients.values():
+            client.wait_for_host()
+        _wait(lambda: all(s.number is not None for s in host.seats.values())
+              and len(host.seats) == 2, 10.0)  # fmt: skip
+        worlds = {
+            n: prepare_replay(tmp_path / "plain.toml", tmp_path / f"{n}.jsonl", 4.5, 90.0, 0)
+            .world([c.plugin, _watch_avatars(c, drawn[n])])
+            for n, c in clients.items()
+        }  # fmt: skip
+        carol = Client(Network("m", connect=[endpoint]), "carol")
+        carol.wait_for_host()
+
+        def both() -> None:
+            for world in worlds.values():
+                world.step(1)
+
+        before = {n: (c.sent, c.received, time.monotonic()) for n, c in clients.items()}
+        paced(both, 90.0, round(3.0 * 90), None)
+        for name, (sent, received, began) in before.items():
+            client, took = clients[name], time.monotonic() - began
+            up, down = (client.sent - sent) / took, (client.received - received) / took
+            print(f"{name}: {up / 1000:.1f} kB/s up, {down / 1000:.1f} kB/s down")
+            assert up < 64_000 and down < 64_000  # the goal per client each way
+        assert carol.seated is False and "carol" not in host.seats
+        clients["bob"].close()
+        paced(lambda: worlds["alice"].step(1), 90.0, round(1.5 * 90), None)
+        _wait(lambda: "carol" in host.seats)
+        assert host.seats["carol"].index == 1  # Bob's seat, freed
+    finally:
+        stop = True
+        hosting.join()
+        for client in (*clients.values(), *([carol] if carol else [])):
+            if client is not clients["bob"]:
+                client.close()
+        host.close()
+    assert host.refused["full"] == 1 and any(line.startswith("refused carol") for line in lines)
+    # each one's walk moved their own body, and only theirs
+    alice0, bob0 = bodies[0][1]["alice"][0], bodies[0][1]["bob"][0]
+    assert (alice0.x, bob0.x) == pytest.approx((0.0, 3.0), abs=0.01)  # [player], [[spawn]]
+    half = next(t for t, b in bodies if b["alice"][0].z < alice0.z - 1.0)  # Alice walked 1 m
+    at_half = next(b for t, b in bodies if t == half)
+    assert glm.distance(at_half["bob"][0], bob0) < 0.05  # Bob still stood
+    ended = next(b for _, b in reversed(bodies) if "bob" in b)
+    assert ended["bob"][0].z < bob0.z - 1.0 and abs(ended["bob"][0].x - 3.0) < 0.05
+    # each client corrected its own body by its own feet: Bob's, which started at the scene's
+    # [player] in his world, stands at the [[spawn]] as the host has it
+    for name in ("alice", "bob"):
+        hosted = next(b for _, b in reversed(bodies) if name in b)[name][0]
+        world = worlds[name]
+        mine = world.get(world.resource(Rig).body, Transform).position
+        assert math.hypot(mine.x - hosted.x, mine.z - hosted.z) < 0.1, (name, mine, hosted)
+    # each draws the other where the host had them, and never themselves
+    for me, other in (("alice", "bob"), ("bob", "alice")):
+        compared = 0
+        for when, at in drawn[me]:
+            assert not any(player == me for player, _ in at)
+            expected = _at(bodies, other, when) if (other, "head") in at else None
+            if expected is not None:
+                assert glm.distance(at[(other, "head")], expected) < 0.03
+                compared += 1
+        assert compared > 100, (me, compared)
+    assert {part for player, part in drawn["alice"][200][1] if player == "bob"} == {
+        "head", "left_hand", "right_hand", "body"}  # fmt: skip
+    # Bob left: the host said so, and his avatar went from Alice's world
+    left = [e for s in clients["alice"].events for e in s.events if e["type"] == "player_left"]
+    assert left and left[0]["name"] == "bob"
+    assert not any(player == "bob" for player, _ in drawn["alice"][-1][1])
+    # the recording has Bob from his join to his leaving, and Carol after
+    (tmp_path / "host.jsonl").write_text(telemetry.getvalue())
+    joins = [e["name"] for e in _events_in(tmp_path / "host.jsonl") if e["type"] == "player_joined"]
+    assert joins == ["bob", "carol"]
+    _replays_to(tmp_path, record, tmp_path / "host.jsonl", tmp_path / "plain.toml")
+
+
+def test_playspace_host_players_sets_the_seats() -> None:
+    """`playspace host --players 1`: a second player present is refused a seat, and said so;
+    the first one's seat goes to them once the first leaves."""
+    endpoint = _endpoint()
+    host = subprocess.Popen(
+        _command("host", SNOWBALL, "--session", "p", "--listen", endpoint, "--seconds", "4",
+                 "--players", "1"),
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
+    )  # fmt: skip
+    peer = None
+    try:
+        assert host.stdout is not None and "hosting" in host.stdout.readline()
+        peer = Network("p", connect=[endpoint]).open()
+        first = peer.liveliness().declare_token("playspace/p/players/ann")
+        time.sleep(0.3)
+        second = peer.liveliness().declare_token("playspace/p/players/ben")
+        time.sleep(0.3)
+        first.undeclare()  # type: ignore[no-untyped-call]
+        out, _ = host.communicate(timeout=30)
+        second.undeclare()  # type: ignore[no-untyped-call]
+    finally:
+        if peer is not None:
+            peer.close()  # type: ignore[no-untyped-call]
+        host.kill()
+    assert "refused ben: all 1 seats taken" in out
+    assert "refused messages: 1 full" in out
+    assert "seated ann in seat 0" in out
+    assert out.index("left ann") < out.index("seated ben in seat 0")
+
+
+def _events_in(telemetry: Path) -> list[dict[str, Any]]:
+    return [e for step in read_telemetry(telemetry).steps for e in step["events"]]

@@ -23,6 +23,7 @@ from rig_helpers import rig_world as player_world
 from playspace import spatial
 from playspace.app import build_world
 from playspace.components import DeviceRole, Grabbable, Prop, Static, TrackedDevice, Transform
+from playspace.components.avatars import Avatar
 from playspace.components.interaction import Hand
 from playspace.components.physics import (
     BodyKind,
@@ -161,6 +162,25 @@ def test_a_red_box_in_front_of_the_camera_is_red_at_the_centre(gl: Context) -> N
     image = draw(gl, world, palette=Palette(prop=RED))
     assert centre(image) == pytest.approx((1.0, 0.0, 0.0), abs=1 / 255)
     assert image[0, 0] == pytest.approx(BACKGROUND, abs=1 / 255)
+
+
+def test_another_players_avatar_is_drawn_where_it_is_placed_and_gone_when_despawned(
+    gl: Context,
+) -> None:
+    """A remote player's head (an Avatar: no collider, no body) shows in the opponents'
+    colour at its Transform, follows it when moved, and is no longer drawn once despawned."""
+    world = World()
+    head = world.spawn(Transform(spatial.vec3(0, 0, -3)), Avatar("bob", "head", Sphere(0.5)))
+    palette = Palette(opponent=RED)
+    assert centre(draw(gl, world, palette=palette)) == pytest.approx((1, 0, 0), abs=1 / 255)
+    world.get(head, Transform).position = spatial.vec3(1.5, 0.0, -3.0)  # moved to the right
+    image = draw(gl, world, palette=palette)
+    assert centre(image) == pytest.approx(BACKGROUND, abs=1 / 255)
+    # 1.5 m right of 3 m ahead: a third of the way from the centre to the right edge
+    assert image[SIZE[1] // 2, SIZE[0] * 2 // 3] == pytest.approx((1, 0, 0), abs=1 / 255)
+    world.despawn(head)
+    red = np.isclose(draw(gl, world, palette=palette), (1.0, 0.0, 0.0), atol=1 / 255)
+    assert not red.all(axis=2).any()
 
 
 def test_a_box_behind_another_is_hidden_whatever_the_order(gl: Context) -> None:

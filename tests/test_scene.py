@@ -53,6 +53,7 @@ from playspace.scene import (
     euler_rotation,
     load_scene,
     physics_plugin_for,
+    player_start_for,
     spawn_scene,
 )
 from playspace.spatial import Pose
@@ -731,7 +732,7 @@ def test_unknown_keys_and_tables_are_errors_that_list_the_known_ones(tmp_path: P
     )
     known = (
         "[[box]], [[stairs]], [[ramp]], [[mesh]], [[prop]], [[opponent]], [[socket]], "
-        "[player], [physics], [scene], [materials], [camera], [grab], [climb]"
+        "[[spawn]], [player], [physics], [scene], [materials], [camera], [grab], [climb]"
     )
     assert found == [
         f"{file}: unknown table [[boxes]]; known tables: {known}",
@@ -1536,4 +1537,44 @@ def test_the_new_keys_are_checked_all_at_once(tmp_path: Path) -> None:
         f"{file}: [climb], key 'grip_off': expected a grip less than grip_on (0.2), got 0.5",
         f"{file}: [climb]: expected climbable = true on a [[box]] or a [[prop]] with it "
         "(nothing of the scene is climbable: it changes nothing)",
+    ]
+
+
+def test_spawn_tables_place_the_players_after_the_first_in_file_order(tmp_path: Path) -> None:
+    spawns = "[[spawn]]\nposition = [3, 0, -1]\nyaw = 90\n\n[[spawn]]\nposition = [-2, 0.5, 4]\n"
+    player = '[player]\nposition = [1, 0, 2]\nyaw = 90\npolicy = "push_back"\n'
+    scene = load_scene(write(tmp_path, FLOOR + player + spawns))
+    world = World()
+    world.add_plugin(physics_plugin_for(scene))
+    spawn_scene(world, scene)
+    first = world.resource(PlayerStart)
+    starts = [player_start_for(scene, first, seat) for seat in range(4)]
+    assert starts[0] is first
+    assert tuple(starts[1].position) == (3.0, 0.0, -1.0)
+    assert starts[1].yaw == pytest.approx(math.pi / 2)
+    assert tuple(starts[2].position) == (-2.0, 0.5, 4.0) and starts[2].yaw == 0.0
+    assert starts[2].policy == "push_back"  # the rest is the first player's
+    # past the last [[spawn]]: 2 m a seat to the first player's right (facing -X: right is -Z)
+    assert tuple(starts[3].position) == pytest.approx((1.0, 0.0, 2.0 - 6.0))
+    bare = load_scene(write(tmp_path, FLOOR, "bare.toml"))
+    assert bare.spawns == ()
+    beside = player_start_for(bare, PlayerStart(), 1)
+    assert tuple(beside.position) == (2.0, 0.0, 0.0) and beside.yaw == 0.0
+
+
+def test_every_problem_of_a_spawn_table_is_reported_naming_it(tmp_path: Path) -> None:
+    spawns = (
+        "[[spawn]]\nposition = [0, 0, 1]\n\n"
+        '[[spawn]]\nposition = [1, nan, 2]\nyaw = "left"\nfacing = 2\n\n[[spawn]]\n'
+    )
+    path = write(tmp_path, FLOOR + spawns)
+    with pytest.raises(SceneError) as raised:
+        load_scene(path)
+    assert raised.value.errors == [
+        f"{path}: [[spawn]] 2, key 'position': expected three numbers >= -10000 and <= 10000 "
+        "(metres), got [1, nan, 2]",
+        f"{path}: [[spawn]] 2, key 'yaw': expected a finite number (degrees), got \"left\"",
+        f"{path}: [[spawn]] 2: unknown key 'facing'; known keys: position, yaw",
+        f"{path}: [[spawn]] 3, key 'position': missing, expected three numbers >= -10000 and "
+        "<= 10000 (metres)",
     ]

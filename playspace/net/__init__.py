@@ -9,6 +9,7 @@ from playspace.net.host import Host, InputQueue
 from playspace.net.session import DEFAULT_ENDPOINT, NetError, Network
 from playspace.net.wire import (
     Events,
+    Played,
     State,
     WireError,
     decode_events,
@@ -29,6 +30,7 @@ __all__ = [
     "NetError",
     "Network",
     "OwnBody",
+    "Played",
     "RemoteDrawn",
     "RemoteView",
     "State",

@@ -24,9 +24,12 @@ from pathlib import Path
 
 import zenoh
 
+from playspace.components import Transform
+from playspace.components.avatars import Avatar
 from playspace.components.drawn import DrawnPoses
 from playspace.components.input import InputFrame
 from playspace.components.interaction import Hand
+from playspace.components.physics import Box, Capsule, Shape, Sphere
 from playspace.components.rig import Rig
 from playspace.components.scene import Opponent, Prop
 from playspace.ecs import Phase, World
@@ -43,7 +46,7 @@ from playspace.net.wire import (
     decode_state,
     encode_input,
 )
-from playspace.spatial import Pose, Vec3, lerp_pose, normalize, vec3
+from playspace.spatial import Pose, Vec3, identity, lerp_pose, normalize, vec3
 from playspace.systems.drawn import late_placement
 from playspace.systems.input import Recorder
 from playspace.systems.tracking import InputState
@@ -53,6 +56,13 @@ OFFSETS = 180  # recent states whose arrival sets the host's clock and the delay
 EASE = 0.1  # how fast the delay follows its target: seconds per second
 STAMPS = 512  # input steps whose send time is kept for the round trip
 BLEND = 0.1  # seconds over which a body handed from the local world to the host's eases over
+BODY_HEIGHT = 1.4  # metres: another player's body, drawn up to the shoulders (the head above)
+AVATAR: dict[str, tuple[Shape, Pose]] = {  # how another player's parts are drawn, on their pose
+    "head": (Sphere(0.11), Pose.identity()),
+    "left_hand": (Box((0.07, 0.05, 0.14)), Pose.identity()),
+    "right_hand": (Box((0.07, 0.05, 0.14)), Pose.identity()),
+    "body": (Capsule(0.2, BODY_HEIGHT), Pose(vec3(0.0, BODY_HEIGHT / 2, 0.0), identity())),
+}
 
 
 @dataclass(slots=True)
@@ -133,6 +143,7 @@ class RemoteView:
     delay: float = INTERPOLATION_DELAY  # the least delay: about two states at 90 Hz and more
     states: deque[tuple[float, State]] = field(default_factory=lambda: deque(maxlen=128))
     names: dict[int, str] = field(default_factory=dict)  # the host's bodies' names
+    seated: dict[int, str] | None = None  # the seated players' names by number (None: unknown)
     refused: int = 0  # state messages that were not one
     offsets: deque[float] = field(default_factory=lambda: deque(maxlen=OFFSETS))
     eased: float | None = None  # the delay now, moving toward the target
@@ -143,6 +154,8 @@ class RemoteView:
         self.offsets.append(state.time - arrived)
         if state.names is not None:
             self.names = state.names
+        if state.seated is not None:
+            self.seated = state.seated
         if self.states and state.time <= self.states[-1][1].time:
             return  # overtaken: a newer state is here already
         if not state.full and self.states:
@@ -296,14 +309,19 @@ class Client:
         with self._lock:
             self.received += len(data)
             self.remote.add(state, arrived)
-            if state.feet is not None and (self._feet is None or state.echo > self._feet[0]):
-                self._feet = (state.echo, state.feet)
-            if state.echo > self._echoed:
-                self._echoed = state.echo
-                sent = self._stamps.get(state.echo)
+            seated = self.remote.seated or {}
+            number = next((n for n, name in seated.items() if name == self.player), None)
+            seen = state.players.get(number) if number is not None else None
+            if seen is None:
+                return
+            if seen.feet is not None and (self._feet is None or seen.echo > self._feet[0]):
+                self._feet = (seen.echo, seen.feet)
+            if seen.echo > self._echoed:
+                self._echoed = seen.echo
+                sent = self._stamps.get(seen.echo)
                 if sent is not None:
                     self.round_trips.append(arrived - sent)
-                    self.host_held.append(state.held)
+                    self.host_held.append(seen.held)
 
     def _take_events(self, data: bytes) -> None:
         try:
@@ -327,6 +345,14 @@ class Client:
             self.sent += len(data)
         self._put(data)
 
+    @property
+    def seated(self) -> bool | None:
+        """Whether the host gave this player a seat, as its newest full state says (None
+        before one arrived): a joiner past the host's limit waits unseated, its input refused."""
+        with self._lock:
+            seated = self.remote.seated
+            return None if seated is None else self.player in seated.values()
+
     def host_feet(self) -> tuple[int, Vec3] | None:
         """Where the host last said the player's body stood: the input step it had played
         and the body's feet after it (None before the first word)."""
@@ -349,7 +375,7 @@ class Client:
         world.insert_resource(RemoteDrawn(self))
         world.add_system(
             draw_remote, phase=Phase.LATE, after=(late_placement,), reads=(Rig, Hand, Prop),
-            writes=(DrawnPoses, RemoteDrawn),
+            writes=(DrawnPoses, RemoteDrawn, Avatar),
         )  # fmt: skip
 
     def close(self) -> None:
@@ -370,6 +396,7 @@ class RemoteDrawn:
     remote: set[int] = field(default_factory=set)  # entities drawn from the host last frame
     local: dict[str, int] = field(default_factory=dict)  # a body's name: this world's entity
     made_for: int = -1  # the world's entity count the names were gathered at
+    avatars: dict[tuple[str, str], int] = field(default_factory=dict)  # (player, part): entity
 
 
 def _local_names(world: World, drawn: RemoteDrawn) -> dict[str, int]:
@@ -385,8 +412,9 @@ def _local_names(world: World, drawn: RemoteDrawn) -> dict[str, int]:
 
 def draw_remote(world: World) -> None:
     """Draw the host's props and opponents where the host put them (interpolated), over this
-    world's own copies (same name); the player's own rig and what its hands hold stay local.
-    Only :class:`DrawnPoses` rows are written: this world's physics never sees the host."""
+    world's own copies (same name), and the other players as avatars; the player's own rig
+    and what its hands hold stay local. Only :class:`DrawnPoses` rows and the avatars are
+    written: this world's physics never sees the host."""
     drawn_poses, drawn = world.resource(DrawnPoses), world.resource(RemoteDrawn)
     now = time.monotonic()
     remote = drawn.client.poses(now)
@@ -415,6 +443,32 @@ def draw_remote(world: World) -> None:
         drawn_poses.rotations[row] = (q.x, q.y, q.z, q.w)
         shown.add(entity)
     drawn.remote = shown
+    _draw_avatars(world, drawn, remote, names, local)
+
+
+def _draw_avatars(
+    world: World, drawn: RemoteDrawn, remote: dict[int, Pose], names: dict[int, str],
+    local: dict[str, int],
+) -> None:  # fmt: skip
+    """Every other player's head, hands and body (``<player>/<part>`` on the host) as an
+    :class:`Avatar` at the host's pose, interpolated as the props are: spawned when the
+    player first shows, despawned once the host no longer has them."""
+    wanted: dict[tuple[str, str], Pose] = {}
+    for host_entity, pose in remote.items():
+        name = names.get(host_entity, "")
+        player, _, part = name.rpartition("/")
+        if player and player != drawn.client.player and part in AVATAR and name not in local:
+            wanted[(player, part)] = pose
+    for key in [key for key in drawn.avatars if key not in wanted]:
+        world.despawn(drawn.avatars.pop(key))
+    for (player, part), pose in wanted.items():
+        entity = drawn.avatars.get((player, part))
+        if entity is None:
+            shape, offset = AVATAR[part]
+            entity = world.spawn(Transform(), Avatar(player, part, shape, offset))
+            drawn.avatars[(player, part)] = entity
+        transform = world.get(entity, Transform)
+        transform.position, transform.rotation = pose.position, normalize(pose.rotation)
 
 
 def play(

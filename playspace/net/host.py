@@ -1,22 +1,33 @@
 """The authoritative host: the world that decides, stepped at the fixed rate in real time.
 
-One remote VR player drives the world's rig (the first to join takes the seat; this
-increment's world has one rig). Its input arrives as messages of frames numbered by the
-client's fixed steps; the host takes exactly one of those frames per step, in order, after a
-short playout buffer (`playout` frames), so a message that is late, reordered or lost (each
-carries the two frames before its newest) changes nothing the world sees. When the buffer runs
-dry the rig holds its last frame; when it grows past `playout` twice over the host skips ahead,
-so a client never lags further and further behind.
+Remote VR players sit in *seats*, up to `players` of them (2 by default): the first to join
+drives the world's first rig (player 0, created with the world), each later one a rig of their
+own, added through the :class:`~playspace.systems.player.Roster` at the next fixed step's
+start, where the scene puts them (:func:`~playspace.scene.player_start_for`: its ``[[spawn]]``
+tables in order, else beside the first). A joiner past the limit waits without a seat (its
+input refused as ``unseated``, and counted once as ``full``) and takes the first seat freed.
+A seated player who leaves or vanishes frees their seat: their rig is removed through the
+roster, except the world's first, which stands (the standing frame) until someone takes
+seat 0 again.
 
-Each state carries where the seated player's body stood after the newest frame the host
-played for them (:attr:`~playspace.net.wire.State.feet`): the client compares it with where its
-own body was after the same frame and corrects itself (:mod:`playspace.net.correction`).
+Each player's input arrives as messages of frames numbered by their client's fixed steps;
+the host takes exactly one of those frames per step, in order, after a short playout buffer
+(`playout` frames), so a message that is late, reordered or lost (each carries the two frames
+before its newest) changes nothing the world sees. When the buffer runs dry the rig holds its
+last frame; when it grows past `playout` twice over the host skips ahead, so a client never
+lags further and further behind.
 
-What each step saw is written as a trace (:class:`~playspace.systems.input.Recorder`), so
-``playspace run TARGET --headless --trace RECORDING --telemetry T`` writes the host's
-telemetry byte for byte. Messages that are not input (:class:`~playspace.net.wire.WireError`),
-come from a player who has no seat, or claim a seated player from another client are refused
-and counted in :attr:`Host.refused`; they never reach the world.
+Each state carries, per seated player, where their body stood after the newest frame the host
+played for them (:class:`~playspace.net.wire.Played`): each client compares its own with where
+its body was after the same frame and corrects itself (:mod:`playspace.net.correction`).
+
+What each step saw, every seated player's input, is written as one match trace
+(:class:`~playspace.systems.input.MatchRecorder`, a line each step, flushed as the step ends),
+so ``playspace run TARGET --headless --trace RECORDING --telemetry T`` writes the host's
+telemetry byte for byte: each player joins and leaves the replay at the step they did here.
+Messages that are not input (:class:`~playspace.net.wire.WireError`), come from a player who
+has no seat, or claim a seated player from another client are refused and counted in
+:attr:`Host.refused`; they never reach the world.
 """
 
 from __future__ import annotations
@@ -36,27 +47,32 @@ from playspace.app import build_world, load_target, telemetry_events
 from playspace.components import Transform
 from playspace.components.input import InputFrame
 from playspace.components.rig import Rig
-from playspace.components.scene import Opponent, Prop
+from playspace.components.scene import Opponent, PlayerStart, Prop
 from playspace.ecs import World
 from playspace.example import Example
 from playspace.formats.telemetry import event_record
 from playspace.net.session import Network, paced
 from playspace.net.wire import (
     MAX_EVENTS,
+    MAX_PLAYERS,
+    PARTS,
     Events,
+    Played,
     State,
     WireError,
     decode_input,
     encode_events,
     encode_state,
 )
-from playspace.scene import Scene
+from playspace.scene import Scene, player_start_for
 from playspace.spatial import Pose, Vec3
-from playspace.systems.input import Recorder, TraceWriter, standing
+from playspace.systems.input import MatchRecorder, standing
 from playspace.systems.input.sources import InputSource
+from playspace.systems.player import Arrival, Roster
 from playspace.systems.telemetry import Lines, Telemetry, TelemetryPlugin, telemetry_system
 
 DEFAULT_PLAYOUT = 2  # frames buffered before the host starts taking a player's input
+DEFAULT_PLAYERS = 2  # seats: a 1v1
 
 
 @dataclass(slots=True)
@@ -112,9 +128,10 @@ class InputQueue:
 
 
 class NetSource:
-    """The seated player's input as an input source: one queued frame per new step time, the
-    last one held between (a frame's poll never takes a frame). `fresh` says whether the last
-    step took a new frame (rather than holding the last one)."""
+    """A seat's input as an input source: one queued frame per new step time, the last one
+    held between (a frame's poll never takes a frame); the standing frame while nobody sits
+    (`queue` None), so a rig left behind does not walk on with its last stick. `fresh` says
+    whether the last step took a new frame (rather than holding the last one)."""
 
     def __init__(self, lock: threading.Lock) -> None:
         self.lock = lock
@@ -134,26 +151,38 @@ class NetSource:
         if time > self._time:
             self._time = time
             with self.lock:
-                frame = self.queue.take() if self.queue is not None else None
+                queue = self.queue
+                frame = queue.take() if queue is not None else None
             self.fresh = frame is not None
             if frame is not None:
                 self.current = frame
+            elif queue is None:
+                self.current = standing()
         return replace(self.current, time=time)
 
 
 @dataclass(slots=True)
 class Seat:
-    """Who drives the rig: a player's name, the ticket of the client that speaks for it, and
-    its input."""
+    """A place for one remote player: the seat's `index` (0 drives the world's first rig; n
+    starts where the scene puts player n + 1), the player's name, the ticket of the client
+    that speaks for it, its input and the source that plays it, and the player's number in
+    the world once their rig is there (None until the fixed step that adds it)."""
 
+    index: int
     player: str
     queue: InputQueue
+    source: NetSource
     ticket: bytes | None = None
+    number: int | None = None
+    feet: Vec3 | None = None  # as last gathered
+    feet_moved: int = 0  # the state count when they last moved
 
 
-def moving_bodies(world: World) -> tuple[dict[int, Pose], dict[int, str]]:
-    """The poses a client draws from the host: every prop and opponent, the head and hands;
-    and each one's name (a prop's or opponent's, ``head``, ``left_hand``, ``right_hand``)."""
+def moving_bodies(world: World, seated: dict[int, str]) -> tuple[dict[int, Pose], dict[int, str]]:
+    """The poses a client draws from the host: every prop and opponent, and each player's head,
+    hands and body; and each one's name (a prop's or opponent's, ``<player>/head``,
+    ``<player>/left_hand``, ``<player>/right_hand``, ``<player>/body``, with the player's name
+    from `seated` by number, ``player <number>`` for a rig nobody sits in)."""
     bodies: dict[int, Pose] = {}
     names: dict[int, str] = {}
     markers: tuple[type[Prop] | type[Opponent], ...] = (Prop, Opponent)
@@ -161,13 +190,13 @@ def moving_bodies(world: World) -> tuple[dict[int, Pose], dict[int, str]]:
         for entity, (marker, transform) in world.query(kind, Transform):
             bodies[entity] = Pose(transform.position, transform.rotation)
             names[entity] = marker.name
-    rig = world.try_resource(Rig)
-    if rig is not None:
-        for entity, name in ((rig.head, "head"), (rig.left_hand, "left_hand"),
-                             (rig.right_hand, "right_hand")):  # fmt: skip
+    for _, rig in world.each(Rig):
+        player = seated.get(rig.player, f"player {rig.player}")
+        for entity, part in zip((rig.head, rig.left_hand, rig.right_hand, rig.body), PARTS,
+                                strict=True):  # fmt: skip
             transform = world.get(entity, Transform)
             bodies[entity] = Pose(transform.position, transform.rotation)
-            names[entity] = name
+            names[entity] = f"{player}/{part}"
     return bodies, names
 
 
@@ -191,7 +220,8 @@ class Host:
     answer to a late joiner's query) carries them all. Each step's events, as the host's
     telemetry records them, go to every client reliably. `telemetry` and `record` write what
     the world did and the input each step saw. :meth:`run` steps in real time; :meth:`step`
-    steps once (tests, benchmarks). `say` hears who joined and who left.
+    steps once (tests, benchmarks). `say` hears who joined, who was refused and who left.
+    `players` is how many seats there are (see the module).
     """
 
     def __init__(
@@ -207,13 +237,18 @@ class Host:
         telemetry: Lines | None = None,
         record: Path | None = None,
         say: Said = lambda line: None,
+        players: int = DEFAULT_PLAYERS,
     ) -> None:
         if state_every < 1 or keyframe_every < 1:
             raise ValueError(
                 f"state_every and keyframe_every must be at least 1, "
                 f"got {state_every} and {keyframe_every}"
             )
+        if not 1 <= players <= MAX_PLAYERS:
+            raise ValueError(f"players: expected 1 to {MAX_PLAYERS} seats, got {players}")
         scene, self.example = load_target(target)
+        self.scene = scene
+        self.players = players
         self.network = network
         self.playout = playout
         self.state_every = state_every
@@ -221,26 +256,30 @@ class Host:
         self.say = say
         self.lock = threading.Lock()
         self.refused: Counter[str] = Counter()
-        self.seat: Seat | None = None
+        self.seats: dict[str, Seat] = {}  # the seated players, by name
+        self.waiting: list[str] = []  # present past the limit, in the order they came
         self.queues: dict[str, InputQueue] = {}  # every seated player's input, by name
         self.present: set[str] = set()
-        self.source = NetSource(self.lock)
+        self.source = NetSource(self.lock)  # seat 0's: the world's first rig
+        self._arriving: list[Seat] = []  # seats whose rig the next step adds...
+        self._leaving: list[Seat] = []  # ...and whose rig it removes
         self.sent = 0  # bytes of state and events published (once, whoever subscribes)
         self._stack = ExitStack()
+        self.recorder: MatchRecorder | None = None
         source: InputSource = self.source
         if record is not None:
-            writer = self._stack.enter_context(TraceWriter(record, fixed_hz))
-            source = Recorder(self.source, writer)
+            self.recorder = self._stack.enter_context(MatchRecorder.open(record, fixed_hz))
+            source = self.recorder.source_for(self.source)
         self.world = _world(scene, self.example, source, fixed_hz, seed, telemetry)
         self.event_kinds = tuple(self.world.resource(Telemetry).events)
         self.world.events.subscribe(self, self.event_kinds)
         self._poses: dict[int, Pose] = {}  # as last gathered
         self._names: dict[int, str] = {}
         self._moved: dict[int, int] = {}  # entity: the state count when it last moved
-        self._feet: Vec3 | None = None  # the seated player's body's feet, as last gathered
-        self._feet_moved = 0  # the state count when they last moved
+        self._seated: dict[int, str] = {}  # seated players' names by number, as last gathered
         self._states = 0
         self._latest = State(0, 0.0, {})
+        self._first = self.world.resource(PlayerStart)
         self.session = network.open()
         self._stack.callback(self.session.close)
         self.publisher = self.session.declare_publisher(
@@ -270,8 +309,8 @@ class Host:
             self._refuse("malformed")
             return
         with self.lock:
-            seat = self.seat
-            if seat is None or seat.player != player:
+            seat = self.seats.get(player)
+            if seat is None:
                 reason = "unseated"
             elif seat.ticket is not None and seat.ticket != message.ticket:
                 reason = "claimed"
@@ -286,35 +325,94 @@ class Host:
             self.refused[reason] += 1
 
     def _presence(self, sample: zenoh.Sample) -> None:
+        """A player's token came or went (Zenoh's thread): seats change here, rigs at the
+        next step (:meth:`step`)."""
         player = str(sample.key_expr).rsplit("/", 1)[-1]
+        said = []
         with self.lock:
-            if sample.kind == zenoh.SampleKind.PUT:
+            if sample.kind == zenoh.SampleKind.PUT and player not in self.present:
                 self.present.add(player)
-                if self.seat is None:
-                    self.seat = Seat(player, InputQueue(self.playout))
-                    self.queues[player] = self.seat.queue
-                    self.source.queue = self.seat.queue
-                said = f"joined {player}"
-            else:
+                self.waiting.append(player)
+                said.append(f"joined {player}")
+            elif sample.kind == zenoh.SampleKind.DELETE and player in self.present:
                 self.present.discard(player)
-                if self.seat is not None and self.seat.player == player:
-                    self.seat = None
-                    self.source.queue = None
-                said = f"left {player}"
-        self.say(f"{said} at {time.time():.3f}")
+                if player in self.waiting:
+                    self.waiting.remove(player)
+                seat = self.seats.pop(player, None)
+                if seat is not None:
+                    self._vacate(seat)
+                said.append(f"left {player}")
+            taken = {seat.index for seat in self.seats.values()}
+            free = [i for i in range(self.players) if i not in taken]
+            while self.waiting and free:
+                seated, index = self.waiting.pop(0), free.pop(0)
+                self._seat(seated, index)
+                said.append(f"seated {seated} in seat {index}")
+            if player in self.waiting:
+                self.refused["full"] += 1
+                said.append(f"refused {player}: all {self.players} seats taken")
+        for line in said:
+            self.say(f"{line} at {time.time():.3f}")
+
+    def _seat(self, player: str, index: int) -> None:
+        """Seat `player` at `index` (the lock held): seat 0 drives the first rig at once, the
+        others' rigs come at the next step."""
+        queue = InputQueue(self.playout)
+        source = self.source if index == 0 else NetSource(self.lock)
+        seat = self.seats[player] = Seat(index, player, queue, source)
+        self.queues[player] = queue
+        source.queue = queue
+        if index == 0:
+            seat.number = 0
+        else:
+            self._arriving.append(seat)
+
+    def _vacate(self, seat: Seat) -> None:
+        """Free `seat` (the lock held): the first rig stands, another is removed next step."""
+        seat.source.queue = None
+        if seat.index == 0:
+            return
+        if seat in self._arriving:
+            self._arriving.remove(seat)  # left before their rig was added
+        else:
+            self._leaving.append(seat)
+
+    def _roster(self) -> list[Seat]:
+        """Hand the seats that changed to the world's roster, before a step; those arriving."""
+        with self.lock:
+            arriving, self._arriving = self._arriving, []
+            leaving, self._leaving = self._leaving, []
+        roster = self.world.resource(Roster)
+        roster.leaving.extend(sorted(s.number for s in leaving if s.number is not None))
+        for seat in arriving:
+            start = player_start_for(self.scene, self._first, seat.index)
+            source: InputSource = seat.source
+            if self.recorder is not None:
+                source = self.recorder.source_for(source, seat.player, start)
+            roster.arriving.append(Arrival(source, start, seat.player))
+        return arriving
 
     def _now(self, query: zenoh.Query) -> None:
         """A late joiner's query: the newest state, full."""
         with self.lock:
-            latest, poses, names = self._latest, self._poses, self._names
+            latest, poses, names, seated = self._latest, self._poses, self._names, self._seated
         if latest.step:
-            full = replace(latest, bodies=poses, full=True, names=names)
+            full = replace(latest, bodies=poses, full=True, names=names, seated=seated)
             query.reply(query.key_expr, encode_state(full))
 
     def step(self) -> None:
-        """One fixed step of the world; its events published, its state when it is due."""
+        """One fixed step of the world (players who came or went added or removed at its
+        start); its events published, its state when it is due."""
         world = self.world
+        arriving = self._roster()
         world.step(1)
+        if self.recorder is not None:
+            self.recorder.flush()  # the step's line, whole: a host killed now loses nothing
+        if arriving:
+            numbers = {name: number for number, name in world.resource(Roster).names.items()}
+            with self.lock:
+                for seat in arriving:
+                    seat.number = numbers.get(seat.player)
         step, now = world.fixed_time.step, world.fixed_time.elapsed
         happened: list[dict[str, Any]] = []
         for kind in self.event_kinds:
@@ -328,51 +426,59 @@ class Host:
             self._publish(step, now)
 
     def _publish(self, step: int, now: float) -> None:
-        """Gather the moving bodies, and send those that moved lately (all on a keyframe)."""
+        """Gather the moving bodies, and send those that moved lately (all on a keyframe, and
+        whenever a player came, went or changed their name)."""
         world = self.world
         self._states += 1
         count = self._states
-        poses, names = moving_bodies(world)
+        with self.lock:
+            seats = [seat for seat in self.seats.values() if seat.number is not None]
+        seated = {seat.number: seat.player for seat in seats if seat.number is not None}
+        poses, names = moving_bodies(world, seated)
         last, moved = self._poses, self._moved
         for entity, pose in poses.items():
             was = last.get(entity)
             if was is None or was.position != pose.position or was.rotation != pose.rotation:
                 moved[entity] = count
         full = count % self.keyframe_every == 1 or self.keyframe_every == 1
-        if full or len(names) != len(self._names):
+        if full or names != self._names:
             sent = poses
         else:
             sent = {e: p for e, p in poses.items() if count - moved[e] < REPEAT}
         score = self.example.summary(world) if self.example and self.example.summary else None
-        echo, held = 0, 0.0
-        with self.lock:
-            if self.seat is not None and self.seat.queue.taken:
-                echo, held = self.seat.queue.taken, time.monotonic() - self.seat.queue.arrived
         full = full or sent is poses
-        feet = self._player_feet(count, full)
-        state = State(step, now, sent, score, full, names if full else None, echo, held, feet)
+        players = {seat.number: self._seen(seat, count, full) for seat in seats}
+        state = State(
+            step, now, sent, score, full, names if full else None,
+            {n: seen for n, seen in players.items() if n is not None}, seated if full else None,
+        )  # fmt: skip
         data = encode_state(state)
         with self.lock:
-            self._poses, self._names, self._latest = poses, names, state
+            self._poses, self._names, self._latest, self._seated = poses, names, state, seated
         for entity in [e for e in moved if e not in poses]:
             del moved[entity]
         self.sent += len(data)
         self.publisher.put(data)
 
-    def _player_feet(self, count: int, full: bool) -> Vec3 | None:
-        """Where the seated player's body stands, for the state numbered `count`: only when
-        this step played a new frame of theirs (the feet are then those after input `echo`,
-        what the client compares its own body with) and, as the other bodies, only while it
-        moved in the last :data:`REPEAT` states or on a full state."""
-        rig = self.world.try_resource(Rig)
-        if rig is None:
-            return None
+    def _seen(self, seat: Seat, count: int, full: bool) -> Played:
+        """What the host made of `seat`'s input by the state numbered `count`: the newest
+        input step played, how long it waited here, and the body's feet after it, only when
+        this step played a new frame of theirs (the feet are then those after that step, what
+        the client compares its own body with) and, as the other bodies, only while it moved
+        in the last :data:`REPEAT` states or on a full state."""
+        with self.lock:
+            queue = seat.queue
+            echo = queue.taken
+            held = time.monotonic() - queue.arrived if echo else 0.0
+        rig = next((r for _, r in self.world.each(Rig) if r.player == seat.number), None)
+        if rig is None or not echo:
+            return Played(echo, held)
         feet = Vec3(self.world.get(rig.body, Transform).position)
-        if feet != self._feet:
-            self._feet, self._feet_moved = feet, count
-        if not self.source.fresh or not (full or count - self._feet_moved < REPEAT):
-            return None
-        return feet
+        if feet != seat.feet:
+            seat.feet, seat.feet_moved = feet, count
+        if not seat.source.fresh or not (full or count - seat.feet_moved < REPEAT):
+            return Played(echo, held)
+        return Played(echo, held, feet)
 
     def run(self, seconds: float | None = None, stop: Callable[[], bool] | None = None) -> int:
         """Step in real time until `seconds` have run or `stop` says so; the steps run."""

@@ -7,12 +7,16 @@ while the next arrives. Decoding is strict, because the bytes come from anyone o
 a wrong size, a NaN anywhere, a value past the trace format's ranges or an unknown button is a
 :class:`WireError` naming what is wrong, and nothing of that message reaches the world.
 
-A state message is the host's step: its number and time, the newest input step it played for
-the seated client (the client's stamp, echoed: the client measures its input's round trip),
-where the seated player's body stood after that input (its feet, 12 bytes: the client corrects
-its own body by them, :mod:`playspace.net.correction`), the poses of the moving bodies and a
-small JSON tail (the game's score line; on a full state, each body's name) that is read with
-``json`` only. A *full* state carries every moving body; the others only the bodies that moved
+A state message is the host's step: its number and time; for each seated player (by their
+number in the host's world) the newest input step the host played for them (the client's
+stamp, echoed: the client measures its input's round trip), how long it waited there, and
+where that player's body stood after it (its feet, 12 bytes: the client corrects its own
+body by them, :mod:`playspace.net.correction`); the poses of the moving bodies; and a small
+JSON tail (the game's score line; on a full state, each body's name and each seated player's
+name by number) that is read with ``json`` only. Each player's parts are named
+``<player>/head``, ``/left_hand``, ``/right_hand`` and ``/body`` (``player 0/...`` for the
+world's first rig while nobody sits in it). A *full* state carries every moving body; the
+others only the bodies that moved
 lately (see :mod:`playspace.net.host`). An events message is
 one host step's events as its telemetry records them, JSON, sent reliably.
 """
@@ -22,7 +26,7 @@ from __future__ import annotations
 import json
 import math
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from playspace.components.input import Button, DevicePose, Gamepad, HandInput, InputFrame, PadButton
@@ -37,7 +41,7 @@ from playspace.spatial import (
     vec3_from,
 )
 
-VERSION = 3
+VERSION = 4  # 4: several players, each with their own echo and feet
 REDUNDANCY = 3  # frames per input message: the newest and the two before it
 TICKET = 16  # bytes: the client's Zenoh id, which binds a player's name to one client
 
@@ -54,9 +58,13 @@ _PAD_BUTTONS = tuple(PadButton)
 _REACH = (1e4, 1.0, 1e3, 1e4)  # |p| m, |q| (checked apart), |v| m/s, |w| rad/s
 _UNIT_SLACK = 1e-12  # as the trace loader: a quaternion this close to unit is kept as it is
 
-_STATE = struct.Struct("<BBIdIfH")  # version, flags, step, time, echo, held (s), body count
-_FULL, _FEET = 1, 2
-_FEET_AT = struct.Struct("<3f")  # the seated player's feet (m), after the input step `echo`
+_STATE = struct.Struct("<BBIdBH")  # version, flags, step, time, player count, body count
+_FULL = 1
+_PLAYED = struct.Struct("<BBIf")  # player number, flags, echo, held (s)
+_FEET = 1  # a player's flag: their feet follow
+_FEET_AT = struct.Struct("<3f")  # a seated player's feet (m), after their input step `echo`
+MAX_PLAYERS = 255
+PARTS = ("head", "left_hand", "right_hand", "body")  # a player's moving parts, by name
 _BODY = struct.Struct("<I7f")  # entity, p, q
 _TAIL = struct.Struct("<H")
 MAX_BODIES = 4096
@@ -216,17 +224,27 @@ def decode_input(data: bytes) -> InputMessage:
 
 
 @dataclass(frozen=True, slots=True)
+class Played:
+    """What the host made of one seated player's input by this state: `echo` is the newest of
+    their input steps it has played (0: none yet) and `held` how long that frame waited at the
+    host (the playout buffer and the step's pacing), so a client tells the network's part of
+    its round trip from the host's. `feet` is where that player's body stood (world space)
+    right after the host played step `echo`; None when this state has none (the body stood
+    still lately, or the host held the last frame this step rather than playing a new one)."""
+
+    echo: int = 0
+    held: float = 0.0
+    feet: Vec3 | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class State:
     """The host's world after one fixed step: moving bodies' poses by entity (every one when
     `full`, else those that moved lately), the game's score line (its example's summary) when
-    it has one, and on a full state each body's name (how a client finds its own copy).
-
-    `echo` is the newest input step of the seated client the host has played (0: none yet) and
-    `held` how long that frame waited at the host (the playout buffer and the step's pacing),
-    so a client tells the network's part of its round trip from the host's. `feet` is where
-    the seated player's body stood (its feet, world space) right after the host played input
-    step `echo`; None when this state has none (the body stood still lately, or the host held
-    the last frame this step rather than playing a new one)."""
+    it has one, and on a full state each body's name (how a client finds its own copy, and
+    another player's parts: ``<player>/head``) and each seated player's name by number
+    (`seated`: how a client finds its own number). `players` holds, by number, what the host
+    made of each seated player's input (:class:`Played`)."""
 
     step: int
     time: float
@@ -234,24 +252,30 @@ class State:
     score: str | None = None
     full: bool = True
     names: dict[int, str] | None = None
-    echo: int = 0
-    held: float = 0.0
-    feet: Vec3 | None = None
+    players: dict[int, Played] = field(default_factory=dict)
+    seated: dict[int, str] | None = None
 
 
 def encode_state(state: State) -> bytes:
     """The message of one host step."""
-    flags = (_FULL if state.full else 0) | (_FEET if state.feet is not None else 0)
-    head = (VERSION, flags, state.step, state.time, state.echo, state.held, len(state.bodies))
+    if len(state.players) > MAX_PLAYERS:
+        raise ValueError(f"a state carries at most {MAX_PLAYERS} players, got {len(state.players)}")
+    flags = _FULL if state.full else 0
+    head = (VERSION, flags, state.step, state.time, len(state.players), len(state.bodies))
     parts = [_STATE.pack(*head)]
-    if state.feet is not None:
-        parts.append(_FEET_AT.pack(state.feet.x, state.feet.y, state.feet.z))
+    for number, seen in state.players.items():
+        feet = seen.feet
+        parts.append(_PLAYED.pack(number, _FEET if feet is not None else 0, seen.echo, seen.held))
+        if feet is not None:
+            parts.append(_FEET_AT.pack(feet.x, feet.y, feet.z))
     for entity, pose in state.bodies.items():
         p = pose.position
         parts.append(_BODY.pack(entity, p.x, p.y, p.z, *quat_to_xyzw(pose.rotation)))
     tail: dict[str, object] = {"score": state.score}
     if state.names is not None:
         tail["names"] = {str(e): name for e, name in state.names.items()}
+    if state.seated is not None:
+        tail["seated"] = {str(n): name for n, name in state.seated.items()}
     raw = json.dumps(tail).encode()
     parts.append(_TAIL.pack(len(raw)) + raw)
     return b"".join(parts)
@@ -274,33 +298,45 @@ def _json_tail(data: bytes, at: int, what: str) -> object:
         raise WireError(f"{what} tail: not JSON ({error})") from None
 
 
-def _names(raw: object) -> dict[int, str] | None:
+def _numbered(raw: object, what: str) -> dict[int, str] | None:
     if raw is None:
         return None
     if not isinstance(raw, dict) or not all(
         isinstance(k, str) and k.isdigit() and isinstance(v, str) for k, v in raw.items()
     ):
-        raise WireError("state tail: names must map entity numbers to strings")
+        raise WireError(f"state tail: {what} must map numbers to strings")
     return {int(k): v for k, v in raw.items()}
+
+
+def _read_played(reader: _Reader, i: int) -> tuple[int, Played]:
+    number, flags, echo, held = reader.take(_PLAYED, f"player {i}")
+    assert isinstance(number, int) and isinstance(flags, int) and isinstance(echo, int)
+    if flags & ~_FEET:
+        raise WireError(f"player {i}: unknown flags {flags:#x}")
+    (wait,) = _finite((held,), f"player {i}.held", 0.0, 86_400.0 * 365)
+    feet = None
+    if flags & _FEET:
+        what = f"player {i}.feet"
+        feet = vec3_from(_finite(reader.take(_FEET_AT, what), what, -_REACH[0], _REACH[0]))
+    return number, Played(echo, wait, feet)
 
 
 def decode_state(data: bytes) -> State:
     """A host step's state; :class:`WireError` for anything that is not exactly one."""
     reader = _Reader(data)
-    version, flags, step, time, echo, held, count = reader.take(_STATE, "state")
+    version, flags, step, time, seated, count = reader.take(_STATE, "state")
     if version != VERSION:
         raise WireError(f"state: version {version}, this playspace speaks {VERSION}")
     assert isinstance(flags, int) and isinstance(step, int) and isinstance(count, int)
-    assert isinstance(echo, int)
-    if flags & ~(_FULL | _FEET):
+    assert isinstance(seated, int)
+    if flags & ~_FULL:
         raise WireError(f"state: unknown flags {flags:#x}")
     if count > MAX_BODIES:
         raise WireError(f"state: at most {MAX_BODIES} bodies, got {count}")
-    (t, wait) = _finite((time, held), "state.t/held", 0.0, 86_400.0 * 365)
-    feet = None
-    if flags & _FEET:
-        at = _finite(reader.take(_FEET_AT, "state.feet"), "state.feet", -_REACH[0], _REACH[0])
-        feet = vec3_from(at)
+    (t,) = _finite((time,), "state.t", 0.0, 86_400.0 * 365)
+    players = dict(_read_played(reader, i) for i in range(seated))
+    if len(players) != seated:
+        raise WireError(f"state: {seated} players with {len(players)} different numbers")
     bodies = {}
     for i in range(count):
         entity, *values = reader.take(_BODY, f"body {i}")
@@ -314,7 +350,7 @@ def decode_state(data: bytes) -> State:
     score = tail.get("score")
     return State(
         step, t, bodies, score if isinstance(score, str) else None, bool(flags & _FULL),
-        _names(tail.get("names")), echo, wait, feet,
+        _numbered(tail.get("names"), "names"), players, _numbered(tail.get("seated"), "seated"),
     )  # fmt: skip
 
 

@@ -10,7 +10,9 @@ player's own capsule (``CharacterBody``) is not drawn. The rig's hands are drawn
 models for the bound interaction profile (:mod:`playspace.render.controllers`; a generic one
 in the preview), only while their ``TrackedDevice`` is tracked (as XRI and Godot hide a lost
 controller: a hand never tracked would otherwise stand at the rig's origin, at the player's
-feet), and a head marker (a white box) for spectators and captures. There is one batch per
+feet), and a head marker (a white box) for spectators and captures. Another player's avatar
+(``Avatar``: a networked client's drawing of a remote player's head, hands and body, with no
+collider) is drawn as its shape, in the opponents' colour. There is one batch per
 mesh and material, whatever adds to it (a blocked hand's ghost is in its hand's batch). An
 entity with a ``Look`` is drawn in the material made from it (its texture file loaded once
 per path; one that cannot be read is said once, naming the entity and the file, and the
@@ -39,6 +41,7 @@ import numpy as np
 
 from playspace import spatial
 from playspace.components import Grabbable, Opponent, Prop, Static, Trail, Transform
+from playspace.components.avatars import Avatar
 from playspace.components.drawn import DrawnPoses
 from playspace.components.interaction import Hand
 from playspace.components.look import Look
@@ -207,6 +210,7 @@ class SceneInstances:
             (Static, self.palette.static),
             (Prop, self.palette.prop),
             (Opponent, self.palette.opponent),
+            (Avatar, self.palette.opponent),  # another player: as an opponent is drawn
         ):
             if world.has(entity, kind):
                 return material
@@ -253,6 +257,12 @@ class SceneInstances:
                 mesh, scale = made
                 local = pose_matrix(collider.offset) @ scale
                 parts.append(_Part(-1, (mesh, material), local))
+        avatar = world.try_get(entity, Avatar)
+        if avatar is not None:  # another player's part: drawn only, never a collider
+            made = self.shape_mesh(avatar.shape, self._surfaces)
+            if made is not None:
+                local = pose_matrix(avatar.offset) @ made[1]
+                parts.append(_Part(-1, (made[0], self._material(world, entity)), local))
         rig = self._rig
         if rig is not None and entity == rig.head:
             box = self._unit_mesh("box", meshes.box)
@@ -286,7 +296,8 @@ class SceneInstances:
         self._part_count = sum(map(len, self._part_lists))
         self._transforms, self._entities, self._ghostable, self._devices = [], [], [], []
         planned = [(e, t, self._plan(world, e, c)) for e, (t, c) in entries]
-        extra = set(self._appearances)  # drawn without colliders: appearances, the rig
+        extra = set(self._appearances)  # drawn without colliders: appearances, the rig,
+        extra.update(entity for entity, _ in world.each(Avatar))  # other players' avatars
         if self._rig is not None:
             extra.update((self._rig.head, self._rig.left_hand, self._rig.right_hand))
         for entity in sorted(extra - {entity for entity, _ in entries}):

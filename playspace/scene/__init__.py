@@ -4,6 +4,7 @@ TOML.
     scene = load_scene("examples/scenes/playground.toml")   # SceneError lists every problem
     world.add_plugin(physics_plugin_for(scene))              # its [physics] table
     spawned = spawn_scene(world, scene)                      # entities, and a PlayerStart
+    second = player_start_for(scene, world.resource(PlayerStart), 1)  # its first [[spawn]]
     ball = spawned["ball"]
     world.add_plugin(RigPlugin(source))                      # then what [player] asks of it
     world.add_plugin(PlayerScenePlugin(scene))               # head radius, holsters
@@ -47,6 +48,7 @@ from playspace.formats.scene.model import (
     SceneProp,
     SceneRamp,
     SceneSocket,
+    SceneSpawn,
     SceneSpring,
     SceneStairs,
     Viewpoint,
@@ -59,6 +61,7 @@ from playspace.scene.spawn import (
     SpawnedScene,
     euler_rotation,
     physics_plugin_for,
+    player_start_for,
     spawn_scene,
 )
 
@@ -84,6 +87,7 @@ __all__ = [
     "SceneProp",
     "SceneRamp",
     "SceneSocket",
+    "SceneSpawn",
     "SceneSpring",
     "SceneStairs",
     "SpawnedScene",
@@ -95,5 +99,6 @@ __all__ = [
     "movement_plugins_for",
     "mover_plugins_for",
     "physics_plugin_for",
+    "player_start_for",
     "spawn_scene",
 ]

@@ -147,6 +147,24 @@ def spawn_scene(world: World, scene: Scene) -> SpawnedScene:
     return spawned
 
 
+BESIDE = 2.0  # metres to the first player's right per seat, for a scene without [[spawn]]
+
+
+def player_start_for(scene: Scene, first: PlayerStart, seat: int) -> PlayerStart:
+    """Where the player of `seat` starts (0: the first, at `first`, the scene's start): seat
+    n at the scene's n-th ``[[spawn]]``, or, past the last one, :data:`BESIDE` metres times
+    `seat` to the first player's right, facing as they do. The other settings are the first's."""
+    if seat < 0:
+        raise ValueError(f"a seat is a number from 0, got {seat}")
+    if seat == 0:
+        return first
+    if seat <= len(scene.spawns):
+        spawn = scene.spawns[seat - 1]
+        return replace(first, position=spatial.vec3(*spawn.position), yaw=math.radians(spawn.yaw))
+    right = spatial.vec3(math.cos(first.yaw), 0.0, -math.sin(first.yaw))  # -Z turned by yaw
+    return replace(first, position=first.position + right * (BESIDE * seat))
+
+
 def _check_layers(world: World, scene: Scene) -> None:
     """Refuse a scene that uses a layer this world's physics lacks, then add the scene's own."""
     layers = world.try_resource(Layers)

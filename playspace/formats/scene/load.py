@@ -57,6 +57,7 @@ from playspace.formats.scene.model import (
     SceneProp,
     SceneRamp,
     SceneSocket,
+    SceneSpawn,
     SceneSpring,
     SceneStairs,
     Triple,
@@ -67,7 +68,7 @@ from playspace.formats.shown import clipped
 
 T = TypeVar("T")
 
-ARRAY_TABLES = ("box", "stairs", "ramp", "mesh", "prop", "opponent", "socket")
+ARRAY_TABLES = ("box", "stairs", "ramp", "mesh", "prop", "opponent", "socket", "spawn")
 SINGLE_TABLES = ("player", "physics", "scene", "materials", "camera", "grab", "climb")
 SHAPES = ("sphere", "box", "capsule", "cylinder")
 FORWARD: Triple = (0.0, 0.0, -1.0)
@@ -218,6 +219,7 @@ class _SceneReader:
             opponents=self._array("opponent", self._opponent),
             sockets=self._array("socket", lambda t, i: self._socket(t, i, props)),
             player=self._single("player", self._player),
+            spawns=self._array("spawn", self._spawn),
             physics=physics,
             camera=self._camera(),
             grab=self._single("grab", self._grab),
@@ -748,6 +750,13 @@ class _SceneReader:
                 t.number("eye_height", EYE_HEIGHT, defaults.eye_height),
             ),
         )
+
+    def _spawn(self, t: Table, index: int) -> SceneSpawn | None:
+        """A ``[[spawn]]``: where player ``index + 1`` (counted from 1) starts; a position is
+        required, a yaw (degrees) is 0 when left out."""
+        position = _triple(t.vector("position", METRES))
+        yaw = t.number("yaw", DEGREES, 0.0)
+        return None if t.bad & {"position", "yaw"} else SceneSpawn(position, yaw)
 
     def _grab(self, t: Table) -> SceneGrab:
         default = GrabSettings()

@@ -250,6 +250,15 @@ class ScenePlayer:
 
 
 @dataclass(frozen=True, slots=True)
+class SceneSpawn:
+    """A ``[[spawn]]`` table: where a player after the first starts (the second player at the
+    first table, and so on), their feet at `position` (metres) facing `yaw` degrees."""
+
+    position: Triple
+    yaw: float = 0.0  # degrees
+
+
+@dataclass(frozen=True, slots=True)
 class ScenePhysics:
     gravity: Triple = GRAVITY
     kill_height: float = KILL_HEIGHT
@@ -282,6 +291,7 @@ class Scene:
     opponents: tuple[SceneOpponent, ...] = ()
     sockets: tuple[SceneSocket, ...] = ()
     player: ScenePlayer = ScenePlayer()
+    spawns: tuple[SceneSpawn, ...] = ()  # where the players after the first start
     physics: ScenePhysics = ScenePhysics()
     camera: Viewpoint | None = None  # None: the file has no [camera] table
     grab: SceneGrab = SceneGrab()
