@@ -161,3 +161,24 @@ def holding_the_ball(t: float) -> InputFrame:
 def _events(run: Run) -> list[dict[str, object]]:
     kinds = ("player_joined", "player_left")
     return [e for s in run.steps() for e in s["events"] if e["type"] in kinds]
+
+
+def test_two_players_reaching_for_one_ball_in_one_step_one_of_them_gets_it() -> None:
+    """The world that decides arbitrates: both right hands close on the ball in the same step;
+    one grab, by the hand served first (hands are served in a fixed order, so a replay decides
+    the same), and the ball stays in that hand."""
+    run = grab_world(holding_the_ball, lambda world: prop(world, "ball", spatial.vec3(*HAND)))
+    beside = PlayerStart(position=spatial.vec3(0.5, 0.0, 0.0))  # their hand reaches 0.5 m left
+    other = spawn_player(run.world, ScriptedSource(reaching_left), beside)
+    run.world.step(60)
+    first = run.world.resource(Rig)
+    (grabbed,) = run.events("grab")  # one grab: not a second one taking it from the first
+    assert grabbed["hand"] in (first.right_hand, other.right_hand)
+    assert run.world.get(named(run.world, "ball"), Grabbable).held_by == grabbed["hand"]
+    hands = [run.world.get(r.right_hand, Transform).position for r in (first, other)]
+    assert spatial.length(hands[0] - hands[1]) < 0.01  # both hands there, both gripping
+
+
+def reaching_left(t: float) -> InputFrame:
+    at = (HAND[0] - 0.5, HAND[1], HAND[2])
+    return head_at(0.0, 1.7, 0.0, right=right(at, 1.0 if t > 0.1 else 0.0))

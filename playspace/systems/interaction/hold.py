@@ -78,9 +78,12 @@ LEVER_ARM = 0.1
 def grab(world: World) -> None:
     """Turn grip values into grabs and let-gos, with hysteresis (held while squeezed, or a
     squeeze to take and one to let go with grip toggle); say what each free hand starts and
-    stops hovering."""
+    stops hovering. An object one hand took this step is not taken from it by another in the
+    same step (two players reaching for one ball: the first hand served, in the world's fixed
+    order, has it)."""
     settings = world.resource(GrabSettings)
     pullable: list[int] | None = None  # free objects that opt in to distance grabs, if asked
+    taken: set[int] = set()  # what hands took this step
     for entity, (hand, device, controls) in world.query(Hand, TrackedDevice, HandControls):
         grip = controls.grip
         free = device.tracked and hand.holding is None
@@ -95,7 +98,8 @@ def grab(world: World) -> None:
             hand.gripping = True
             if toggle and hand.holding is not None:
                 open_hand(world, entity, hand, device.tracked)
-            elif hand.hovering is not None:
+            elif hand.hovering is not None and not _snatch(world, entity, hand.hovering, taken):
+                taken.add(hand.hovering)
                 _take(world, entity, hand, hand.hovering, far)
                 _hover(world, entity, hand, None)
         elif hand.gripping and grip < settings.grip_off:
@@ -241,6 +245,16 @@ def _aimed_at(
         if _in_sight(physics, here, physics.center_of_mass(candidate)):
             return candidate
     return None
+
+
+def _snatch(world: World, entity: int, held: int, taken: set[int]) -> bool:
+    """Whether the hand `entity` taking `held` would take it from the hand that took it this
+    very step (not as its second grip)."""
+    grabbable = world.get(held, Grabbable)
+    holder = grabbable.held_by
+    if held not in taken or holder is None or holder == entity:
+        return False
+    return grabbable.second_grip is None or world.get(holder, Hand).second
 
 
 def _take(world: World, entity: int, hand: Hand, held: int, far: bool) -> None:
