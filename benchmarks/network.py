@@ -1,18 +1,19 @@
 """What networked play costs on loopback: one host, 2, 4 and 8 clients, each its own process.
 
-The host has one rig (this version seats one VR player): the first client plays the snowball
-trace on it, the others are observers without a rig that receive the state and the events as a
-second player's screen would. Measured for each count:
+The host seats two VR players, a 1v1: the first two clients each play the snowball trace on
+their own rig (the second 2 m to the first's right), the others are observers without a rig
+that receive the state and the events as a spectator's screen would. Measured for each count:
 
-- bytes a second per client each way at 90 Hz: input up (the player's; observers send none),
-  state and events down (the mean over the clients);
-- the true round trip of the player's input: each input frame is stamped when sent, the host
+- bytes a second per client each way at 90 Hz: input up (the mean over the two players;
+  observers send none), state and events down (the mean over the clients);
+- the true round trip of the players' input: each input frame is stamped when sent, the host
   echoes the newest frame it played in each state, and the client measures until that state
   arrives (median, 99th percentile). Of it, ``host_held`` is the time the frame waited at the
   host (its playout buffer of 2 frames and the fixed step's pacing: a choice, not the network),
   and ``network`` the rest: what Zenoh and the messages add on loopback;
 - the host's step (the world, its events, gathering and publishing the state) against the same
-  world stepped locally (a replay of the trace), both as the stepping thread's CPU time, taken
+  world stepped locally (two players replaying the trace), both as the stepping thread's CPU
+  time, taken
   in turns in the same thread during the match, so both see the same machine (the clients'
   processes share its cores). ``full_state_*`` is the host sending every body in every state
   (the previous increment), for comparison.
@@ -34,13 +35,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from playspace.loops.replay import prepare_replay
+from playspace.components.scene import PlayerStart
+from playspace.loops.replay import prepare_replay, replay_source
 from playspace.net import Client, Host, Network, play
 from playspace.net.session import paced
+from playspace.scene import load_scene, player_start_for
+from playspace.systems.player import spawn_player
 
 ROOT = Path(__file__).resolve().parent.parent
 SNOWBALL = ROOT / "examples" / "snowball.py"
 COUNTS = (2, 4, 8)
+PLAYERS = 2  # seated: the rest of the clients watch
 
 
 def _endpoint() -> str:
@@ -79,8 +84,14 @@ def _percentile(values: list[float], q: float) -> float:
 def _match(clients: int, seconds: float, keyframe_every: int) -> dict[str, float]:
     """A host in this process and `clients` client processes for `seconds` of play."""
     endpoint = _endpoint()
-    host = Host(SNOWBALL, Network("bench", listen=[endpoint]), keyframe_every=keyframe_every)
-    local = prepare_replay(SNOWBALL, None).world()
+    host = Host(
+        SNOWBALL, Network("bench", listen=[endpoint]), keyframe_every=keyframe_every, players=2
+    )
+    replay = prepare_replay(SNOWBALL, None)
+    local = replay.world()
+    scene = load_scene(ROOT / "examples" / "snowball.toml")
+    second = player_start_for(scene, local.resource(PlayerStart), 1)
+    spawn_player(local, replay_source(ROOT / "examples" / "traces" / "snowball.jsonl"), second)
     costs: list[float] = []
     local_costs: list[float] = []
 
@@ -97,7 +108,7 @@ def _match(clients: int, seconds: float, keyframe_every: int) -> dict[str, float
     hosting.start()
     command = [sys.executable, __file__, "--seconds", str(seconds), "--client", endpoint]
     processes = [
-        subprocess.Popen([*command, f"c{i}", *(["--player"] if i == 0 else [])],
+        subprocess.Popen([*command, f"c{i}", *(["--player"] if i < PLAYERS else [])],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for i in range(clients)
     ]  # fmt: skip
@@ -113,13 +124,15 @@ def _match(clients: int, seconds: float, keyframe_every: int) -> dict[str, float
         stop.set()
         hosting.join()
         host.close()
-    player = reports[0]
-    trips = [t * 1000.0 for t in player["trips"]]
-    network = [(t - h) * 1000.0 for t, h in zip(player["trips"], player["held"], strict=True)]
+    players = reports[:PLAYERS]
+    trips = [t * 1000.0 for p in players for t in p["trips"]]
+    network = [
+        (t - h) * 1000.0 for p in players for t, h in zip(p["trips"], p["held"], strict=True)
+    ]
     host_ms = statistics.median(costs) * 1000.0
     local_ms = statistics.median(local_costs) * 1000.0
     return {
-        "up_bytes_per_s": round(player["up"]),
+        "up_bytes_per_s": round(statistics.mean(p["up"] for p in players)),
         "down_bytes_per_s": round(statistics.mean(r["down"] for r in reports)),
         "input_to_state_ms_median": round(statistics.median(trips), 2),
         "input_to_state_ms_p99": round(_percentile(trips, 0.99), 2),
@@ -141,7 +154,7 @@ def main() -> None:
         _client(args.client[0], args.client[1], args.seconds, args.player)
         return
     full = _match(2, args.seconds, keyframe_every=1)
-    result: dict[str, object] = {"fixed_hz": 90, "observers": "all clients but the first"}
+    result: dict[str, object] = {"fixed_hz": 90, "observers": "all clients but the first two"}
     result["full_state_down_bytes_per_s"] = full["down_bytes_per_s"]
     result["full_state_host_over_local"] = full["host_over_local"]
     for clients in COUNTS:
