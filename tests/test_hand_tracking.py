@@ -35,12 +35,6 @@ from playspace.systems.input import hands
 from playspace.systems.input.gate import gate
 
 _Triple = tuple[float, float, float]
-KNUCKLE_X = (-0.02, 0.0, 0.02, 0.035)  # index, middle, ring, little (a right hand, palm down)
-LENGTH = (0.075, 0.075, 0.075, 0.06)
-
-
-def _lerp(a: _Triple, b: _Triple, f: float) -> _Triple:
-    return (a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, a[2] + (b[2] - a[2]) * f)
 
 
 def hand(
@@ -50,26 +44,8 @@ def hand(
 ) -> HandJoints:
     """A right hand, palm down and fingers forward (-Z), its palm joint at `at`, each finger
     (thumb, index, middle, ring, little) curled as said; `pinched` puts the thumb tip on the
-    index tip. Finger joints lie evenly from the knuckle to the tip."""
-    points: dict[int, _Triple] = {HandJoint.PALM: (0.0, 0.0, 0.0), HandJoint.WRIST: (0, 0, 0.045)}
-    thumb_base = (-0.03, -0.01, 0.02)
-    thumb_tip = _lerp((-0.08, 0.0, -0.06), (-0.01, -0.03, -0.03), curls[0])
-    for finger, (x, length) in enumerate(zip(KNUCKLE_X, LENGTH, strict=True)):
-        knuckle = (x, 0.0, -0.045)
-        tip = _lerp((x, 0.0, -0.045 - length), (x * 0.5, -0.025, -0.01), curls[finger + 1])
-        first = HandJoint.INDEX_METACARPAL + 5 * finger
-        points[first] = (x, 0.0, 0.0)
-        for step in range(4):  # proximal (the knuckle), intermediate, distal, tip
-            points[first + 1 + step] = _lerp(knuckle, tip, step / 3)
-    if pinched:
-        thumb_tip = points[HandJoint.INDEX_TIP]
-    for step in range(4):  # metacarpal, proximal, distal, tip
-        points[HandJoint.THUMB_METACARPAL + step] = _lerp(thumb_base, thumb_tip, step / 3)
-    poses = tuple(
-        Pose(spatial.vec3(*at) + spatial.vec3(*points[j]), spatial.identity())
-        for j in range(JOINT_COUNT)
-    )
-    return HandJoints(poses, (0.008,) * JOINT_COUNT)
+    index tip."""
+    return hands.posed_hand(at, curls, 1.0 if pinched else 0.0)
 
 
 OPEN = (0.0,) * 5

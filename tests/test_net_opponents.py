@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from playspace.components import Transform
-from playspace.components.input import Gamepad, InputFrame
+from playspace.components.input import Gamepad
 from playspace.components.scene import Opponent
 from playspace.loops.replay import prepare_replay
 from playspace.net import Client, Host, Network

@@ -15,16 +15,15 @@ from pathlib import Path
 
 from playspace import spatial
 from playspace.components.input import (
-    JOINT_COUNT,
     Button,
     DevicePose,
     HandInput,
-    HandJoint,
     HandJoints,
     InputFrame,
 )
 from playspace.monado import with_velocities
 from playspace.systems.input import Trace, device_pose, hand_input, write_trace
+from playspace.systems.input.hands import Curls, posed_hand
 
 HERE = Path(__file__).resolve().parent
 HEIGHT = 1.7
@@ -394,9 +393,6 @@ def workshop(t: float) -> InputFrame:
 # Bare hands (examples/hands.toml): no controllers, a hand tracker's 26 joints per hand.
 SEATED = 1.2  # the head's height in the room: the player sits
 RAISED = 0.5  # what seated play raises the view by (eye_height 1.7 - SEATED)
-KNUCKLE_X = (-0.02, 0.0, 0.02, 0.035)  # index, middle, ring, little across a right hand
-FINGER = (0.075, 0.075, 0.075, 0.06)  # their lengths from the knuckle to the tip
-Curls = tuple[float, float, float, float, float]  # thumb, index, middle, ring, little: 0 to 1
 OPEN: Curls = (0.0, 0.0, 0.0, 0.0, 0.0)
 # Where the right palm goes, in the world (the scene's metres; the room's are RAISED lower).
 REST_RIGHT = (0.25, 1.25, -0.2)
@@ -412,34 +408,16 @@ HANDS_SECONDS = 12.5
 
 
 def joints(at: Point, curls: Curls = OPEN, pinch: float = 0.0) -> HandJoints:
-    """A bare right hand as a hand tracker sees it: palm down, fingers forward (-Z), its palm
-    joint at `at` in the room, each finger curled as `curls` says (0 straight, 1 in the
-    palm); `pinch` (0 to 1) brings the thumb tip onto the index tip. Every joint is turned as
-    the hand is (OpenXR's joint frame: -Z to the finger tip, +Y out of the back of the hand);
-    finger joints lie evenly from the knuckle to the tip. Positions are kept to a tenth of a
-    millimetre (finer than a tracker sees), which keeps the trace file short."""
-    points: dict[int, Point] = {HandJoint.PALM: (0.0, 0.0, 0.0), HandJoint.WRIST: (0, 0, 0.045)}
-    for finger, (x, length) in enumerate(zip(KNUCKLE_X, FINGER, strict=True)):
-        knuckle = (x, 0.0, -0.045)
-        tip = _between((x, 0.0, -0.045 - length), (x * 0.5, -0.025, -0.01), curls[finger + 1])
-        first = HandJoint.INDEX_METACARPAL + 5 * finger
-        points[first] = (x, 0.0, 0.0)
-        for step in range(4):  # proximal (the knuckle), intermediate, distal, tip
-            points[first + 1 + step] = _between(knuckle, tip, step / 3)
-    thumb_tip = _between((-0.08, 0.0, -0.06), (-0.01, -0.03, -0.03), curls[0])
-    thumb_tip = _between(thumb_tip, points[HandJoint.INDEX_TIP], pinch)
-    for step in range(4):  # metacarpal, proximal, distal, tip
-        points[HandJoint.THUMB_METACARPAL + step] = _between(
-            (-0.03, -0.01, 0.02), thumb_tip, step / 3
-        )
-    placed = (
-        (at[0] + points[j][0], at[1] + points[j][1], at[2] + points[j][2])
-        for j in range(JOINT_COUNT)
-    )
+    """A bare right hand as a hand tracker sees it (``posed_hand``: palm down, fingers
+    forward), its palm joint at `at` in the room, each finger curled as `curls` says, `pinch`
+    bringing the thumb tip onto the index tip. Positions are kept to a tenth of a millimetre
+    (finer than a tracker sees), which keeps the trace file short."""
+    hand = posed_hand(at, curls, pinch)
     poses = tuple(
-        spatial.Pose(spatial.vec3(*(round(v, 4) for v in p)), spatial.identity()) for p in placed
+        spatial.Pose(spatial.vec3(*(round(v, 4) for v in p.position)), p.rotation)
+        for p in hand.poses
     )
-    return HandJoints(poses, (0.008,) * JOINT_COUNT)
+    return HandJoints(poses, hand.radii)
 
 
 def _in_room(point: Point) -> Point:

@@ -106,6 +106,44 @@ def palm_pose(joints: HandJoints) -> Pose:
     return Pose(palm.position, spatial.look_rotation(forward, across))
 
 
+Triple = tuple[float, float, float]
+Curls = tuple[float, float, float, float, float]  # thumb, index, middle, ring, little: 0 to 1
+KNUCKLES = (-0.02, 0.0, 0.02, 0.035)  # index, middle, ring, little across a right hand, metres
+FINGERS = (0.075, 0.075, 0.075, 0.06)  # their lengths from the knuckle to the tip
+
+
+def posed_hand(at: Triple, curls: Curls = (0.0,) * 5, pinch: float = 0.0) -> HandJoints:
+    """A right hand as a hand tracker would see it, for scripts, tests and recorded examples
+    where no tracker is: palm down, fingers forward (-Z), its palm joint at `at` (tracking
+    space), each finger curled as `curls` says (0 straight, 1 in the palm), `pinch` (0 to 1)
+    bringing the thumb tip onto the index tip. Every joint is turned as the hand is (OpenXR's
+    joint frame), finger joints lie evenly from the knuckle to the tip, radii 8 mm."""
+    points: dict[int, Triple] = {HandJoint.PALM: (0.0, 0.0, 0.0), HandJoint.WRIST: (0, 0, 0.045)}
+    for finger, (x, length) in enumerate(zip(KNUCKLES, FINGERS, strict=True)):
+        knuckle = (x, 0.0, -0.045)
+        tip = _between((x, 0.0, -0.045 - length), (x * 0.5, -0.025, -0.01), curls[finger + 1])
+        first = HandJoint.INDEX_METACARPAL + 5 * finger
+        points[first] = (x, 0.0, 0.0)
+        for step in range(4):  # proximal (the knuckle), intermediate, distal, tip
+            points[first + 1 + step] = _between(knuckle, tip, step / 3)
+    thumb_tip = _between((-0.08, 0.0, -0.06), (-0.01, -0.03, -0.03), curls[0])
+    thumb_tip = _between(thumb_tip, points[HandJoint.INDEX_TIP], pinch)
+    for step in range(4):  # metacarpal, proximal, distal, tip
+        points[HandJoint.THUMB_METACARPAL + step] = _between(
+            (-0.03, -0.01, 0.02), thumb_tip, step / 3
+        )
+    poses = tuple(
+        Pose(spatial.vec3(*at) + spatial.vec3(*points[j]), spatial.identity())
+        for j in range(len(HandJoint))
+    )
+    return HandJoints(poses, (0.008,) * len(HandJoint))
+
+
+def _between(a: Triple, b: Triple, k: float) -> Triple:
+    """The point `k` of the way from `a` to `b`."""
+    return (a[0] + (b[0] - a[0]) * k, a[1] + (b[1] - a[1]) * k, a[2] + (b[2] - a[2]) * k)
+
+
 def with_hand_controls(hand: HandInput) -> HandInput:
     """`hand` read as a controller where it has joints (see the module docstring); as it is
     where it has none."""
