@@ -157,6 +157,19 @@ def _parser() -> argparse.ArgumentParser:
     )
     host.set_defaults(usage=host)
     host.add_argument("scene", type=Path, metavar="TARGET", help="a scene (.toml) or example (.py)")
+    host.add_argument(
+        "--play", action="store_true",
+        help="play too, in seat 0 (remote players take seats 1 and up): in the preview window "
+        "with the XR simulator, or headless from --trace",
+    )  # fmt: skip
+    host.add_argument(
+        "--trace", type=Path, metavar="FILE",
+        help="with --play: play this trace headless (for its length unless --seconds)",
+    )  # fmt: skip
+    host.add_argument(
+        "--player", default="host", metavar="NAME",
+        help="with --play: your name in the match (host)",
+    )  # fmt: skip
     join = commands.add_parser(
         "join", help="join a networked match: play your rig locally, send your input to the host"
     )
@@ -203,7 +216,7 @@ def _parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     host.add_argument(
         "--players", type=_at_least_one, default=2, metavar="N",
-        help="seats for remote players (2); a joiner past them waits for a free one",
+        help="seats (2), the host's own with --play; a joiner past them waits for a free one",
     )  # fmt: skip
     commands.add_parser(
         "doctor", help="say what this machine offers: OpenXR runtime, GL, display, gamepads"
@@ -577,25 +590,59 @@ def _at_least_one(text: str) -> int:
     return value
 
 
-def _host(args: argparse.Namespace) -> int:
-    """The authoritative world of a match, until --seconds or Ctrl-C; who joined and left, and
-    what was refused, said as it goes."""
-    from playspace.net import DEFAULT_ENDPOINT, Host, Network
+def _host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """The authoritative world of a match, until --seconds or Ctrl-C (with --play: also until
+    the window is closed, or for the trace's length); who joined and left, and what was
+    refused, said as it goes."""
+    from playspace.net import DEFAULT_ENDPOINT, Host, Network, host_in_window
+    from playspace.systems.input import InputSource, ReplaySource, load_trace
 
+    if not args.play:
+        for flag, value in (("--trace", args.trace), ("--player", args.player != "host")):
+            if value:
+                parser.error(f"{flag} is for a host that plays too: add --play")
+    elif args.trace is None and not _has_display():
+        print("playspace host --play: no display for the preview; add --trace", file=sys.stderr)
+        return 2
     network = Network(args.session, args.listen or [DEFAULT_ENDPOINT], args.connect or [])
     with contextlib.ExitStack() as stack:
         telemetry = None
         if args.telemetry is not None:
             telemetry = stack.enter_context(LineStream(args.telemetry))
-        host = Host(
-            args.scene, network, fixed_hz=args.fixed_hz, seed=args.seed, playout=args.playout,
-            state_every=args.state_every, keyframe_every=args.keyframe_every,
-            telemetry=telemetry, record=args.record, say=lambda line: print(line, flush=True),
-            players=args.players,
-        )  # fmt: skip
-        stack.callback(host.close)
-        print(f"hosting {args.scene} as session {args.session!r} on {network.listen}", flush=True)
-        steps = host.run(args.seconds, stop=args.stop)
+
+        def make(play: InputSource | None) -> Host:
+            host = Host(
+                args.scene, network, fixed_hz=args.fixed_hz, seed=args.seed,
+                playout=args.playout, state_every=args.state_every,
+                keyframe_every=args.keyframe_every, telemetry=telemetry, record=args.record,
+                say=lambda line: print(line, flush=True), players=args.players, play=play,
+                name=args.player,
+            )  # fmt: skip
+            stack.callback(host.close)
+            playing = f" playing as {args.player}" if args.play else ""
+            print(
+                f"hosting {args.scene} as session {args.session!r} on {network.listen}{playing}",
+                flush=True,
+            )
+            return host
+
+        if args.play and args.trace is None:
+            from playspace.render.preview import PreviewError
+
+            try:
+                host, run = host_in_window(make, seconds=args.seconds, stop=args.stop)
+            except PreviewError as error:
+                print(f"playspace host --play: {error}; add --trace", file=sys.stderr)
+                return 2
+            steps = run.steps
+        elif args.play:
+            trace = load_trace(args.trace)
+            host = make(ReplaySource(trace))
+            seconds = args.seconds if args.seconds is not None else trace.duration
+            steps = host.run(seconds, stop=args.stop)
+        else:
+            host = make(None)
+            steps = host.run(args.seconds, stop=args.stop)
         refused = ", ".join(f"{n} {why}" for why, n in sorted(host.refused.items())) or "none"
         print(f"{steps} fixed steps hosted; refused messages: {refused}", flush=True)
         print(f"{host.sent} bytes of state and events published")
@@ -718,7 +765,7 @@ def _main(argv: Sequence[str] | None, stop: StopRequest) -> int:
         from playspace.systems.input import TraceError
 
         try:
-            return _host(args) if args.command == "host" else _join(args, parser)
+            return _host(args, parser) if args.command == "host" else _join(args, parser)
         except (NetError, SceneError, TargetError, TraceError) as error:
             print(f"playspace {args.command}: {error}", file=sys.stderr)
             return 2

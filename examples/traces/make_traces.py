@@ -102,6 +102,47 @@ def snowball(t: float) -> InputFrame:
     return player((0.0, HEIGHT, 0.0), right=hand_input(p, grip=grip))
 
 
+def throw(
+    t: float, aim: tuple[float, float], up: float, speed: float, at: float = 0.0
+) -> InputFrame:
+    """The snowball range's throw (:func:`snowball`), begun `at` seconds in, toward `aim` (a
+    direction across the floor in the player's own frame: (0, -1) straight ahead, (1, -1) ahead
+    and to the right), `up` degrees above it, the hand reaching `speed` m/s."""
+    t -= at
+    pile = (0.3, 0.92, -0.3)
+    wound = (0.25, 1.0, 0.3)
+    across = math.hypot(*aim)
+    rise = math.radians(up)
+    direction = (
+        math.cos(rise) * aim[0] / across,
+        math.sin(rise),
+        math.cos(rise) * aim[1] / across,
+    )
+    if t < 0.6:
+        p = _between((0.2, 0.9, -0.1), pile, ramp(t, 0.0, 0.25))  # from the side, to the pile
+    elif t < 1.05:
+        p = _between(pile, wound, ramp(t, 0.6, 0.4))
+    else:
+        s = min(t, 1.3) - 1.05
+        after = min(max(t - 1.3, 0.0), FOLLOW_THROUGH)
+        travel = 0.5 * (speed / 0.25) * s * s + speed * (
+            after - after * after / (2 * FOLLOW_THROUGH)
+        )
+        p = (
+            wound[0] + travel * direction[0],
+            wound[1] + travel * direction[1],
+            wound[2] + travel * direction[2],
+        )
+    grip = 1.0 if 0.3 < t < 1.3 else 0.0
+    return player((0.0, HEIGHT, 0.0), right=hand_input(p, grip=grip))
+
+
+def snowball_fight(t: float) -> InputFrame:
+    """The fight's first player, alone: a snowball from the pile at the east target, 5.7 m
+    off to the right."""
+    return throw(t, (3.5, -4.5), 15.0, 9.0)
+
+
 def _between(a: Point, b: Point, k: float) -> Point:
     """The point `k` of the way from `a` to `b`."""
     return (a[0] + (b[0] - a[0]) * k, a[1] + (b[1] - a[1]) * k, a[2] + (b[2] - a[2]) * k)
@@ -590,6 +631,7 @@ TRACES: dict[str, tuple[Callable[[float], InputFrame], float]] = {
     "stairs": (stairs, 11.0),
     "roomscale": (roomscale, 10.0),
     "snowball": (snowball, 3.0),
+    "snowball_fight": (snowball_fight, 3.0),
     "dash": (dash, 3.5),
     "settings": (settings, 5.3),
     "workshop": (workshop, WORKED + LEDGE + RIDDEN + 12.0),

@@ -10,6 +10,14 @@ A seated player who leaves or vanishes frees their seat: their rig is removed th
 roster, except the world's first, which stands (the standing frame) until someone takes
 seat 0 again.
 
+A host may play too (`play`, an input source: the preview window's simulator through
+:func:`host_in_window`, or a trace): its own player, `name`, sits in seat 0 and drives the
+first rig from that source directly, never through the network nor waiting for it, and remote
+players take seats 1 and up. Whatever steps the world (:meth:`Host.run`, or the preview
+window's loop) hosts the match: the host's work is two of the world's own fixed-step systems,
+:func:`host_roster` at a step's start and :func:`host_publish` at its end, so one thread owns
+the world.
+
 Each player's input arrives as messages of frames numbered by their client's fixed steps;
 the host takes exactly one of those frames per step, in order, after a short playout buffer
 (`playout` frames), so a message that is late, reordered or lost (each carries the two frames
@@ -39,19 +47,21 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import zenoh
 
 from playspace.app import build_world, load_target, telemetry_events
 from playspace.components import Transform
+from playspace.components.avatars import Avatar
 from playspace.components.input import InputFrame
 from playspace.components.rig import Rig
 from playspace.components.scene import Opponent, PlayerStart, Prop
-from playspace.ecs import World
+from playspace.ecs import Phase, World, system
 from playspace.example import Example
 from playspace.formats.telemetry import event_record
-from playspace.net.session import Network, paced
+from playspace.net.client import AVATAR
+from playspace.net.session import Network, check_name, paced
 from playspace.net.wire import (
     MAX_EVENTS,
     MAX_PLAYERS,
@@ -68,11 +78,15 @@ from playspace.scene import Scene, player_start_for
 from playspace.spatial import Pose, Vec3
 from playspace.systems.input import MatchRecorder, standing
 from playspace.systems.input.sources import InputSource
-from playspace.systems.player import Arrival, Roster
+from playspace.systems.player import Arrival, Roster, outfit_players
 from playspace.systems.telemetry import Lines, Telemetry, TelemetryPlugin, telemetry_system
+
+if TYPE_CHECKING:  # the preview loop loads GL: only a host that plays in a window imports it
+    from playspace.loops.preview import PreviewRun
 
 DEFAULT_PLAYOUT = 2  # frames buffered before the host starts taking a player's input
 DEFAULT_PLAYERS = 2  # seats: a 1v1
+DEFAULT_NAME = "host"  # the host's own player's name, when it plays too
 
 
 @dataclass(slots=True)
@@ -221,7 +235,8 @@ class Host:
     telemetry records them, go to every client reliably. `telemetry` and `record` write what
     the world did and the input each step saw. :meth:`run` steps in real time; :meth:`step`
     steps once (tests, benchmarks). `say` hears who joined, who was refused and who left.
-    `players` is how many seats there are (see the module).
+    `players` is how many seats there are (see the module). With `play`, the host's own player
+    (`name`) sits in seat 0, driven by that source (see the module).
     """
 
     def __init__(
@@ -238,6 +253,8 @@ class Host:
         record: Path | None = None,
         say: Said = lambda line: None,
         players: int = DEFAULT_PLAYERS,
+        play: InputSource | None = None,
+        name: str = DEFAULT_NAME,
     ) -> None:
         if state_every < 1 or keyframe_every < 1:
             raise ValueError(
@@ -260,19 +277,33 @@ class Host:
         self.waiting: list[str] = []  # present past the limit, in the order they came
         self.queues: dict[str, InputQueue] = {}  # every seated player's input, by name
         self.present: set[str] = set()
-        self.source = NetSource(self.lock)  # seat 0's: the world's first rig
+        # the host's own player, in seat 0 (None: seat 0 is the first remote player's)
+        self.name = check_name(name, "player") if play is not None else None
+        # seat 0's input from the network, when no one plays on the host
+        self.source: NetSource | None = None
         self._arriving: list[Seat] = []  # seats whose rig the next step adds...
         self._leaving: list[Seat] = []  # ...and whose rig it removes
+        self._added: list[Seat] = []  # the seats whose rig this step added
         self.sent = 0  # bytes of state and events published (once, whoever subscribes)
         self._stack = ExitStack()
         self.recorder: MatchRecorder | None = None
-        source: InputSource = self.source
+        source: InputSource
+        if play is None:
+            source = self.source = NetSource(self.lock)
+        else:
+            source = play
         if record is not None:
             self.recorder = self._stack.enter_context(MatchRecorder.open(record, fixed_hz))
-            source = self.recorder.source_for(self.source)
-        self.world = _world(scene, self.example, source, fixed_hz, seed, telemetry)
-        self.event_kinds = tuple(self.world.resource(Telemetry).events)
-        self.world.events.subscribe(self, self.event_kinds)
+            source = self.recorder.source_for(source)
+        self.world = world = _world(scene, self.example, source, fixed_hz, seed, telemetry)
+        self.event_kinds = tuple(world.resource(Telemetry).events)
+        world.events.subscribe(self, self.event_kinds)
+        world.insert_resource(Hosting(self))
+        world.add_system(host_roster)
+        world.add_system(
+            host_publish, reads=self.event_kinds,
+            after=(telemetry_system,) if telemetry is not None else (),
+        )  # fmt: skip
         self._poses: dict[int, Pose] = {}  # as last gathered
         self._names: dict[int, str] = {}
         self._moved: dict[int, int] = {}  # entity: the state count when it last moved
@@ -330,7 +361,11 @@ class Host:
         player = str(sample.key_expr).rsplit("/", 1)[-1]
         said = []
         with self.lock:
-            if sample.kind == zenoh.SampleKind.PUT and player not in self.present:
+            if player == self.name:
+                if sample.kind == zenoh.SampleKind.PUT:
+                    self.refused["name"] += 1
+                    said.append(f"refused {player}: the host plays as {player}")
+            elif sample.kind == zenoh.SampleKind.PUT and player not in self.present:
                 self.present.add(player)
                 self.waiting.append(player)
                 said.append(f"joined {player}")
@@ -343,6 +378,8 @@ class Host:
                     self._vacate(seat)
                 said.append(f"left {player}")
             taken = {seat.index for seat in self.seats.values()}
+            if self.name is not None:
+                taken.add(0)  # the host's own player's
             free = [i for i in range(self.players) if i not in taken]
             while self.waiting and free:
                 seated, index = self.waiting.pop(0), free.pop(0)
@@ -358,7 +395,7 @@ class Host:
         """Seat `player` at `index` (the lock held): seat 0 drives the first rig at once, the
         others' rigs come at the next step."""
         queue = InputQueue(self.playout)
-        source = self.source if index == 0 else NetSource(self.lock)
+        source = self.source if index == 0 and self.source is not None else NetSource(self.lock)
         seat = self.seats[player] = Seat(index, player, queue, source)
         self.queues[player] = queue
         source.queue = queue
@@ -377,8 +414,9 @@ class Host:
         else:
             self._leaving.append(seat)
 
-    def _roster(self) -> list[Seat]:
-        """Hand the seats that changed to the world's roster, before a step; those arriving."""
+    def hand_over(self) -> None:
+        """Hand the seats that changed to the world's roster, at the start of a fixed step
+        (:func:`host_roster`): their rigs come and go in this step."""
         with self.lock:
             arriving, self._arriving = self._arriving, []
             leaving, self._leaving = self._leaving, []
@@ -390,7 +428,7 @@ class Host:
             if self.recorder is not None:
                 source = self.recorder.source_for(source, seat.player, start)
             roster.arriving.append(Arrival(source, start, seat.player))
-        return arriving
+        self._added = arriving
 
     def _now(self, query: zenoh.Query) -> None:
         """A late joiner's query: the newest state, full."""
@@ -401,19 +439,26 @@ class Host:
             query.reply(query.key_expr, encode_state(full))
 
     def step(self) -> None:
-        """One fixed step of the world (players who came or went added or removed at its
-        start); its events published, its state when it is due."""
+        """One fixed step of the world: players who came or went added or removed at its
+        start, its events published and its state when due at its end (the world's own
+        systems do both, :func:`host_roster` and :func:`host_publish`, so whatever steps the
+        world, this or the preview window's loop, hosts the match)."""
+        self.world.step(1)
+
+    def publish(self) -> None:
+        """At the end of a fixed step (:func:`host_publish`): its recording line written, the
+        new rigs' numbers noted, its events published and its state when it is due."""
         world = self.world
-        arriving = self._roster()
-        world.step(1)
         if self.recorder is not None:
             self.recorder.flush()  # the step's line, whole: a host killed now loses nothing
+        arriving, self._added = self._added, []
         if arriving:
             numbers = {name: number for number, name in world.resource(Roster).names.items()}
             with self.lock:
                 for seat in arriving:
                     seat.number = numbers.get(seat.player)
-        step, now = world.fixed_time.step, world.fixed_time.elapsed
+        # the steps run, this one included: the step's own number counts from 0
+        step, now = world.fixed_time.step + 1, world.fixed_time.elapsed
         happened: list[dict[str, Any]] = []
         for kind in self.event_kinds:
             sent: list[object] = world.read_events(kind, reader=self)
@@ -434,6 +479,8 @@ class Host:
         with self.lock:
             seats = [seat for seat in self.seats.values() if seat.number is not None]
         seated = {seat.number: seat.player for seat in seats if seat.number is not None}
+        if self.name is not None:
+            seated[0] = self.name
         poses, names = moving_bodies(world, seated)
         last, moved = self._poses, self._moved
         for entity, pose in poses.items():
@@ -487,6 +534,74 @@ class Host:
 
     def close(self) -> None:
         self._stack.close()
+
+    def show_players(self) -> None:
+        """Draw every remote player's head, hands and body in this world as a client draws
+        them (:class:`~playspace.components.avatars.Avatar`: drawn only), for a host that
+        plays in a window: their rigs have no shape of their own to be seen by."""
+
+        def outfit(world: World, rig: Rig) -> None:
+            if rig.player == 0:
+                return  # the host's own player
+            parts = (rig.head, rig.left_hand, rig.right_hand, rig.body)
+            for entity, part in zip(parts, PARTS, strict=True):
+                shape, offset = AVATAR[part]
+                world.add(entity, Avatar(f"player {rig.player}", part, shape, offset))
+
+        outfit_players(self.world, outfit)
+
+
+def host_in_window(
+    make: Callable[[InputSource], Host],
+    *,
+    seconds: float | None = None,
+    stop: Callable[[], bool] | None = None,
+    camera: str = "head",
+    quality: str = "auto",
+) -> tuple[Host, PreviewRun]:
+    """Host a match and play it in the desktop preview window: `make` builds the host with
+    the window's XR simulator as its player's source; the window's loop steps the world (and
+    so hosts the match) until it is closed, `seconds` have passed or `stop` says so. Raises
+    :class:`~playspace.render.preview.PreviewError` when no window opens."""
+    from playspace.loops.preview import run_preview
+    from playspace.render.preview import preview_window
+    from playspace.systems.input import LiveSource
+    from playspace.systems.input.simulator import Simulator
+
+    simulator = Simulator()
+    with preview_window("playspace: host") as window:
+        host = make(LiveSource(simulator.sample))
+        host.show_players()
+        run = run_preview(
+            host.world, simulator, window, seconds=seconds, stop=stop, camera=camera,
+            quality=quality,
+        )  # fmt: skip
+    return host, run
+
+
+@dataclass(slots=True)
+class Hosting:
+    """The host of the match this world is, a resource: how :func:`host_roster` and
+    :func:`host_publish` reach it."""
+
+    host: Host
+
+
+@system(
+    Phase.FIXED, in_set="tracking", before=("join_players",), reads=(Hosting,), writes=(Roster,)
+)
+def host_roster(world: World) -> None:
+    """The players who took or left a seat since the last step join or leave at this one."""
+    world.resource(Hosting).host.hand_over()
+
+
+@system(
+    Phase.FIXED, in_set="telemetry",
+    reads=(Hosting, Roster, Rig, Transform, Prop, Opponent, PlayerStart),
+)  # fmt: skip
+def host_publish(world: World) -> None:
+    """This step's recording line, events and state go out (:meth:`Host.publish`)."""
+    world.resource(Hosting).host.publish()
 
 
 def _world(
