@@ -9,7 +9,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from playspace import __version__
 from playspace.formats.shown import clipped, printable
@@ -180,6 +180,21 @@ def _parser() -> argparse.ArgumentParser:
         "--trace", type=Path, metavar="FILE", help="play this trace headless instead of the preview"
     )
     join.add_argument(
+        "--vr", action="store_true", help="play in the headset through OpenXR (docs/vr.md)"
+    )
+    join.add_argument(
+        "--gl", choices=("auto", "egl", "glx"), default="auto",
+        help="with --vr: the GL context the headset session binds (as playspace run's)",
+    )  # fmt: skip
+    join.add_argument(
+        "--quality", choices=QUALITY_NAMES, default=QUALITY_NAMES[0],
+        help="with --vr: how much drawing costs (as playspace run's)",
+    )  # fmt: skip
+    join.add_argument(
+        "--drive", type=Path, metavar="TRACE",
+        help="with --vr: play TRACE into Monado's remote driver (tests, CI)",
+    )  # fmt: skip
+    join.add_argument(
         "--impair",
         metavar="MS,LOSS",
         help="for tests: delay each message up to MS ms (input and state dropped at the "
@@ -200,7 +215,10 @@ def _parser() -> argparse.ArgumentParser:
         side.add_argument("--seed", type=int, default=0, help="seed of the run's random generator")
     host.add_argument("--telemetry", type=Path, metavar="FILE", help="write telemetry v1 here")
     host.add_argument(
-        "--record", type=Path, metavar="FILE", help="write every step's input as a trace (v1)"
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="write every seat's input, each step, as one trace (version 3): it replays the match",
     )
     host.add_argument(
         "--playout", type=int, default=2, metavar="N",
@@ -247,16 +265,8 @@ def _gl_probe() -> str:
 
 
 def _run_vr(args: argparse.Namespace) -> int:
-    """The headset run, drawing with the renderer on the GL context ``--gl`` chooses
-    (:mod:`playspace.loops.gl`: EGL, or a hidden window's GLX/WGL context), made current first
-    because the OpenXR session binds the context current when it opens. When ``--gl auto``
-    finds no GL at all, an input-only session; an explicit ``--gl`` that cannot be had is an
-    error. After a run that drew, one line says through what and how many frames."""
-    from playspace.loops.gl import DrawnCount, choose_gl, headset_gl
-    from playspace.loops.headset import failure_message, run_vr
+    """``playspace run --vr``: the headset run, with its telemetry, recording and driver."""
     from playspace.loops.replay import show_physics_debug
-    from playspace.render.context import GLUnavailableError
-    from playspace.xr.state import XrUnavailable
 
     with contextlib.ExitStack() as stack:
         telemetry = None
@@ -275,28 +285,43 @@ def _run_vr(args: argparse.Namespace) -> int:
             "stop": args.stop,
             "plugins": [show_physics_debug] if args.debug_physics else [],
         }
+        return _headset("playspace run", args.scene, args.gl, args.quality, options)
+
+
+def _headset(
+    command: str, scene: Path, gl_choice: str, quality: str, options: dict[str, Any]
+) -> int:
+    """Run `scene` in the headset, drawing with the renderer on the GL context `gl_choice`
+    chooses (:mod:`playspace.loops.gl`: EGL, or a hidden window's GLX/WGL context), made
+    current first because the OpenXR session binds the context current when it opens. When
+    ``auto`` finds no GL at all, an input-only session; an explicit choice that cannot be had
+    is an error. After a run that drew, one line says through what and how many frames."""
+    from playspace.loops.gl import DrawnCount, choose_gl, headset_gl
+    from playspace.loops.headset import failure_message, run_vr
+    from playspace.render.context import GLUnavailableError
+    from playspace.xr.state import XrUnavailable
+
+    with contextlib.ExitStack() as stack:
         try:
-            binding = choose_gl(args.gl)
+            binding = choose_gl(gl_choice)
         except XrUnavailable as error:  # this platform has no such binding (or none at all)
-            print(failure_message(error, args.scene), file=sys.stderr)
+            print(failure_message(error, scene), file=sys.stderr)
             return 2
         try:
             gl = stack.enter_context(headset_gl(binding))
         except GLUnavailableError as error:
-            if args.gl != "auto":
-                print(f"playspace run --vr --gl {args.gl}: {error}", file=sys.stderr)
+            if gl_choice != "auto":
+                print(f"{command} --vr --gl {gl_choice}: {error}", file=sys.stderr)
                 return 2
-            print(f"playspace run --vr: no GL ({error}); input only", file=sys.stderr)
-            return run_vr(args.scene, **options)
+            print(f"{command} --vr: no GL ({error}); input only", file=sys.stderr)
+            return run_vr(scene, **options)
         from playspace.loops.eyes import headset_eyes
         from playspace.render import Renderer, add_standard_passes, quality_named
 
-        renderer = add_standard_passes(
-            Renderer(gl.ctx, quality=quality_named(args.quality, gl.ctx))
-        )
+        renderer = add_standard_passes(Renderer(gl.ctx, quality=quality_named(quality, gl.ctx)))
         stack.callback(renderer.release)
         drawn = DrawnCount()
-        status = run_vr(args.scene, eyes=drawn.counting(headset_eyes(renderer)), **options)
+        status = run_vr(scene, eyes=drawn.counting(headset_eyes(renderer)), **options)
         if drawn.frames:
             print(f"GL: {gl.describe()}: {drawn.frames} frames drawn ({drawn.eyes} eye images)")
         return status
@@ -654,8 +679,14 @@ def _host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """Play in a match: a trace headless with --trace, else the preview window."""
+    """Play in a match: a trace headless with --trace, in the headset with --vr, else the
+    preview window."""
     from playspace.net import DEFAULT_ENDPOINT, Client, Impairment, Network, play
+
+    if args.vr and args.trace is not None:
+        parser.error("--vr plays from the headset: drop --trace")
+    if args.drive is not None and not args.vr:
+        parser.error("--drive feeds the headset's runtime: add --vr")
 
     impairment = None
     if args.impair is not None:
@@ -669,7 +700,19 @@ def _join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
         client.wait_for_host()
         print(f"joined session {args.session!r} as {args.player}", flush=True)
-        if args.trace is None:
+        if args.vr:
+            options = {
+                "seconds": args.seconds,
+                "fixed_hz": args.fixed_hz,
+                "seed": args.seed,
+                "drive": args.drive,
+                "stop": args.stop,
+                "plugins": [client.plugin],
+            }
+            status = _headset("playspace join", args.scene, args.gl, args.quality, options)
+            if status != 0:
+                return status
+        elif args.trace is None:
             if not _has_display():
                 print("playspace join: no display for the preview; add --trace", file=sys.stderr)
                 return 2

@@ -21,8 +21,10 @@ import io
 import math
 import re
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -43,8 +45,12 @@ from realxr import (
 )
 
 from playspace import spatial
+from playspace.components import Transform
+from playspace.components.rig import Rig
 from playspace.loops.replay import run_headless
-from playspace.systems.input import hand_input, load_trace, standing, write_trace
+from playspace.net import Host, Network
+from playspace.net.session import paced
+from playspace.systems.input import device_pose, hand_input, load_trace, standing, write_trace
 
 pytestmark = needs_runtime
 
@@ -434,3 +440,45 @@ def test_an_input_only_session_keeps_its_rate_within_1_percent(workdir: Path) ->
     assert done.returncode == 0, done.stderr[-2000:]
     rate = float(done.stdout.split("rate")[-1])
     assert rate == pytest.approx(90.0, rel=0.01)
+
+
+# --- a networked match, joined from the headset ----------------------------------------------
+
+
+def test_a_player_joins_a_match_from_the_headset_and_walks_the_host_s_rig(
+    workdir: Path,
+) -> None:
+    """``playspace join --vr``: the headset's player (Monado, driven by a trace walking 1 m
+    forward physically) takes the host's seat, and the host's body of that player walks with
+    them (when they leave, the seat's rig stands again where the room starts)."""
+    walk = workdir / "walk.jsonl"
+    frames = [
+        replace(standing(), time=i / 90, head=device_pose((0.0, 1.7, -0.5 * min(i / 90, 2.0))))
+        for i in range(round(3.0 * 90))
+    ]
+    write_trace(walk, frames, 90.0)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        endpoint = f"tcp/127.0.0.1:{probe.getsockname()[1]}"
+    host = Host(SNOWBALL, Network("vr", listen=[endpoint]))
+    stop, feet = False, list[float]()
+
+    def step() -> None:
+        host.step()
+        feet.append(host.world.get(host.world.resource(Rig).body, Transform).position.z)
+
+    hosting = threading.Thread(target=lambda: paced(step, 90.0, None, lambda: stop))
+    hosting.start()
+    try:
+        with remote_port():
+            run = playspace(
+                "join", SNOWBALL, "--vr", "--drive", walk, "--seconds", "4", "--player", "vic",
+                "--session", "vr", "--connect", endpoint, env=vr_env(90),
+            )  # fmt: skip
+        assert run.returncode == 0, run.describe()
+    finally:
+        stop = True
+        hosting.join()
+        host.close()
+    assert "joined session 'vr' as vic" in run.stdout, run.describe()
+    assert min(feet) < -0.9, run.describe()  # walked 1 m forward in the room, on the host
