@@ -139,7 +139,7 @@ if TYPE_CHECKING:
         SensorExited,
         ShapeHit,
     )
-    from playspace.systems.player import RigPlugin
+    from playspace.systems.player import Arrival, RigPlugin, Roster, despawn_player
     from playspace.systems.player.climb import ClimbPlugin
     from playspace.systems.player.events import (
         BlinkRequested,
@@ -295,7 +295,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "SensorExited",
         "ShapeHit",
     ),
-    "playspace.systems.player": ("RigPlugin",),
+    "playspace.systems.player": ("Arrival", "RigPlugin", "Roster", "despawn_player"),
     "playspace.systems.player.climb": ("ClimbPlugin",),
     "playspace.systems.player.events": (
         "BlinkRequested",
@@ -335,6 +335,7 @@ _HOME = {name: module for module, names in _HOMES.items() for name in names}
 __all__ = [
     "JOINT_COUNT",
     "SLOPE_QUANTIZATION",
+    "Arrival",
     "BlinkRequested",
     "Blocked",
     "BodyKind",
@@ -437,6 +438,7 @@ __all__ = [
     "RigPlugin",
     "RigSettings",
     "RigidBody",
+    "Roster",
     "Scene",
     "SceneCamera",
     "ScenePlugin",
@@ -484,6 +486,7 @@ __all__ = [
     "add_provider",
     "build_world",
     "calibrate",
+    "despawn_player",
     "device_pose",
     "hand_input",
     "horizontal",
