@@ -4,6 +4,9 @@ The game adds its systems to the world, the same way the built-in ones are added
 the pile full (a snowball that left it is replaced), one counts hits on the targets and keeps
 the speed of the last throw, and one gives each thrown snowball a trail, so its arc from the
 hand to the target is drawn. Run it with ``playspace run examples/snowball.py --headless``.
+
+The snowballs' own rules (a pile that refills in the scene's look, a trail on release) are
+:func:`add_snowballs`, which the fight for two (``snowball_fight.py``) imports from here.
 """
 
 from __future__ import annotations
@@ -53,12 +56,23 @@ class Range:
 
     hits: dict[str, int] = field(default_factory=dict)
     last_release_speed: float = 0.0
-    made: int = PILE_SIZE
-    snow: Look | None = None  # how the scene's snowballs look: the refill's look the same
 
 
-def _snowball_colliders() -> Colliders:
-    return Colliders(Collider(SNOWBALL, report_contacts=True))
+@dataclass(slots=True)
+class Piles:
+    """Where the snowball piles stand and what the refill makes, a resource: `made` counts
+    every snowball so far (a new one is named after it), `look` is the scene's snowballs' (a
+    refill looks the same), `ccd` sweeps new snowballs between steps (Rapier's CCD)."""
+
+    at: tuple[spatial.Vec3, ...]
+    made: int
+    look: Look | None = None
+    ccd: bool = False
+
+
+def is_snowball(world: World, entity: int) -> bool:
+    prop = world.try_get(entity, Prop)
+    return prop is not None and "snowball" in prop.name
 
 
 @system(
@@ -75,8 +89,7 @@ def score(world: World) -> None:
     for contact in world.read_events(ContactBegan, reader=score):
         for ball, other in ((contact.a, contact.b), (contact.b, contact.a)):
             target = world.try_get(other, Static)
-            prop = world.try_get(ball, Prop)
-            if target and prop and target.name.startswith("target") and "snowball" in prop.name:
+            if target and target.name.startswith("target") and is_snowball(world, ball):
                 board.hits[target.name] = board.hits.get(target.name, 0) + 1
                 world.send(TargetHit(ball, target.name))
 
@@ -84,51 +97,58 @@ def score(world: World) -> None:
 @system(
     Phase.FIXED,
     in_set="game",
-    after=(score,),
     reads=(Prop,),
-    writes=(Range, Transform, RigidBody, Colliders, Grabbable, Look),  # spawns snowballs
+    writes=(Piles, Transform, RigidBody, Colliders, Grabbable, Look),  # spawns snowballs
 )
 def refill(world: World) -> None:
-    """Keep PILE_SIZE snowballs on the pile: one that left it is replaced by a new one."""
-    board = world.resource(Range)
-    near = sum(
-        1
-        for _, (prop, transform) in world.query(Prop, Transform)
-        if "snowball" in prop.name and spatial.length(transform.position - PILE) < 0.3
-    )
-    for i in range(PILE_SIZE - near):
-        board.made += 1
-        made = world.spawn(
-            Transform(position=PILE + spatial.vec3(0.12 * (i - 1), 0.02, 0.0)),
-            RigidBody(mass=0.15),
-            _snowball_colliders(),
-            Prop(f"snowball {board.made}"),
-            Grabbable(),
-        )
-        if board.snow is not None:
-            world.add(made, board.snow)
+    """Keep PILE_SIZE snowballs on each pile: one that left it is replaced by a new one."""
+    piles = world.resource(Piles)
+    balls = [t.position for _, (p, t) in world.query(Prop, Transform) if "snowball" in p.name]
+    for pile in piles.at:
+        near = sum(1 for at in balls if spatial.length(at - pile) < 0.3)
+        for i in range(PILE_SIZE - near):
+            piles.made += 1
+            made = world.spawn(
+                Transform(position=pile + spatial.vec3(0.12 * (i - 1), 0.02, 0.0)),
+                RigidBody(mass=0.15, ccd=piles.ccd),
+                Colliders(Collider(SNOWBALL, report_contacts=True)),
+                Prop(f"snowball {piles.made}"),
+                Grabbable(),
+            )
+            if piles.look is not None:
+                world.add(made, piles.look)
 
 
 @system(Phase.FIXED, in_set="game", reads=(Released, Prop), writes=(Trail,))
 def trail_throws(world: World) -> None:
     """A snowball that leaves the hand gets a fresh trail: its flight is drawn as dots."""
     for released in world.read_events(Released, reader=trail_throws):
-        prop = world.try_get(released.object, Prop)
-        if prop is not None and "snowball" in prop.name:
+        if is_snowball(world, released.object):
             world.add(released.object, Trail())
 
 
+def add_snowballs(world: World, *piles: spatial.Vec3, ccd: bool = False) -> None:
+    """The snowballs' own rules, for a game whose scene has them: its snowballs report
+    contacts (a hit is a contact), each pile stays full of snowballs that look like the
+    scene's, and a thrown one leaves a trail. With `ccd`, Rapier sweeps each snowball
+    between steps, so a fast one cannot pass a thin or moving thing unseen."""
+    scene = [(e, c) for e, (p, c) in world.query(Prop, Colliders) if "snowball" in p.name]
+    board = world.insert_resource(Piles(piles, made=len(scene), ccd=ccd))
+    for entity, colliders in scene:
+        colliders.parts[0].report_contacts = True
+        world.get(entity, RigidBody).ccd = ccd
+        board.look = world.try_get(entity, Look)
+    world.add_plugin(TrailPlugin())
+    world.add_systems(refill, trail_throws)
+
+
 def build(world: World) -> None:
-    """The range's rules: scene snowballs report contacts, the score, the refill, trails."""
-    board = world.insert_resource(Range())
-    for entity, (prop, colliders) in world.query(Prop, Colliders):
-        if "snowball" in prop.name:
-            colliders.parts[0].report_contacts = True
-            board.snow = world.try_get(entity, Look)
+    """The range's rules: the score, and the snowballs' own (the refill, trails)."""
+    world.insert_resource(Range())
     world.add_event(TargetHit)
     record_events(world, TargetHit)
-    world.add_plugin(TrailPlugin())
-    world.add_systems(score, refill, trail_throws)
+    world.add_systems(score)
+    add_snowballs(world, PILE)
 
 
 def summary(world: World) -> str:

@@ -3,11 +3,16 @@
 Two players stand 9 m apart, each with a pile at their right hand that refills; two targets
 stand out to the sides and a low wall on each half gives cover. A snowball scores one point for
 the player who threw it (the player whose hand let it go: ``Released.hand``'s ``Hand.player``)
-when, before it touches anything else, it strikes a target or the other player: their head (a
-sphere of the rig's head radius round the head) or their body (the capsule physics moves, from
-the feet up). A snowball that has touched the floor, a wall or a table, or that a hand holds
-again, scores nothing more; one scores once. Each point is a ``snowball_hit`` event in
-telemetry (`thrower`, `snowball`, and the `target`'s name or the `player_hit`'s number).
+when, before it touches anything else, it strikes a target or the other player: their head or
+their body. Physics decides (Rapier): every player's head is a sensor sphere of the rig's head
+radius that follows it (a kinematic body on the scene's ``heads`` layer), and a snowball entering
+another player's is a ``SensorEntered``; their body is the capsule physics moves, and a snowball
+striking it, or a target, is a ``ContactBegan``. Snowballs are swept between steps (Rapier's
+CCD), so a fast one does not pass through a head unseen. A snowball that has touched the
+floor, a wall, a table or anything else, or that a hand holds again, scores nothing more; one
+scores once. The pile's refill and the trails are the range's (``snowball.py``, imported
+from beside this module). Each point is a ``snowball_hit`` event in telemetry (`thrower`,
+`snowball`, and the `target`'s name or the `player_hit`'s number).
 
 On a networked host every number is the host's: its summary line (the score) travels in each
 state, and clients show that one. Two terminals::
@@ -23,38 +28,37 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from snowball import add_snowballs, is_snowball, refill
+
 from playspace.prelude import (
-    CharacterBody,
+    BodyKind,
     Collider,
     Colliders,
     ContactBegan,
     Grabbable,
     Hand,
-    Look,
     Phase,
     Prop,
     Released,
     Rig,
     RigidBody,
+    RigSettings,
+    Roster,
+    SensorEntered,
     Sphere,
     Static,
-    Trail,
-    TrailPlugin,
-    Transform,
     World,
+    outfit_players,
     record_events,
     spatial,
     system,
 )
-from playspace.systems.player import Roster
 
 SCENE = "snowball_fight.toml"
 TRACE = "traces/snowball_fight.jsonl"
 
 PILES = (spatial.vec3(0.42, 0.9, 4.2), spatial.vec3(-0.42, 0.9, -4.2))  # each player's right
-PILE_SIZE = 3
-SNOWBALL = Sphere(0.04)
-HEAD_RADIUS = 0.12  # the rig's head sphere (RigSettings.head_radius)
+HEADS = "heads"  # the layer of the head sensors, declared by the scene's [physics] layers
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,81 +73,26 @@ class SnowballHit:
 
 
 @dataclass(slots=True)
-class Flight:
-    """A thrown snowball that may still score: who threw it and where it was last step."""
-
-    thrower: int
-    last: spatial.Vec3
-
-
-@dataclass(slots=True)
 class Fight:
-    """The score by player number and the snowballs in flight, a resource."""
+    """The score by player number and the snowballs that may still score, a resource."""
 
     scores: dict[int, int] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)  # as the match named them, kept
-    flights: dict[int, Flight] = field(default_factory=dict)  # snowball entity: its flight
+    flights: dict[int, int] = field(default_factory=dict)  # snowball entity: its thrower
     on_players: int = 0
     on_targets: int = 0
-    made: int = 2 * PILE_SIZE
-    snow: Look | None = None  # how the scene's snowballs look: the refill's look the same
 
 
-def _is_snowball(world: World, entity: int) -> bool:
-    prop = world.try_get(entity, Prop)
-    return prop is not None and "snowball" in prop.name
-
-
-def _dot(a: spatial.Vec3, b: spatial.Vec3) -> float:
-    return a.x * b.x + a.y * b.y + a.z * b.z
-
-
-def _closest(p: float, lo: float = 0.0, hi: float = 1.0) -> float:
-    return min(max(p, lo), hi)
-
-
-def segment_distance(
-    a0: spatial.Vec3, a1: spatial.Vec3, b0: spatial.Vec3, b1: spatial.Vec3
-) -> float:
-    """The shortest distance between the segments a0-a1 and b0-b1 (Ericson, Real-Time
-    Collision Detection, 5.1.9): a swept snowball against a body's axis or a head's centre."""
-    d1, d2, r = a1 - a0, b1 - b0, a0 - b0
-    a, e, f = _dot(d1, d1), _dot(d2, d2), _dot(d2, r)
-    if a <= 1e-12 and e <= 1e-12:
-        return spatial.length(r)
-    if a <= 1e-12:
-        s, t = 0.0, _closest(f / e)
-    else:
-        c = _dot(d1, r)
-        if e <= 1e-12:
-            s, t = _closest(-c / a), 0.0
-        else:
-            b = _dot(d1, d2)
-            denom = a * e - b * b
-            s = _closest((b * f - c * e) / denom) if denom > 1e-12 else 0.0
-            t = (b * s + f) / e
-            if t < 0.0:
-                s, t = _closest(-c / a), 0.0
-            elif t > 1.0:
-                s, t = _closest((b - c) / a), 1.0
-    return spatial.length((a0 + d1 * s) - (b0 + d2 * t))
-
-
-def _struck(world: World, rig: Rig, a0: spatial.Vec3, a1: spatial.Vec3) -> bool:
-    """Whether a snowball moving from `a0` to `a1` touched `rig`'s head or body."""
-    reach = SNOWBALL.radius
-    head = spatial.Vec3(world.get(rig.head, Transform).position)
-    if segment_distance(a0, a1, head, head) <= HEAD_RADIUS + reach:
-        return True
-    feet = spatial.Vec3(world.get(rig.body, Transform).position)
-    body = world.get(rig.body, CharacterBody)
-    low = feet + spatial.vec3(0.0, body.radius, 0.0)
-    high = feet + spatial.vec3(0.0, body.height - body.radius, 0.0)
-    return segment_distance(a0, a1, low, high) <= body.radius + reach
+def head_sensor(world: World, rig: Rig) -> None:
+    """Make a player's head a sensor sphere of the rig's head radius, following the tracked
+    head (a kinematic body), so a snowball passing through the head is a ``SensorEntered``."""
+    sphere = Sphere(world.resource(RigSettings).head_radius)
+    sensor = Collider(sphere, layer=HEADS, sensor=True)
+    world.add(rig.head, RigidBody(kind=BodyKind.KINEMATIC), Colliders(sensor))
 
 
 def _point(world: World, board: Fight, ball: int, target: str | None, hit: int | None) -> None:
-    thrower = board.flights.pop(ball).thrower
+    thrower = board.flights.pop(ball)
     board.scores[thrower] = board.scores.get(thrower, 0) + 1
     if hit is None:
         board.on_targets += 1
@@ -155,103 +104,54 @@ def _point(world: World, board: Fight, ball: int, target: str | None, hit: int |
 @system(
     Phase.FIXED,
     in_set="game",
-    reads=(
-        Released,
-        ContactBegan,
-        Hand,
-        Rig,
-        Roster,
-        Transform,
-        CharacterBody,
-        Static,
-        Prop,
-        Grabbable,
-    ),
+    before=(refill,),  # a snowball the refill makes is never one in flight
+    reads=(Released, SensorEntered, ContactBegan, Hand, Rig, Roster, Static, Prop, Grabbable),
     writes=(Fight, SnowballHit),
 )
 def score(world: World) -> None:
     """Follow each thrown snowball from the hand that let it go; score its first strike on a
-    target or on another player, and stop following it when it lands or is caught."""
+    target or on another player (physics says: a head's sensor entered, a body or target
+    touched), and stop following it when it touches anything else or is caught."""
     board = world.resource(Fight)
     roster = world.try_resource(Roster)
     if roster is not None:
         board.names.update(roster.names)  # a player who left keeps their name on the board
     for released in world.read_events(Released, reader=score):
-        if _is_snowball(world, released.object):
-            thrower = world.get(released.hand, Hand).player
-            at = spatial.Vec3(world.get(released.object, Transform).position)
-            board.flights[released.object] = Flight(thrower, at)
-    rigs = [rig for _, rig in world.each(Rig)]
-    for ball, flight in list(board.flights.items()):
+        if is_snowball(world, released.object):
+            board.flights[released.object] = world.get(released.hand, Hand).player
+    for ball in list(board.flights):
         grabbable = world.try_get(ball, Grabbable)
         if grabbable is None or grabbable.held_by is not None:
             del board.flights[ball]  # caught, or gone: a new throw starts a new flight
-            continue
-        now = spatial.Vec3(world.get(ball, Transform).position)
-        hit = next(
-            (r for r in rigs if r.player != flight.thrower and _struck(world, r, flight.last, now)),
-            None,
-        )
-        if hit is not None:
-            _point(world, board, ball, None, hit.player)
-        else:
-            flight.last = now
+    heads = {rig.head: rig.player for _, rig in world.each(Rig)}
+    bodies = {rig.body: rig.player for _, rig in world.each(Rig)}
+    for entered in world.read_events(SensorEntered, reader=score):
+        player = heads.get(entered.sensor)
+        if player is not None and board.flights.get(entered.other, player) != player:
+            _point(world, board, entered.other, None, player)  # another player's head
     for contact in world.read_events(ContactBegan, reader=score):
         for ball, other in ((contact.a, contact.b), (contact.b, contact.a)):
-            struck = world.try_get(other, Static)
-            if ball not in board.flights or struck is None:
+            if ball not in board.flights:
                 continue
-            if struck.name.startswith("target"):
+            player, struck = bodies.get(other), world.try_get(other, Static)
+            if player is not None and player != board.flights[ball]:
+                _point(world, board, ball, None, player)
+            elif struck is not None and struck.name.startswith("target"):
                 _point(world, board, ball, struck.name, None)
             else:
-                del board.flights[ball]  # landed: the floor, a wall, a table
-
-
-@system(
-    Phase.FIXED,
-    in_set="game",
-    after=(score,),
-    reads=(Prop,),
-    writes=(Fight, Transform, RigidBody, Colliders, Grabbable, Look),  # spawns snowballs
-)
-def refill(world: World) -> None:
-    """Keep PILE_SIZE snowballs on each pile: one that left it is replaced by a new one."""
-    board = world.resource(Fight)
-    balls = [t.position for _, (p, t) in world.query(Prop, Transform) if "snowball" in p.name]
-    for pile in PILES:
-        near = sum(1 for at in balls if spatial.length(at - pile) < 0.3)
-        for i in range(PILE_SIZE - near):
-            board.made += 1
-            made = world.spawn(
-                Transform(position=pile + spatial.vec3(0.12 * (i - 1), 0.02, 0.0)),
-                RigidBody(mass=0.15),
-                Colliders(Collider(SNOWBALL, report_contacts=True)),
-                Prop(f"snowball {board.made}"),
-                Grabbable(),
-            )
-            if board.snow is not None:
-                world.add(made, board.snow)
-
-
-@system(Phase.FIXED, in_set="game", reads=(Released, Prop), writes=(Trail,))
-def trail_throws(world: World) -> None:
-    """A snowball that leaves the hand gets a fresh trail: its flight is drawn as dots."""
-    for released in world.read_events(Released, reader=trail_throws):
-        if _is_snowball(world, released.object):
-            world.add(released.object, Trail())
+                del board.flights[ball]  # landed: the floor, a wall, a table, anything else
 
 
 def build(world: World) -> None:
-    """The fight's rules: scene snowballs report contacts, the score, the refill, trails."""
-    board = world.insert_resource(Fight())
-    for entity, (prop, colliders) in world.query(Prop, Colliders):
-        if "snowball" in prop.name:
-            colliders.parts[0].report_contacts = True
-            board.snow = world.try_get(entity, Look)
+    """The fight's rules: the snowballs' own (the refill at both piles, trails; swept, so a
+    fast one cannot pass a head between two steps unseen), a sensor on every player's head,
+    and the score."""
+    world.insert_resource(Fight())
     world.add_event(SnowballHit)
     record_events(world, SnowballHit)
-    world.add_plugin(TrailPlugin())
-    world.add_systems(score, refill, trail_throws)
+    outfit_players(world, head_sensor)
+    add_snowballs(world, *PILES, ccd=True)
+    world.add_systems(score)
 
 
 def summary(world: World) -> str:

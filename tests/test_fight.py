@@ -133,6 +133,39 @@ def test_a_snowball_stopped_by_the_wall_scores_nothing() -> None:
     assert [(e["thrower"], e["player_hit"]) for e in _events(telemetry)] == [(0, 1)]
 
 
+def leaning(to: float) -> Script:
+    """Player 1 walks round behind their pile's table, to its west end, then leans east over
+    it, their head to `to` metres from where they started (1.2: not leaning): the table holds
+    their body back, so their head is out in the open, 0.57 m from their body."""
+
+    def lean(t: float) -> InputFrame:
+        across = 1.2 * TRACES.ramp(t, 0.0, 0.8) - (1.2 - to) * TRACES.ramp(t, 1.6, 0.6)
+        ahead = 0.55 * TRACES.ramp(t, 0.9, 0.6)
+        return TRACES.player((across, TRACES.HEIGHT, -ahead))  # type: ignore[no-any-return]
+
+    return lean
+
+
+@pytest.mark.parametrize(("to", "hits"), [(0.6, [(0, 1)]), (1.2, [])], ids=["leaning", "back"])
+def test_a_fast_snowball_through_the_head_alone_scores(
+    to: float, hits: list[tuple[int, int]]
+) -> None:
+    """Player 1 leans out over the table; player 0's fast throw (the hand at 12 m/s) passes
+    through their head and wide of their body: a point, for the head alone (a sensor sphere of
+    the rig's head radius). Not leaning (the control), the same throw flies past their head."""
+    throw = lambda t: TRACES.throw(t, (-0.097, -1.0), 19.5, 12.0, 0.8)  # noqa: E731
+    _, telemetry = _fight(throw, leaning(to))
+    assert [(e["thrower"], e["player_hit"]) for e in _events(telemetry)] == hits
+
+
+def test_a_snowball_thrown_up_that_falls_on_the_thrower_scores_nothing() -> None:
+    """Player 0 throws a snowball straight up (84 degrees, the hand at 5 m/s); it comes down
+    through their own head's sensor and onto their body: no point, for anyone."""
+    up = lambda t: TRACES.throw(t, (-0.25, -0.3), 84.0, 5.0, 0.5)  # noqa: E731
+    _, telemetry = _fight(up, aside)
+    assert _events(telemetry) == []
+
+
 def _endpoint() -> str:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -76,52 +76,19 @@ def roomscale(t: float) -> InputFrame:
 
 
 FOLLOW_THROUGH = 0.15  # seconds the hand takes to stop after letting go, as an arm does
+PILE = (0.3, 0.92, -0.3)  # where the right hand takes a snowball, in the player's own frame
+WOUND = (0.25, 1.0, 0.3)  # where the throw starts, the hand drawn back over the shoulder
 
 
-def snowball(t: float) -> InputFrame:
-    """Take a snowball from the pile and throw it at the 5 m target: 8 m/s, 20 degrees up,
-    the hand slowing to a stop after the release rather than stopping dead on it."""
-    pile = (0.3, 0.92, -0.3)
-    wound = (0.25, 1.0, 0.3)
-    up = math.radians(20)
-    direction = (0.0, math.sin(up), -math.cos(up))
+def thrown(t: float, start: Point, direction: Point, speed: float) -> InputFrame:
+    """A throw from the pile: the right hand at `start` until 0.6 s (gripping from 0.3 s),
+    drawn back from the pile to WOUND by 1.05 s, then forward along `direction` (a unit
+    vector), reaching `speed` m/s as it lets go (1.3 s) and slowing to a stop after the
+    release rather than stopping dead on it."""
     if t < 0.6:
-        p = pile
+        p = start
     elif t < 1.05:
-        p = _between(pile, wound, ramp(t, 0.6, 0.4))
-    else:
-        s = min(t, 1.3) - 1.05
-        after = min(max(t - 1.3, 0.0), FOLLOW_THROUGH)
-        travel = 0.5 * (8.0 / 0.25) * s * s + 8.0 * (after - after * after / (2 * FOLLOW_THROUGH))
-        p = (
-            wound[0] + travel * direction[0],
-            wound[1] + travel * direction[1],
-            wound[2] + travel * direction[2],
-        )
-    grip = 1.0 if 0.3 < t < 1.3 else 0.0
-    return player((0.0, HEIGHT, 0.0), right=hand_input(p, grip=grip))
-
-
-def throw(
-    t: float, aim: tuple[float, float], up: float, speed: float, at: float = 0.0
-) -> InputFrame:
-    """The snowball range's throw (:func:`snowball`), begun `at` seconds in, toward `aim` (a
-    direction across the floor in the player's own frame: (0, -1) straight ahead, (1, -1) ahead
-    and to the right), `up` degrees above it, the hand reaching `speed` m/s."""
-    t -= at
-    pile = (0.3, 0.92, -0.3)
-    wound = (0.25, 1.0, 0.3)
-    across = math.hypot(*aim)
-    rise = math.radians(up)
-    direction = (
-        math.cos(rise) * aim[0] / across,
-        math.sin(rise),
-        math.cos(rise) * aim[1] / across,
-    )
-    if t < 0.6:
-        p = _between((0.2, 0.9, -0.1), pile, ramp(t, 0.0, 0.25))  # from the side, to the pile
-    elif t < 1.05:
-        p = _between(pile, wound, ramp(t, 0.6, 0.4))
+        p = _between(PILE, WOUND, ramp(t, 0.6, 0.4))
     else:
         s = min(t, 1.3) - 1.05
         after = min(max(t - 1.3, 0.0), FOLLOW_THROUGH)
@@ -129,12 +96,37 @@ def throw(
             after - after * after / (2 * FOLLOW_THROUGH)
         )
         p = (
-            wound[0] + travel * direction[0],
-            wound[1] + travel * direction[1],
-            wound[2] + travel * direction[2],
+            WOUND[0] + travel * direction[0],
+            WOUND[1] + travel * direction[1],
+            WOUND[2] + travel * direction[2],
         )
     grip = 1.0 if 0.3 < t < 1.3 else 0.0
     return player((0.0, HEIGHT, 0.0), right=hand_input(p, grip=grip))
+
+
+def snowball(t: float) -> InputFrame:
+    """Take a snowball from the pile and throw it at the 5 m target: 8 m/s, 20 degrees up."""
+    up = math.radians(20)
+    return thrown(t, PILE, (0.0, math.sin(up), -math.cos(up)), 8.0)
+
+
+def throw(
+    t: float, aim: tuple[float, float], up: float, speed: float, at: float = 0.0
+) -> InputFrame:
+    """The snowball range's throw (:func:`thrown`), begun `at` seconds in, toward `aim` (a
+    direction across the floor in the player's own frame: (0, -1) straight ahead, (1, -1) ahead
+    and to the right), `up` degrees above it, the hand reaching `speed` m/s; the hand comes
+    to the pile from the side first."""
+    t -= at
+    across = math.hypot(*aim)
+    rise = math.radians(up)
+    direction = (
+        math.cos(rise) * aim[0] / across,
+        math.sin(rise),
+        math.cos(rise) * aim[1] / across,
+    )
+    start = _between((0.2, 0.9, -0.1), PILE, ramp(t, 0.0, 0.25))  # from the side, to the pile
+    return thrown(t, start, direction, speed)
 
 
 def snowball_fight(t: float) -> InputFrame:
