@@ -35,6 +35,7 @@ from playspace.components.scene import Opponent, Prop
 from playspace.ecs import Phase, World
 from playspace.loops.replay import prepare_replay
 from playspace.net.correction import Correction, add_correction
+from playspace.net.scoreline import add_score_line
 from playspace.net.session import NetError, Network, check_name, paced
 from playspace.net.wire import (
     REDUNDANCY,
@@ -366,13 +367,15 @@ class Client:
 
     def plugin(self, world: World) -> None:
         """Send `world`'s input to the host, one frame per fixed step, draw the host's bodies
-        in it (:meth:`draw_remote`) and, for a player, correct its own body from the host's."""
+        in it (:meth:`draw_remote`) and its score line on screen, and, for a player, correct
+        its own body from the host's."""
         state = world.resource(InputState)
         sender = _Sender(self.send)
         state.source = Recorder(state.source, sender)
         if not self.observer and world.try_resource(Rig) is not None:
             add_correction(world, self.correction, self.host_feet, lambda: sender.step)
         world.insert_resource(RemoteDrawn(self))
+        add_score_line(world, lambda _: self.remote.score)  # the host's: every number is
         world.add_system(
             draw_remote, phase=Phase.LATE, after=(late_placement,), reads=(Rig, Hand, Prop),
             writes=(DrawnPoses, RemoteDrawn, Avatar),

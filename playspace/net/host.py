@@ -61,6 +61,7 @@ from playspace.ecs import Phase, World, system
 from playspace.example import Example
 from playspace.formats.telemetry import event_record
 from playspace.net.client import AVATAR
+from playspace.net.scoreline import add_score_line
 from playspace.net.session import Network, check_name, paced
 from playspace.net.wire import (
     MAX_EVENTS,
@@ -538,7 +539,11 @@ class Host:
     def show_players(self) -> None:
         """Draw every remote player's head, hands and body in this world as a client draws
         them (:class:`~playspace.components.avatars.Avatar`: drawn only), for a host that
-        plays in a window: their rigs have no shape of their own to be seen by."""
+        plays in a window: their rigs have no shape of their own to be seen by; and the
+        game's score line on screen, as each client shows it."""
+        example = self.example
+        if example is not None and example.summary is not None:
+            add_score_line(self.world, example.summary)
 
         def outfit(world: World, rig: Rig) -> None:
             if rig.player == 0:
