@@ -80,6 +80,7 @@ from playspace.spatial import Pose, Vec3
 from playspace.systems.input import MatchRecorder, standing
 from playspace.systems.input.sources import InputSource
 from playspace.systems.player import Arrival, Roster, outfit_players
+from playspace.systems.player.players import player_rig
 from playspace.systems.telemetry import Lines, Telemetry, TelemetryPlugin, telemetry_system
 
 if TYPE_CHECKING:  # the preview loop loads GL: only a host that plays in a window imports it
@@ -518,7 +519,7 @@ class Host:
             queue = seat.queue
             echo = queue.taken
             held = time.monotonic() - queue.arrived if echo else 0.0
-        rig = next((r for _, r in self.world.each(Rig) if r.player == seat.number), None)
+        rig = None if seat.number is None else player_rig(self.world, seat.number)
         if rig is None or not echo:
             return Played(echo, held)
         feet = Vec3(self.world.get(rig.body, Transform).position)

@@ -25,6 +25,7 @@ from playspace.spatial import Pose, Vec3
 from playspace.systems.interaction.estimate import release_velocity
 from playspace.systems.interaction.events import LetGo, Released
 from playspace.systems.physics import Physics
+from playspace.systems.player.players import player_rig
 from playspace.systems.sets import add_fixed_sets
 
 Sample = tuple[float, tuple[float, float, float], tuple[float, float, float, float]]
@@ -176,7 +177,8 @@ def _launch(world: World, let_go: LetGo, grabbable: Grabbable) -> tuple[Vec3, Ve
         reported=reported,
     )
     player = world.get(let_go.hand, Hand).player
-    rig = next(r for _, r in world.each(Rig) if r.player == player)
+    rig = player_rig(world, player)
+    assert rig is not None, f"hand of player {player}, who is not in the world"
     origin = world.get(rig.origin, Transform)
     world_linear = spatial.rotate(origin.rotation, spatial.vec3_from(linear)) + _carried(
         history.players.get(player, Carried()),

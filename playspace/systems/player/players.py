@@ -124,6 +124,11 @@ def spawn_player(world: World, source: InputSource, start: PlayerStart | None = 
     return rig
 
 
+def player_rig(world: World, number: int) -> Rig | None:
+    """The rig of player `number` (``Rig.player``); None when no such player is in the world."""
+    return next((rig for _, rig in world.each(Rig) if rig.player == number), None)
+
+
 def despawn_player(world: World, rig: Rig) -> None:
     """Remove a player who left (not the one the `Rig` resource names: this process's own)."""
     if world.try_resource(Rig) == rig:
@@ -137,6 +142,7 @@ __all__ = [
     "despawn_player",
     "on_origin",
     "outfit_players",
+    "player_rig",
     "spawn_player",
     "spawn_rig",
 ]

@@ -18,7 +18,7 @@ from playspace.components.scene import PlayerStart
 from playspace.ecs import Phase, World, system
 from playspace.systems.input import InputSource
 from playspace.systems.player.events import PlayerJoined, PlayerLeft
-from playspace.systems.player.players import despawn_player, spawn_player
+from playspace.systems.player.players import despawn_player, player_rig, spawn_player
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +52,7 @@ def join_players(world: World) -> None:
     """Remove the players leaving, then spawn those arriving, in the order they came."""
     roster = world.resource(Roster)
     for number in roster.leaving:
-        rig = next((r for _, r in world.each(Rig) if r.player == number), None)
+        rig = player_rig(world, number)
         if rig is not None:
             despawn_player(world, rig)
             world.send(PlayerLeft(number, roster.names.pop(number, "")))

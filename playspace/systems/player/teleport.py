@@ -25,6 +25,7 @@ from playspace.systems.player.events import (
     Teleported,
     TeleportRefused,
 )
+from playspace.systems.player.follow import body_layers
 from playspace.systems.player.poses import floor_point, horizontal, to_world
 from playspace.systems.player.providers import locomotion_provider
 
@@ -83,7 +84,7 @@ def _aim(
     pose = to_world(origin, hand.pose)
     velocity = spatial.rotate(pose.rotation, spatial.vec3(0.0, 0.0, -settings.teleport_speed))
     physics = world.resource(Physics)
-    layers = _walkable_layers(world.resource(Layers))
+    layers = body_layers(world.resource(Layers))
     gravity = physics.gravity.y
     start = _reachable(world, rig, pose.position, layers)
     point = start
@@ -121,10 +122,6 @@ def _reachable(world: World, rig: Rig, hand: Vec3, layers: list[str]) -> Vec3:
     return chest + reach * (max(wall.distance - WALL_MARGIN, 0.0) / distance)
 
 
-def _walkable_layers(layers: Layers) -> list[str]:
-    return [n for n in layers.names if n != "player" and layers.collides("player", n)]
-
-
 def _problem(world: World, rig: Rig, target: Vec3, normal: Vec3) -> AimProblem | None:
     """Why the body could not stand at `target`: too steep, no room, or nothing (None)."""
     capsule = world.get(rig.body, CharacterBody)
@@ -132,7 +129,7 @@ def _problem(world: World, rig: Rig, target: Vec3, normal: Vec3) -> AimProblem |
         return AimProblem.SLOPE
     centre = target + spatial.vec3(0.0, capsule.height / 2 + CLEARANCE, 0.0)
     shape = Capsule(capsule.radius, capsule.height)
-    layers = _walkable_layers(world.resource(Layers))
+    layers = body_layers(world.resource(Layers))
     if world.resource(Physics).overlap(shape, centre, spatial.identity(), layers, rig.body):
         return AimProblem.ROOM
     return None
