@@ -277,7 +277,7 @@ class Host:
         self.refused: Counter[str] = Counter()
         self.seats: dict[str, Seat] = {}  # the seated players, by name
         self.waiting: list[str] = []  # present past the limit, in the order they came
-        self.queues: dict[str, InputQueue] = {}  # every seated player's input, by name
+        self.queues: dict[str, InputQueue] = {}  # the input of everyone ever seated, by name
         self.present: set[str] = set()
         # the host's own player, in seat 0 (None: seat 0 is the first remote player's)
         self.name = check_name(name, "player") if play is not None else None
