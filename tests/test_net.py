@@ -51,11 +51,17 @@ from playspace.net import (
     play,
 )
 from playspace.net.client import BLEND
-from playspace.net.correction import BodyCorrected, add_correction, decide
+from playspace.net.correction import (
+    BodyCorrected,
+    TurnCorrected,
+    add_correction,
+    decide,
+    decide_turn,
+)
 from playspace.net.host import NetSource
 from playspace.net.session import paced
 from playspace.net.wire import encode_state
-from playspace.spatial import Pose, Vec3, identity, vec3
+from playspace.spatial import Pose, Vec3, identity, quat_from_xyzw, vec3, yaw
 from playspace.systems.input import TraceWriter, hand_input, standing
 
 SNOWBALL = ROOT / "examples" / "snowball.py"
@@ -389,14 +395,17 @@ def test_under_delay_and_loss_both_ways_the_flight_stays_smooth_and_the_hit_arri
 
 
 def test_the_host_feet_travel_gated_and_a_correction_is_decided_once() -> None:
-    state = State(4, 0.5, {}, players={0: Played(3, 0.0, vec3(1.0, 0.0, -2.0))})
+    state = State(4, 0.5, {}, players={0: Played(3, 0.0, vec3(1.0, 0.0, -2.0), -3.0)})
     data = encode_state(state)
-    assert len(data) - len(encode_state(State(4, 0.5, {}, players={0: Played(3)}))) == 12
-    assert decode_state(data).players[0].feet == vec3(1.0, 0.0, -2.0)
-    for bad in (math.nan, math.inf, 1e5):
+    assert len(data) - len(encode_state(State(4, 0.5, {}, players={0: Played(3)}))) == 16
+    seen = decode_state(data).players[0]
+    assert seen.feet == vec3(1.0, 0.0, -2.0) and seen.turn == pytest.approx(-3.0)
+    for at, bad, what in [(27, b, "feet") for b in (math.nan, math.inf, 1e5)] + [
+        (39, b, "turn") for b in (math.nan, -math.inf, 3.2)
+    ]:  # the feet's x after the headers, the turn after the feet
         hostile = bytearray(data)
-        struct.pack_into("<f", hostile, 27, bad)  # the feet's x, after the headers
-        with pytest.raises(WireError, match=r"player 0\.feet"):
+        struct.pack_into("<f", hostile, at, bad)
+        with pytest.raises(WireError, match=rf"player 0\.{what}"):
             decode_state(bytes(hostile))
     # the client walked -z 0.03 m a step; the host has it 0.2 m to the right at step 2
     own = OwnBody(lambda: None, lambda: 3)
@@ -461,16 +470,16 @@ def _walk(path: Path) -> None:
             writer.write(replace(frame, time=i / 90))
 
 
-def _walk_past_the_push(tmp_path: Path, correction: Correction) -> tuple[Vec3, Vec3, OwnBody]:
-    """A host (its own process) whose world pushes the player's body sideways on a strip of
-    floor, and a client (this process) without the strip walking across it: where the host's
-    body ended, where the client's did, and the client's record of its corrections."""
+def _walk_with(tmp_path: Path, game: str, correction: Correction) -> tuple[dict[str, Any], World]:
+    """A host (its own process) running `game` (an example module over the plain floor: what
+    only the host's world does) and a client (this process) with the plain floor alone, walking
+    2.5 m/s down -Z for 1.6 s: the host's last telemetry line and the client's world."""
     (tmp_path / "plain.toml").write_text(PLAIN)
-    (tmp_path / "windy.py").write_text(WINDY)
+    (tmp_path / "game.py").write_text(game)
     _walk(tmp_path / "walk.jsonl")
     endpoint, telemetry = _endpoint(), tmp_path / "host.jsonl"
     host = subprocess.Popen(
-        _command("host", tmp_path / "windy.py", "--session", "w", "--listen", endpoint,
+        _command("host", tmp_path / "game.py", "--session", "w", "--listen", endpoint,
                  "--telemetry", telemetry, "--playout", "8"),
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
     )  # fmt: skip
@@ -485,17 +494,16 @@ def _walk_past_the_push(tmp_path: Path, correction: Correction) -> tuple[Vec3, V
     finally:
         host.terminate()
         host.communicate(timeout=30)
-    lines = telemetry.read_text().splitlines()
-    hosted = vec3(*json.loads(lines[-1])["body"]["p"])
-    own = world.resource(OwnBody)
-    return hosted, Vec3(world.get(world.resource(Rig).body, Transform).position), own
+    return json.loads(telemetry.read_text().splitlines()[-1]), world
 
 
 @pytest.mark.parametrize("enabled", [True, False], ids=["corrected", "control"])
 def test_the_client_corrects_its_body_to_where_the_host_pushed_it(
     tmp_path: Path, enabled: bool
 ) -> None:
-    hosted, mine, own = _walk_past_the_push(tmp_path, Correction(enabled=enabled))
+    last, world = _walk_with(tmp_path, WINDY, Correction(enabled=enabled))
+    hosted = vec3(*last["body"]["p"])
+    mine, own = world.get(world.resource(Rig).body, Transform).position, world.resource(OwnBody)
     assert hosted.x > 0.3 and hosted.z < -3.0  # the host's strip pushed it; it walked on
     apart = math.hypot(hosted.x - mine.x, hosted.z - mine.z)
     print(f"correction {'on' if enabled else 'off'}: {apart:.4f} m apart, "
@@ -506,15 +514,61 @@ def test_the_client_corrects_its_body_to_where_the_host_pushed_it(
         assert apart > Correction().tolerance and own.corrections == 0
 
 
+TWISTY = '''"""The plain floor, and the host turns the player a quarter left 1 m down -Z: a snap
+turn the client never saw (as when every copy of the frame that flicked the stick was lost)."""
+import math
+
+from playspace.components import Transform
+from playspace.components.rig import Rig
+from playspace.ecs import Phase, World
+from playspace.spatial import yaw
+from playspace.systems.player.poses import turn_around
+
+SCENE = "plain.toml"
+
+
+def twist(world: World) -> None:
+    rig = world.resource(Rig)
+    origin = world.get(rig.origin, Transform)
+    if world.get(rig.body, Transform).position.z < -1.0 and abs(yaw(origin.rotation)) < 0.1:
+        turn_around(origin, world.get(rig.head, Transform).position, math.pi / 2)
+
+
+def build(world: World) -> None:
+    world.add_system(twist, phase=Phase.FIXED, in_set="game_before_physics", reads=(Rig,),
+                     writes=(Transform,))
+'''
+
+
+@pytest.mark.parametrize("enabled", [True, False], ids=["corrected", "control"])
+def test_the_client_takes_a_turn_only_the_host_made(tmp_path: Path, enabled: bool) -> None:
+    """The host's player turned a quarter left mid-walk and walked on down -X; the client,
+    which never turned, turns to the host's heading about its head and walks where the host's
+    body did."""
+    last, world = _walk_with(tmp_path, TWISTY, Correction(enabled=enabled))
+    rig, own = world.resource(Rig), world.resource(OwnBody)
+    hosted = yaw(quat_from_xyzw(last["origin"]["q"]))
+    mine = yaw(world.get(rig.origin, Transform).rotation)
+    feet, body = vec3(*last["body"]["p"]), world.get(rig.body, Transform).position
+    assert hosted == pytest.approx(math.pi / 2, abs=1e-3) and feet.x < -1.0  # turned, walked -X
+    off, apart = abs(math.remainder(hosted - mine, math.tau)), math.hypot(*(feet - body).xz)
+    print(f"turn correction {'on' if enabled else 'off'}: {math.degrees(off):.3f} degrees, "
+          f"{apart:.4f} m apart, {own.turn_corrections} turn corrections")  # fmt: skip
+    if enabled:
+        assert off < 1e-4 and apart < Correction().tolerance and own.turn_corrections == 1
+    else:
+        assert off == pytest.approx(math.pi / 2, abs=1e-3) and own.turn_corrections == 0
+
+
 class _Said:
     """The host's word on the body, as a test puts it; also a reader of the world's events."""
 
     def __init__(self) -> None:
-        self.feet: tuple[int, Vec3] | None = None
+        self.body: Played | None = None
         self.steps = itertools.count(1)
 
-    def latest(self) -> tuple[int, Vec3] | None:
-        return self.feet
+    def latest(self) -> Played | None:
+        return self.body
 
     def step(self) -> int:
         return next(self.steps)  # asked once a step, as the client's input step
@@ -534,7 +588,7 @@ def test_a_correction_moves_the_body_and_the_origin_together(
     body, origin = (world.get(e, Transform) for e in (rig.body, rig.origin))
     was = (Vec3(body.position), Vec3(origin.position))
     step = max(own.history)
-    said.feet = (step, own.history[step] + vec3(off, 0.0, 0.0))  # the host has it off to +x
+    said.body = Played(step, 0.0, own.history[step] + vec3(off, 0.0, 0.0))  # off to +x
     world.step(1)
     (event,) = world.read_events(BodyCorrected, reader=said)
     assert (event.step, event.snapped) == (step, snapped) and event.by.x == pytest.approx(off)
@@ -546,6 +600,48 @@ def test_a_correction_moves_the_body_and_the_origin_together(
     assert body.position.x - was[0].x == pytest.approx(off, abs=1e-6)
     assert origin.position.x - was[1].x == pytest.approx(off, abs=1e-6)
     assert world.read_events(BodyCorrected, reader=said) == []  # corrected once
+
+
+def test_a_turn_is_compared_the_short_way_round_and_decided_once() -> None:
+    own = OwnBody(lambda: None, lambda: 3)
+    own.turns = {1: 3.1, 2: -3.1, 3: -3.1}  # a turn past pi: -3.1 is 0.08 rad left of 3.1
+    settings = Correction()
+    assert decide_turn(own, settings, 1, -3.15) is None  # 0.03 rad the short way: within 2 deg
+    assert decide_turn(own, settings, 9, 1.0) is None  # a step it has no record of
+    assert decide_turn(own, settings, 2, math.nan) is None
+    by = decide_turn(own, settings, 2, 3.0)
+    assert by == pytest.approx(-(2 * math.pi - 6.1))  # right, the short way, not 6.1 left
+    assert own.turns[1] == 3.1 and decide_turn(own, settings, 3, 3.0) is None  # not twice
+    assert own.turn_corrections == 1
+    for bad in (0.0, math.pi, math.nan):
+        with pytest.raises(ValueError, match="turn_tolerance"):
+            Correction(turn_tolerance=bad)
+
+
+@pytest.mark.parametrize(("off", "turned"), [(0.5, True), (0.02, False)], ids=["turn", "within"])
+def test_a_turn_correction_turns_the_origin_about_the_head(
+    tmp_path: Path, off: float, turned: bool
+) -> None:
+    (tmp_path / "plain.toml").write_text(PLAIN)
+    said = _Said()
+    replay = prepare_replay(tmp_path / "plain.toml", None, seconds=1.0)
+    world = replay.world([lambda w: add_correction(w, Correction(), said.latest, said.step)])
+    world.events.subscribe(said, (TurnCorrected,))
+    world.step(10)
+    rig, own = world.resource(Rig), world.resource(OwnBody)
+    origin, head = world.get(rig.origin, Transform), world.get(rig.head, Transform)
+    was = (yaw(origin.rotation), Vec3(head.position))
+    step = max(own.turns)
+    said.body = Played(step, 0.0, None, own.turns[step] + off)  # the host turned it left
+    world.step(2)  # the correction, then a step that places the head from the turned origin
+    events = world.read_events(TurnCorrected, reader=said)
+    assert [e.step for e in events] == ([step] if turned else [])
+    assert [e.by for e in events] == pytest.approx([off] if turned else [])
+    assert yaw(origin.rotation) - was[0] == pytest.approx(off if turned else 0.0, abs=1e-9)
+    assert glm.distance(head.position, was[1]) < 1e-6  # turned about the head
+    assert (world.get(rig.head, ViewFade).blink_left > 0.0) == turned
+    world.step(5)
+    assert world.read_events(TurnCorrected, reader=said) == []  # turned once
 
 
 SPAWNED = PLAIN + "\n[[spawn]]\nposition = [3, 0, 0]\n"

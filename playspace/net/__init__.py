@@ -4,7 +4,7 @@ zenoh; a run without networking never loads it.
 """
 
 from playspace.net.client import Client, Impairment, RemoteDrawn, RemoteView, draw_remote, play
-from playspace.net.correction import BodyCorrected, Correction, OwnBody
+from playspace.net.correction import BodyCorrected, Correction, OwnBody, TurnCorrected
 from playspace.net.host import Host, InputQueue, host_in_window
 from playspace.net.session import DEFAULT_ENDPOINT, NetError, Network
 from playspace.net.wire import (
@@ -34,6 +34,7 @@ __all__ = [
     "RemoteDrawn",
     "RemoteView",
     "State",
+    "TurnCorrected",
     "WireError",
     "decode_events",
     "decode_input",

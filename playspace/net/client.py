@@ -41,6 +41,7 @@ from playspace.net.wire import (
     REDUNDANCY,
     TICKET,
     Events,
+    Played,
     State,
     WireError,
     decode_events,
@@ -252,7 +253,7 @@ class Client:
         self._recent: deque[tuple[int, InputFrame]] = deque(maxlen=REDUNDANCY)
         self._stamps: dict[int, float] = {}  # step: when its frame was first sent
         self._echoed = 0
-        self._feet: tuple[int, Vec3] | None = None  # the host's newest: input step, feet
+        self._body: Played | None = None  # the host's newest word on this player's body
         self._lock = threading.Lock()
         self.session = network.open()
         self.publisher = self.session.declare_publisher(
@@ -315,8 +316,9 @@ class Client:
             seen = state.players.get(number) if number is not None else None
             if seen is None:
                 return
-            if seen.feet is not None and (self._feet is None or seen.echo > self._feet[0]):
-                self._feet = (seen.echo, seen.feet)
+            said = seen.feet is not None or seen.turn is not None
+            if said and (self._body is None or seen.echo > self._body.echo):
+                self._body = seen
             if seen.echo > self._echoed:
                 self._echoed = seen.echo
                 sent = self._stamps.get(seen.echo)
@@ -354,11 +356,11 @@ class Client:
             seated = self.remote.seated
             return None if seated is None else self.player in seated.values()
 
-    def host_feet(self) -> tuple[int, Vec3] | None:
-        """Where the host last said the player's body stood: the input step it had played
-        and the body's feet after it (None before the first word)."""
+    def host_body(self) -> Played | None:
+        """The host's newest word on the player's body: the input step it had played, and
+        the body's feet and the origin's turn after it (None before the first word)."""
         with self._lock:
-            return self._feet
+            return self._body
 
     def poses(self, now: float | None = None) -> dict[int, Pose]:
         """The host's bodies as drawn now (the remote view, interpolated)."""
@@ -373,7 +375,7 @@ class Client:
         sender = _Sender(self.send)
         state.source = Recorder(state.source, sender)
         if not self.observer and world.try_resource(Rig) is not None:
-            add_correction(world, self.correction, self.host_feet, lambda: sender.step)
+            add_correction(world, self.correction, self.host_body, lambda: sender.step)
         world.insert_resource(RemoteDrawn(self))
         add_score_line(world, lambda _: self.remote.score)  # the host's: every number is
         world.add_system(

@@ -28,6 +28,16 @@ is the level's (it stands on the same floor in both worlds), and the character c
 it on the floor under it. The steps the client already played after the one compared had the
 same error: their record moves with the correction, so the next state does not correct it a
 second time. A correction is a :class:`BodyCorrected` event (telemetry's ``body_corrected``).
+
+The turn is compared the same way: each state also says which way the player's origin faced
+after step ``echo`` (its yaw, :attr:`~playspace.net.wire.Played.turn`), and the client keeps
+its own origin's yaw after each step. They part when the host missed a snap turn (every copy
+of the frame that flicked the stick lost) or played a smooth turn for a step more or less.
+Off by more than :attr:`Correction.turn_tolerance`, the client turns its origin by the
+difference about the head, at once and behind a blink, as a snap turn is made: a slow turn
+the player did not ask for is what makes players sick, and the head stays where it is, so
+the body does not move. A turn correction is a :class:`TurnCorrected` event (telemetry's
+``turn_corrected``).
 Nothing from the network reaches physics without passing the wire's gate (finite, within
 reach) and this module's own finite check.
 """
@@ -44,15 +54,17 @@ from playspace.components import Transform
 from playspace.components.physics import CharacterMotion
 from playspace.components.rig import PlayerBody, Rig
 from playspace.ecs import Phase, World, system
+from playspace.net.wire import Played
 from playspace.spatial import Vec3
 from playspace.systems.physics import Physics
 from playspace.systems.player.events import BlinkRequested, FloorSnapRequested
-from playspace.systems.player.poses import horizontal
+from playspace.systems.player.poses import horizontal, turn_around
 from playspace.systems.telemetry import Telemetry
 
 TOLERANCE = 0.05  # metres across the floor the two bodies may differ before a correction
 SPREAD = 9  # fixed steps a correction is spread over: 0.1 s at 90 Hz
 SNAP = 1.0  # metres from which a correction jumps at once, behind a blink
+TURN_TOLERANCE = math.radians(2.0)  # how far the two origins' yaws may differ
 HISTORY = 512  # steps of the body's own positions kept: 5.7 s at 90 Hz, past any round trip
 
 
@@ -64,12 +76,15 @@ class Correction:
     done: a little more than the host and client make of the same input with float noise and a
     frame the host played late, well under what a player sees of their own body. `spread` is
     how many fixed steps a correction up to `snap` metres is spread over; from `snap` on it is
-    made at once, behind a blink. `enabled` False leaves the body alone (what the body would do
-    without a host: a test's control, a single-player debug session)."""
+    made at once, behind a blink. `turn_tolerance` (radians) is how far the origin's yaw may
+    differ from the host's: above a smooth turn's step, well under a snap turn. `enabled`
+    False leaves the body and the turn alone (what they would do without a host: a test's
+    control, a single-player debug session)."""
 
     tolerance: float = TOLERANCE
     spread: int = SPREAD
     snap: float = SNAP
+    turn_tolerance: float = TURN_TOLERANCE
     enabled: bool = True
 
     def __post_init__(self) -> None:
@@ -81,6 +96,11 @@ class Correction:
             raise ValueError(
                 f"correction snap: expected metres above the tolerance ({self.tolerance}), "
                 f"got {self.snap!r}"
+            )
+        if not (math.isfinite(self.turn_tolerance) and 0.0 < self.turn_tolerance < math.pi):
+            raise ValueError(
+                "correction turn_tolerance: expected radians in (0, pi), "
+                f"got {self.turn_tolerance!r}"
             )
 
 
@@ -95,6 +115,16 @@ class BodyCorrected:
     snapped: bool
 
 
+@dataclass(frozen=True, slots=True)
+class TurnCorrected:
+    """The client turned its own origin by `by` radians about the head (positive to the left),
+    to the way the host had it face after input step `step`."""
+
+    kind: ClassVar[str] = "turn_corrected"
+    by: float
+    step: int
+
+
 def _zero() -> Vec3:
     return spatial.vec3(0.0, 0.0, 0.0)
 
@@ -103,22 +133,26 @@ def _zero() -> Vec3:
 class OwnBody:
     """The client's own body against the host's; a resource.
 
-    `latest` gives the host's newest word on the body (the input step and the feet after it),
-    `step` the client's own input step now (the number its frame went to the host with).
-    `history` is where the body stood after each recent step, with what is still to be made
-    of a correction already decided added in (where it stands once corrected). `pending` is
-    that remainder, made over `left` more steps. `compared` is the newest input step compared,
-    `disagreement` how far apart the two were there (metres across the floor, before any
-    correction) and `corrections` how many were made."""
+    `latest` gives the host's newest word on the body (the input step, and the feet and the
+    turn after it), `step` the client's own input step now (the number its frame went to the
+    host with). `history` is where the body stood after each recent step, with what is still
+    to be made of a correction already decided added in (where it stands once corrected), and
+    `turns` the origin's yaw after each. `pending` is that remainder, made over `left` more
+    steps. `compared` is the input step of the newest word taken, `disagreement` and
+    `turn_disagreement` how far apart the two were there (metres across the floor, radians of
+    yaw, before any correction), and `corrections` and `turn_corrections` how many were made."""
 
-    latest: Callable[[], tuple[int, Vec3] | None]
+    latest: Callable[[], Played | None]
     step: Callable[[], int]
     history: dict[int, Vec3] = field(default_factory=dict)
+    turns: dict[int, float] = field(default_factory=dict)
     pending: Vec3 = field(default_factory=_zero)
     left: int = 0
     compared: int = 0
     disagreement: float = 0.0
+    turn_disagreement: float = 0.0
     corrections: int = 0
+    turn_corrections: int = 0
 
 
 def disagreement(own: OwnBody, step: int, host: Vec3) -> Vec3 | None:
@@ -138,13 +172,30 @@ def decide(own: OwnBody, settings: Correction, step: int, host: Vec3) -> Vec3 | 
     off = disagreement(own, step, host)
     if off is None:
         return None
-    own.compared = step
     own.disagreement = spatial.length(off)
     if own.disagreement <= settings.tolerance:
         return None
     for later in [s for s in own.history if s >= step]:
         own.history[later] = own.history[later] + off
     own.corrections += 1
+    return off
+
+
+def decide_turn(own: OwnBody, settings: Correction, step: int, host: float) -> float | None:
+    """Compare the host's turn after input `step` with this origin's; past the tolerance, the
+    turn to make (radians, the shorter way round), with the record of every step from `step`
+    on turned by it. None when there is nothing to correct, no record of that step, or the
+    host's yaw is not a finite one."""
+    mine = own.turns.get(step)
+    if mine is None or not math.isfinite(host):
+        return None
+    off = math.remainder(host - mine, math.tau)
+    own.turn_disagreement = abs(off)
+    if own.turn_disagreement <= settings.turn_tolerance:
+        return None
+    for later in [s for s in own.turns if s >= step]:
+        own.turns[later] = own.turns[later] + off
+    own.turn_corrections += 1
     return off
 
 
@@ -159,33 +210,60 @@ def decide(own: OwnBody, settings: Correction, step: int, host: Vec3) -> Vec3 | 
         Transform,
         Physics,
         BodyCorrected,
+        TurnCorrected,
         BlinkRequested,
         FloorSnapRequested,
     ),
 )
 def correct_body(world: World) -> None:
     """Compare the host's newest word on the body with this body's record, decide a
-    correction, and make this step's part of it (after the body follows the head, before
-    locomotion and the character controller)."""
+    correction of its place and of its turn, and make this step's part of them (after the
+    body follows the head, before locomotion and the character controller)."""
     own, settings, rig = world.resource(OwnBody), world.resource(Correction), world.resource(Rig)
     if not settings.enabled or not world.get(rig.body, PlayerBody).placed:
         return
     latest = own.latest()
-    if latest is not None and latest[0] > own.compared:
-        step, host = latest
-        by = decide(own, settings, step, host)
-        if by is not None and spatial.length(by + own.pending) >= settings.snap:
-            move = by + own.pending
-            _snap(world, rig, own, move, host.y - own.history[step].y)
-            world.send(BodyCorrected(move, step, snapped=True))
-        elif by is not None:
-            own.pending, own.left = own.pending + by, settings.spread
-            world.send(BodyCorrected(by, step, snapped=False))
+    if latest is not None and latest.echo > own.compared:
+        own.compared = latest.echo
+        if latest.turn is not None:
+            _correct_turn(world, rig, own, settings, latest.echo, latest.turn)
+        if latest.feet is not None:
+            _correct_place(world, rig, own, settings, latest.echo, latest.feet)
     if own.left > 0:
         part = own.pending / own.left
         own.pending, own.left = own.pending - part, own.left - 1
         motion = world.get(rig.body, CharacterMotion)
         motion.carried = motion.carried + part
+
+
+def _correct_place(
+    world: World, rig: Rig, own: OwnBody, settings: Correction, step: int, host: Vec3
+) -> None:
+    """Decide a correction of the body's place from the host's feet after `step`: spread over
+    the next steps, or at once past :attr:`Correction.snap`."""
+    by = decide(own, settings, step, host)
+    if by is None:
+        return
+    if spatial.length(by + own.pending) >= settings.snap:
+        move = by + own.pending
+        _snap(world, rig, own, move, host.y - own.history[step].y)
+        world.send(BodyCorrected(move, step, snapped=True))
+    else:
+        own.pending, own.left = own.pending + by, settings.spread
+        world.send(BodyCorrected(by, step, snapped=False))
+
+
+def _correct_turn(
+    world: World, rig: Rig, own: OwnBody, settings: Correction, step: int, host: float
+) -> None:
+    """Turn the origin about the head to the host's turn after `step`, at once and behind a
+    blink, when the two differ past the tolerance."""
+    by = decide_turn(own, settings, step, host)
+    if by is None:
+        return
+    turn_around(world.get(rig.origin, Transform), world.get(rig.head, Transform).position, by)
+    world.send(TurnCorrected(by, step))
+    world.send(BlinkRequested(rig.player))
 
 
 def _snap(world: World, rig: Rig, own: OwnBody, by: Vec3, rise: float) -> None:
@@ -203,25 +281,29 @@ def _snap(world: World, rig: Rig, own: OwnBody, by: Vec3, rise: float) -> None:
 
 @system(Phase.FIXED, in_set="telemetry", reads=(Rig, Transform), writes=(OwnBody,))
 def note_body(world: World) -> None:
-    """Keep where the body stands after this step (what is left of a correction added in),
-    under the input step this frame went to the host as."""
+    """Keep where the body stands after this step (what is left of a correction added in)
+    and which way the origin faces, under the input step this frame went to the host as."""
     own, rig = world.resource(OwnBody), world.resource(Rig)
     step = own.step()
     own.history[step] = world.get(rig.body, Transform).position + own.pending
+    own.turns[step] = spatial.yaw(world.get(rig.origin, Transform).rotation)
     own.history.pop(step - HISTORY, None)
+    own.turns.pop(step - HISTORY, None)
 
 
 def add_correction(
     world: World,
     settings: Correction,
-    latest: Callable[[], tuple[int, Vec3] | None],
+    latest: Callable[[], Played | None],
     step: Callable[[], int],
 ) -> None:
-    """Give `world` (a client's, with a rig) the correction of its body from the host's."""
+    """Give `world` (a client's, with a rig) the correction of its body and its turn from
+    the host's."""
     world.insert_resource(settings)
     world.insert_resource(OwnBody(latest, step))
-    world.add_event(BodyCorrected)
-    telemetry = world.try_resource(Telemetry)
-    if telemetry is not None:
-        telemetry.record(BodyCorrected)
+    for event in (BodyCorrected, TurnCorrected):
+        world.add_event(event)
+        telemetry = world.try_resource(Telemetry)
+        if telemetry is not None:
+            telemetry.record(event)
     world.add_systems(correct_body, note_body)

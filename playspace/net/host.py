@@ -25,9 +25,10 @@ before its newest) changes nothing the world sees. When the buffer runs dry the 
 last frame; when it grows past `playout` twice over the host skips ahead, so a client never
 lags further and further behind.
 
-Each state carries, per seated player, where their body stood after the newest frame the host
-played for them (:class:`~playspace.net.wire.Played`): each client compares its own with where
-its body was after the same frame and corrects itself (:mod:`playspace.net.correction`).
+Each state carries, per seated player, where their body stood and which way they faced after
+the newest frame the host played for them (:class:`~playspace.net.wire.Played`): each client
+compares its own with where its body was and which way it faced after the same frame, and
+corrects itself (:mod:`playspace.net.correction`).
 
 What each step saw, every seated player's input, is written as one match trace
 (:class:`~playspace.systems.input.MatchRecorder`, a line each step, flushed as the step ends),
@@ -76,7 +77,7 @@ from playspace.net.wire import (
     encode_state,
 )
 from playspace.scene import Scene, player_start_for
-from playspace.spatial import Pose, Vec3
+from playspace.spatial import Pose, Vec3, yaw
 from playspace.systems.input import MatchRecorder, standing
 from playspace.systems.input.sources import InputSource
 from playspace.systems.player import Arrival, Roster, outfit_players
@@ -191,7 +192,8 @@ class Seat:
     ticket: bytes | None = None
     number: int | None = None
     feet: Vec3 | None = None  # as last gathered
-    feet_moved: int = 0  # the state count when they last moved
+    turn: float | None = None  # as last gathered
+    moved: int = 0  # the state count when their feet last moved or they last turned
 
 
 def moving_bodies(world: World, seated: dict[int, str]) -> tuple[dict[int, Pose], dict[int, str]]:
@@ -511,10 +513,10 @@ class Host:
 
     def _seen(self, seat: Seat, count: int, full: bool) -> Played:
         """What the host made of `seat`'s input by the state numbered `count`: the newest
-        input step played, how long it waited here, and the body's feet after it, only when
-        this step played a new frame of theirs (the feet are then those after that step, what
-        the client compares its own body with) and, as the other bodies, only while it moved
-        in the last :data:`REPEAT` states or on a full state."""
+        input step played, how long it waited here, and the body's feet and the origin's turn
+        after it, only when this step played a new frame of theirs (they are then those after
+        that step, what the client compares its own with) and, as the other bodies, only while
+        they moved in the last :data:`REPEAT` states or on a full state."""
         with self.lock:
             queue = seat.queue
             echo = queue.taken
@@ -523,11 +525,12 @@ class Host:
         if rig is None or not echo:
             return Played(echo, held)
         feet = Vec3(self.world.get(rig.body, Transform).position)
-        if feet != seat.feet:
-            seat.feet, seat.feet_moved = feet, count
-        if not seat.source.fresh or not (full or count - seat.feet_moved < REPEAT):
+        turn = yaw(self.world.get(rig.origin, Transform).rotation)
+        if feet != seat.feet or turn != seat.turn:
+            seat.feet, seat.turn, seat.moved = feet, turn, count
+        if not seat.source.fresh or not (full or count - seat.moved < REPEAT):
             return Played(echo, held)
-        return Played(echo, held, feet)
+        return Played(echo, held, feet, turn)
 
     def run(self, seconds: float | None = None, stop: Callable[[], bool] | None = None) -> int:
         """Step in real time until `seconds` have run or `stop` says so; the steps run."""

@@ -10,8 +10,9 @@ a wrong size, a NaN anywhere, a value past the trace format's ranges or an unkno
 A state message is the host's step: its number and time; for each seated player (by their
 number in the host's world) the newest input step the host played for them (the client's
 stamp, echoed: the client measures its input's round trip), how long it waited there, and
-where that player's body stood after it (its feet, 12 bytes: the client corrects its own
-body by them, :mod:`playspace.net.correction`); the poses of the moving bodies; and a small
+where that player's body stood after it and which way their origin faced (its feet, 12
+bytes, and its turn, 4: the client corrects its own body and turn by them,
+:mod:`playspace.net.correction`); the poses of the moving bodies; and a small
 JSON tail (the game's score line; on a full state, each body's name and each seated player's
 name by number) that is read with ``json`` only. Each player's parts are named
 ``<player>/head``, ``/left_hand``, ``/right_hand`` and ``/body`` (``player 0/...`` for the
@@ -41,7 +42,7 @@ from playspace.spatial import (
     vec3_from,
 )
 
-VERSION = 4  # 4: several players, each with their own echo and feet
+VERSION = 5  # 4: several players, each with their own echo and feet; 5: and turn
 REDUNDANCY = 3  # frames per input message: the newest and the two before it
 TICKET = 16  # bytes: the client's Zenoh id, which binds a player's name to one client
 
@@ -63,6 +64,9 @@ _FULL = 1
 _PLAYED = struct.Struct("<BBIf")  # player number, flags, echo, held (s)
 _FEET = 1  # a player's flag: their feet follow
 _FEET_AT = struct.Struct("<3f")  # a seated player's feet (m), after their input step `echo`
+_TURN = 2  # a player's flag: their turn follows
+_TURN_AT = struct.Struct("<f")  # a seated player's origin yaw (rad), after the same step
+_HALF_TURN = math.pi + 1e-6  # a yaw's reach (float32 rounding of pi included)
 MAX_PLAYERS = 255
 PARTS = ("head", "left_hand", "right_hand", "body")  # a player's moving parts, by name
 _BODY = struct.Struct("<I7f")  # entity, p, q
@@ -229,12 +233,15 @@ class Played:
     their input steps it has played (0: none yet) and `held` how long that frame waited at the
     host (the playout buffer and the step's pacing), so a client tells the network's part of
     its round trip from the host's. `feet` is where that player's body stood (world space)
-    right after the host played step `echo`; None when this state has none (the body stood
-    still lately, or the host held the last frame this step rather than playing a new one)."""
+    right after the host played step `echo`, and `turn` the yaw of their origin then (radians
+    about +Y, positive to the left: the snap and smooth turns the host played); each None when
+    this state has none (the body stood still and did not turn lately, or the host held the
+    last frame this step rather than playing a new one)."""
 
     echo: int = 0
     held: float = 0.0
     feet: Vec3 | None = None
+    turn: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,10 +271,13 @@ def encode_state(state: State) -> bytes:
     head = (VERSION, flags, state.step, state.time, len(state.players), len(state.bodies))
     parts = [_STATE.pack(*head)]
     for number, seen in state.players.items():
-        feet = seen.feet
-        parts.append(_PLAYED.pack(number, _FEET if feet is not None else 0, seen.echo, seen.held))
+        feet, turn = seen.feet, seen.turn
+        flags = (_FEET if feet is not None else 0) | (_TURN if turn is not None else 0)
+        parts.append(_PLAYED.pack(number, flags, seen.echo, seen.held))
         if feet is not None:
             parts.append(_FEET_AT.pack(feet.x, feet.y, feet.z))
+        if turn is not None:
+            parts.append(_TURN_AT.pack(turn))
     for entity, pose in state.bodies.items():
         p = pose.position
         parts.append(_BODY.pack(entity, p.x, p.y, p.z, *quat_to_xyzw(pose.rotation)))
@@ -311,14 +321,18 @@ def _numbered(raw: object, what: str) -> dict[int, str] | None:
 def _read_played(reader: _Reader, i: int) -> tuple[int, Played]:
     number, flags, echo, held = reader.take(_PLAYED, f"player {i}")
     assert isinstance(number, int) and isinstance(flags, int) and isinstance(echo, int)
-    if flags & ~_FEET:
+    if flags & ~(_FEET | _TURN):
         raise WireError(f"player {i}: unknown flags {flags:#x}")
     (wait,) = _finite((held,), f"player {i}.held", 0.0, 86_400.0 * 365)
     feet = None
     if flags & _FEET:
         what = f"player {i}.feet"
         feet = vec3_from(_finite(reader.take(_FEET_AT, what), what, -_REACH[0], _REACH[0]))
-    return number, Played(echo, wait, feet)
+    turn = None
+    if flags & _TURN:
+        what = f"player {i}.turn"
+        (turn,) = _finite(reader.take(_TURN_AT, what), what, -_HALF_TURN, _HALF_TURN)
+    return number, Played(echo, wait, feet, turn)
 
 
 def decode_state(data: bytes) -> State:
