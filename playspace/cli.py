@@ -23,7 +23,8 @@ READER_LEFT = 128 + 13  # the exit status of a process that SIGPIPE ended
 CAMERAS = ("head", "spectator", "scene")
 QUALITY_NAMES = ("auto", "low", "high", "ultra")
 
-if TYPE_CHECKING:  # the render package loads GL: import it only in runs that draw
+if TYPE_CHECKING:  # annotations only (the render package loads GL: runs that draw import it)
+    from playspace.ecs import World
     from playspace.render.capture import Capture
 
 
@@ -160,7 +161,7 @@ def _parser() -> argparse.ArgumentParser:
     host.add_argument(
         "--play", action="store_true",
         help="play too, in seat 0 (remote players take seats 1 and up): in the preview window "
-        "with the XR simulator, or headless from --trace",
+        "with the XR simulator, in the headset with --vr, or headless from --trace",
     )  # fmt: skip
     host.add_argument(
         "--trace", type=Path, metavar="FILE",
@@ -180,21 +181,6 @@ def _parser() -> argparse.ArgumentParser:
         "--trace", type=Path, metavar="FILE", help="play this trace headless instead of the preview"
     )
     join.add_argument(
-        "--vr", action="store_true", help="play in the headset through OpenXR (docs/vr.md)"
-    )
-    join.add_argument(
-        "--gl", choices=("auto", "egl", "glx"), default="auto",
-        help="with --vr: the GL context the headset session binds (as playspace run's)",
-    )  # fmt: skip
-    join.add_argument(
-        "--quality", choices=QUALITY_NAMES, default=QUALITY_NAMES[0],
-        help="with --vr: how much drawing costs (as playspace run's)",
-    )  # fmt: skip
-    join.add_argument(
-        "--drive", type=Path, metavar="TRACE",
-        help="with --vr: play TRACE into Monado's remote driver (tests, CI)",
-    )  # fmt: skip
-    join.add_argument(
         "--impair",
         metavar="MS,LOSS",
         help="for tests: delay each message up to MS ms (input and state dropped at the "
@@ -213,6 +199,22 @@ def _parser() -> argparse.ArgumentParser:
         side.add_argument("--seconds", type=float, help="stop after this long (default: never)")
         side.add_argument("--fixed-hz", type=float, default=90.0, help="fixed steps a second")
         side.add_argument("--seed", type=int, default=0, help="seed of the run's random generator")
+        side.add_argument(
+            "--vr", action="store_true",
+            help="play in the headset through OpenXR (docs/vr.md); a host needs --play too",
+        )  # fmt: skip
+        side.add_argument(
+            "--gl", choices=("auto", "egl", "glx"), default="auto",
+            help="with --vr: the GL context the headset session binds (as playspace run's)",
+        )  # fmt: skip
+        side.add_argument(
+            "--quality", choices=QUALITY_NAMES, default=QUALITY_NAMES[0],
+            help="with --vr: how much drawing costs (as playspace run's)",
+        )  # fmt: skip
+        side.add_argument(
+            "--drive", type=Path, metavar="TRACE",
+            help="with --vr: play TRACE into Monado's remote driver (tests, CI)",
+        )  # fmt: skip
     host.add_argument("--telemetry", type=Path, metavar="FILE", help="write telemetry v1 here")
     host.add_argument(
         "--record",
@@ -617,17 +619,26 @@ def _at_least_one(text: str) -> int:
 
 def _host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """The authoritative world of a match, until --seconds or Ctrl-C (with --play: also until
-    the window is closed, or for the trace's length); who joined and left, and what was
-    refused, said as it goes."""
+    the window is closed or the headset's session ends, or for the trace's length); who joined
+    and left, and what was refused, said as it goes."""
     from playspace.net import DEFAULT_ENDPOINT, Host, Network, host_in_window
     from playspace.systems.input import InputSource, ReplaySource, load_trace
 
     if not args.play:
-        for flag, value in (("--trace", args.trace), ("--player", args.player != "host")):
+        for flag, value in (
+            ("--trace", args.trace), ("--player", args.player != "host"), ("--vr", args.vr),
+        ):  # fmt: skip
             if value:
                 parser.error(f"{flag} is for a host that plays too: add --play")
-    elif args.trace is None and not _has_display():
-        print("playspace host --play: no display for the preview; add --trace", file=sys.stderr)
+    if args.vr and args.trace is not None:
+        parser.error("--vr plays from the headset: drop --trace")
+    if args.drive is not None and not args.vr:
+        parser.error("--drive feeds the headset's runtime: add --vr")
+    if args.play and not args.vr and args.trace is None and not _has_display():
+        print(
+            "playspace host --play: no display for the preview; add --trace (or --vr)",
+            file=sys.stderr,
+        )
         return 2
     network = Network(args.session, args.listen or [DEFAULT_ENDPOINT], args.connect or [])
     with contextlib.ExitStack() as stack:
@@ -635,9 +646,9 @@ def _host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if args.telemetry is not None:
             telemetry = stack.enter_context(LineStream(args.telemetry))
 
-        def make(play: InputSource | None) -> Host:
+        def make(play: InputSource | None, fixed_hz: float = args.fixed_hz) -> Host:
             host = Host(
-                args.scene, network, fixed_hz=args.fixed_hz, seed=args.seed,
+                args.scene, network, fixed_hz=fixed_hz, seed=args.seed,
                 playout=args.playout, state_every=args.state_every,
                 keyframe_every=args.keyframe_every, telemetry=telemetry, record=args.record,
                 say=lambda line: print(line, flush=True), players=args.players, play=play,
@@ -651,7 +662,32 @@ def _host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             )
             return host
 
-        if args.play and args.trace is None:
+        status = 0
+        summarised = False  # the headset run prints the example's summary itself
+        if args.vr:
+            hosts: list[Host] = []
+
+            def world(source: InputSource, hz: float) -> World:
+                """The host, built at the session's first frame on the headset's input."""
+                host = make(source, hz)
+                host.show_players()
+                hosts.append(host)
+                return host.world
+
+            options = {
+                "seconds": args.seconds,
+                "fixed_hz": args.fixed_hz,
+                "drive": args.drive,
+                "stop": args.stop,
+                "world": world,
+            }
+            status = _headset("playspace host", args.scene, args.gl, args.quality, options)
+            if not hosts:  # no session opened: run_vr said why
+                return status
+            host = hosts[0]
+            steps = host.world.fixed_time.step  # after the run: the steps it ran
+            summarised = True
+        elif args.play and args.trace is None:
             from playspace.render.preview import PreviewError
 
             try:
@@ -673,9 +709,10 @@ def _host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"{host.sent} bytes of state and events published")
         for player, queue in host.queues.items():
             print(f"input of {player}: {queue.skipped} frames skipped, {queue.starved} steps held")
-        if host.example is not None and host.example.summary is not None:
-            print(host.example.summary(host.world))
-    return INTERRUPTED if args.stop() else 0
+        example = host.example
+        if not summarised and example is not None and example.summary is not None:
+            print(example.summary(host.world))
+    return status or (INTERRUPTED if args.stop() else 0)
 
 
 def _join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

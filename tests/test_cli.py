@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pytest
 from cli_helpers import playspace, without_runtime
 from PIL import Image
 
@@ -68,3 +69,29 @@ def test_doctor_reports_what_it_found() -> None:
     assert done.returncode == 0, done.stderr
     for topic in ("OpenXR loader", "OpenXR runtime", "GL:", "display", "gamepads"):
         assert topic in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--vr"], "--vr is for a host that plays too: add --play"),
+        (["--play", "--vr", "--trace", "x.jsonl"], "--vr plays from the headset: drop --trace"),
+        (["--play", "--drive", "x.jsonl"], "--drive feeds the headset's runtime: add --vr"),
+    ],
+    ids=["vr-without-play", "vr-with-trace", "drive-without-vr"],
+)
+def test_a_host_in_the_headset_needs_play_and_no_trace(args: list[str], said: str) -> None:
+    done = playspace("host", "examples/snowball.py", *args)
+    assert done.returncode == 2 and f"playspace host: error: {said}" in done.stderr, done.stderr
+
+
+def test_a_host_in_the_headset_without_a_runtime_exits_2_hosting_nothing() -> None:
+    """No session opens: run_vr's one line and status, and no match was ever hosted (the host
+    is built at the session's first frame)."""
+    done = playspace(
+        "host", "examples/snowball.py", "--play", "--vr", "--listen", "tcp/127.0.0.1:0",
+        env=without_runtime(),
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert "no OpenXR runtime" in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert "hosting" not in done.stdout and "fixed steps hosted" not in done.stdout, done.stdout

@@ -435,3 +435,24 @@ def test_a_headset_run_records_and_writes_telemetry_that_replays_identically(
         run_headless(SNOWBALL, recording, telemetry)
     assert live.read_bytes() == replayed.read_bytes()
     assert b'"type":"release"' in live.read_bytes() and b'"fixed_hz": 72' in live.read_bytes()
+
+
+def test_run_vr_steps_a_world_its_caller_builds_and_refuses_what_would_shape_its_own() -> None:
+    """``world=``: the caller's world (a networked host's) is built at the session's first
+    frame, on the headset's input at its rate, and the headset's loop steps it; options that
+    only shape the world run_vr builds are refused rather than dropped."""
+    kitchen, built = ROOT / "examples" / "kitchen.toml", list[tuple[World, float]]()
+
+    def world(source: InputSource, hz: float) -> World:
+        made, _ = build_world(load_scene(kitchen), source, hz)
+        built.append((made, hz))
+        return made
+
+    runtime = FakeRuntime(hz=72.0)
+    status = run_vr(kitchen, world=world, seconds=0.2, opener=lambda name, graphics: runtime,
+                    out=io.StringIO(), clock=runtime.clock, sleep=runtime.sleep)  # fmt: skip
+    assert status == 0 and [hz for _, hz in built] == [72.0]
+    assert built[0][0].fixed_time.step >= 10  # stepped by the headset's loop
+    for shaping in ({"telemetry": io.StringIO()}, {"plugins": [print]}, {"seed": 3}):
+        with pytest.raises(ValueError, match=f"run_vr: {next(iter(shaping))} shape"):
+            run_vr(kitchen, world=world, **shaping)

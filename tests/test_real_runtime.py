@@ -48,7 +48,7 @@ from playspace import spatial
 from playspace.components import Transform
 from playspace.components.rig import Rig
 from playspace.loops.replay import run_headless
-from playspace.net import Host, Network
+from playspace.net import Client, Host, Network
 from playspace.net.session import paced
 from playspace.systems.input import device_pose, hand_input, load_trace, standing, write_trace
 
@@ -482,3 +482,71 @@ def test_a_player_joins_a_match_from_the_headset_and_walks_the_host_s_rig(
         host.close()
     assert "joined session 'vr' as vic" in run.stdout, run.describe()
     assert min(feet) < -0.9, run.describe()  # walked 1 m forward in the room, on the host
+
+
+# --- a networked match, hosted by a player in the headset ------------------------------------
+
+HOST_PLAYER = "hana"
+HOST_STANDS = 1.5  # seconds the host's player stands before walking: the watcher connects
+
+
+def forward(t: float) -> float:
+    """Metres walked by `t`: standing for HOST_STANDS, then 0.5 m/s for 2 s."""
+    return min(max(t - HOST_STANDS, 0.0), 2.0) * 0.5
+
+
+def test_the_host_plays_in_the_headset_and_a_watcher_sees_them_walk(workdir: Path) -> None:
+    """``playspace host --play --vr``: the host's own player is in the headset (Monado, driven
+    by a trace walking 1 m forward physically), the host's world steps with the headset's
+    frames and hosts the match from them, and a watcher on the network sees the host's player
+    walk that metre; the host's report lines still print once the session ends, and the
+    match's recording replays headless to the host's telemetry."""
+    walk = workdir / "host-walk.jsonl"
+    frames = [
+        replace(standing(), time=i / 90, head=device_pose((0.0, 1.7, -forward(i / 90))))
+        for i in range(round(4.5 * 90))
+    ]
+    write_trace(walk, frames, 90.0)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        endpoint = f"tcp/127.0.0.1:{probe.getsockname()[1]}"
+    telemetry, record = workdir / "host-vr.jsonl", workdir / "host-vr-match.jsonl"
+    head = f"{HOST_PLAYER}/head"
+    seen: list[float] = []  # the host's player's head, forward (z), as the watcher draws it
+    with (
+        remote_port(),
+        Live(
+            "host", SNOWBALL, "--play", "--vr", "--drive", walk, "--seconds", "5",
+            "--session", "vrh", "--listen", endpoint, "--player", HOST_PLAYER,
+            "--telemetry", telemetry, "--record", record, env=vr_env(90),
+        ) as app,
+    ):  # fmt: skip
+        watcher = Client(Network("vrh", connect=[endpoint]), "obs", observer=True)
+        try:
+            watcher.wait_for_host(60.0)
+            while app.process.poll() is None:
+                names = {name: entity for entity, name in watcher.remote.names.items()}
+                pose = watcher.poses().get(names.get(head, -1))
+                if pose is not None:
+                    seen.append(pose.position.z)
+                time.sleep(0.05)
+        finally:
+            watcher.close()
+        run = app.finish(60)
+    assert run.returncode == 0, run.describe()
+    assert f"playing as {HOST_PLAYER}" in run.stdout, run.describe()
+    assert re.search(r"^\d+ fixed steps hosted; refused messages: none$", run.stdout,
+                     re.MULTILINE), run.describe()  # fmt: skip
+    assert re.search(r"^\d+ bytes of state and events published$", run.stdout, re.MULTILINE)
+    # the example's summary, once: the headset run prints it, the host's report does not again
+    assert len(re.findall(r"^target hits:", run.stdout, re.MULTILINE)) == 1, run.describe()
+    assert len(seen) > 20, f"the watcher saw {head} {len(seen)} times\n{run.describe()}"
+    # from where they stood when the watcher came, a metre forward, and staying there
+    walked = f"{head} z: {[round(z, 2) for z in seen]}\n{run.describe()}"
+    assert seen[0] > -0.1 and min(seen) < -0.9 and seen[-1] < -0.9, walked
+    # the match played from the headset is a recording, as every match: it replays headless
+    # to the host's telemetry, byte for byte
+    replayed = workdir / "host-vr-replayed.jsonl"
+    done = playspace("run", SNOWBALL, "--headless", "--trace", record, "--telemetry", replayed)
+    assert done.returncode == 0, done.describe()
+    assert replayed.read_bytes() == telemetry.read_bytes()

@@ -88,6 +88,7 @@ def run_vr(
     clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
     stop: Callable[[], bool] | None = None,
+    world: Callable[[InputSource, float], World] | None = None,
 ) -> int:
     """Run a scene or an example module (``.toml`` or ``.py``, as ``playspace run`` takes) in
     the headset until the runtime or `seconds` ends it, with the game's `plugins` added as
@@ -107,7 +108,31 @@ def run_vr(
     message on stderr when the scene is bad, the recording cannot be written or no session
     opens; 1 with one message when the runtime failed a call mid-session; 130 when Ctrl-C (or
     SIGTERM, SIGHUP) ended it, the session ended in order.
+
+    `world(source, hz)`, when given, builds the world in place of the target's own, once the
+    headset's rate is known: `source` is the headset's input, `hz` the fixed rate. That is
+    how something that owns its world plays in the headset (a networked host, whose world
+    hosts the match as it steps). The target then only names the run and gives the summary
+    printed at its end; what the world has is the callback's to add, so `plugins`,
+    `telemetry`, `record` and `seed`, which only shape the world built here, are refused
+    with it (ValueError) rather than silently left out. No session, no call: the callback
+    runs at the session's first frame.
     """
+    added = list(plugins)
+    if world is not None:
+        shaping = [
+            name
+            for name, given in (
+                ("plugins", bool(added)), ("telemetry", telemetry is not None),
+                ("record", record is not None), ("seed", seed != 0),
+            )
+            if given
+        ]  # fmt: skip
+        if shaping:
+            raise ValueError(
+                f"run_vr: {', '.join(shaping)} shape the world run_vr builds, and world= "
+                "builds its own: add them in the world callback"
+            )
     out = out or sys.stdout
     try:
         scene, example = load_target(Path(target))
@@ -140,13 +165,14 @@ def run_vr(
         if driver is not None:  # the remote driver listens once the instance exists
             driver.start()
             stack.callback(driver.stop)
-        added = list(plugins)
         if telemetry is not None:
             added.append(TelemetryPlugin(telemetry, telemetry_events()))
         if example is not None:
             added.append(example.build)
 
         def build(source: InputSource, hz: float) -> World:
+            if world is not None:
+                return world(source, hz)
             if writer is not None:
                 writer.fixed_hz = hz
                 source = Recorder(source, writer)
