@@ -369,6 +369,19 @@ def test_replay_gives_the_same_frames_in_any_order_of_access(tmp_path: Path) -> 
     assert [position(f.head)[0] for f in ahead] == pytest.approx([min(t * 10, 49) for t in times])
 
 
+def test_replay_makes_the_frame_of_a_time_once_and_never_hands_back_a_stale_one(
+    tmp_path: Path,
+) -> None:
+    """A headless step asks for its time twice (the frame's poll, the step's sample)."""
+    source = ReplaySource(two_samples(tmp_path))
+    frame = source.sample(1.5)
+    assert source.sample(1.5) is frame
+    later = source.sample(1.75)
+    assert later.time == 1.75 and position(later.head) == pytest.approx((0.75, 1.75, -1.5))
+    again = source.sample(1.5)
+    assert again == frame and position(again.head) == pytest.approx((0.5, 1.7, -1.0))
+
+
 def test_replay_refuses_traces_it_cannot_play() -> None:
     with pytest.raises(ValueError, match="no samples"):
         ReplaySource(Trace(()))

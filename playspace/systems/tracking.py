@@ -21,8 +21,9 @@ from playspace.components.rig import Rig
 from playspace.components.tracking import HandControls
 from playspace.ecs import Phase, World, system
 from playspace.ecs.clock import NS_PER_S
-from playspace.systems.input import InputSource, Polled
+from playspace.systems.input import InputSource
 from playspace.systems.input.gate import gate
+from playspace.systems.input.sources import read_frame
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,9 +59,7 @@ def poll_input(world: World) -> None:
     """Read each player's devices once a frame, for the time the frame brings the world to."""
     now = world.time.elapsed
     for _, state in world.each(InputState):
-        source = state.source
-        frame = source.poll(now) if isinstance(source, Polled) else source.sample(now)
-        state.latest = gate(frame)[0]
+        state.latest = gate(read_frame(state.source, now))[0]
 
 
 @system(
