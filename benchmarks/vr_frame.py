@@ -259,6 +259,9 @@ def main() -> None:
           f"{'xr calls ms':>12} {'ratio':>6} {'hand gap mm':>12} "
           f"{'step gap mm (median, max)':>26}")  # fmt: skip
     for run in runs:
+        if not run["frames"]:  # the session came up too late to time any frame after settling
+            print(f"{run['display_hz']:>6g}Hz {run['speed']:>4g}m/s {0:>7}  no frame timed")
+            continue
         ratio = run["overhead_ms_mean"] / run["xr_calls_ms_mean"]
         print(
             f"{run['display_hz']:>6g}Hz {run['speed']:>4g}m/s {run['frames']:>7} "

@@ -593,8 +593,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         time.sleep(args.start_delay)
         driver.start_clock()
         print(f"playspace.monado: playing {args.trace} ({trace.duration:.2f} s)", file=sys.stderr)
-        while driver.running and driver.trace_time() < trace.duration:
-            time.sleep(0.05)
+        # until a packet at the trace's end went: its last pose is where the player stays
+        while driver.running and (driver.last_time or 0.0) < trace.duration:
+            time.sleep(0.01)
     except KeyboardInterrupt:
         pass
     finally:

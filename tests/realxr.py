@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import functools
 import os
 import re
 import signal
@@ -182,6 +183,46 @@ def playspace(*args: str | Path, env: dict[str, str] | None = None, timeout: flo
         done.stderr,
         time.monotonic() - started,
     )
+
+
+BARE_SCENE = """[scene]
+name = "bare"
+
+[[box]]
+name = "floor"
+size = [4, 0.2, 4]
+position = [0, -0.1, 0]
+"""
+PROBE_SECONDS = 3.0
+KEPT_RATE = 0.8  # of the display's frames, drawn by a session of the bare scene
+
+
+@functools.cache
+def bare_rate(hz: int) -> float:
+    """Frames a second a headset session of a bare scene (a floor) draws at a `hz` display on
+    this machine: what the runtime and the software renderer allow, before any game's work."""
+    with tempfile.TemporaryDirectory() as directory:
+        scene = Path(directory) / "bare.toml"
+        scene.write_text(BARE_SCENE)
+        with remote_port():
+            run = playspace("run", scene, "--vr", "--seconds", str(PROBE_SECONDS), env=vr_env(hz))
+    frames = run.frames_drawn()
+    assert run.returncode == 0 and frames is not None, run.describe()
+    return frames / PROBE_SECONDS
+
+
+def needs_display_rate(hz: int) -> None:
+    """Skip a test whose figures hold only at the display's rate (a throw read from the frames'
+    poses) on a machine that cannot draw even a bare scene near it: Monado's null compositor
+    composites every frame on Mesa's software Vulkan, and a slow or busy machine falls to a
+    third of the rate before playspace does any work of its own. Where the bare scene keeps
+    the rate, the test runs, and a game that cannot is a failure."""
+    rate = bare_rate(hz)
+    if rate < KEPT_RATE * hz:
+        pytest.skip(
+            f"this machine draws a bare scene at {rate:.0f} frames a second of a {hz} Hz "
+            f"display (under {KEPT_RATE:.0%}): too slow for a throw read from the frames' poses"
+        )
 
 
 class Live:

@@ -15,6 +15,7 @@ SMALL = {
     "ecs_overhead.py": ["--entities", "300", "--steps", "3", "--rounds", "1"],
     "physics.py": ["--counts", "50", "--steps", "6", "--block", "3"],
     "frame.py": ["--awake", "20", "--asleep", "20", "--rounds", "1", "--block", "3"],
+    "render.py": ["--counts", "100", "--frames", "3", "--lit-frames", "2"],
     "vr_frame.py": ["--seconds", "1"],
     "soak.py": ["--minutes", "0.05"],
     "startup.py": ["--rounds", "1"],

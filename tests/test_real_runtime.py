@@ -36,6 +36,7 @@ from realxr import (
     Live,
     Run,
     Telemetry,
+    needs_display_rate,
     needs_runtime,
     playspace,
     remote_port,
@@ -165,6 +166,7 @@ def test_the_snowball_leaves_the_hand_as_replayed_at_90_hz(
 ) -> None:
     telemetry = Telemetry.read(workdir / "snowball-90.jsonl")
     assert telemetry.header["fixed_hz"] == 90  # the display's rate
+    needs_display_rate(90)
     assert_the_throw(snowball_at_90, telemetry, snowball_reference)
 
 
@@ -188,6 +190,7 @@ def test_the_snowball_leaves_the_hand_as_replayed_at_72_hz_with_90_hz_steps(
     frames = run.frames_drawn()
     # a 72 Hz display draws fewer frames than the 90 steps a second it runs
     assert frames is not None and frames < 0.9 * len(telemetry.rows), run.describe()
+    needs_display_rate(72)
     assert_the_throw(run, telemetry, snowball_reference)
 
 
