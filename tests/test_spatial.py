@@ -462,3 +462,19 @@ def test_look_rotation_forms_agree_along_up() -> None:
         S.look_rotation(S.vec3_from(f), S.vec3_from(u)) for f, u in zip(forward, up, strict=True)
     ]
     quats_agree(expected, S.look_rotation_many(forward, up))
+
+
+def test_nlerp_unit_many_draws_unit_rotations_the_short_way_round() -> None:
+    """Between steps a body is drawn at the normalised lerp of its two rotations: unit rows,
+    equal to normalising the lerp by hand, and the short way round even when the second pose
+    comes with the opposite sign (the same rotation, as a physics engine may report it)."""
+    rng = np.random.default_rng(3)
+    a = S.normalize_many(rng.normal(size=(50, 4)))
+    b = S.normalize_many(a + rng.normal(size=(50, 4)) * 0.05)
+    b[::2] *= -1.0  # half of them flipped: the same rotations
+    for t in (0.0, 0.25, 0.5, 1.0):
+        rows = S.nlerp_unit_many(a, b, t)
+        np.testing.assert_allclose(np.linalg.norm(rows, axis=1), 1.0, rtol=0, atol=1e-15)
+        np.testing.assert_allclose(rows, S.normalize_many(S.nlerp_many(a, b, t)), atol=1e-15)
+        # never further from `a` than the rotation between the two (the long way: near 180)
+        assert (np.abs(np.einsum("ij,ij->i", rows, a)) > 0.99).all()

@@ -164,7 +164,7 @@ def _between(
     if alpha < 1.0 and len(positions):
         before, earlier = layout.was[0][rows], layout.was[1][rows]
         positions = before + (positions - before) * alpha
-        rotations = spatial.normalize_many(spatial.nlerp_many(earlier, rotations, alpha))
+        rotations = spatial.nlerp_unit_many(earlier, rotations, alpha)
     return positions, rotations
 
 
