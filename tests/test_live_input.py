@@ -6,7 +6,9 @@ import pytest
 
 from playspace.components.input import Button, InputFrame
 from playspace.ecs import Phase, World, system
+from playspace.systems import tracking
 from playspace.systems.input import LiveSource, device_pose, hand_input
+from playspace.systems.input.gate import gate
 from playspace.systems.physics import PhysicsPlugin
 from playspace.systems.player import RigPlugin
 from playspace.systems.tracking import InputState, tracking_system
@@ -114,3 +116,28 @@ def test_the_world_polls_once_a_frame_and_samples_once_a_step() -> None:
     times, xs = zip(*seen, strict=True)
     assert times == pytest.approx((1 / 90, 2 / 90, 3 / 90))
     assert xs == pytest.approx((0.0, (2 / 90 - 1 / 60) * 60, 1.0))
+
+
+def test_a_step_at_the_frame_s_own_time_uses_the_frame_as_gated_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A headset frame that runs one step at its own time reads one frame for both (the pose
+    drawn and the pose stepped), and the gate checks it once, not once for each."""
+    gated: list[InputFrame] = []
+
+    def counted(frame: InputFrame) -> tuple[InputFrame, tuple[str, ...]]:
+        gated.append(frame)
+        return gate(frame)
+
+    monkeypatch.setattr(tracking, "gate", counted)
+    device = Scripted()
+    with World(fixed_hz=90) as world:
+        world.add_plugin(PhysicsPlugin())
+        world.add_plugin(RigPlugin(LiveSource(device)))
+        state = world.resource(InputState)
+        for x in (0.0, 0.5):
+            device.next = frame_at(x)
+            world.step(1)
+            assert state.frame is state.latest  # one frame, drawn and stepped
+            assert x_of(state.frame) == pytest.approx(x)
+    assert len(gated) == 2  # one a frame

@@ -45,6 +45,10 @@ class InputState:
     source: InputSource
     frame: InputFrame = field(default_factory=InputFrame)
     latest: InputFrame = field(default_factory=InputFrame)
+    # the last frame read through the gate, what the gate made of it and what it rejected: a
+    # step at the frame's own time reads that very frame again (a replay makes a time's frame
+    # once), and gating it again would cost the same 20-odd microseconds for the same answer
+    gated: tuple[InputFrame, InputFrame, tuple[str, ...]] | None = None
 
 
 def sample_of(frame: InputFrame, role: DeviceRole) -> DevicePose | None:
@@ -59,7 +63,17 @@ def poll_input(world: World) -> None:
     """Read each player's devices once a frame, for the time the frame brings the world to."""
     now = world.time.elapsed
     for _, state in world.each(InputState):
-        state.latest = gate(read_frame(state.source, now))[0]
+        state.latest = _gated(state, read_frame(state.source, now))[0]
+
+
+def _gated(state: InputState, raw: InputFrame) -> tuple[InputFrame, tuple[str, ...]]:
+    """`raw` through the gate, once: frames are frozen, so the same object gates the same."""
+    last = state.gated
+    if last is not None and last[0] is raw:
+        return last[1], last[2]
+    frame, rejected = gate(raw)
+    state.gated = (raw, frame, rejected)
+    return frame, rejected
 
 
 @system(
@@ -73,7 +87,7 @@ def tracking_system(world: World) -> None:
     the hands' controls, through the gate."""
     for _, (rig, state) in world.query(Rig, InputState):
         raw = state.source.sample(world.fixed_time.elapsed)
-        frame, rejected = gate(raw)
+        frame, rejected = _gated(state, raw)
         state.frame = frame
         if rejected:
             world.send(TrackingRejected(rejected, rig.player))

@@ -76,7 +76,8 @@ class LiveSource:
         controls = self._controls(after - 1)
         self._taken = max(self._taken, number)
         if after == len(frames) or before.time == time:  # at or past the newest: no guessing
-            return _with_controls(replace(before, time=time), controls)
+            at = before if before.time == time else replace(before, time=time)
+            return _with_controls(at, controls)  # at the frame's time: the frame polled
         later = frames[after][1]
         f = (time - before.time) / (later.time - before.time)
         if controls is before:  # every control seen: analog ones move too, as in a replay
