@@ -24,6 +24,12 @@ side can run first, the world runs one block ahead, untimed, before the rounds: 
 always replays a drive the world already recorded. For each sweep the largest N that fits a
 5 ms step is found by linear interpolation between the sizes measured.
 
+Each block of the world's also times Rapier's own step inside it (``Physics.step_ns``): the
+rest, ``own_ms``, is what playspace does around the engine (the kitchen's systems, the
+write-back, late placement), and ``rapier_in_world_ms`` against ``raw_ms`` shows how much slower
+the same engine steps after the world's Python work than back to back (caches, and Rapier's
+worker threads parked between steps).
+
 Goals (issue 15, this 2-core machine): at most 1.25x raw at 1,000 awake props and 1.5x at 200;
 at most 1.3x raw with 5,000 props asleep.
 
@@ -121,10 +127,12 @@ class RawTwin:
         self.raw.integration_parameters.dt = world.fixed_time.dt
         self.bodies = self.raw.rigid_bodies
         self.recorded: list[Drive] = []
+        self.rapier_ns = 0  # Rapier's own step inside the world's steps, summed
 
     def world_step(self) -> None:
         """One step of the world, noting where its kinematic bodies were driven to."""
         self.world.step(1)
+        self.rapier_ns += self.physics.step_ns
         drive: Drive = []
         for body in self.physics.kinematic.values():
             p, q = body.transform.position, body.transform.rotation
@@ -161,19 +169,27 @@ def measure(props: int, awake: bool, rounds: int, block: int) -> Row:
     _block(twin.world_step, block)  # the drive of the raw side's first block
     before = {s.name: s.stats.total_ns for s in world.schedule.all()}
     ours: list[float] = []
+    inside: list[float] = []  # Rapier's step within each of our blocks, ms a step
     raw: list[float] = []
     reads: list[float] = []
     by_position: dict[str, list[float]] = {"ours_first": [], "ours_second": [], "raw_first": [],
                                            "raw_second": []}  # fmt: skip
+
+    def ours_block() -> float:
+        start = twin.rapier_ns
+        took = _block(twin.world_step, block)
+        inside.append((twin.rapier_ns - start) / block / 1e6)
+        return took
+
     for i in range(rounds):  # interleaved, in turn first: ours raw, raw ours, ours raw, ...
         if i % 2 == 0:
-            ours.append(_block(twin.world_step, block))
+            ours.append(ours_block())
             raw.append(_block(twin.raw_step, block))
             by_position["ours_first"].append(ours[-1])
             by_position["raw_second"].append(raw[-1])
         else:
             raw.append(_block(twin.raw_step, block))
-            ours.append(_block(twin.world_step, block))
+            ours.append(ours_block())
             by_position["raw_first"].append(raw[-1])
             by_position["ours_second"].append(ours[-1])
     measured = rounds * block
@@ -192,6 +208,8 @@ def measure(props: int, awake: bool, rounds: int, block: int) -> Row:
         "raw_ms": raw_ms,
         "raw_spread_ms": [min(raw), max(raw)],
         "ratio": step_ms / raw_ms,
+        "rapier_in_world_ms": statistics.median(inside),
+        "own_ms": statistics.median(o - r for o, r in zip(ours, inside, strict=True)),
         "raw_pose_reads_ms": statistics.median(reads),
         "first_ms": {side: _median(by_position[f"{side}_first"]) for side in ("ours", "raw")},
         "second_ms": {side: _median(by_position[f"{side}_second"]) for side in ("ours", "raw")},
@@ -228,7 +246,7 @@ def main() -> None:
     }
     print(f"kitchen fixed step, interleaved, {args.rounds} rounds of {args.block} steps (ms)")
     print(f"{'props':>12}{'playspace':>11}{'spread':>14}{'raw':>8}{'spread':>14}{'ratio':>7}"
-          f"{'sync':>7}{'pose reads':>12}")  # fmt: skip
+          f"{'sync':>7}{'pose reads':>12}{'rapier in':>11}{'own':>7}")  # fmt: skip
     fits = {}
     for name, rows in sweeps.items():
         for row in rows:
@@ -238,6 +256,7 @@ def main() -> None:
                 f"{row['props']:>6} {name:<5}{row['step_ms']:>11.3f}{low:>7.2f}-{high:<6.2f}"
                 f"{row['raw_ms']:>8.3f}{rlow:>7.2f}-{rhigh:<6.2f}{row['ratio']:>7.2f}"
                 f"{row['sync_ms']:>7.3f}{row['raw_pose_reads_ms']:>12.3f}"
+                f"{row['rapier_in_world_ms']:>11.3f}{row['own_ms']:>7.3f}"
             )
         fits[name] = {
             "playspace": largest_fitting(rows, "step_ms"),
