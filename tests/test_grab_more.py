@@ -303,6 +303,22 @@ def test_an_object_in_the_aim_is_pulled_into_the_hand(case: dict, pulled: bool) 
         assert travelled < 1e-6 and run.events("grab") == []
 
 
+def test_an_object_that_opts_in_or_out_while_the_world_runs_is_pulled_or_left() -> None:
+    """The opt-in is a field a game may flip at any time: a ball that opts in after the world
+    started is hovered on the next step, and one that opts out again no longer is."""
+    run = distance_world(IN_AIM, hand_opts_in=False)
+    ball = named(run.world, "ball")
+    hand = run.world.get(run.world.resource(Rig).right_hand, Hand)
+    run.world.step(5)
+    assert hand.hovering is None
+    run.world.get(ball, Grabbable).distance_grab = True
+    run.world.step(1)
+    assert hand.hovering == ball
+    run.world.get(ball, Grabbable).distance_grab = False
+    run.world.step(1)
+    assert hand.hovering is None
+
+
 def test_a_hand_within_reach_of_something_takes_that_rather_than_what_it_aims_at() -> None:
     """Near beats far: a ball in the palm is taken, not the one 2 m along the aim."""
 

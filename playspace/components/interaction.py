@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass, field
 
 from playspace import spatial
-from playspace.components.physics import BodyKind, Box, Shape
+from playspace.components.physics import BodyKind, Box, EditFlag, Shape
 from playspace.components.tracking import DeviceRole
 from playspace.spatial import Pose, Vec3
 
@@ -102,6 +102,16 @@ class Grabbable:
     before: HeldBefore | None = None
     last_clear: Pose | None = None
     dropped: dict[int, str] = field(default_factory=dict)
+    # set by the grab plugin: an edit of `distance_grab` is flagged where it is made, so the
+    # distance grab's candidates are not found by scanning every Grabbable each step
+    edit_flag: EditFlag | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        object.__setattr__(self, name, value)
+        if name == "distance_grab":
+            flag = getattr(self, "edit_flag", None)  # unset while the dataclass initialises
+            if flag is not None:
+                flag.edited.add(flag.entity)
 
     def __post_init__(self) -> None:
         if isinstance(self.tags, str) or not all(isinstance(t, str) for t in self.tags):

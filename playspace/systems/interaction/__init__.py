@@ -52,6 +52,7 @@ from playspace.systems.interaction.gone import forget_despawned
 from playspace.systems.interaction.hand_collision import collide_hands
 from playspace.systems.interaction.hold import grab, hold
 from playspace.systems.interaction.layers import Twins, held_layers
+from playspace.systems.interaction.pullable import Pullable
 from playspace.systems.interaction.sockets import sockets
 from playspace.systems.interaction.throw import ThrowHistory, ThrowPlugin
 from playspace.systems.player.players import outfit_players
@@ -102,6 +103,7 @@ class GrabPlugin:
             raise PluginError("GrabPlugin needs the RigPlugin (for the hands): add it first")
         world.insert_resource(self.settings)
         world.insert_resource(Twins())
+        world.insert_resource(Pullable())
         for kind in (*GRAB_EVENTS, *HOVER_EVENTS, *SOCKET_EVENTS):
             world.add_event(kind)
         outfit_players(world, self._hands)
