@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass, field
 
 from playspace import spatial
-from playspace.components.physics import BodyKind, Box, EditFlag, Shape
+from playspace.components.physics import BodyKind, Box, EditFlag, Shape, flag_edit
 from playspace.components.tracking import DeviceRole
 from playspace.spatial import Pose, Vec3
 
@@ -109,9 +109,7 @@ class Grabbable:
     def __setattr__(self, name: str, value: object) -> None:
         object.__setattr__(self, name, value)
         if name == "distance_grab":
-            flag = getattr(self, "edit_flag", None)  # unset while the dataclass initialises
-            if flag is not None:
-                flag.edited.add(flag.entity)
+            flag_edit(self)
 
     def __post_init__(self) -> None:
         if isinstance(self.tags, str) or not all(isinstance(t, str) for t in self.tags):

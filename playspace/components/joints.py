@@ -24,7 +24,7 @@ from enum import Enum
 
 from playspace import spatial
 from playspace.components.checks import check_finite
-from playspace.components.physics import EditFlag
+from playspace.components.physics import EditFlag, flag_edit
 from playspace.spatial import Vec3
 
 
@@ -92,9 +92,7 @@ class Joint:
     def __setattr__(self, name: str, value: object) -> None:
         object.__setattr__(self, name, value)
         if name in _BUILT:
-            flag = getattr(self, "edit_flag", None)  # unset while the dataclass initialises
-            if flag is not None:
-                flag.edited.add(flag.entity)
+            flag_edit(self)
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, JointKind):

@@ -194,7 +194,8 @@ class EditFlag:
     entity: int
 
 
-def _flag(component: object) -> None:
+def flag_edit(component: object) -> None:
+    """Flag the entity of `component` as edited, once the physics gave it an EditFlag."""
     flag = getattr(component, "edit_flag", None)  # unset while the dataclass initialises
     if flag is not None:
         flag.edited.add(flag.entity)
@@ -222,7 +223,7 @@ class RigidBody:
     def __setattr__(self, name: str, value: object) -> None:
         object.__setattr__(self, name, value)
         if name == "kind":
-            _flag(self)
+            flag_edit(self)
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, BodyKind):
@@ -259,7 +260,7 @@ class Collider:
     def __setattr__(self, name: str, value: object) -> None:
         object.__setattr__(self, name, value)
         if name in ("layer", "report_contacts"):
-            _flag(self)
+            flag_edit(self)
 
     def __post_init__(self) -> None:
         if not isinstance(self.shape, Shape):
@@ -286,19 +287,19 @@ class Parts(list[Collider]):
 
     def append(self, part: Collider) -> None:
         super().append(part)
-        _flag(self)
+        flag_edit(self)
 
     def extend(self, parts: Iterable[Collider]) -> None:
         super().extend(parts)
-        _flag(self)
+        flag_edit(self)
 
     def __setitem__(self, index: Any, value: Any) -> None:
         super().__setitem__(index, value)
-        _flag(self)
+        flag_edit(self)
 
     def __delitem__(self, index: Any) -> None:
         super().__delitem__(index)
-        _flag(self)
+        flag_edit(self)
 
 
 class Colliders:

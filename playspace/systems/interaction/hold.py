@@ -45,8 +45,7 @@ from playspace.components.tracking import HandControls
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose
 from playspace.systems.interaction.events import Grabbed, HoverEntered, HoverExited, LetGo
-from playspace.systems.interaction.pullable import Pullable
-from playspace.systems.interaction.pullable import pullable as free_pullable
+from playspace.systems.interaction.pullable import Pullable, free_pullable
 from playspace.systems.physics import Physics, joint_line
 
 GRABBABLE_LAYERS = ("props", "held", "ghost", "dropped")

@@ -26,7 +26,7 @@ class Pullable:
     edited: set[int] = field(default_factory=set)  # Grabbables whose flag was set since
 
 
-def pullable(world: World) -> list[int]:
+def free_pullable(world: World) -> list[int]:
     """The free grabbables that opt in to distance grabs, in entity order."""
     index = world.resource(Pullable)
     grabbables = world.each(Grabbable)
