@@ -14,6 +14,7 @@ Query results are esper's cached lists: read them, never sort, pop or keep them.
 from __future__ import annotations
 
 import itertools
+import threading
 import weakref
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
@@ -36,6 +37,12 @@ E = TypeVar("E")
 R = TypeVar("R")
 
 _world_numbers = itertools.count(1)
+# esper keeps one current world for the whole process, and every World switches to its own
+# before each call: two worlds stepping in two threads (a host's and a player's, in one test
+# process) would read each other's components between the switch and the call. So a frame
+# holds this lock from its first system to its last; uncontended it costs a fraction of a
+# microsecond a frame.
+_frames = threading.RLock()
 _EVERYONES = (Time, FixedTime)  # the clock's resources: only the world writes them
 
 
@@ -344,9 +351,10 @@ class World:
         Returns how many fixed steps ran. The frame is clamped and the steps capped as the
         clock says; ``Time`` counts both.
         """
-        self._flush()
-        steps = self.clock.start_frame(frame_seconds, self.time)
-        self._frame(steps)
+        with _frames:
+            self._flush()
+            steps = self.clock.start_frame(frame_seconds, self.time)
+            self._frame(steps)
         return steps
 
     def step(self, n: int = 1) -> None:
@@ -357,8 +365,9 @@ class World:
         if not isinstance(n, int) or n < 0:
             raise ValueError(f"step count must be an integer >= 0, got {n!r}")
         for _ in range(n):
-            self._flush()
-            self._frame(self.clock.start_exact_frame(self.time))
+            with _frames:
+                self._flush()
+                self._frame(self.clock.start_exact_frame(self.time))
 
     def run_phase(self, phase: Phase) -> None:
         """Run the systems of one phase in order (the frame loop calls this)."""
