@@ -36,6 +36,7 @@ from playspace.systems.physics import (
     Quarantined,
     SensorEntered,
     SensorExited,
+    convert,
 )
 
 SHAPES = [
@@ -581,3 +582,37 @@ def test_an_edit_is_flagged_where_it_is_made_and_nothing_is_looked_at_otherwise(
     del world.get(b, Colliders).parts[1:]
     world.step(1)
     assert len(engine.bodies[b].parts) == 1 and engine.counts()[1] == 2  # floor and ball
+
+
+def _tumbling_pile(world: World) -> list[int]:
+    floor(world)
+    return [
+        ball(world, spatial.vec3(0.05 * i, 0.3 + 0.25 * i, 0.03 * i), radius=0.1) for i in range(8)
+    ]
+
+
+def test_poses_are_read_in_one_call_a_body_and_exactly_as_rapier_gives_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The write-back reads a body's pose from the bytes of its isometry (one call, not two,
+    and one array for the step): the layout of the pinned rapier3d is recognised, each row is
+    the float32 values ``to_tuple`` gives, and a world whose bindings wrote another layout,
+    read value by value instead, ends bit for bit where this one does."""
+    assert convert.POSES_AS_BYTES
+    world = physics_world()
+    pile = _tumbling_pile(world)
+    world.step(30)
+    engine = [physics(world).bodies[e].rigid_body for e in pile]
+    expected = [[*rb.rotation.to_tuple(), *rb.translation.to_tuple()] for rb in engine]
+    assert convert.read_poses(engine).tolist() == expected
+    monkeypatch.setattr(convert, "POSES_AS_BYTES", False)
+    assert convert.read_poses(engine).tolist() == expected
+    assert convert.read_poses([]).shape == (0, 7)
+    by_value = physics_world()
+    _tumbling_pile(by_value)
+    by_value.step(30)
+    for entity in pile:
+        for w in (world, by_value):
+            assert w.get(entity, Transform).position.y > 0.05  # resting on the floor, not fallen
+        assert by_value.get(entity, Transform) == world.get(entity, Transform)
+        assert by_value.get(entity, PreviousTransform) == world.get(entity, PreviousTransform)

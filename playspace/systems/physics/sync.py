@@ -14,6 +14,9 @@ from __future__ import annotations
 import logging
 from time import perf_counter_ns
 
+import numpy as np
+import rapier3d as rp
+
 from playspace import spatial
 from playspace.components import Transform
 from playspace.components.joints import Joint
@@ -25,8 +28,7 @@ from playspace.components.physics import (
     RigidBody,
 )
 from playspace.ecs import Despawned, Phase, World, system
-from playspace.spatial import Quat, Vec3
-from playspace.systems.physics.convert import isometry
+from playspace.systems.physics.convert import isometry, read_poses
 from playspace.systems.physics.engine import Body, Physics
 from playspace.systems.physics.events import (
     ContactBegan,
@@ -259,7 +261,8 @@ def physics_writeback(world: World) -> None:
     Joints; catch what fell out of the world.
 
     This runs over every awake body every step, so it costs little more than reading the poses
-    through the bindings: a body is found by its handle's slot in a list (no hashing), marked
+    through the bindings (one call a body, all converted at once: ``read_poses``, then
+    PyGLM's objects made in C): a body is found by its handle's slot in a list (no hashing), marked
     with the write-back's number (no set of handles, no set difference), and its pose swapped
     into the previous pose before the new one is written (no copies)."""
     physics = world.resource(Physics)
@@ -267,7 +270,8 @@ def physics_writeback(world: World) -> None:
     stamp = physics.writes = physics.writes + 1
     moved: list[Body] = []
     wrote = moved.append
-    fallen: list[Body] = []
+    engine_bodies: list[rp.RigidBody] = []
+    read = engine_bodies.append
     count = len(slots)
     for handle in physics._engine.active_bodies():
         index = handle.index
@@ -276,16 +280,16 @@ def physics_writeback(world: World) -> None:
             continue
         body.written = stamp
         wrote(body)
-        rb = body.rigid_body
-        t = rb.translation.to_tuple()
-        x, y, z, w = rb.rotation.to_tuple()
+        read(body.rigid_body)
+    poses = read_poses(engine_bodies)
+    positions = spatial.vec3s_from_rows(poses[:, 4:])
+    rotations = spatial.quats_from_rows(poses[:, :4])
+    for body, position, rotation in zip(moved, positions, rotations, strict=True):
         transform, previous = body.transform, body.previous
         if previous is not None:
             previous.position, previous.rotation = transform.position, transform.rotation
-        transform.position = Vec3(*t)
-        transform.rotation = Quat(w, x, y, z)  # glm's order: w first (the hot path skips quat())
-        if t[1] < kill_height:
-            fallen.append(body)
+        transform.position, transform.rotation = position, rotation
+    fallen = [moved[i] for i in np.flatnonzero(poses[:, 5] < kill_height)]
     # a body that stopped moving (fell asleep, was fixed in place, went) stops interpolating
     # from where it was; a kinematic one's previous pose is the drive's (physics_step)
     bodies = physics.bodies
