@@ -10,8 +10,8 @@ The raw side is a rapier3d world restored from a snapshot of the same engine (th
 the same state) stepped with the same kinematic drive: every kinematic body (hands, the player's
 capsule, the bees) is given, step for step, the very pose the world gave it (recorded in the
 world's block, replayed in the raw block after it), so both engines move the same things.
-Reading the awake bodies' poses back (one call per value: rapier3d has no batch accessor) is
-timed apart: the least any write-back costs.
+Reading the awake bodies' poses back (rapier3d has no batch accessor: one call a body, as the
+write-back reads them, ``read_poses``) is timed apart: the least any write-back costs.
 
 The two sides are interleaved, a block of steps of one then of the other, over several rounds,
 so what else the machine does at the time falls on both alike; each figure is the median of the
@@ -64,6 +64,7 @@ from playspace.example import load_example  # noqa: E402
 from playspace.scene import load_scene  # noqa: E402
 from playspace.systems.input import ReplaySource, load_trace  # noqa: E402
 from playspace.systems.physics import Physics  # noqa: E402
+from playspace.systems.physics.convert import read_poses  # noqa: E402
 
 Row = dict[str, Any]
 BUDGET_MS = 5.0
@@ -149,10 +150,7 @@ class RawTwin:
     def read_poses(self) -> None:
         """What any write-back must at least do: read every awake body's pose."""
         bodies = self.bodies
-        for handle in self.raw.active_bodies():
-            body = bodies[handle]
-            body.translation.to_tuple()
-            body.rotation.to_tuple()
+        read_poses([bodies[handle] for handle in self.raw.active_bodies()])
 
 
 def _block(step: Callable[[], None], steps: int) -> float:

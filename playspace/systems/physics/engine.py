@@ -101,7 +101,9 @@ class Physics(Queries):
         self.by_handle: dict[rp.RigidBodyHandle, Body] = {}
         self.kinematic: dict[int, Body] = {}  # the bodies driven to their Transforms each step
         # The bodies written back, by their slot in Rapier's arena (a handle's index): the
-        # write-back finds each awake body by a list index, not by hashing its handle.
+        # write-back finds each awake body by a list index, not by hashing its handle. It
+        # covers the slot of every body made (None where it is not dynamic), so the write-back
+        # indexes it without a bounds check.
         self.dynamic: list[Body | None] = []
         self.settling: dict[int, int] = {}  # bodies made inside others: steps left held slow
         self.step_ns = 0  # how long Rapier's own step took last time: what the rest is measured by
@@ -181,6 +183,7 @@ class Physics(Queries):
                 .can_sleep(component.can_sleep)
             )
         handle = self._engine.add_body(builder)
+        self._cover(handle.index)
         body = Body(
             entity,
             handle,
@@ -276,6 +279,7 @@ class Physics(Queries):
         the first of them (a world without joints has no such body)."""
         if self._ground is None:
             self._ground = self._engine.add_body(rp.RigidBodyBuilder(rp.RigidBodyType.FIXED))
+            self._cover(self._ground.index)
         return self._ground
 
     def _collider(
@@ -329,11 +333,12 @@ class Physics(Queries):
             for collider in body.colliders.parts:
                 collider.edit_flag = flag
 
-    def _slot(self, body: Body) -> None:
-        index = body.handle.index
+    def _cover(self, index: int) -> None:
         if index >= len(self.dynamic):
             self.dynamic.extend([None] * (index + 1 - len(self.dynamic)))
-        self.dynamic[index] = body
+
+    def _slot(self, body: Body) -> None:
+        self.dynamic[body.handle.index] = body
 
     def _unslot(self, body: Body) -> None:
         index = body.handle.index

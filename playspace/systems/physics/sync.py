@@ -15,7 +15,6 @@ import logging
 from time import perf_counter_ns
 
 import numpy as np
-import rapier3d as rp
 
 from playspace import spatial
 from playspace.components import Transform
@@ -261,41 +260,31 @@ def physics_writeback(world: World) -> None:
     Joints; catch what fell out of the world.
 
     This runs over every awake body every step, so it costs little more than reading the poses
-    through the bindings (one call a body, all converted at once: ``read_poses``, then
-    PyGLM's objects made in C): a body is found by its handle's slot in a list (no hashing), marked
-    with the write-back's number (no set of handles, no set difference), and its pose swapped
-    into the previous pose before the new one is written (no copies)."""
+    through the bindings: one call a body, converted for the whole step at once
+    (``read_poses``, PyGLM's objects made in C); a body is found by its handle's slot in a
+    list (no hashing), marked with the write-back's number (no set of handles, no set
+    difference), and its pose swapped into the previous pose (no copies)."""
     physics = world.resource(Physics)
-    slots, kill_height = physics.dynamic, physics.kill_height
+    slots = physics.dynamic
     stamp = physics.writes = physics.writes + 1
-    moved: list[Body] = []
-    wrote = moved.append
-    engine_bodies: list[rp.RigidBody] = []
-    read = engine_bodies.append
-    count = len(slots)
-    for handle in physics._engine.active_bodies():
-        index = handle.index
-        body = slots[index] if index < count else None
-        if body is None:
-            continue
-        body.written = stamp
-        wrote(body)
-        read(body.rigid_body)
-    poses = read_poses(engine_bodies)
+    active = physics._engine.active_bodies()
+    moved = [body for handle in active if (body := slots[handle.index]) is not None]
+    poses = read_poses([body.rigid_body for body in moved])
     positions = spatial.vec3s_from_rows(poses[:, 4:])
     rotations = spatial.quats_from_rows(poses[:, :4])
     for body, position, rotation in zip(moved, positions, rotations, strict=True):
+        body.written = stamp
         transform, previous = body.transform, body.previous
         if previous is not None:
             previous.position, previous.rotation = transform.position, transform.rotation
         transform.position, transform.rotation = position, rotation
-    fallen = [moved[i] for i in np.flatnonzero(poses[:, 5] < kill_height)]
+    fallen = [moved[i] for i in np.flatnonzero(poses[:, 5] < physics.kill_height)]
     # a body that stopped moving (fell asleep, was fixed in place, went) stops interpolating
     # from where it was; a kinematic one's previous pose is the drive's (physics_step)
     bodies = physics.bodies
     stopped = []
-    for body in physics.moved:
-        if body.written == stamp or body.previous is None or body.kind is BodyKind.KINEMATIC:
+    for body in [body for body in physics.moved if body.written != stamp]:
+        if body.previous is None or body.kind is BodyKind.KINEMATIC:
             continue
         if bodies.get(body.entity) is body:  # not despawned since
             body.previous.position = body.transform.position
