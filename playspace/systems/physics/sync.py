@@ -269,16 +269,7 @@ def physics_writeback(world: World) -> None:
     stamp = physics.writes = physics.writes + 1
     active = physics._engine.active_bodies()
     moved = [body for handle in active if (body := slots[handle.index]) is not None]
-    poses = read_poses([body.rigid_body for body in moved])
-    positions = spatial.vec3s_from_rows(poses[:, 4:])
-    rotations = spatial.quats_from_rows(poses[:, :4])
-    for body, position, rotation in zip(moved, positions, rotations, strict=True):
-        body.written = stamp
-        transform, previous = body.transform, body.previous
-        if previous is not None:
-            previous.position, previous.rotation = transform.position, transform.rotation
-        transform.position, transform.rotation = position, rotation
-    fallen = [moved[i] for i in np.flatnonzero(poses[:, 5] < physics.kill_height)]
+    fallen = _write_poses(moved, stamp, physics.kill_height) if moved else []
     # a body that stopped moving (fell asleep, was fixed in place, went) stops interpolating
     # from where it was; a kinematic one's previous pose is the drive's (physics_step)
     bodies = physics.bodies
@@ -300,6 +291,21 @@ def physics_writeback(world: World) -> None:
         physics.redrawn_all = True
     for body in fallen:
         _fell(world, physics, body)
+
+
+def _write_poses(moved: list[Body], stamp: int, kill_height: float) -> list[Body]:
+    """Write the poses of the bodies that moved (previous pose kept, in place); those that fell
+    below `kill_height`."""
+    poses = read_poses([body.rigid_body for body in moved])
+    positions = spatial.vec3s_from_rows(poses[:, 4:])
+    rotations = spatial.quats_from_rows(poses[:, :4])
+    for body, position, rotation in zip(moved, positions, rotations, strict=True):
+        body.written = stamp
+        transform, previous = body.transform, body.previous
+        if previous is not None:
+            previous.position, previous.rotation = transform.position, transform.rotation
+        transform.position, transform.rotation = position, rotation
+    return [moved[i] for i in np.flatnonzero(poses[:, 5] < kill_height)]
 
 
 def _fell(world: World, physics: Physics, body: Body) -> None:
