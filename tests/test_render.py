@@ -412,6 +412,25 @@ def test_shapes_are_drawn_as_physics_sees_them() -> None:
     assert (heights.min(), heights.max()) == pytest.approx((-3.0, 3.0))
 
 
+def test_a_part_at_an_offset_is_drawn_where_the_same_part_stands_at_the_composed_pose() -> None:
+    """Most parts sit at their body's origin and their offset only scales the unit mesh; those
+    are placed by scaling, the rest by a full product: both must agree on where a box is."""
+    world = World()
+    body = Pose(spatial.vec3(1.0, 2.0, -3.0), spatial.from_axis_angle(spatial.vec3(1, 2, 3), 0.7))
+    offset = Pose(spatial.vec3(0.2, -0.5, 0.1), spatial.yaw_rotation(0.9))
+    size = (0.2, 0.4, 0.6)
+    world.spawn(
+        Transform(body.position, body.rotation),
+        Colliders(Collider(Box(size), offset=offset)),
+        Prop("offset"),
+    )
+    placed = spatial.compose(body, offset)
+    world.spawn(Transform(placed.position, placed.rotation), Colliders(Collider(Box(size))))
+    at_offset, composed = moving_matrices(SceneInstances().collect(world))
+    np.testing.assert_allclose(at_offset, composed, atol=1e-6)
+    assert np.diag(composed)[:3] != pytest.approx(size)  # turned: not a bare scale
+
+
 def test_scenery_is_placed_once_and_the_rig_gets_hands_and_a_head() -> None:
     world = World()
     box(world, (0, -0.1, 0), (10, 0.2, 10), Static("floor"))

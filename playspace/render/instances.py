@@ -139,6 +139,10 @@ class SceneInstances:
         self._devices: list[tuple[int, TrackedDevice]] = []  # the rig's hands' rows
         self._rows = np.zeros(0, dtype=np.intp)
         self._locals = np.zeros((0, 4, 4))
+        # a part whose offset only scales (a primitive at its body's origin, most of them)
+        # scales its model's rows: no 4x4 product; the rest are multiplied out
+        self._local_scales = np.zeros((0, 4, 1))
+        self._offset_parts = np.zeros(0, dtype=np.intp)
         self._models = np.zeros((0, 4, 4))
         self._gathered = np.zeros((0, 4, 4))
         self._placed = np.zeros((0, 4, 4), dtype=np.float32)
@@ -338,6 +342,10 @@ class SceneInstances:
         self._rows = np.array([p.row for p in ordered], dtype=np.intp)
         # column-major: (model @ local) transposed is local transposed @ model transposed
         self._locals = np.array([p.local.T for p in ordered]).reshape(-1, 4, 4)
+        diagonals = np.einsum("nii->ni", self._locals)
+        only_scales = (self._locals == diagonals[:, :, None] * np.eye(4)).all(axis=(1, 2))
+        self._local_scales = diagonals[:, :, None].copy()
+        self._offset_parts = np.flatnonzero(~only_scales)
         self._models = np.zeros((len(self._transforms), 4, 4))
         self._gathered = np.zeros((len(ordered), 4, 4))
         self._placed = np.zeros((len(ordered), 4, 4), dtype=np.float32)
@@ -366,8 +374,7 @@ class SceneInstances:
         self._place(world.try_resource(DrawnPoses))
         placed = self._placed.reshape(-1, 16)
         ghost = np.zeros(len(self._transforms), dtype=bool)
-        for row, grabbable in self._ghostable:
-            ghost[row] = grabbable.ghost
+        ghost[[row for row, grabbable in self._ghostable if grabbable.ghost]] = True
         shown = np.ones(len(self._transforms), dtype=bool)
         for row, device in self._devices:
             shown[row] = device.tracked
@@ -518,7 +525,11 @@ class SceneInstances:
         scales = spatial.vec3_rows([t.scale for t in self._transforms])
         models = trs_many(position, rotation, scales, self._models)
         np.take(models, self._rows, axis=0, out=self._gathered)
-        np.matmul(self._locals, self._gathered, out=self._placed)
+        # column-major: local transposed @ model transposed; a diagonal local scales rows
+        np.multiply(self._local_scales, self._gathered, out=self._placed)
+        offset = self._offset_parts
+        if len(offset):
+            self._placed[offset] = np.matmul(self._locals[offset], self._gathered[offset])
 
 
 def _one_per_key(batches: list[Batch]) -> list[Batch]:
