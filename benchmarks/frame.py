@@ -147,7 +147,7 @@ class RawTwin:
             rb.set_next_kinematic_position(pose)
         self.raw.step()
 
-    def read_poses(self) -> None:
+    def read_awake_poses(self) -> None:
         """What any write-back must at least do: read every awake body's pose."""
         bodies = self.bodies
         read_poses([bodies[handle] for handle in self.raw.active_bodies()])
@@ -192,7 +192,7 @@ def measure(props: int, awake: bool, rounds: int, block: int) -> Row:
             by_position["ours_second"].append(ours[-1])
     measured = rounds * block
     for _ in range(rounds):  # apart: reads of the raw world just before its block would warm it
-        reads.append(_block(twin.read_poses, 1))
+        reads.append(_block(twin.read_awake_poses, 1))
     system_ms = {
         s.name: (s.stats.total_ns - before[s.name]) / measured / 1e6 for s in world.schedule.all()
     }

@@ -613,6 +613,6 @@ def test_poses_are_read_in_one_call_a_body_and_exactly_as_rapier_gives_them(
     by_value.step(30)
     for entity in pile:
         for w in (world, by_value):
-            assert w.get(entity, Transform).position.y > 0.05  # resting on the floor, not fallen
+            assert w.get(entity, Transform).position.y > 0.05  # none fell through the floor
         assert by_value.get(entity, Transform) == world.get(entity, Transform)
         assert by_value.get(entity, PreviousTransform) == world.get(entity, PreviousTransform)

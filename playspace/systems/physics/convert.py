@@ -40,13 +40,16 @@ def _poses_as_bytes() -> bool:
     """Whether ``Isometry3.to_bytes`` is what rapier3d 0.36.1 writes: an 8-byte header, then
     the rotation (x, y, z, w) and the translation as little-endian float32.
 
-    One such call per body reads its pose in half the time of two ``to_tuple`` calls, and the
-    poses of a whole step become one array without a Python number each. The bindings do not
-    document the layout, so it is checked once against a pose whose values are known; a
-    version that writes another layout is read value by value instead, as exact and slower."""
+    Reading ``position`` and its bytes (two calls a body, where ``translation``, ``rotation``
+    and their ``to_tuple`` are four) takes half the time, and the poses of a whole step become
+    one array without a Python number each. The bindings do not document the layout, so it is
+    checked once against a pose whose values are known; a version that writes another layout,
+    or has no such call, is read value by value instead, as exact and slower."""
     known = (0.5, -0.5, 0.5, 0.5, 1.0, -2.0, 3.0)
-    probe = rp.Isometry3(known[4:], rp.Rotation3.from_tuple(known[:4]))
-    blob = probe.to_bytes()
+    try:
+        blob = rp.Isometry3(known[4:], rp.Rotation3.from_tuple(known[:4])).to_bytes()
+    except (AttributeError, TypeError, ValueError):
+        blob = b""
     if len(blob) == 36 and tuple(np.frombuffer(blob, "<f4")[2:].tolist()) == known:
         return True
     log.warning("rapier3d writes poses in a layout playspace does not know: read one by one")

@@ -341,13 +341,11 @@ class Physics(Queries):
         self.dynamic[body.handle.index] = body
 
     def _unslot(self, body: Body) -> None:
-        index = body.handle.index
-        if index < len(self.dynamic) and self.dynamic[index] is body:
-            self.dynamic[index] = None
+        if self.dynamic[body.handle.index] is body:
+            self.dynamic[body.handle.index] = None
 
     def is_dynamic(self, body: Body) -> bool:
-        index = body.handle.index
-        return index < len(self.dynamic) and self.dynamic[index] is body
+        return self.dynamic[body.handle.index] is body
 
     def set_kind(self, body: Body, kind: BodyKind) -> None:
         body.rigid_body.body_type = _KINDS[kind]

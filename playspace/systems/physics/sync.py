@@ -260,7 +260,7 @@ def physics_writeback(world: World) -> None:
     Joints; catch what fell out of the world.
 
     This runs over every awake body every step, so it costs little more than reading the poses
-    through the bindings: one call a body, converted for the whole step at once
+    through the bindings: two calls a body, converted for the whole step at once
     (``read_poses``, PyGLM's objects made in C); a body is found by its handle's slot in a
     list (no hashing), marked with the write-back's number (no set of handles, no set
     difference), and its pose swapped into the previous pose (no copies)."""
