@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from playspace.ecs import Plugin, PluginError, World
+from playspace.ecs import WORLDS_LOCK, Plugin, PluginError, World
 from playspace.example import Example, load_example
 from playspace.example import TargetError as TargetError  # the CLI's and run_vr's error
 
@@ -131,15 +131,20 @@ def build_world(
     defaults: DefaultPlugins | None = None,
 ) -> tuple[World, SpawnedScene]:
     """A world of the default plugins (`defaults`, else :class:`DefaultPlugins` of `scene` on
-    `source`), then the game's `plugins`; and what the scene's entities became."""
+    `source`), then the game's `plugins`; and what the scene's entities became.
+
+    Built while no other world of the process runs a frame (:data:`WORLDS_LOCK`): a player's
+    world built beside a host stepping in another thread would otherwise spawn into the
+    host's world, or the host read the player's."""
     from playspace.scene.spawn import SpawnedScene
 
-    world = World(fixed_hz=fixed_hz)
-    world.insert_resource(Seed(random.Random(seed)))
-    world.add_plugin(defaults or DefaultPlugins(scene, source))
-    for plugin in plugins:
-        world.add_plugin(plugin)  # type: ignore[arg-type]
-    spawned = world.try_resource(SpawnedScene)
+    with WORLDS_LOCK:
+        world = World(fixed_hz=fixed_hz)
+        world.insert_resource(Seed(random.Random(seed)))
+        world.add_plugin(defaults or DefaultPlugins(scene, source))
+        for plugin in plugins:
+            world.add_plugin(plugin)  # type: ignore[arg-type]
+        spawned = world.try_resource(SpawnedScene)
     return world, spawned or SpawnedScene({}, (), (), ())
 
 

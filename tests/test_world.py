@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import gc
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import esper
 import pytest
 
+from playspace.app import build_world
 from playspace.ecs import (
     ComponentError,
     Despawned,
@@ -16,6 +20,10 @@ from playspace.ecs import (
     Phase,
     World,
 )
+from playspace.loops.replay import replay_source
+from playspace.scene import load_scene
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass(slots=True)
@@ -187,3 +195,56 @@ def test_a_closed_or_collected_world_frees_its_esper_context() -> None:
     del dropped
     gc.collect()
     assert dropped_name not in esper.list_worlds()
+
+
+def _blocked_frame() -> tuple[World, threading.Event, threading.Event, list[int]]:
+    """A world whose one system, once running, says so and waits to be let go, then reads its
+    own component: a frame held open for as long as a test needs."""
+    world = World()
+    entity = world.spawn(Position(1.0))
+    inside, release, seen = threading.Event(), threading.Event(), []
+
+    def held(w: World) -> None:
+        inside.set()
+        release.wait(5.0)
+        seen.append(int(w.get(entity, Position).x))
+
+    world.add_system(held, phase=Phase.FIXED)
+    return world, inside, release, seen
+
+
+def _waits_for_the_frame(work: Callable[[], object]) -> bool:
+    """Whether `work`, run in a thread while another world's frame is open, waits for it."""
+    world, inside, release, seen = _blocked_frame()
+    stepping = threading.Thread(target=lambda: world.step(1))
+    stepping.start()
+    assert inside.wait(5.0)
+    other = threading.Thread(target=work)
+    other.start()
+    other.join(0.3)
+    waited = other.is_alive()
+    release.set()
+    stepping.join(5.0)
+    other.join(5.0)
+    assert seen == [1]  # the held frame read its own world, not the other
+    return waited
+
+
+def test_worlds_in_two_threads_take_turns_a_frame_at_a_time() -> None:
+    """esper has one current world a process: a frame of one world and a frame of another,
+    in two threads, would read each other's components. The second waits for the first."""
+    other = World()
+    other.spawn(Position(2.0))
+    assert _waits_for_the_frame(lambda: other.step(1))
+
+
+def test_a_world_is_built_while_no_other_world_runs_a_frame() -> None:
+    """A player's world built beside a host stepping in another thread (build_world spawns
+    the whole scene) waits for the host's frame, and a world built outside any frame does not
+    wait at all (the control: the test sees a wait only where there is one)."""
+    scene = load_scene(ROOT / "examples" / "stairs.toml")
+    assert _waits_for_the_frame(lambda: build_world(scene, replay_source(None)))
+    built = threading.Thread(target=lambda: build_world(scene, replay_source(None)))
+    built.start()
+    built.join(5.0)
+    assert not built.is_alive()

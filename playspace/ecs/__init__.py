@@ -30,9 +30,10 @@ from playspace.ecs.errors import (
 )
 from playspace.ecs.events import EventQueue
 from playspace.ecs.schedule import Phase, Schedule, SystemSpec, SystemStats, system
-from playspace.ecs.world import Despawned, Plugin, World
+from playspace.ecs.world import WORLDS_LOCK, Despawned, Plugin, World
 
 __all__ = [
+    "WORLDS_LOCK",
     "ComponentError",
     "Despawned",
     "EventQueue",

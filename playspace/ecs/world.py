@@ -38,11 +38,12 @@ R = TypeVar("R")
 
 _world_numbers = itertools.count(1)
 # esper keeps one current world for the whole process, and every World switches to its own
-# before each call: two worlds stepping in two threads (a host's and a player's, in one test
-# process) would read each other's components between the switch and the call. So a frame
-# holds this lock from its first system to its last; uncontended it costs a fraction of a
-# microsecond a frame.
-_frames = threading.RLock()
+# before each call: two worlds used in two threads (a host's and a player's, in one process)
+# would read each other's components between the switch and the call. So a frame holds this
+# lock from its first system to its last, and so does the building of a world
+# (``build_world``); a thread that uses a world outside those while another world steps
+# holds it too. Uncontended it costs a fraction of a microsecond a frame.
+WORLDS_LOCK = threading.RLock()
 _EVERYONES = (Time, FixedTime)  # the clock's resources: only the world writes them
 
 
@@ -82,7 +83,12 @@ def _check_instance(item: object, what: str, where: str) -> None:
 
 
 class World:
-    """One simulation: entities, components, resources, events, systems and a fixed clock."""
+    """One simulation: entities, components, resources, events, systems and a fixed clock.
+
+    Several worlds may live in one process (a host and a player, a test's twins) and step in
+    several threads: their frames take turns (:data:`WORLDS_LOCK`), as esper has one current
+    world a process. Outside a frame, use a world from the thread that steps it, or hold
+    ``WORLDS_LOCK`` while you do."""
 
     def __init__(self, fixed_hz: float = 90.0, max_frame: float = 0.25, max_substeps: int = 8):
         self.name = f"playspace-{next(_world_numbers)}"
@@ -351,7 +357,7 @@ class World:
         Returns how many fixed steps ran. The frame is clamped and the steps capped as the
         clock says; ``Time`` counts both.
         """
-        with _frames:
+        with WORLDS_LOCK:
             self._flush()
             steps = self.clock.start_frame(frame_seconds, self.time)
             self._frame(steps)
@@ -365,7 +371,7 @@ class World:
         if not isinstance(n, int) or n < 0:
             raise ValueError(f"step count must be an integer >= 0, got {n!r}")
         for _ in range(n):
-            with _frames:
+            with WORLDS_LOCK:
                 self._flush()
                 self._frame(self.clock.start_exact_frame(self.time))
 
