@@ -30,8 +30,12 @@ from playspace.render import (
     View,
     perspective,
     quality_named,
+    shaders,
+    shadows,
     write_png,
 )
+from playspace.render.gpu import Program
+from playspace.render.matrices import trs_many
 from playspace.spatial import Pose
 
 if TYPE_CHECKING:
@@ -192,6 +196,28 @@ def shadow_scene() -> tuple[World, View, tuple[int, int], tuple[int, int]]:
     return world, view, pixel_of(view, (-1.875, 0.0, -4.125)), pixel_of(view, (2.125, 0.0, -4.125))
 
 
+def test_the_lights_box_holds_every_instance_and_fits_the_scenery_exactly() -> None:
+    """The shadow map's box is fitted around the instances' bounding spheres in the light's
+    frame: exactly for scenery (each by its own scale), loosely but never too small for what
+    moves (the batch's largest entry)."""
+    rng = np.random.default_rng(11)
+    count, radius = 40, 0.7
+    rotations = spatial.normalize_many(rng.normal(size=(count, 4)))
+    scales = rng.uniform(0.2, 3.0, size=(count, 3))
+    centres = rng.normal(size=(count, 3)) * 5.0
+    matrices = trs_many(centres, rotations, scales, np.zeros((count, 4, 4)))  # column-major
+    rows = matrices.reshape(-1, 16).astype(np.float32)
+    basis = shadows.light_basis((0.3, 0.9, -0.2))
+    in_light = centres @ basis.T
+    reach = (scales.max(axis=1) * radius)[:, None]
+    exact = shadows.instance_bounds(rows, radius, basis)
+    np.testing.assert_allclose(
+        exact, [(in_light - reach).min(axis=0), (in_light + reach).max(axis=0)], atol=1e-5
+    )
+    loose = shadows.instance_bounds(rows, radius, basis, exact=False)
+    assert (loose[0] <= exact[0]).all() and (loose[1] >= exact[1]).all()
+
+
 def test_the_floor_under_a_box_is_in_its_shadow(gl: Context) -> None:
     world, view, shaded, open_floor = shadow_scene()
     slanted = Lighting(direction=(-1.0, -1.0, 0.0))
@@ -276,6 +302,54 @@ def test_replacing_a_look_is_seen_by_the_renderer(gl: Context) -> None:
         renderer.release()
     assert red == pytest.approx((1.0, 0.0, 0.0), abs=2 / 255)
     assert blue == pytest.approx((0.0, 0.0, 1.0), abs=2 / 255)
+
+
+def test_a_kept_renderer_draws_each_frame_as_it_is_set_changed_back_or_not(gl: Context) -> None:
+    """A renderer sends a uniform only when its value changes: a sky changed and changed back
+    shows each time, and two materials drawn one after the other in every frame keep theirs."""
+    world = World()
+    red, blue = (1.0, 0.0, 0.0), (0.0, 0.0, 1.0)
+    ball(world, (-1.5, 0.0, -4.0), Look((*red, 1.0), emissive=red))
+    ball(world, (1.5, 0.0, -4.0), Look((*blue, 1.0), emissive=blue))
+    grey = Sky((0.5, 0.5, 0.5), (0.5, 0.5, 0.5), (0.5, 0.5, 0.5), sun=(0.0, 0.0, 0.0))
+    renderer = Renderer(gl, lighting=DARK, sky=BLACK_SKY, quality=LOW)
+    view = level_view()
+    frames = []
+    try:
+        for sky in (BLACK_SKY, grey, BLACK_SKY, BLACK_SKY):
+            renderer.sky = sky
+            frames.append(draw_with(renderer, world, view))
+    finally:
+        renderer.release()
+    for frame, shade in zip(frames, (0.0, 0.735, 0.0, 0.0), strict=True):  # 0.5 in sRGB: 0.735
+        assert brightness(frame, (2, 2)) == pytest.approx(shade, abs=0.01)
+        assert frame[pixel_of(view, (-1.5, 0.0, -4.0))] == pytest.approx(red, abs=2 / 255)
+        assert frame[pixel_of(view, (1.5, 0.0, -4.0))] == pytest.approx(blue, abs=2 / 255)
+
+
+def test_a_uniform_is_sent_when_it_changes_and_only_then(gl: Context) -> None:
+    """Re-sending the same sky, light and material every view costs a packing and a GL call
+    each; the renderer's programs skip a value already sent."""
+    program = Program(gl, shaders.OVERLAY_VERTEX, shaders.SKY_FRAGMENT)
+    sent: list[object] = []
+
+    class Spy:
+        def __setattr__(self, name: str, value: object) -> None:
+            sent.append(value)
+
+        def write(self, data: bytes) -> None:
+            sent.append(data)
+
+    try:
+        program.uniforms["u_zenith"] = Spy()  # type: ignore[assignment]
+        program.uniforms["u_inverse"] = Spy()  # type: ignore[assignment]
+        for value in ((0.1, 0.2, 0.3), (0.1, 0.2, 0.3), (0.3, 0.2, 0.1), (0.1, 0.2, 0.3)):
+            program.set("u_zenith", value)
+        for data in (b"a" * 64, b"a" * 64, b"b" * 64):
+            program.write("u_inverse", data)
+    finally:
+        program.release()
+    assert sent == [(0.1, 0.2, 0.3), (0.3, 0.2, 0.1), (0.1, 0.2, 0.3), b"a" * 64, b"b" * 64]
 
 
 # sRGB, sky, grid --------------------------------------------------------------------------

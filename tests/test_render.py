@@ -24,6 +24,7 @@ from playspace import spatial
 from playspace.app import build_world
 from playspace.components import DeviceRole, Grabbable, Prop, Static, TrackedDevice, Transform
 from playspace.components.avatars import Avatar
+from playspace.components.drawn import DrawnPoses
 from playspace.components.interaction import Hand
 from playspace.components.physics import (
     BodyKind,
@@ -365,6 +366,28 @@ def test_moving_things_are_drawn_between_their_last_two_fixed_steps() -> None:
     world.run_phase(Phase.LATE)  # the LATE system places at the frame's alpha
     (matrix,) = moving_matrices(instances.collect(world))
     assert matrix[3, :3] == pytest.approx((2.0, 0.0, 0.0))
+
+
+def test_each_moving_thing_is_drawn_at_its_own_row_of_the_drawn_poses() -> None:
+    """Whatever order LATE's rows are in: every entity placed in order (drawn from LATE's
+    arrays as they are), out of order, or some not placed (drawn at their Transform)."""
+    world = World()
+    props = [
+        world.spawn(
+            Transform(spatial.vec3(0.0, 0.0, -i)), Colliders(Collider(Sphere(0.1))), Prop(f"p{i}")
+        )
+        for i in range(3)
+    ]
+    instances = SceneInstances()
+    for version, rows in enumerate(([0, 1, 2], [2, 0, 1], [1, 0], [3, 4, 5])):
+        placed = dict(zip(props, rows, strict=False))
+        at = np.arange(6.0)[:, None] * (1.0, 10.0, 0.0)  # row r drawn at (r, 10 r, 0)
+        world.insert_resource(
+            DrawnPoses(placed, at, np.tile((0.0, 0.0, 0.0, 1.0), (6, 1)), version=version)
+        )
+        drawn = moving_matrices(instances.collect(world))[:, 3, :3]
+        expected = [at[placed[e]] if e in placed else (0.0, 0.0, -i) for i, e in enumerate(props)]
+        np.testing.assert_array_equal(drawn, expected)
 
 
 def test_rotations_between_steps_match_slerp_for_a_step_worth_of_turn() -> None:

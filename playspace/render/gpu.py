@@ -32,17 +32,37 @@ def prune(cache: dict[K, R], used: set[K]) -> None:
         cache.pop(key).release()
 
 
+UniformValue = float | bool | tuple[float, ...]
+
+
 class Program:
-    """A program and its uniforms by name (ModernGL's own lookup returns a union of kinds)."""
+    """A program and its uniforms by name (ModernGL's own lookup returns a union of kinds).
+
+    A uniform is the program's own state: it keeps its value between draws and frames. So a
+    value is sent only when it differs from the last one sent; most of a view's uniforms
+    (the sky, the light, a batch's material) are the same every frame, and each one sent
+    costs a packing and a GL call. Every uniform is set through :meth:`set` or :meth:`write`,
+    or what was last sent would be wrong.
+    """
 
     def __init__(self, ctx: moderngl.Context, vertex: str, fragment: str) -> None:
         self.program = ctx.program(vertex_shader=vertex, fragment_shader=fragment)
         members = {name: self.program[name] for name in self.program}
         self.uniforms = {n: m for n, m in members.items() if isinstance(m, moderngl.Uniform)}
         self.attributes = {n for n, m in members.items() if isinstance(m, moderngl.Attribute)}
+        self._sent: dict[str, UniformValue | bytes] = {}
 
-    def __getitem__(self, name: str) -> moderngl.Uniform:
-        return self.uniforms[name]
+    def set(self, name: str, value: UniformValue) -> None:
+        """Set the uniform `name` to `value` (a number or a tuple of them)."""
+        if name not in self._sent or self._sent[name] != value:
+            self.uniforms[name].value = value
+            self._sent[name] = value
+
+    def write(self, name: str, data: bytes) -> None:
+        """Set the uniform `name` from its raw bytes (matrices: column-major float32)."""
+        if name not in self._sent or self._sent[name] != data:
+            self.uniforms[name].write(data)
+            self._sent[name] = data
 
     def release(self) -> None:
         self.program.release()
@@ -93,7 +113,7 @@ class InstanceBuffer:
 
     def write(self, rows: F32Array, first: int = 0) -> None:
         if len(rows) and self.buffer is not None:
-            self.buffer.write(rows.tobytes(), offset=first * INSTANCE_BYTES)
+            self.buffer.write(rows, offset=first * INSTANCE_BYTES)
 
     def render(self, count: int, program: int = 0) -> None:
         """Draw `count` instances with the `program`-th of this buffer's programs."""

@@ -135,6 +135,7 @@ class SceneInstances:
         self._drawn_rows = np.zeros(0, dtype=np.intp)  # ...and their DrawnPoses rows
         self._own_rows = np.zeros(0, dtype=np.intp)  # moving rows drawn at their Transform
         self._own: list[Transform] = []
+        self._all_placed: slice | None = None  # the DrawnPoses rows of every moving row
         self._ghostable: list[tuple[int, Grabbable]] = []
         self._devices: list[tuple[int, TrackedDevice]] = []  # the rig's hands' rows
         self._rows = np.zeros(0, dtype=np.intp)
@@ -507,6 +508,12 @@ class SceneInstances:
         self._drawn_rows = np.array([d for _, d in found if d >= 0], dtype=np.intp)
         self._own_rows = np.array([r for r, d in found if d < 0], dtype=np.intp)
         self._own = [self._transforms[r] for r in self._own_rows]
+        # LATE placed every moving row, in its own order: the frame's poses are its arrays
+        # (a view), not gathered row by row
+        self._all_placed = None
+        if not self._own and _consecutive(self._drawn_rows):
+            first = int(self._drawn_rows[0]) if len(self._drawn_rows) else 0
+            self._all_placed = slice(first, first + len(self._drawn_rows))
 
     def _place(self, drawn: DrawnPoses | None) -> None:
         """World matrices of the moving parts into ``_placed``: the entities' drawn poses
@@ -514,14 +521,18 @@ class SceneInstances:
         round). Buffers are kept between frames: arrays this size would otherwise be fresh
         pages from the system every frame."""
         self._index(drawn)
-        count = len(self._transforms)
-        position, rotation = np.empty((count, 3)), np.empty((count, 4))
-        if drawn is not None and len(self._placed_rows):
-            position[self._placed_rows] = drawn.positions[self._drawn_rows]
-            rotation[self._placed_rows] = drawn.rotations[self._drawn_rows]
-        if self._own:
-            position[self._own_rows] = spatial.vec3_rows([t.position for t in self._own])
-            rotation[self._own_rows] = spatial.quat_rows([t.rotation for t in self._own])
+        every = self._all_placed
+        if drawn is not None and every is not None:
+            position, rotation = drawn.positions[every], drawn.rotations[every]
+        else:
+            count = len(self._transforms)
+            position, rotation = np.empty((count, 3)), np.empty((count, 4))
+            if drawn is not None and len(self._placed_rows):
+                position[self._placed_rows] = drawn.positions[self._drawn_rows]
+                rotation[self._placed_rows] = drawn.rotations[self._drawn_rows]
+            if self._own:
+                position[self._own_rows] = spatial.vec3_rows([t.position for t in self._own])
+                rotation[self._own_rows] = spatial.quat_rows([t.rotation for t in self._own])
         scales = spatial.vec3_rows([t.scale for t in self._transforms])
         models = trs_many(position, rotation, scales, self._models)
         np.take(models, self._rows, axis=0, out=self._gathered)
@@ -530,6 +541,11 @@ class SceneInstances:
         offset = self._offset_parts
         if len(offset):
             self._placed[offset] = np.matmul(self._locals[offset], self._gathered[offset])
+
+
+def _consecutive(rows: np.ndarray) -> bool:
+    """Whether `rows` count up by one from their first."""
+    return bool((np.diff(rows) == 1).all())
 
 
 def _one_per_key(batches: list[Batch]) -> list[Batch]:

@@ -102,8 +102,8 @@ class DebugLinesPass:
         if not self.count or self._array is None:
             return
         self.ctx.enable_only(moderngl.NOTHING)
-        self.program["u_view_projection"].write(
-            column_major(view.view_projection()[None]).tobytes()
+        self.program.write(
+            "u_view_projection", column_major(view.view_projection()[None]).tobytes()
         )
         self._array.render(moderngl.LINES, vertices=self.count)
 

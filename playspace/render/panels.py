@@ -222,8 +222,8 @@ class PanelPass:
         ctx.enable_only(moderngl.BLEND)
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA  # the quad is opaque
         width, height = panel.resolution
-        self._ui["u_size"].value = (float(width), float(height))
-        self._ui["u_texture"].value = 0
+        self._ui.set("u_size", (float(width), float(height)))
+        self._ui.set("u_texture", 0)
         for command in drawing.commands:
             image = drawing.images.get(command.image)
             if image is None:
@@ -244,24 +244,24 @@ class PanelPass:
             return
         ctx = self.ctx
         matrix = column_major(view.view_projection()[None]).tobytes()
-        self._quad["u_view_projection"].write(matrix)
-        self._quad["u_texture"].value = 0
+        self._quad.write("u_view_projection", matrix)
+        self._quad.set("u_texture", 0)
         for target, model in self._drawn:
-            self._quad["u_model"].write(model)
+            self._quad.write("u_model", model)
             target.texture.use(0)
             self._quad_array.render(moderngl.TRIANGLE_FAN)
         if not self._rays:
             return
-        self._flat["u_view_projection"].write(matrix)
+        self._flat.write("u_view_projection", matrix)
         ctx.disable(moderngl.CULL_FACE)
         look, eye = self.look, view.pose.position
         for start, end, front in self._rays:
             ctx.enable(moderngl.BLEND)
             ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
-            self._flat["u_colour"].value = look.ray_colour
+            self._flat.set("u_colour", look.ray_colour)
             self._fan(_beam(start, end, eye, look.ray_width))
             ctx.disable(moderngl.BLEND)
-            self._flat["u_colour"].value = look.cursor_colour  # over the beam's end
+            self._flat.set("u_colour", look.cursor_colour)  # over the beam's end
             self._fan(_disc(end + front * CURSOR_LIFT, front, look.cursor_radius))
 
     def _fan(self, points: np.ndarray) -> None:

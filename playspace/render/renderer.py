@@ -226,11 +226,12 @@ class Renderer:
         target = framebuffer if multisample is None else multisample.framebuffer
         target.use()
         target.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)
-        matrix = column_major(view.view_projection()[None]).tobytes()
+        view_projection = view.view_projection()
+        matrix = column_major(view_projection[None]).tobytes()
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
         ctx.depth_func = "<"
         self._lit_pass(matrix, view)
-        self._sky_pass(view, target)
+        self._sky_pass(view, view_projection, target)
         if any(gpu.batch is not None and len(gpu.batch.ghosts) for gpu in self._drawn):
             self._ghost_passes(matrix, view, target)
         for render_pass in self._passes:
@@ -265,8 +266,8 @@ class Renderer:
         ctx.depth_func = "1"  # always: the resolved depth replaces what was there
         multisample.picture.use(0)
         multisample.depth.use(1)
-        self.resolver["u_picture"].value = 0
-        self.resolver["u_depth"].value = 1
+        self.resolver.set("u_picture", 0)
+        self.resolver.set("u_depth", 1)
         self._screen_arrays[self.resolver].render(moderngl.TRIANGLES, vertices=3)
         ctx.depth_func = "<"
 
@@ -304,7 +305,7 @@ class Renderer:
         if not boxes:
             boxes = [np.zeros((2, 3))]
         stacked = np.array(boxes)
-        bounds = np.stack([stacked[:, 0].min(axis=0), stacked[:, 1].max(axis=0)])
+        bounds = np.array([stacked[:, 0].min(axis=0), stacked[:, 1].max(axis=0)])
         eye = view.pose.position
         shadow.clip = shadows.fit(
             bounds, basis, np.array([eye.x, eye.y, eye.z]), self.quality.shadow_distance
@@ -316,7 +317,7 @@ class Renderer:
         ctx.depth_func = "<"
         ctx.polygon_offset = (2.0, 4.0)  # slope-scaled: steep faces get more (ModernGL
         # enables the offset while either number is non-zero)
-        self.depth["u_light"].write(_gl_matrix(shadow.clip))
+        self.depth.write("u_light", _gl_matrix(shadow.clip))
         for gpu in self._drawn:
             batch = gpu.batch
             if batch is not None and batch.opaque_count:
@@ -324,54 +325,56 @@ class Renderer:
         ctx.polygon_offset = (0.0, 0.0)
 
     def _set_material(self, program: Program, material: Material) -> None:
-        program["u_colour"].value = material.colour
+        program.set("u_colour", material.colour)
         if program is not self.ghost:
-            program["u_roughness"].value = material.roughness
-            program["u_metallic"].value = material.metallic
-            program["u_emissive"].value = material.emissive
-            program["u_textured"].value = material.texture is not None
+            program.set("u_roughness", material.roughness)
+            program.set("u_metallic", material.metallic)
+            program.set("u_emissive", material.emissive)
+            program.set("u_textured", material.texture is not None)
             if material.texture is not None:
                 self._texture(material.texture).use(0)
-                program["u_texture"].value = 0
+                program.set("u_texture", 0)
 
     def _lit_pass(self, matrix: bytes, view: View) -> None:
         simple = not self.quality.specular
         lit, light = (self.simple_lit if simple else self.lit), self.lighting
-        lit["u_view_projection"].write(matrix)
-        lit["u_towards_light"].value = light.towards_light()
-        lit["u_light_colour"].value = light.colour
-        lit["u_sky"].value = light.sky
-        lit["u_ground"].value = light.ground
+        lit.write("u_view_projection", matrix)
+        lit.set("u_towards_light", light.towards_light())
+        lit.set("u_light_colour", light.colour)
+        lit.set("u_sky", light.sky)
+        lit.set("u_ground", light.ground)
         eye = view.pose.position
-        lit["u_camera"].value = (eye.x, eye.y, eye.z)
+        lit.set("u_camera", (eye.x, eye.y, eye.z))
         shadow = self._shadow if self.quality.shadows else None
-        lit["u_shadow_taps"].value = 0 if shadow is None else self.quality.shadow_taps
-        lit["u_shadow_map"].value = 1
+        lit.set("u_shadow_taps", 0 if shadow is None else self.quality.shadow_taps)
+        lit.set("u_shadow_map", 1)
         if shadow is not None:
             shadow.texture.use(1)
-            lit["u_light"].write(_gl_matrix(shadow.lookup))
-            lit["u_normal_offset"].value = shadow.normal_offset()
-            lit["u_shadow_texel"].value = 1.0 / shadow.size
+            lit.write("u_light", _gl_matrix(shadow.lookup))
+            lit.set("u_normal_offset", shadow.normal_offset())
+            lit.set("u_shadow_texel", 1.0 / shadow.size)
         for gpu in self._drawn:
             batch = gpu.batch
             if batch is not None and batch.opaque_count:
                 self._set_material(lit, batch.material)
-                lit["u_scenery"].value = len(batch.scenery)
+                lit.set("u_scenery", len(batch.scenery))
                 gpu.opaque.render(batch.opaque_count, program=SIMPLE_LIT if simple else LIT)
 
-    def _sky_pass(self, view: View, framebuffer: moderngl.Framebuffer) -> None:
+    def _sky_pass(
+        self, view: View, view_projection: FloatArray, framebuffer: moderngl.Framebuffer
+    ) -> None:
         ctx, sky = self.ctx, self.sky_program
         ctx.depth_func = "<="
         framebuffer.depth_mask = False
-        sky["u_zenith"].value = self.sky.zenith
-        sky["u_horizon"].value = self.sky.horizon
-        sky["u_ground_colour"].value = self.sky.ground
-        sky["u_sun"].value = self.sky.sun
-        sky["u_towards_light"].value = self.lighting.towards_light()
-        inverse = np.asarray(np.linalg.inv(view.view_projection()), dtype=np.float64)
-        sky["u_inverse"].write(_gl_matrix(inverse))
+        sky.set("u_zenith", self.sky.zenith)
+        sky.set("u_horizon", self.sky.horizon)
+        sky.set("u_ground_colour", self.sky.ground)
+        sky.set("u_sun", self.sky.sun)
+        sky.set("u_towards_light", self.lighting.towards_light())
+        inverse = np.asarray(np.linalg.inv(view_projection), dtype=np.float64)
+        sky.write("u_inverse", _gl_matrix(inverse))
         eye = view.pose.position
-        sky["u_camera"].value = (eye.x, eye.y, eye.z)
+        sky.set("u_camera", (eye.x, eye.y, eye.z))
         self._screen_arrays[sky].render(moderngl.TRIANGLES, vertices=3)
         framebuffer.depth_mask = True
         ctx.depth_func = "<"
@@ -381,14 +384,14 @@ class Renderer:
         ctx.enable(moderngl.BLEND)
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
         framebuffer.depth_mask = False
-        ghost["u_view_projection"].write(matrix)
+        ghost.write("u_view_projection", matrix)
         eye = view.pose.position
-        ghost["u_camera"].value = (eye.x, eye.y, eye.z)
-        ghost["u_facing_alpha"].value = settings.facing_alpha
-        ghost["u_rim_power"].value = settings.rim_power
+        ghost.set("u_camera", (eye.x, eye.y, eye.z))
+        ghost.set("u_facing_alpha", settings.facing_alpha)
+        ghost.set("u_rim_power", settings.rim_power)
         for depth_func, strength in (("<=", settings.in_front), (">", settings.behind)):
             ctx.depth_func = depth_func
-            ghost["u_strength"].value = strength
+            ghost.set("u_strength", strength)
             for gpu in self._drawn:
                 if gpu.batch is not None and len(gpu.batch.ghosts):
                     self._set_material(ghost, gpu.batch.material)
@@ -401,13 +404,13 @@ class Renderer:
         ctx, overlay, settings = self.ctx, self.overlay, self.comfort.used
         ctx.enable_only(moderngl.BLEND)
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
-        overlay["u_fade"].value = self.fade
-        overlay["u_vignette"].value = self.vignette
-        overlay["u_centre"].value = view.centre()
+        overlay.set("u_fade", self.fade)
+        overlay.set("u_vignette", self.vignette)
+        overlay.set("u_centre", view.centre())
         projection = view.projection
-        overlay["u_aspect"].value = float(projection[1, 1] / projection[0, 0])
-        overlay["u_inner"].value = settings.inner
-        overlay["u_outer"].value = settings.outer
+        overlay.set("u_aspect", float(projection[1, 1] / projection[0, 0]))
+        overlay.set("u_inner", settings.inner)
+        overlay.set("u_outer", settings.outer)
         self._screen_arrays[overlay].render(moderngl.TRIANGLES, vertices=3)
 
     def release(self) -> None:

@@ -15,6 +15,8 @@ texels in hardware (a 2x2 percentage-closer filter); the high preset takes four 
 
 from __future__ import annotations
 
+import math
+
 import moderngl
 import numpy as np
 
@@ -49,42 +51,55 @@ def instance_bounds(
     possible one (sqrt(3) times its largest matrix entry: a looser box, at a tenth of the cost,
     for what moves and is fitted every frame)."""
     matrices = rows.reshape(-1, 4, 4)
-    centres = matrices[:, 3, :3] @ basis.T
+    # (3, N): numpy reduces each contiguous row fast, where (N, 3) along axis 0 is slow
+    centres = basis @ matrices[:, 3, :3].T
     if exact:
         scale = np.sqrt(np.einsum("nij,nij->ni", matrices[:, :3, :3], matrices[:, :3, :3]))
-        reach = (scale.max(axis=1) * radius)[:, None]
-    else:
-        reach = np.full((1, 1), SQRT3 * float(np.abs(matrices[:, :3, :3]).max()) * radius)
-    return np.stack([(centres - reach).min(axis=0), (centres + reach).max(axis=0)])
+        reach = scale.max(axis=1) * radius
+        return np.array([(centres - reach).min(axis=1), (centres + reach).max(axis=1)])
+    # the first three columns; their fourth entries are zeros
+    largest = SQRT3 * float(np.abs(rows[:, :12]).max()) * radius
+    return np.array([centres.min(axis=1) - largest, centres.max(axis=1) + largest])
 
 
 def fit(bounds: FloatArray, basis: FloatArray, eye: FloatArray, distance: float) -> FloatArray:
     """The light's clip matrix (world to clip, 4x4) for the scene's light-space `bounds`
-    (2, 3), its sides cut to `distance` around the `eye` (world position) and snapped."""
-    low, high = bounds[0].copy(), bounds[1].copy()
-    at = basis @ eye
-    low[:2] = np.maximum(low[:2], at[:2] - distance)
-    high[:2] = np.minimum(high[:2], at[:2] + distance)
-    empty = low[:2] >= high[:2]  # nothing drawn near the eye: the box around the eye itself
-    low[:2] = np.where(empty, at[:2] - distance, low[:2])
-    high[:2] = np.where(empty, at[:2] + distance, high[:2])
-    low = np.floor(low / SNAP) * SNAP
-    high = np.ceil(high / SNAP) * SNAP + np.array([0.0, 0.0, SNAP])  # never a flat box
-    view = np.eye(4)
-    view[:3, :3] = basis
-    scale = 2.0 / (high - low)
-    ortho = np.diag([*scale, 1.0])
+    (2, 3), its sides cut to `distance` around the `eye` (world position) and snapped.
+    Worked out in Python floats: a frame's dozens of numpy calls on three numbers cost four
+    times as much."""
+    low, high = bounds.tolist()
+    at = (basis @ eye).tolist()
+    for i in (0, 1):  # across the light
+        low[i], high[i] = max(low[i], at[i] - distance), min(high[i], at[i] + distance)
+        if low[i] >= high[i]:  # nothing drawn near the eye: the box around the eye itself
+            low[i], high[i] = at[i] - distance, at[i] + distance
+    low = [math.floor(v / SNAP) * SNAP for v in low]
+    high = [math.ceil(v / SNAP) * SNAP for v in high]
+    high[2] += SNAP  # never a flat box
+    (lx, ly, lz), (hx, hy, hz) = low, high
     # back (z) grows towards the light: the nearest to the light is the largest z, depth -1
-    ortho[2, 2] = -scale[2]
-    ortho[:3, 3] = -(high + low) / (high - low) * np.array([1.0, 1.0, -1.0])
-    clip: FloatArray = ortho @ view
+    clip = np.array(
+        [
+            [2.0 / (hx - lx), 0.0, 0.0, -(hx + lx) / (hx - lx)],
+            [0.0, 2.0 / (hy - ly), 0.0, -(hy + ly) / (hy - ly)],
+            [0.0, 0.0, -2.0 / (hz - lz), (hz + lz) / (hz - lz)],
+            [0.0, 0.0, 0.0, 1.0],
+        ]
+    )
+    clip[:3, :3] = clip[:3, :3] @ basis  # into the light's frame first
     return clip
 
 
 def texel_metres(clip: FloatArray, size: int) -> float:
     """How wide one texel of a `size` map is on the ground, at most, in metres."""
-    across = min(np.linalg.norm(clip[0, :3]), np.linalg.norm(clip[1, :3]))  # 2 / width
-    return float(2.0 / across / size)
+    across = min(_length(clip[0, :3]), _length(clip[1, :3]))  # 2 / width
+    return 2.0 / across / size
+
+
+def _length(vector: FloatArray) -> float:
+    """The length of a 3-vector, in Python floats (numpy's norm costs four times as much)."""
+    x, y, z = vector.tolist()
+    return math.sqrt(x * x + y * y + z * z)
 
 
 class ShadowMap:

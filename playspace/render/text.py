@@ -240,21 +240,21 @@ class TextPass:
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.BLEND)
         ctx.blend_func = moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA
         framebuffer.depth_mask = False
-        program["u_plate"].value = PLATE
-        program["u_text"].value = 0
-        program["u_matrix"].write(column_major(view.view_projection()[None]).tobytes())
+        program.set("u_plate", PLATE)
+        program.set("u_text", 0)
+        program.write("u_matrix", column_major(view.view_projection()[None]).tobytes())
         for index, placed in enumerate(self._labels):
             self._draw_quad(index, placed)
         if self._screen is not None:
             ctx.disable(moderngl.DEPTH_TEST)
-            program["u_matrix"].write(column_major(view.projection[None]).tobytes())
+            program.write("u_matrix", column_major(view.projection[None]).tobytes())
             self._draw_quad(len(self._labels), self._screen)
         framebuffer.depth_mask = True
 
     def _draw_quad(self, index: int, placed: _Placed) -> None:
         assert self._array is not None
         placed.text.texture.use(0)
-        self.program["u_colour"].value = placed.colour
+        self.program.set("u_colour", placed.colour)
         self._array.render(moderngl.TRIANGLES, vertices=6, first=6 * index)
 
     def _label_quads(self, view: View) -> FloatArray:
