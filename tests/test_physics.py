@@ -584,6 +584,48 @@ def test_an_edit_is_flagged_where_it_is_made_and_nothing_is_looked_at_otherwise(
     assert len(engine.bodies[b].parts) == 1 and engine.counts()[1] == 2  # floor and ball
 
 
+@pytest.mark.parametrize(
+    "change",
+    ["pop", "remove", "insert", "add in place", "clear", "reverse", "sort", "assign"],
+)
+def test_every_change_to_a_bodys_parts_reaches_the_engine(change: str) -> None:
+    """Not only appending, replacing and cutting: any list operation on ``Colliders.parts``
+    (a sensor popped off, one inserted, the list assigned anew) flags the body, and the
+    engine's colliders are the component's after the next step."""
+    world = physics_world()
+    floor(world)
+    b = ball(world, spatial.vec3(0, 0.2, 0))
+    colliders = world.get(b, Colliders)
+    probe = Collider(Sphere(0.3), sensor=True, layer="probe")
+    colliders.parts.append(probe)
+    world.step(2)
+    engine = physics(world)
+    parts = colliders.parts
+    extra = Collider(Sphere(0.4), sensor=True, layer="held")
+    if change == "pop":
+        parts.pop()
+    elif change == "remove":
+        parts.remove(probe)
+    elif change == "insert":
+        parts.insert(1, extra)
+    elif change == "add in place":
+        parts += [extra]
+    elif change == "clear":
+        parts.clear()
+        parts.append(probe)  # only the probe: the ball's solid sphere is gone
+    elif change == "reverse":
+        parts.reverse()
+    elif change == "sort":
+        parts.sort(key=lambda part: part.sensor, reverse=True)
+    else:
+        colliders.parts = [extra]
+    assert b in engine.edited
+    world.step(1)
+    built = [engine.layer_of(b, i) for i in range(len(engine.bodies[b].parts))]
+    assert built == [part.layer for part in colliders.parts]
+    assert [part.collider for part in engine.bodies[b].parts] == list(colliders.parts)
+
+
 def _tumbling_pile(world: World) -> list[int]:
     floor(world)
     return [

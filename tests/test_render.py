@@ -52,6 +52,7 @@ from playspace.components.sockets import Socket
 from playspace.ecs import Phase, World
 from playspace.formats.telemetry import read_telemetry
 from playspace.loops.replay import replay_source
+from playspace.projection import inverse_projection
 from playspace.render import (
     AssetError,
     Batch,
@@ -336,6 +337,22 @@ def test_the_view_matrix_takes_the_world_into_the_eye() -> None:
     assert ahead[1] / ahead[3] == pytest.approx(0.0, abs=1e-12)
 
 
+def test_a_view_is_undone_by_its_inverse_in_closed_form_or_not() -> None:
+    """The sky reads each pixel's direction through the inverse view-projection: worked out
+    in closed form for a frustum (a headset's off-centre eye here), by numpy for any other."""
+    eye = Pose(spatial.vec3(0.3, 1.6, -2.0), spatial.from_axis_angle(spatial.vec3(1, 2, 3), 0.8))
+    for projection in (
+        fov_projection(-0.9, 0.7, 0.8, -0.85),
+        np.diag([1.0, 2.0, 3.0, 4.0]),  # not a frustum: the general inverse
+    ):
+        view = View(eye, projection)
+        undone = view.inverse_view_projection() @ view.view_projection()
+        np.testing.assert_allclose(undone, np.eye(4), atol=1e-12)
+        np.testing.assert_allclose(
+            inverse_projection(projection), np.linalg.inv(projection), atol=1e-12
+        )
+
+
 # What is drawn ----------------------------------------------------------------------------
 
 
@@ -433,6 +450,26 @@ def test_shapes_are_drawn_as_physics_sees_them() -> None:
     (batch,) = [b for b in batches if len(b.moving)]
     heights = batch.mesh.vertices[:, 1]
     assert (heights.min(), heights.max()) == pytest.approx((-3.0, 3.0))
+
+
+def test_a_part_replaced_or_cut_is_drawn_as_the_body_now_is() -> None:
+    """Replacing a collider part (a crate grown, a capsule crouched) keeps the count of parts,
+    so the layout must learn of it from the change itself, as physics does."""
+    world = World()
+    crate = world.spawn(Transform(), Colliders(Collider(Box((1.0, 1.0, 1.0)))), Prop("crate"))
+    instances = SceneInstances()
+
+    def sizes() -> list[list[float]]:
+        return [np.diag(m)[:3].tolist() for m in moving_matrices(instances.collect(world))]
+
+    assert sizes() == [[1.0, 1.0, 1.0]]
+    parts = world.get(crate, Colliders).parts
+    parts[0] = Collider(Box((2.0, 3.0, 4.0)))
+    assert sizes() == [[2.0, 3.0, 4.0]]
+    parts.append(Collider(Sphere(0.5)))
+    assert sorted(sizes()) == [[0.5, 0.5, 0.5], [2.0, 3.0, 4.0]]
+    parts.pop(0)
+    assert sizes() == [[0.5, 0.5, 0.5]]
 
 
 def test_a_part_at_an_offset_is_drawn_where_the_same_part_stands_at_the_composed_pose() -> None:

@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Self, SupportsIndex, TypeAlias
 
 import numpy as np
 
@@ -276,30 +276,73 @@ _SHAPE_NAMES = "Sphere, Box, Capsule, Cylinder, ConvexHull, TriangleMesh"
 
 
 class Parts(list[Collider]):
-    """A body's colliders, in order; appending, cutting or replacing one flags the body, as
-    writing a field of a ``Collider`` does."""
+    """A body's colliders, in order. Every change to the list (appending, inserting, cutting,
+    replacing, reordering) flags the body, as writing a field of a ``Collider`` does, and
+    counts in :attr:`Parts.edits`."""
 
     __slots__ = ("edit_flag",)
+    # changes to any body's parts in this process, a version for what is built from them
+    # (the renderer's layout): comparing one number instead of looking at every body
+    edits: ClassVar[int] = 0
 
     def __init__(self, parts: Iterable[Collider] = ()) -> None:
         super().__init__(parts)
         self.edit_flag: EditFlag | None = None
 
+    def _edited(self) -> None:
+        Parts.edits += 1
+        flag_edit(self)
+
     def append(self, part: Collider) -> None:
         super().append(part)
-        flag_edit(self)
+        self._edited()
 
     def extend(self, parts: Iterable[Collider]) -> None:
         super().extend(parts)
-        flag_edit(self)
+        self._edited()
+
+    def insert(self, index: SupportsIndex, part: Collider) -> None:
+        super().insert(index, part)
+        self._edited()
+
+    def pop(self, index: SupportsIndex = -1) -> Collider:
+        part = super().pop(index)
+        self._edited()
+        return part
+
+    def remove(self, part: Collider) -> None:
+        super().remove(part)
+        self._edited()
+
+    def clear(self) -> None:
+        super().clear()
+        self._edited()
+
+    def sort(self, *args: Any, **kwargs: Any) -> None:
+        super().sort(*args, **kwargs)
+        self._edited()
+
+    def reverse(self) -> None:
+        super().reverse()
+        self._edited()
 
     def __setitem__(self, index: Any, value: Any) -> None:
         super().__setitem__(index, value)
-        flag_edit(self)
+        self._edited()
 
     def __delitem__(self, index: Any) -> None:
         super().__delitem__(index)
-        flag_edit(self)
+        self._edited()
+
+    def __iadd__(self, parts: Iterable[Collider]) -> Self:  # type: ignore[override,misc]
+        super().__iadd__(parts)
+        self._edited()
+        return self
+
+    def __imul__(self, times: SupportsIndex) -> Self:
+        super().__imul__(times)
+        self._edited()
+        return self
 
 
 class Colliders:
@@ -310,7 +353,7 @@ class Colliders:
     changed before the next step. Events name a part by its index here.
     """
 
-    __slots__ = ("parts",)
+    __slots__ = ("_parts",)
 
     def __init__(self, *parts: Collider) -> None:
         if not parts:
@@ -318,7 +361,19 @@ class Colliders:
         for i, part in enumerate(parts):
             if not isinstance(part, Collider):
                 raise TypeError(f"collider part {i} must be a Collider, got {part!r}")
-        self.parts = Parts(parts)
+        self._parts = Parts(parts)
+
+    @property
+    def parts(self) -> Parts:
+        return self._parts
+
+    @parts.setter
+    def parts(self, parts: Iterable[Collider]) -> None:
+        """A new list of parts is a change to every part, flagged like one to the list."""
+        replaced = Parts(parts)
+        replaced.edit_flag = self._parts.edit_flag
+        self._parts = replaced
+        replaced._edited()
 
     def __repr__(self) -> str:
         return f"Colliders({', '.join(map(repr, self.parts))})"

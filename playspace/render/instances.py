@@ -23,7 +23,8 @@ collider shapes with a mesh from a file.
 Cost. Working out *what* is drawn (which entity, which parts, which batch, which offsets)
 is redone only when the world's structure changes: esper hands out the same cached query
 list until an entity or component is added or removed, so the list's identity, plus the
-numbers of collider parts and of hulls physics has built, says when to rebuild. Scenery
+count of changes to collider parts (``Parts.edits``: a part appended, cut or replaced) and
+the number of hulls physics has built, says when to rebuild. Scenery
 (``Static`` with no body) never moves, so its matrices are made then too. Each frame only the
 moving entities' poses are read, one PyGLM array per field (only for those LATE did not
 place), and everything else is numpy over all instances at once: model matrices, part
@@ -49,11 +50,11 @@ from playspace.components.physics import (
     Box,
     Capsule,
     CharacterBody,
-    Collider,
     Colliders,
     ColliderSurfaces,
     ConvexHull,
     Cylinder,
+    Parts,
     RigidBody,
     Shape,
     Sphere,
@@ -125,8 +126,7 @@ class SceneInstances:
         self._warned_no_physics = False
         self._looks: dict[Look, Material] = {}
         self._textures: dict[Path, Texture | None] = {}  # None: the file cannot be read
-        self._part_lists: list[list[Collider]] = []
-        self._part_count = -1
+        self._parts_edits = -1  # Parts.edits when the layout was made
         self._version = 0
         self._transforms: list[Transform] = []
         self._entities: list[int] = []  # the entity of each moving row
@@ -157,12 +157,12 @@ class SceneInstances:
         collider shapes or marker; for a mesh loaded with :func:`load_mesh_file`."""
         offset = pose_matrix(local) if local is not None else np.eye(4)
         self._appearances[entity] = (mesh, material, offset)
-        self._part_count = -1
+        self._parts_edits = -1
 
     def clear_appearance(self, entity: int) -> None:
         """Draw `entity` by its colliders again."""
         if self._appearances.pop(entity, None) is not None:
-            self._part_count = -1
+            self._parts_edits = -1
 
     # Layout ------------------------------------------------------------------------------
 
@@ -297,8 +297,7 @@ class SceneInstances:
         self._controllers = _controllers(world)
         self._surfaces = world.try_resource(ColliderSurfaces)
         self._hull_count = _hull_count(self._surfaces)
-        self._part_lists = [colliders.parts for _, (_, colliders) in entries]
-        self._part_count = sum(map(len, self._part_lists))
+        self._parts_edits = Parts.edits
         self._transforms, self._entities, self._ghostable, self._devices = [], [], [], []
         planned = [(e, t, self._plan(world, e, c)) for e, (t, c) in entries]
         extra = set(self._appearances)  # drawn without colliders: appearances, the rig,
@@ -368,26 +367,18 @@ class SceneInstances:
             entries is not self._entries
             or world.try_resource(Rig) is not self._rig
             or _controllers(world) != self._controllers
-            or sum(map(len, self._part_lists)) != self._part_count
+            or Parts.edits != self._parts_edits
             or _hull_count(world.try_resource(ColliderSurfaces)) != self._hull_count
         ):
             self._rebuild(world, entries)
         self._place(world.try_resource(DrawnPoses))
         placed = self._placed.reshape(-1, 16)
-        ghost = np.zeros(len(self._transforms), dtype=bool)
-        ghost[[row for row, grabbable in self._ghostable if grabbable.ghost]] = True
-        shown = np.ones(len(self._transforms), dtype=bool)
-        for row, device in self._devices:
-            shown[row] = device.tracked
-        ghost_parts, shown_parts = ghost[self._rows], shown[self._rows]
-        split = bool(ghost_parts.any()) or not shown_parts.all()
         for batch, part_slice in zip(self._batches, self._slices, strict=True):
-            rows = placed[part_slice]
-            mask, keep = ghost_parts[part_slice], shown_parts[part_slice]
-            if split and (mask.any() or not keep.all()):
-                batch.moving, batch.ghosts = rows[keep & ~mask], rows[keep & mask]
-            else:
-                batch.moving, batch.ghosts = rows, NO_INSTANCES
+            batch.moving, batch.ghosts = placed[part_slice], NO_INSTANCES
+        ghosts = [row for row, grabbable in self._ghostable if grabbable.ghost]
+        hidden = [row for row, device in self._devices if not device.tracked]
+        if ghosts or hidden:
+            self._split(placed, ghosts, hidden)
         return _one_per_key(
             [
                 *self._batches,
@@ -398,6 +389,20 @@ class SceneInstances:
                 *self._ghost_hands(world),
             ]
         )
+
+    def _split(self, placed: F32Array, ghosts: list[int], hidden: list[int]) -> None:
+        """Move the parts of ghosted rows from the lit instances to the ghost ones, and drop
+        those of hidden rows (a hand not tracked)."""
+        ghost = np.zeros(len(self._transforms), dtype=bool)
+        ghost[ghosts] = True
+        shown = np.ones(len(self._transforms), dtype=bool)
+        shown[hidden] = False
+        ghost_parts, shown_parts = ghost[self._rows], shown[self._rows]
+        for batch, part_slice in zip(self._batches, self._slices, strict=True):
+            mask, keep = ghost_parts[part_slice], shown_parts[part_slice]
+            if mask.any() or not keep.all():
+                rows = placed[part_slice]
+                batch.moving, batch.ghosts = rows[keep & ~mask], rows[keep & mask]
 
     def _hover(self, world: World) -> list[Batch]:
         """What a free hand would take if it gripped now, drawn again in the hover colour and
@@ -425,22 +430,20 @@ class SceneInstances:
         the body can stand there, red when the teleport would be refused; none while nothing
         is aimed."""
         aim = None if self._rig is None else world.try_get(self._rig.origin, TeleportAim)
-        valid = aim is not None and aim.target is not None and aim.problem is None
-        dots = marker = NO_INSTANCES
-        if aim is not None and aim.aiming and aim.arc:
-            points = np.array([(p.x, p.y, p.z) for p in aim.arc[::2]], dtype=np.float64)
-            dots = _placed(points, (ARC_DOT, ARC_DOT, ARC_DOT))
-            if aim.target is not None:
-                t = aim.target
-                marker = _placed(np.array([(t.x, t.y + MARKER[1], t.z)]), MARKER)
-        sphere = self._unit_mesh("sphere", meshes.sphere)
-        disc = self._unit_mesh("cylinder", meshes.cylinder)
+        if aim is None or not aim.aiming or not aim.arc:
+            return []
+        valid = aim.target is not None and aim.problem is None
         material = self.palette.aim_valid if valid else self.palette.aim_refused
-        return [
-            Batch(mesh, material, self._version, NO_INSTANCES, matrices)
-            for mesh, matrices in ((sphere, dots), (disc, marker))
-            if len(matrices)
-        ]
+        points = np.array([(p.x, p.y, p.z) for p in aim.arc[::2]], dtype=np.float64)
+        sphere = self._unit_mesh("sphere", meshes.sphere)
+        dots = _placed(points, (ARC_DOT, ARC_DOT, ARC_DOT))
+        batches = [Batch(sphere, material, self._version, NO_INSTANCES, dots)]
+        if aim.target is not None:
+            t = aim.target
+            disc = self._unit_mesh("cylinder", meshes.cylinder)
+            marker = _placed(np.array([(t.x, t.y + MARKER[1], t.z)]), MARKER)
+            batches.append(Batch(disc, material, self._version, NO_INSTANCES, marker))
+        return batches
 
     def _trails(self, world: World) -> list[Batch]:
         """Each :class:`Trail` as a dot at every position it recorded, in the trail's look

@@ -226,12 +226,11 @@ class Renderer:
         target = framebuffer if multisample is None else multisample.framebuffer
         target.use()
         target.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)
-        view_projection = view.view_projection()
-        matrix = column_major(view_projection[None]).tobytes()
+        matrix = column_major(view.view_projection()[None]).tobytes()
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
         ctx.depth_func = "<"
         self._lit_pass(matrix, view)
-        self._sky_pass(view, view_projection, target)
+        self._sky_pass(view, target)
         if any(gpu.batch is not None and len(gpu.batch.ghosts) for gpu in self._drawn):
             self._ghost_passes(matrix, view, target)
         for render_pass in self._passes:
@@ -360,9 +359,7 @@ class Renderer:
                 lit.set("u_scenery", len(batch.scenery))
                 gpu.opaque.render(batch.opaque_count, program=SIMPLE_LIT if simple else LIT)
 
-    def _sky_pass(
-        self, view: View, view_projection: FloatArray, framebuffer: moderngl.Framebuffer
-    ) -> None:
+    def _sky_pass(self, view: View, framebuffer: moderngl.Framebuffer) -> None:
         ctx, sky = self.ctx, self.sky_program
         ctx.depth_func = "<="
         framebuffer.depth_mask = False
@@ -371,8 +368,7 @@ class Renderer:
         sky.set("u_ground_colour", self.sky.ground)
         sky.set("u_sun", self.sky.sun)
         sky.set("u_towards_light", self.lighting.towards_light())
-        inverse = np.asarray(np.linalg.inv(view_projection), dtype=np.float64)
-        sky.write("u_inverse", _gl_matrix(inverse))
+        sky.write("u_inverse", _gl_matrix(view.inverse_view_projection()))
         eye = view.pose.position
         sky.set("u_camera", (eye.x, eye.y, eye.z))
         self._screen_arrays[sky].render(moderngl.TRIANGLES, vertices=3)

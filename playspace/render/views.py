@@ -15,7 +15,9 @@ import math
 from dataclasses import dataclass
 
 from playspace.projection import (
+    inverse_projection,
     perspective,
+    pose_matrix,
     view_matrix,
 )
 from playspace.spatial import FloatArray, Pose
@@ -36,6 +38,11 @@ class View:
     def view_projection(self) -> FloatArray:
         """World space straight to clip space."""
         return self.projection @ view_matrix(self.pose)
+
+    def inverse_view_projection(self) -> FloatArray:
+        """Clip space straight back to world space (the eye's pose undoes its view)."""
+        inverse: FloatArray = pose_matrix(self.pose) @ inverse_projection(self.projection)
+        return inverse
 
     def centre(self) -> tuple[float, float]:
         """Where the eye's straight-ahead direction lands in normalised device coordinates:
