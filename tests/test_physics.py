@@ -26,6 +26,7 @@ from playspace.components.physics import (
     TriangleMesh,
 )
 from playspace.ecs import Phase, World
+from playspace.spatial import Pose
 from playspace.systems.physics import (
     ContactBegan,
     ContactEnded,
@@ -624,6 +625,30 @@ def test_every_change_to_a_bodys_parts_reaches_the_engine(change: str) -> None:
     built = [engine.layer_of(b, i) for i in range(len(engine.bodies[b].parts))]
     assert built == [part.layer for part in colliders.parts]
     assert [part.collider for part in engine.bodies[b].parts] == list(colliders.parts)
+
+
+def test_a_colliders_fields_set_at_run_time_rebuild_it_and_bad_values_are_refused() -> None:
+    """A ball grown by setting its collider's shape rests higher, and lower when its offset
+    is set; a value the constructor would refuse is refused, naming it, and the collider
+    keeps what it had."""
+    world = physics_world()
+    floor(world)
+    b = ball(world, spatial.vec3(0, 0.3, 0), radius=0.1)
+    world.step(120)
+    resting = world.get(b, Transform).position.y
+    collider = world.get(b, Colliders).parts[0]
+    collider.shape = Sphere(0.3)
+    world.step(120)
+    grown = world.get(b, Transform).position.y
+    assert resting == pytest.approx(0.1, abs=0.01) and grown == pytest.approx(0.3, abs=0.01)
+    with pytest.raises(ValueError, match="friction"):
+        collider.friction = -1.0
+    with pytest.raises(TypeError, match="collider shape must be one of"):
+        collider.shape = "ball"  # type: ignore[assignment]
+    assert collider.friction == 0.5 and collider.shape == Sphere(0.3)
+    collider.offset = Pose(spatial.vec3(0.0, 0.2, 0.0), spatial.identity())
+    world.step(120)  # the sphere still rests on the floor: its body 0.2 m under its centre
+    assert world.get(b, Transform).position.y == pytest.approx(0.1, abs=0.01)
 
 
 def _tumbling_pile(world: World) -> list[int]:

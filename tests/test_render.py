@@ -452,9 +452,10 @@ def test_shapes_are_drawn_as_physics_sees_them() -> None:
     assert (heights.min(), heights.max()) == pytest.approx((-3.0, 3.0))
 
 
-def test_a_part_replaced_or_cut_is_drawn_as_the_body_now_is() -> None:
-    """Replacing a collider part (a crate grown, a capsule crouched) keeps the count of parts,
-    so the layout must learn of it from the change itself, as physics does."""
+def test_a_part_replaced_cut_or_reshaped_is_drawn_as_the_body_now_is() -> None:
+    """Replacing a collider part or setting its shape (a crate grown, a capsule crouched)
+    keeps the count of parts, so the layout must learn of it from the change itself, as
+    physics does."""
     world = World()
     crate = world.spawn(Transform(), Colliders(Collider(Box((1.0, 1.0, 1.0)))), Prop("crate"))
     instances = SceneInstances()
@@ -470,6 +471,8 @@ def test_a_part_replaced_or_cut_is_drawn_as_the_body_now_is() -> None:
     assert sorted(sizes()) == [[0.5, 0.5, 0.5], [2.0, 3.0, 4.0]]
     parts.pop(0)
     assert sizes() == [[0.5, 0.5, 0.5]]
+    parts[0].shape = Sphere(0.25)  # a field set: the part is built and drawn anew
+    assert sizes() == [[0.25, 0.25, 0.25]]
 
 
 def test_a_part_at_an_offset_is_drawn_where_the_same_part_stands_at_the_composed_pose() -> None:

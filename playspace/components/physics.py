@@ -239,8 +239,10 @@ class RigidBody:
 class Collider:
     """One collision shape of a body, placed at `offset` in the body's frame.
 
-    `layer` names a layer of the :class:`~playspace.systems.physics.Layers` matrix; changing it
-    at run time takes effect on the next step. A `sensor` detects overlaps and pushes nothing;
+    `layer` names a layer of the :class:`~playspace.systems.physics.Layers` matrix. Any field
+    may be set at run time and takes effect on the next step (a new shape or offset rebuilds
+    the collider; a value the constructor would refuse is refused). A `sensor` detects
+    overlaps and pushes nothing;
     sensors always report enter and exit, solids report contacts when `report_contacts` is set
     (contact events for every collider would cost a Python call per touching pair).
     Colliders compare by identity: each one is one collider in the engine, and replacing it
@@ -258,8 +260,17 @@ class Collider:
     edit_flag: EditFlag | None = field(default=None, init=False, repr=False, compare=False)
 
     def __setattr__(self, name: str, value: object) -> None:
+        made = hasattr(self, "edit_flag")  # the last field the constructor sets
+        before = getattr(self, name, None)
         object.__setattr__(self, name, value)
-        if name in ("layer", "report_contacts"):
+        if made and name != "edit_flag":
+            try:
+                self.__post_init__()  # a value the constructor would refuse
+            except (TypeError, ValueError):
+                object.__setattr__(self, name, before)
+                raise
+            if name in BUILT_FROM:
+                Parts.edits += 1  # what is drawn of it changes too
             flag_edit(self)
 
     def __post_init__(self) -> None:
@@ -273,6 +284,10 @@ class Collider:
 
 
 _SHAPE_NAMES = "Sphere, Box, Capsule, Cylinder, ConvexHull, TriangleMesh"
+
+
+# the fields of a Collider the engine builds its collider from: setting one rebuilds it
+BUILT_FROM = ("shape", "offset", "sensor", "friction", "restitution", "density")
 
 
 class Parts(list[Collider]):

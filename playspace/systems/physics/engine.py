@@ -20,6 +20,7 @@ import rapier3d as rp
 from playspace import spatial
 from playspace.components import Transform
 from playspace.components.physics import (
+    BUILT_FROM,
     GRAVITY,
     KILL_HEIGHT,
     BodyKind,
@@ -50,12 +51,23 @@ _KINDS = {
 @dataclass(slots=True)
 class Part:
     """One collider as created: its handle, the component it came from, and what of the
-    component was applied to the engine (its layer, whether it reports contacts)."""
+    component was applied to the engine (its layer, whether it reports contacts, and the
+    fields it was built from: when they change, it is built again)."""
 
     handle: rp.ColliderHandle
     collider: Collider
     layer: str
     reports: bool
+    built: tuple[object, ...] = ()
+
+    @staticmethod
+    def of(handle: rp.ColliderHandle, collider: Collider) -> Part:
+        built = tuple(getattr(collider, name) for name in BUILT_FROM)
+        return Part(handle, collider, collider.layer, collider.report_contacts, built)
+
+    def outdated(self) -> bool:
+        """Whether a field the collider was built from has been set since."""
+        return self.built != tuple(getattr(self.collider, name) for name in BUILT_FROM)
 
 
 @dataclass(slots=True)
@@ -229,7 +241,8 @@ class Physics(Queries):
         del body.parts[kept:]
 
     def replace_part(self, body: Body, index: int) -> None:
-        """Rebuild collider `index`, whose Collider was replaced (a crouching capsule).
+        """Rebuild collider `index`, whose Collider was replaced (a crouching capsule) or had a
+        field it is built from set.
 
         On a body given a mass, the new part carries the old part's share of it, so the body
         weighs what it was given whatever shape the part takes now.
@@ -246,8 +259,9 @@ class Physics(Queries):
         handle = self._engine.add_collider(builder, body.handle)
         self._engine.colliders[handle].collision_groups = self.groups(collider.layer)
         self.parts[handle] = (body.entity, index)
-        body.parts[index] = Part(handle, collider, collider.layer, collider.report_contacts)
+        body.parts[index] = Part.of(handle, collider)
         collider.edit_flag = EditFlag(self.edited, body.entity)
+        body.rigid_body.wake_up()  # it may no longer rest as it did (made a sensor, grown)
 
     def remove(self, entity: int) -> None:
         body = self.bodies.pop(entity, None)
@@ -315,7 +329,7 @@ class Physics(Queries):
         handle = self._engine.add_collider(builder, body.handle)
         self._engine.colliders[handle].collision_groups = self.groups(collider.layer)
         self.parts[handle] = (body.entity, len(body.parts))
-        body.parts.append(Part(handle, collider, collider.layer, collider.report_contacts))
+        body.parts.append(Part.of(handle, collider))
 
     def groups(self, layer: str) -> rp.InteractionGroups:
         return rp.InteractionGroups(

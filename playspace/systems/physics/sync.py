@@ -147,7 +147,7 @@ def _apply_changes(physics: Physics, body: Body, regroup: bool) -> bool:
             physics.remove_parts(body)
             changed = True
         for index, part in enumerate(body.parts):
-            if colliders.parts[index] is not part.collider:
+            if colliders.parts[index] is not part.collider or part.outdated():
                 physics.replace_part(body, index)
                 changed = True
                 continue
