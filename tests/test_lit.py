@@ -232,6 +232,18 @@ def test_the_floor_under_a_box_is_in_its_shadow(gl: Context) -> None:
         renderer.release()
 
 
+@pytest.mark.parametrize("place", [math.nan, math.inf])
+def test_a_thing_at_a_nan_or_infinite_place_leaves_the_other_shadows_be(
+    gl: Context, place: float
+) -> None:
+    """A game that puts a ball at NaN (or infinity) gets the rest of its picture: the light's
+    box takes that side around the eye and the box's shadow is still on the floor."""
+    world, view, shaded, open_floor = shadow_scene()
+    ball(world, (place, 1.0, place))
+    image = render(gl, world, view, lighting=Lighting(direction=(-1.0, -1.0, 0.0)), quality=HIGH)
+    assert brightness(image, shaded) < 0.6 * brightness(image, open_floor)
+
+
 def test_a_lit_floor_has_no_shadow_acne(gl: Context) -> None:
     """Open floor under a low sun is evenly lit: no stripes of self-shadowing."""
     world, view, _, _ = shadow_scene()

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 SIZE = (192, 128)
 GREEN = (0.0, 1.0, 0.0, 1.0)
 YELLOW = (1.0, 1.0, 0.0, 1.0)
+RED = (1.0, 0.0, 0.0, 1.0)
 
 
 def camera(pose: Pose | None = None) -> View:
@@ -101,6 +102,34 @@ def test_screen_text_sits_top_left_in_every_view(gl: Context) -> None:
     world.resource(ScreenText).lines = []
     (empty,) = draw(gl, world)
     assert not ink(empty, YELLOW).any()
+
+
+def test_a_colour_given_as_a_list_or_an_array_is_drawn_and_followed(gl: Context) -> None:
+    """A game's colour may be a list it changes in place or a numpy array; a kept renderer
+    draws each frame in the colour the text has then (the program compares what it last sent
+    by value, and a list kept by reference would have been changed with it)."""
+    colour = [1.0, 1.0, 0.0, 1.0]
+    world = World()
+    screen = ScreenText(["SCORE 10"], colour=colour, height=0.15)  # type: ignore[arg-type]
+    world.insert_resource(screen)
+    renderer = Renderer(gl, quality=LOW)
+    renderer.add_pass(TextPass(gl))
+    target = Offscreen(gl, SIZE)
+    shown: list[tuple[int, ...]] = []
+    try:
+        for green in (1.0, 0.0, 1.0, None):
+            if green is None:
+                screen.colour = np.array(GREEN)  # type: ignore[assignment]
+            else:
+                colour[1] = green  # yellow, red, yellow again
+            renderer.prepare(world)
+            renderer.draw(camera(), target.framebuffer)
+            image = target.read() / 255.0
+            shown.append(tuple(int(ink(image, c).sum() > 20) for c in (YELLOW, RED, GREEN)))
+    finally:
+        target.release()
+        renderer.release()
+    assert shown == [(1, 0, 0), (0, 1, 0), (1, 0, 0), (0, 0, 1)]
 
 
 def test_unchanged_text_is_rasterised_once(gl: Context) -> None:

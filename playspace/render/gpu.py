@@ -7,7 +7,8 @@ renderer owns these objects in turn and frees them when their mesh or batch goes
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
+from numbers import Real
 from typing import Protocol, TypeVar
 
 import moderngl
@@ -32,7 +33,8 @@ def prune(cache: dict[K, R], used: set[K]) -> None:
         cache.pop(key).release()
 
 
-UniformValue = float | bool | tuple[float, ...]
+UniformValue = float | bool | tuple[float, ...] | Sequence[float]
+_KEPT_AS_GIVEN = (int, float, tuple)  # bool is an int
 
 
 class Program:
@@ -53,7 +55,15 @@ class Program:
         self._sent: dict[str, UniformValue | bytes] = {}
 
     def set(self, name: str, value: UniformValue) -> None:
-        """Set the uniform `name` to `value` (a number or a tuple of them)."""
+        """Set the uniform `name` to `value`: a number, or a sequence of them.
+
+        A sequence that is not a tuple (a list, a numpy array: a colour a game built) is
+        copied into a tuple of floats first, and a number of another kind (numpy's) into a
+        float, so the one kept is compared by value and a list changed in place later is
+        still seen as changed.
+        """
+        if not isinstance(value, _KEPT_AS_GIVEN):
+            value = float(value) if isinstance(value, Real) else tuple(float(v) for v in value)
         if name not in self._sent or self._sent[name] != value:
             self.uniforms[name].value = value
             self._sent[name] = value
@@ -112,6 +122,8 @@ class InstanceBuffer:
         )
 
     def write(self, rows: F32Array, first: int = 0) -> None:
+        """Upload `rows` (C-contiguous float32, as the batches keep them: the buffer takes
+        their memory as it is, without a copy) from instance `first` on."""
         if len(rows) and self.buffer is not None:
             self.buffer.write(rows, offset=first * INSTANCE_BYTES)
 

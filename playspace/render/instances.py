@@ -23,7 +23,8 @@ collider shapes with a mesh from a file.
 Cost. Working out *what* is drawn (which entity, which parts, which batch, which offsets)
 is redone only when the world's structure changes: esper hands out the same cached query
 list until an entity or component is added or removed, so the list's identity, plus the
-count of changes to collider parts (``Parts.edits``: a part appended, cut or replaced) and
+count of changes to collider parts (``Parts.edits``: a part appended, cut or replaced, or
+its shape, offset or sensor set) and
 the number of hulls physics has built, says when to rebuild. Scenery
 (``Static`` with no body) never moves, so its matrices are made then too. Each frame only the
 moving entities' poses are read, one PyGLM array per field (only for those LATE did not
@@ -526,6 +527,7 @@ class SceneInstances:
         self._index(drawn)
         every = self._all_placed
         if drawn is not None and every is not None:
+            assert every.stop <= len(drawn.positions)  # a short slice would draw too few
             position, rotation = drawn.positions[every], drawn.rotations[every]
         else:
             count = len(self._transforms)

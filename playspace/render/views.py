@@ -40,7 +40,9 @@ class View:
         return self.projection @ view_matrix(self.pose)
 
     def inverse_view_projection(self) -> FloatArray:
-        """Clip space straight back to world space (the eye's pose undoes its view)."""
+        """Clip space straight back to world space: the eye's pose undoes its view, worked
+        out in closed form, which holds for a unit rotation (every pose a runtime, the rig
+        or the preview gives is normalised)."""
         inverse: FloatArray = pose_matrix(self.pose) @ inverse_projection(self.projection)
         return inverse
 
