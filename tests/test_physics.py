@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -20,6 +21,7 @@ from playspace.components.physics import (
     ColliderSurfaces,
     ConvexHull,
     Cylinder,
+    Parts,
     PreviousTransform,
     RigidBody,
     Sphere,
@@ -603,6 +605,7 @@ def test_every_change_to_a_bodys_parts_reaches_the_engine(change: str) -> None:
     engine = physics(world)
     parts = colliders.parts
     extra = Collider(Sphere(0.4), sensor=True, layer="held")
+    before = Parts.edits
     if change == "pop":
         parts.pop()
     elif change == "remove":
@@ -613,6 +616,8 @@ def test_every_change_to_a_bodys_parts_reaches_the_engine(change: str) -> None:
         parts += [extra]
     elif change == "clear":
         parts.clear()
+        assert b in engine.edited and Parts.edits > before  # seen before the append
+        engine.edited.clear()
         parts.append(probe)  # only the probe: the ball's solid sphere is gone
     elif change == "reverse":
         parts.reverse()
@@ -620,11 +625,97 @@ def test_every_change_to_a_bodys_parts_reaches_the_engine(change: str) -> None:
         parts.sort(key=lambda part: part.sensor, reverse=True)
     else:
         colliders.parts = [extra]
-    assert b in engine.edited
+    assert b in engine.edited and Parts.edits > before  # the body, and what draws it
     world.step(1)
     built = [engine.layer_of(b, i) for i in range(len(engine.bodies[b].parts))]
     assert built == [part.layer for part in colliders.parts]
     assert [part.collider for part in engine.bodies[b].parts] == list(colliders.parts)
+
+
+def test_parts_assigned_anew_are_checked_and_the_old_list_lets_go() -> None:
+    """``Colliders.parts = ...`` refuses what the constructor refuses, naming it; the list it
+    replaced no longer flags the body (a game holding on to it edits nothing)."""
+    world = physics_world()
+    b = ball(world, spatial.vec3(0, 0.2, 0))
+    world.step(1)
+    colliders = world.get(b, Colliders)
+    old = colliders.parts
+    with pytest.raises(ValueError, match="at least one Collider"):
+        colliders.parts = []
+    with pytest.raises(TypeError, match="collider part 1 must be a Collider"):
+        colliders.parts = [old[0], Sphere(0.1)]  # type: ignore[list-item]
+    assert colliders.parts is old
+    colliders.parts = [Collider(Sphere(0.2))]
+    world.step(1)
+    engine = physics(world)
+    old.append(Collider(Sphere(0.3)))
+    assert engine.edited == set()
+
+
+def test_a_body_given_a_mass_keeps_it_whatever_its_parts_become() -> None:
+    """Given 2 kg, a dumbbell weighs 2 kg with one end made a sensor and solid again, an end
+    grown, a part added or cut, or a density set; the mass is spread by volume over the
+    solid parts each time, so its centre of mass follows them."""
+    world = physics_world(gravity=(0.0, 0.0, 0.0))
+    end = Pose(spatial.vec3(0.5, 0.0, 0.0), spatial.identity())
+    b = world.spawn(
+        Transform(),
+        RigidBody(mass=2.0),
+        Colliders(Collider(Sphere(0.1)), Collider(Sphere(0.1), offset=end)),
+    )
+    world.step(1)
+    engine = physics(world)
+    parts = world.get(b, Colliders).parts
+    seen = []
+    changes: list[Callable[[], object]] = [
+        lambda: setattr(parts[1], "sensor", True),
+        lambda: setattr(parts[1], "sensor", False),
+        lambda: setattr(parts[0], "shape", Sphere(0.2)),  # 8 times the volume
+        lambda: parts.append(Collider(Sphere(0.2), offset=end)),
+        lambda: parts.pop(),
+        lambda: setattr(parts[0], "density", 50.0),
+    ]
+    for change in changes:
+        change()
+        world.step(1)
+        seen.append((engine.mass(b), engine.local_center_of_mass(b).x))
+    assert [mass for mass, _ in seen] == pytest.approx([2.0] * 6)
+    centres = [0.0, 0.25, 0.5 / 9, 0.5 * 9 / 17, 0.5 / 9, 0.5 / 9]
+    assert [x for _, x in seen] == pytest.approx(centres)
+
+
+@pytest.mark.parametrize("iced", ["box", "slope"])
+def test_a_surface_set_at_run_time_changes_how_it_slides_not_what_it_touches(iced: str) -> None:
+    """A box resting on a 20 degree slope (friction 0.6 on 0.5: averaged, 0.55 holds it)
+    slides once its friction or the slope's is set to nothing, asleep as it is; the contact it
+    reports and the sensor around it see no end and new start (the colliders are changed as
+    they are, not rebuilt), and nothing is drawn anew."""
+    world = physics_world()
+    tilt = spatial.from_axis_angle(spatial.vec3(0.0, 0.0, 1.0), math.radians(20.0))
+    slope = static(world, Box((10.0, 0.2, 10.0)), spatial.vec3(0.0, 0.0, 0.0), tilt)
+    zone = world.spawn(
+        Transform(), Colliders(Collider(Box((6.0, 6.0, 6.0)), sensor=True, layer="environment"))
+    )
+    normal = spatial.rotate(tilt, spatial.vec3(0.0, 0.2, 0.0))
+    box = world.spawn(
+        Transform(normal, tilt),
+        RigidBody(mass=1.0),
+        Colliders(Collider(Box((0.2, 0.2, 0.2)), friction=0.6, report_contacts=True)),
+    )
+    world.step(120)
+    began, ended = collect(world, ContactBegan), collect(world, ContactEnded)
+    entered, exited = collect(world, SensorEntered), collect(world, SensorExited)
+    world.step(60)
+    assert physics(world).sleeping(box)
+    rested = spatial.Vec3(world.get(box, Transform).position)
+    edits = Parts.edits
+    world.get(box if iced == "box" else slope, Colliders).parts[0].friction = 0.0
+    world.get(zone, Colliders).parts[0].restitution = 0.5
+    assert Parts.edits == edits  # nothing drawn changed
+    world.step(60)
+    slid = rested - world.get(box, Transform).position
+    assert slid.x > 0.05 and slid.y > 0.02  # down the slope (towards -x), by 0.1 m or more
+    assert began == ended == entered == exited == []
 
 
 def test_a_colliders_fields_set_at_run_time_rebuild_it_and_bad_values_are_refused() -> None:

@@ -240,13 +240,17 @@ class Collider:
     """One collision shape of a body, placed at `offset` in the body's frame.
 
     `layer` names a layer of the :class:`~playspace.systems.physics.Layers` matrix. Any field
-    may be set at run time and takes effect on the next step (a new shape or offset rebuilds
-    the collider; a value the constructor would refuse is refused). A `sensor` detects
-    overlaps and pushes nothing;
-    sensors always report enter and exit, solids report contacts when `report_contacts` is set
-    (contact events for every collider would cost a Python call per touching pair).
-    Colliders compare by identity: each one is one collider in the engine, and replacing it
-    in its ``Colliders`` (even by an equal one) rebuilds that collider.
+    may be set at run time and takes effect on the next step: a new shape, offset or `sensor`
+    rebuilds the collider (what touched it is touched anew); the layer, the surface
+    (friction, restitution, density) and `report_contacts` are changed on the collider as it
+    is. A value the constructor would refuse is refused. Set a field to a new value: a glm
+    vector of `offset` changed in place is not seen (assign a new Pose).
+
+    A `sensor` detects overlaps and pushes nothing; sensors always report enter and exit,
+    solids report contacts when `report_contacts` is set (contact events for every collider
+    would cost a Python call per touching pair). Colliders compare by identity: each one is
+    one collider in the engine, and replacing it in its ``Colliders`` (even by an equal one)
+    rebuilds that collider.
     """
 
     shape: Shape
@@ -260,7 +264,8 @@ class Collider:
     edit_flag: EditFlag | None = field(default=None, init=False, repr=False, compare=False)
 
     def __setattr__(self, name: str, value: object) -> None:
-        made = hasattr(self, "edit_flag")  # the last field the constructor sets
+        # set once constructed: edit_flag is the last field the constructor sets (keep it last)
+        made = hasattr(self, "edit_flag")
         before = getattr(self, name, None)
         object.__setattr__(self, name, value)
         if made and name != "edit_flag":
@@ -270,7 +275,7 @@ class Collider:
                 object.__setattr__(self, name, before)
                 raise
             if name in BUILT_FROM:
-                Parts.edits += 1  # what is drawn of it changes too
+                Parts.edits += 1  # what is drawn of it changes too (a shape, a sensor hidden)
             flag_edit(self)
 
     def __post_init__(self) -> None:
@@ -287,7 +292,9 @@ _SHAPE_NAMES = "Sphere, Box, Capsule, Cylinder, ConvexHull, TriangleMesh"
 
 
 # the fields of a Collider the engine builds its collider from: setting one rebuilds it
-BUILT_FROM = ("shape", "offset", "sensor", "friction", "restitution", "density")
+BUILT_FROM = ("shape", "offset", "sensor")
+# the fields of its surface, changed on the engine's collider as it is
+SURFACE = ("friction", "restitution", "density")
 
 
 class Parts(list[Collider]):
@@ -296,8 +303,9 @@ class Parts(list[Collider]):
     counts in :attr:`Parts.edits`."""
 
     __slots__ = ("edit_flag",)
-    # changes to any body's parts in this process, a version for what is built from them
-    # (the renderer's layout): comparing one number instead of looking at every body
+    # changes to any body's parts in this process (to the lists, and to the fields of a
+    # Collider that are drawn: BUILT_FROM), a version for what is built from them (the
+    # renderer's layout): comparing one number instead of looking at every body
     edits: ClassVar[int] = 0
 
     def __init__(self, parts: Iterable[Collider] = ()) -> None:
@@ -360,6 +368,15 @@ class Parts(list[Collider]):
         return self
 
 
+def _checked(parts: tuple[Collider, ...]) -> Parts:
+    if not parts:
+        raise ValueError("Colliders needs at least one Collider")
+    for i, part in enumerate(parts):
+        if not isinstance(part, Collider):
+            raise TypeError(f"collider part {i} must be a Collider, got {part!r}")
+    return Parts(parts)
+
+
 class Colliders:
     """The colliders of one entity's body (an entity may carry several).
 
@@ -371,22 +388,18 @@ class Colliders:
     __slots__ = ("_parts",)
 
     def __init__(self, *parts: Collider) -> None:
-        if not parts:
-            raise ValueError("Colliders needs at least one Collider")
-        for i, part in enumerate(parts):
-            if not isinstance(part, Collider):
-                raise TypeError(f"collider part {i} must be a Collider, got {part!r}")
-        self._parts = Parts(parts)
+        self._parts = _checked(parts)
 
     @property
     def parts(self) -> Parts:
+        """The parts, in order; a new list assigned here is a change to every part, checked
+        as the constructor checks them and flagged like a change to the list."""
         return self._parts
 
     @parts.setter
     def parts(self, parts: Iterable[Collider]) -> None:
-        """A new list of parts is a change to every part, flagged like one to the list."""
-        replaced = Parts(parts)
-        replaced.edit_flag = self._parts.edit_flag
+        replaced = _checked(tuple(parts))
+        replaced.edit_flag, self._parts.edit_flag = self._parts.edit_flag, None
         self._parts = replaced
         replaced._edited()
 

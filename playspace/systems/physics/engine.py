@@ -23,6 +23,7 @@ from playspace.components.physics import (
     BUILT_FROM,
     GRAVITY,
     KILL_HEIGHT,
+    SURFACE,
     BodyKind,
     Collider,
     Colliders,
@@ -51,23 +52,39 @@ _KINDS = {
 @dataclass(slots=True)
 class Part:
     """One collider as created: its handle, the component it came from, and what of the
-    component was applied to the engine (its layer, whether it reports contacts, and the
-    fields it was built from: when they change, it is built again)."""
+    component was applied to the engine: its layer, whether it reports contacts, the fields
+    it was built from (when they change, it is built again) and its surface (changed on the
+    engine's collider as it is)."""
 
     handle: rp.ColliderHandle
     collider: Collider
     layer: str
     reports: bool
-    built: tuple[object, ...] = ()
+    built: tuple[object, ...]
+    surface: tuple[object, ...]
 
     @staticmethod
     def of(handle: rp.ColliderHandle, collider: Collider) -> Part:
-        built = tuple(getattr(collider, name) for name in BUILT_FROM)
-        return Part(handle, collider, collider.layer, collider.report_contacts, built)
+        return Part(
+            handle,
+            collider,
+            collider.layer,
+            collider.report_contacts,
+            _fields(collider, BUILT_FROM),
+            _fields(collider, SURFACE),
+        )
 
     def outdated(self) -> bool:
         """Whether a field the collider was built from has been set since."""
-        return self.built != tuple(getattr(self.collider, name) for name in BUILT_FROM)
+        return self.built != _fields(self.collider, BUILT_FROM)
+
+    def resurfaced(self) -> bool:
+        """Whether its friction, restitution or density has been set since."""
+        return self.surface != _fields(self.collider, SURFACE)
+
+
+def _fields(collider: Collider, names: tuple[str, ...]) -> tuple[object, ...]:
+    return tuple(getattr(collider, name) for name in names)
 
 
 @dataclass(slots=True)
@@ -88,8 +105,16 @@ class Body:
     written: int = 0  # the write-back that last wrote its pose (Physics.writes)
 
 
+def _volume(collider: Collider) -> float:
+    return float(shared_shape(collider.shape).mass_properties(1.0).mass)
+
+
 def _solid_volume(parts: list[Collider]) -> float:
-    return sum(shared_shape(c.shape).mass_properties(1.0).mass for c in parts if not c.sensor)
+    return sum(_volume(c) for c in parts if not c.sensor)
+
+
+def _given_mass(body: Body) -> float | None:
+    return body.component.mass if body.component is not None else None
 
 
 class Physics(Queries):
@@ -223,45 +248,81 @@ class Physics(Queries):
     def add_parts(self, body: Body) -> None:
         """Create the colliders appended to an entity's Colliders since it was created.
 
-        An appended solid adds its shape but not mass to a body whose mass was given.
+        An appended solid adds its shape but not mass to a body whose mass was given (the
+        mass is spread over the solids again).
         """
         assert body.colliders is not None
-        for collider in body.colliders.parts[len(body.parts) :]:
+        added = body.colliders.parts[len(body.parts) :]
+        for collider in added:
             self._attach(body, collider, self._collider(collider, body.entity, body.component, 0))
             collider.edit_flag = EditFlag(self.edited, body.entity)
+        if not all(collider.sensor for collider in added):
+            self._share_mass(body)
 
     def remove_parts(self, body: Body) -> None:
         """Free the colliders cut from the end of an entity's Colliders (a held object's
         sensor twins, at the let-go)."""
         assert body.colliders is not None
         kept = len(body.colliders.parts)
-        for part in body.parts[kept:]:
+        cut = body.parts[kept:]
+        for part in cut:
             self.removed_parts[part.handle] = self.parts.pop(part.handle)
             self._engine.remove_collider(part.handle)
         del body.parts[kept:]
+        if not all(part.collider.sensor for part in cut):
+            self._share_mass(body)
 
     def replace_part(self, body: Body, index: int) -> None:
         """Rebuild collider `index`, whose Collider was replaced (a crouching capsule) or had a
         field it is built from set.
 
-        On a body given a mass, the new part carries the old part's share of it, so the body
-        weighs what it was given whatever shape the part takes now.
+        A body given a mass has it spread over its solid parts by volume again, so it
+        weighs what it was given whatever shape the part takes now, or if it became a sensor.
         """
         assert body.colliders is not None
         collider = body.colliders.parts[index]
-        old = body.parts[index].handle
-        share = self._engine.colliders[old].mass
-        self.removed_parts[old] = self.parts.pop(old)
-        self._engine.remove_collider(old)
+        old = body.parts[index]
+        self.removed_parts[old.handle] = self.parts.pop(old.handle)
+        self._engine.remove_collider(old.handle)
         builder = self._collider(collider, body.entity, body.component, 0)
-        if body.component is not None and body.component.mass is not None and not collider.sensor:
-            builder = builder.mass(share)
         handle = self._engine.add_collider(builder, body.handle)
         self._engine.colliders[handle].collision_groups = self.groups(collider.layer)
         self.parts[handle] = (body.entity, index)
         body.parts[index] = Part.of(handle, collider)
         collider.edit_flag = EditFlag(self.edited, body.entity)
+        self._share_mass(body)
         body.rigid_body.wake_up()  # it may no longer rest as it did (made a sensor, grown)
+
+    def set_surface(self, body: Body, part: Part) -> None:
+        """Change one collider's friction, restitution and density on the engine's collider
+        as it is: rebuilding it would end and begin again every contact and overlap it has.
+        A body given a mass keeps it whatever the density."""
+        collider = part.collider
+        engine = self._engine.colliders[part.handle]
+        engine.friction = collider.friction
+        engine.restitution = collider.restitution
+        if not collider.sensor and _given_mass(body) is None:
+            engine.density = collider.density
+        part.surface = _fields(collider, SURFACE)
+        # Rapier keeps a resting contact's friction and restitution until a collider of the
+        # pair changes (the surface is not such a change): placing the collider where it is
+        # marks it, and the next step wakes what touches it and works their contacts out
+        # again with the new surface (a box asleep on a slope turned to ice slides).
+        placed = engine.position_wrt_parent
+        assert placed is not None  # every collider here is on its entity's body
+        engine.position_wrt_parent = placed
+
+    def _share_mass(self, body: Body) -> None:
+        """Spread a given mass over the body's solid parts by volume, as it was at its making,
+        after a solid part was added, cut, rebuilt, or made a sensor or solid."""
+        mass = _given_mass(body)
+        solid = [part for part in body.parts if not part.collider.sensor]
+        volumes = [_volume(part.collider) for part in solid]
+        total = sum(volumes)
+        if mass is None or total <= 0:
+            return
+        for part, volume in zip(solid, volumes, strict=True):
+            self._engine.colliders[part.handle].mass = mass * volume / total
 
     def remove(self, entity: int) -> None:
         body = self.bodies.pop(entity, None)
@@ -317,7 +378,7 @@ class Physics(Queries):
         if collider.sensor:
             builder = builder.density(0.0).active_collision_types(rp.ActiveCollisionTypes.all())
         elif component is not None and component.mass is not None:
-            share = shape.mass_properties(1.0).mass / volume if volume > 0 else 0.0
+            share = _volume(collider) / volume if volume > 0 else 0.0
             builder = builder.mass(component.mass * share) if share else builder.density(0.0)
         else:
             builder = builder.density(collider.density)

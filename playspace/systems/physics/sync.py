@@ -159,6 +159,8 @@ def _apply_changes(physics: Physics, body: Body, regroup: bool) -> bool:
                 changed = True
             if part.collider.report_contacts != part.reports:
                 physics.set_reports(part)
+            if part.resurfaced():
+                physics.set_surface(body, part)
     return changed
 
 
