@@ -150,6 +150,9 @@ class RemoteView:
     offsets: deque[float] = field(default_factory=lambda: deque(maxlen=OFFSETS))
     eased: float | None = None  # the delay now, moving toward the target
     drawn: float = -math.inf  # the host time last drawn
+    # whether that draw found no state after the drawn time and held the newest (a late or
+    # lost state, or a host that stalled): what was drawn is where the host was a while ago
+    held: bool = False
     last_call: float | None = None
 
     def add(self, state: State, arrived: float) -> None:
@@ -191,6 +194,7 @@ class RemoteView:
         states = [state for _, state in self.states]
         after = next((i for i, s in enumerate(states) if s.time >= when), len(states) - 1)
         b = states[after]
+        self.held = b.time < when
         if after == 0 or b.time <= when:
             return dict(b.bodies)
         a = states[after - 1]
