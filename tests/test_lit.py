@@ -236,10 +236,14 @@ def test_the_floor_under_a_box_is_in_its_shadow(gl: Context) -> None:
 def test_a_thing_at_a_nan_or_infinite_place_leaves_the_other_shadows_be(
     gl: Context, place: float
 ) -> None:
-    """A game that puts a ball at NaN (or infinity) gets the rest of its picture: the light's
-    box takes that side around the eye and the box's shadow is still on the floor."""
+    """A game that puts a box at NaN (or infinity) gets the rest of its picture: the light's
+    box is fitted without it and the other box, of the same batch, still shadows the floor."""
     world, view, shaded, open_floor = shadow_scene()
-    ball(world, (place, 1.0, place))
+    world.spawn(
+        Transform(spatial.vec3(place, 1.0, place)),
+        Colliders(Collider(Box((1.0, 1.0, 1.0)))),
+        Prop("lost box"),
+    )
     image = render(gl, world, view, lighting=Lighting(direction=(-1.0, -1.0, 0.0)), quality=HIGH)
     assert brightness(image, shaded) < 0.6 * brightness(image, open_floor)
 

@@ -667,21 +667,43 @@ def test_a_body_given_a_mass_keeps_it_whatever_its_parts_become() -> None:
     engine = physics(world)
     parts = world.get(b, Colliders).parts
     seen = []
+
+    def cut_made_a_sensor() -> None:  # built solid, cut as a sensor in the same step
+        parts[-1].sensor = True
+        parts.pop()
+
+    def given_more_and_reshaped() -> None:  # the mass it was made with stays
+        world.get(b, RigidBody).mass = 5.0
+        parts[0].shape = Sphere(0.1)
+
     changes: list[Callable[[], object]] = [
         lambda: setattr(parts[1], "sensor", True),
         lambda: setattr(parts[1], "sensor", False),
         lambda: setattr(parts[0], "shape", Sphere(0.2)),  # 8 times the volume
         lambda: parts.append(Collider(Sphere(0.2), offset=end)),
-        lambda: parts.pop(),
+        cut_made_a_sensor,
         lambda: setattr(parts[0], "density", 50.0),
+        given_more_and_reshaped,
     ]
     for change in changes:
         change()
         world.step(1)
         seen.append((engine.mass(b), engine.local_center_of_mass(b).x))
-    assert [mass for mass, _ in seen] == pytest.approx([2.0] * 6)
-    centres = [0.0, 0.25, 0.5 / 9, 0.5 * 9 / 17, 0.5 / 9, 0.5 / 9]
+    assert [mass for mass, _ in seen] == pytest.approx([2.0] * 7)
+    centres = [0.0, 0.25, 0.5 / 9, 0.5 * 9 / 17, 0.5 / 9, 0.5 / 9, 0.25]
     assert [x for _, x in seen] == pytest.approx(centres)
+
+
+def test_a_density_set_at_run_time_weighs_a_body_anew() -> None:
+    """Without a given mass, the densities decide: doubling one doubles the body's mass."""
+    world = physics_world(gravity=(0.0, 0.0, 0.0))
+    b = ball(world, spatial.vec3(0, 0, 0), radius=0.1, mass=None)  # type: ignore[arg-type]
+    world.step(1)
+    before = physics(world).mass(b)
+    world.get(b, Colliders).parts[0].density *= 2
+    world.step(1)
+    assert before == pytest.approx(1000.0 * 4 / 3 * math.pi * 0.1**3, rel=1e-5)
+    assert physics(world).mass(b) == pytest.approx(2 * before, rel=1e-6)
 
 
 @pytest.mark.parametrize("iced", ["box", "slope"])

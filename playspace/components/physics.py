@@ -208,7 +208,8 @@ class RigidBody:
     Give `mass` in kilograms, spread over the solid colliders by volume; or leave it None and
     the colliders' densities decide. A kinematic body follows its Transform every step through
     Rapier's next-kinematic-position, so what it pushes gets a real velocity. Changing `kind`
-    at run time takes effect on the next step.
+    at run time takes effect on the next step; the other fields are read when the body is
+    made (a body keeps the mass it was made with, whatever its parts become).
     """
 
     kind: BodyKind = BodyKind.DYNAMIC

@@ -8,7 +8,7 @@ renderer owns these objects in turn and frees them when their mesh or batch goes
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from numbers import Real
+from numbers import Integral, Real
 from typing import Protocol, TypeVar
 
 import moderngl
@@ -58,12 +58,17 @@ class Program:
         """Set the uniform `name` to `value`: a number, or a sequence of them.
 
         A sequence that is not a tuple (a list, a numpy array: a colour a game built) is
-        copied into a tuple of floats first, and a number of another kind (numpy's) into a
-        float, so the one kept is compared by value and a list changed in place later is
+        copied into a tuple of floats first, and a number of another kind (numpy's) into an
+        int or a float, so the one kept is compared by value and a list changed in place later is
         still seen as changed.
         """
         if not isinstance(value, _KEPT_AS_GIVEN):
-            value = float(value) if isinstance(value, Real) else tuple(float(v) for v in value)
+            if isinstance(value, Integral):  # an int uniform or sampler takes only an int
+                value = int(value)
+            elif isinstance(value, Real):
+                value = float(value)
+            else:
+                value = tuple(float(v) for v in value)
         if name not in self._sent or self._sent[name] != value:
             self.uniforms[name].value = value
             self._sent[name] = value

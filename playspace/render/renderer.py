@@ -35,6 +35,7 @@ freed when the world's structure changes.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -280,14 +281,24 @@ class Renderer:
         return self._shadow
 
     def _bounds(self, basis: FloatArray, *, scenery: bool) -> list[FloatArray]:
-        """The light-space boxes of the batches' scenery, or of their moving instances."""
-        return [
-            shadows.instance_bounds(rows, self._radii[gpu.batch.mesh], basis, exact=scenery)
-            for gpu in self._drawn
-            if gpu.batch is not None
-            for rows in (gpu.batch.scenery if scenery else gpu.batch.moving,)
-            if len(rows)
-        ]
+        """The light-space boxes of the batches' scenery, or of their moving instances. A batch
+        with an instance at a NaN or infinite place (a game's bad value) is boxed without it,
+        so the rest of the batch keeps its shadows."""
+        boxes = []
+        for gpu in self._drawn:
+            batch = gpu.batch
+            rows = None if batch is None else batch.scenery if scenery else batch.moving
+            if batch is None or rows is None or not len(rows):
+                continue
+            radius = self._radii[batch.mesh]
+            box = shadows.instance_bounds(rows, radius, basis, exact=scenery)
+            if not math.isfinite(float(box.sum())):
+                finite = rows[np.isfinite(rows).all(axis=1)]
+                if not len(finite):
+                    continue
+                box = shadows.instance_bounds(finite, radius, basis, exact=scenery)
+            boxes.append(box)
+        return boxes
 
     def _shadow_pass(self, view: View) -> None:
         """The light's depth, once a frame (at its first view), fitted around that eye."""

@@ -66,13 +66,9 @@ def fit(bounds: FloatArray, basis: FloatArray, eye: FloatArray, distance: float)
     """The light's clip matrix (world to clip, 4x4) for the scene's light-space `bounds`
     (2, 3), its sides cut to `distance` around the `eye` (world position) and snapped.
     Worked out in Python floats: a frame's dozens of numpy calls on three numbers cost four
-    times as much. A side made NaN or infinite by one thing a game put at such a place is
-    taken `distance` around the eye instead, so the rest keep their shadows."""
+    times as much."""
     low, high = bounds.tolist()
-    at = [v if math.isfinite(v) else 0.0 for v in (basis @ eye).tolist()]
-    for i in (0, 1, 2):  # something at a NaN or infinite place: that side around the eye
-        if not (math.isfinite(low[i]) and math.isfinite(high[i])):
-            low[i], high[i] = at[i] - distance, at[i] + distance
+    at = (basis @ eye).tolist()
     for i in (0, 1):  # across the light
         low[i], high[i] = max(low[i], at[i] - distance), min(high[i], at[i] + distance)
         if low[i] >= high[i]:  # nothing drawn near the eye: the box around the eye itself

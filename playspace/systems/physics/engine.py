@@ -42,6 +42,7 @@ from playspace.systems.physics.queries import Queries, finite
 if TYPE_CHECKING:
     from playspace.systems.physics.joints import BuiltJoint
 
+_SENSOR = BUILT_FROM.index("sensor")
 _KINDS = {
     BodyKind.DYNAMIC: rp.RigidBodyType.DYNAMIC,
     BodyKind.KINEMATIC: rp.RigidBodyType.KINEMATIC_POSITION_BASED,
@@ -103,6 +104,9 @@ class Body:
     spawn: tuple[Vec3, Quat] | None = None
     pushed: tuple[Vec3, Quat] | None = None
     written: int = 0  # the write-back that last wrote its pose (Physics.writes)
+    # the mass it was given when made (RigidBody.mass is read then): kept whatever its parts
+    # become; None where the parts' densities decide
+    mass: float | None = None
 
 
 def _volume(collider: Collider) -> float:
@@ -113,8 +117,9 @@ def _solid_volume(parts: list[Collider]) -> float:
     return sum(_volume(c) for c in parts if not c.sensor)
 
 
-def _given_mass(body: Body) -> float | None:
-    return body.component.mass if body.component is not None else None
+def _share(volume: float, total: float) -> float:
+    """A solid part's share of its body's given mass: its part of the solids' volume."""
+    return volume / total if total > 0 else 0.0
 
 
 class Physics(Queries):
@@ -205,7 +210,8 @@ class Physics(Queries):
         rotation = spatial.normalize(transform.rotation)
         parts = colliders.parts if colliders is not None else []
         volume = _solid_volume(parts)
-        builders = [self._collider(c, entity, component, volume) for c in parts]
+        given = component.mass if component is not None else None
+        builders = [self._collider(c, entity, given, volume) for c in parts]
         builder = (
             rp.RigidBodyBuilder(_KINDS[kind])
             .position(isometry(transform.position, rotation))
@@ -232,6 +238,7 @@ class Physics(Queries):
             colliders,
         )
         body.spawn = body.pushed = (spatial.Vec3(transform.position), rotation)
+        body.mass = given
         for part, built in zip(parts, builders, strict=True):
             self._attach(body, part, built)
         self.bodies[entity] = body
@@ -254,7 +261,7 @@ class Physics(Queries):
         assert body.colliders is not None
         added = body.colliders.parts[len(body.parts) :]
         for collider in added:
-            self._attach(body, collider, self._collider(collider, body.entity, body.component, 0))
+            self._attach(body, collider, self._collider(collider, body.entity, body.mass, 0))
             collider.edit_flag = EditFlag(self.edited, body.entity)
         if not all(collider.sensor for collider in added):
             self._share_mass(body)
@@ -269,7 +276,7 @@ class Physics(Queries):
             self.removed_parts[part.handle] = self.parts.pop(part.handle)
             self._engine.remove_collider(part.handle)
         del body.parts[kept:]
-        if not all(part.collider.sensor for part in cut):
+        if not all(part.built[_SENSOR] for part in cut):  # as built: it may be a sensor now
             self._share_mass(body)
 
     def replace_part(self, body: Body, index: int) -> None:
@@ -284,7 +291,7 @@ class Physics(Queries):
         old = body.parts[index]
         self.removed_parts[old.handle] = self.parts.pop(old.handle)
         self._engine.remove_collider(old.handle)
-        builder = self._collider(collider, body.entity, body.component, 0)
+        builder = self._collider(collider, body.entity, body.mass, 0)
         handle = self._engine.add_collider(builder, body.handle)
         self._engine.colliders[handle].collision_groups = self.groups(collider.layer)
         self.parts[handle] = (body.entity, index)
@@ -301,7 +308,7 @@ class Physics(Queries):
         engine = self._engine.colliders[part.handle]
         engine.friction = collider.friction
         engine.restitution = collider.restitution
-        if not collider.sensor and _given_mass(body) is None:
+        if not collider.sensor and body.mass is None:
             engine.density = collider.density
         part.surface = _fields(collider, SURFACE)
         # Rapier keeps a resting contact's friction and restitution until a collider of the
@@ -315,14 +322,13 @@ class Physics(Queries):
     def _share_mass(self, body: Body) -> None:
         """Spread a given mass over the body's solid parts by volume, as it was at its making,
         after a solid part was added, cut, rebuilt, or made a sensor or solid."""
-        mass = _given_mass(body)
+        if body.mass is None:
+            return
         solid = [part for part in body.parts if not part.collider.sensor]
         volumes = [_volume(part.collider) for part in solid]
         total = sum(volumes)
-        if mass is None or total <= 0:
-            return
         for part, volume in zip(solid, volumes, strict=True):
-            self._engine.colliders[part.handle].mass = mass * volume / total
+            self._engine.colliders[part.handle].mass = body.mass * _share(volume, total)
 
     def remove(self, entity: int) -> None:
         body = self.bodies.pop(entity, None)
@@ -358,7 +364,7 @@ class Physics(Queries):
         return self._ground
 
     def _collider(
-        self, collider: Collider, entity: int, component: RigidBody | None, volume: float
+        self, collider: Collider, entity: int, mass: float | None, volume: float
     ) -> rp.ColliderBuilder:
         shape = shared_shape(collider.shape)
         try:
@@ -377,9 +383,9 @@ class Physics(Queries):
         )
         if collider.sensor:
             builder = builder.density(0.0).active_collision_types(rp.ActiveCollisionTypes.all())
-        elif component is not None and component.mass is not None:
-            share = _volume(collider) / volume if volume > 0 else 0.0
-            builder = builder.mass(component.mass * share) if share else builder.density(0.0)
+        elif mass is not None:
+            share = _share(shape.mass_properties(1.0).mass, volume)
+            builder = builder.mass(mass * share) if share else builder.density(0.0)
         else:
             builder = builder.density(collider.density)
         if collider.sensor or collider.report_contacts:
