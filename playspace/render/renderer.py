@@ -287,8 +287,10 @@ class Renderer:
         boxes = []
         for gpu in self._drawn:
             batch = gpu.batch
-            rows = None if batch is None else batch.scenery if scenery else batch.moving
-            if batch is None or rows is None or not len(rows):
+            if batch is None:
+                continue
+            rows = batch.scenery if scenery else batch.moving
+            if not len(rows):
                 continue
             radius = self._radii[batch.mesh]
             box = shadows.instance_bounds(rows, radius, basis, exact=scenery)

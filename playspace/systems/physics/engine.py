@@ -236,9 +236,9 @@ class Physics(Queries):
             previous,
             kind,
             colliders,
+            mass=given,
         )
         body.spawn = body.pushed = (spatial.Vec3(transform.position), rotation)
-        body.mass = given
         for part, built in zip(parts, builders, strict=True):
             self._attach(body, part, built)
         self.bodies[entity] = body
