@@ -76,23 +76,6 @@ def frustum(
     )
 
 
-def inverse_projection(projection: FloatArray) -> FloatArray:
-    """Clip space back to the eye's: in closed form for a frustum's matrix (every projection
-    made here), through numpy's general inverse for any other (a 4x4 LAPACK call costs
-    several times the closed form, once a view)."""
-    (a, p01, b, p03), (p10, c, d, p13), (p20, p21, e, f), bottom = projection.tolist()
-    if bottom != [0.0, 0.0, -1.0, 0.0] or any((p01, p03, p10, p13, p20, p21)) or not a * c * f:
-        return np.asarray(np.linalg.inv(projection), dtype=np.float64)
-    return np.array(
-        [
-            [1.0 / a, 0.0, 0.0, b / a],
-            [0.0, 1.0 / c, 0.0, d / c],
-            [0.0, 0.0, 0.0, -1.0],
-            [0.0, 0.0, 1.0 / f, e / f],
-        ]
-    )
-
-
 def pose_matrix(pose: Pose) -> FloatArray:
     """The 4x4 matrix of `pose`: from the pose's frame into its parent's."""
     x, y, z, w = spatial.quat_to_xyzw(pose.rotation)

@@ -346,7 +346,7 @@ def test_a_kept_renderer_draws_each_frame_as_it_is_set_changed_back_or_not(gl: C
 def test_a_uniform_is_sent_when_it_changes_and_only_then(gl: Context) -> None:
     """Re-sending the same sky, light and material every view costs a packing and a GL call
     each; the renderer's programs skip a value already sent."""
-    program = Program(gl, shaders.OVERLAY_VERTEX, shaders.SKY_FRAGMENT)
+    program = Program(gl, shaders.SKY_VERTEX, shaders.SKY_FRAGMENT)
     sent: list[object] = []
 
     class Spy:
@@ -358,11 +358,11 @@ def test_a_uniform_is_sent_when_it_changes_and_only_then(gl: Context) -> None:
 
     try:
         program.uniforms["u_zenith"] = Spy()  # type: ignore[assignment]
-        program.uniforms["u_inverse"] = Spy()  # type: ignore[assignment]
+        program.uniforms["u_view_projection"] = Spy()  # type: ignore[assignment]
         for value in ((0.1, 0.2, 0.3), (0.1, 0.2, 0.3), (0.3, 0.2, 0.1), (0.1, 0.2, 0.3)):
             program.set("u_zenith", value)
         for data in (b"a" * 64, b"a" * 64, b"b" * 64):
-            program.write("u_inverse", data)
+            program.write("u_view_projection", data)
     finally:
         program.release()
     assert sent == [(0.1, 0.2, 0.3), (0.3, 0.2, 0.1), (0.1, 0.2, 0.3), b"a" * 64, b"b" * 64]
@@ -392,6 +392,41 @@ def test_the_sky_is_blue_above_hazy_at_the_horizon_and_ground_below(gl: Context)
         1.055 * np.array(sky.ground) ** (1 / 2.4) - 0.055,
     )
     assert bottom == pytest.approx(encoded, abs=2 / 255)
+
+
+def seen_towards(
+    image: np.ndarray, view: View, direction: tuple[float, float, float]
+) -> np.ndarray:
+    """The pixel that looks along `direction` from `view`'s eye."""
+    p = view.pose.position
+    d = np.array(direction) / np.linalg.norm(direction)
+    row, column = pixel_of(view, tuple(np.array([p.x, p.y, p.z]) + 50.0 * d))
+    assert 0 <= row < SIZE[1] and 0 <= column < SIZE[0]
+    return np.asarray(image[row, column])
+
+
+def test_the_sky_turns_with_the_eye_and_stays_where_it_is_as_the_eye_moves(gl: Context) -> None:
+    """An eye far from the origin, turned and looking up: the sun's disc is drawn where the
+    light comes from and the ground colour starts below the horizon, wherever the eye is."""
+    sky, lighting = Sky(), Lighting(direction=(-0.3, -0.4, 0.6))
+    # turned right and up: the sun (31 degrees up) 15 degrees to the eye's left, above its centre
+    turned = spatial.yaw_rotation(math.radians(-41.6)) * spatial.from_axis_angle(
+        spatial.vec3(1.0, 0.0, 0.0), math.radians(20.0)
+    )
+    ahead = turned * spatial.vec3(0.0, 0.0, -1.0)
+    level = math.hypot(ahead.x, ahead.z)
+    below, above = (ahead.x, -0.3 * level, ahead.z), (ahead.x, 0.3 * level, ahead.z)
+    sun = lighting.towards_light()
+    beside = (sun[0] + 0.25, sun[1], sun[2] - 0.25)
+    ground = 1.055 * np.array(sky.ground) ** (1 / 2.4) - 0.055
+    for at in ((0.0, 1.6, 0.0), (800.0, 3.0, -600.0)):
+        view = View(Pose(spatial.vec3(*at), turned), perspective(math.pi / 2, SIZE[0] / SIZE[1]))
+        image = render(gl, World(), view, sky=sky, lighting=lighting, quality=LOW)
+        disc = seen_towards(image, view, sun)
+        assert disc.min() > 0.95  # the disc, on top of the glow
+        assert seen_towards(image, view, beside).mean() < disc.mean() - 0.1
+        assert seen_towards(image, view, below) == pytest.approx(ground, abs=2 / 255)
+        assert seen_towards(image, view, above)[2] > ground[2] + 0.3
 
 
 def test_the_floor_shows_a_metre_grid_and_moving_things_do_not(gl: Context) -> None:

@@ -52,7 +52,6 @@ from playspace.components.sockets import Socket
 from playspace.ecs import Phase, World
 from playspace.formats.telemetry import read_telemetry
 from playspace.loops.replay import replay_source
-from playspace.projection import inverse_projection
 from playspace.render import (
     AssetError,
     Batch,
@@ -335,22 +334,6 @@ def test_the_view_matrix_takes_the_world_into_the_eye() -> None:
     ahead = View(turned, perspective(1.0, 1.0)).view_projection() @ np.array([-1.0, 2.0, 3.0, 1])
     assert ahead[0] / ahead[3] == pytest.approx(0.0, abs=1e-12)
     assert ahead[1] / ahead[3] == pytest.approx(0.0, abs=1e-12)
-
-
-def test_a_view_is_undone_by_its_inverse_in_closed_form_or_not() -> None:
-    """The sky reads each pixel's direction through the inverse view-projection: worked out
-    in closed form for a frustum (a headset's off-centre eye here), by numpy for any other."""
-    eye = Pose(spatial.vec3(0.3, 1.6, -2.0), spatial.from_axis_angle(spatial.vec3(1, 2, 3), 0.8))
-    for projection in (
-        fov_projection(-0.9, 0.7, 0.8, -0.85),
-        np.diag([1.0, 2.0, 3.0, 4.0]),  # not a frustum: the general inverse
-    ):
-        view = View(eye, projection)
-        undone = view.inverse_view_projection() @ view.view_projection()
-        np.testing.assert_allclose(undone, np.eye(4), atol=1e-12)
-        np.testing.assert_allclose(
-            inverse_projection(projection), np.linalg.inv(projection), atol=1e-12
-        )
 
 
 # What is drawn ----------------------------------------------------------------------------

@@ -142,11 +142,10 @@ class SceneInstances:
         self._rows = np.zeros(0, dtype=np.intp)
         self._locals = np.zeros((0, 4, 4))
         # a part whose offset only scales (a primitive at its body's origin, most of them)
-        # scales its model's rows: no 4x4 product; the rest are multiplied out
-        self._local_scales = np.zeros((0, 4, 1))
+        # is its entity's model with that scale folded into the entity's: no 4x4 product;
+        # the rest are multiplied out
+        self._part_scales = np.ones((0, 3))
         self._offset_parts = np.zeros(0, dtype=np.intp)
-        self._models = np.zeros((0, 4, 4))
-        self._gathered = np.zeros((0, 4, 4))
         self._placed = np.zeros((0, 4, 4), dtype=np.float32)
         self._batches: list[Batch] = []
         self._slices: list[slice] = []
@@ -345,10 +344,8 @@ class SceneInstances:
         self._locals = np.array([p.local.T for p in ordered]).reshape(-1, 4, 4)
         diagonals = np.einsum("nii->ni", self._locals)
         only_scales = (self._locals == diagonals[:, :, None] * np.eye(4)).all(axis=(1, 2))
-        self._local_scales = diagonals[:, :, None].copy()
+        self._part_scales = np.where(only_scales[:, None], diagonals[:, :3], 1.0)
         self._offset_parts = np.flatnonzero(~only_scales)
-        self._models = np.zeros((len(self._transforms), 4, 4))
-        self._gathered = np.zeros((len(ordered), 4, 4))
         self._placed = np.zeros((len(ordered), 4, 4), dtype=np.float32)
         self._batches, self._slices, start = [], [], 0
         for (mesh, material), (scenery, moving) in groups.items():
@@ -380,16 +377,15 @@ class SceneInstances:
         hidden = [row for row, device in self._devices if not device.tracked]
         if ghosts or hidden:
             self._split(placed, ghosts, hidden)
-        return _one_per_key(
-            [
-                *self._batches,
-                *self._hover(world),
-                *self._aim(world),
-                *self._trails(world),
-                *self._sockets(world),
-                *self._ghost_hands(world),
-            ]
-        )
+        extra = [
+            *self._hover(world),
+            *self._aim(world),
+            *self._trails(world),
+            *self._sockets(world),
+            *self._ghost_hands(world),
+        ]
+        # the world's own batches are one per key already
+        return _one_per_key([*self._batches, *extra]) if extra else list(self._batches)
 
     def _split(self, placed: F32Array, ghosts: list[int], hidden: list[int]) -> None:
         """Move the parts of ghosted rows from the lit instances to the ghost ones, and drop
@@ -539,13 +535,13 @@ class SceneInstances:
                 position[self._own_rows] = spatial.vec3_rows([t.position for t in self._own])
                 rotation[self._own_rows] = spatial.quat_rows([t.rotation for t in self._own])
         scales = spatial.vec3_rows([t.scale for t in self._transforms])
-        models = trs_many(position, rotation, scales, self._models)
-        np.take(models, self._rows, axis=0, out=self._gathered)
-        # column-major: local transposed @ model transposed; a diagonal local scales rows
-        np.multiply(self._local_scales, self._gathered, out=self._placed)
+        rows = self._rows  # each part's entity: the per-row inputs gathered, not the matrices
+        trs_many(position[rows], rotation[rows], scales[rows] * self._part_scales, self._placed)
         offset = self._offset_parts
-        if len(offset):
-            self._placed[offset] = np.matmul(self._locals[offset], self._gathered[offset])
+        if len(offset):  # column-major: local transposed @ model transposed
+            at = rows[offset]
+            models = trs_many(position[at], rotation[at], scales[at], np.empty((len(at), 4, 4)))
+            self._placed[offset] = np.matmul(self._locals[offset], models)
 
 
 def _consecutive(rows: np.ndarray) -> bool:

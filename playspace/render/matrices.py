@@ -7,12 +7,15 @@ array (``spatial.vec3_rows`` and ``quat_rows`` read them in one copy a field, an
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import numpy as np
 
 from playspace.render.meshes import F32Array
 from playspace.spatial import FloatArray
 
 NO_INSTANCES: F32Array = np.zeros((0, 16), dtype=np.float32)
+Matrices = TypeVar("Matrices", FloatArray, F32Array)
 
 
 def column_major(matrices: FloatArray) -> F32Array:
@@ -26,12 +29,13 @@ def scale_matrix(x: float, y: float, z: float) -> FloatArray:
 
 
 def trs_many(
-    positions: FloatArray, rotations: FloatArray, scales: FloatArray, out: FloatArray
-) -> FloatArray:
+    positions: FloatArray, rotations: FloatArray, scales: FloatArray, out: Matrices
+) -> Matrices:
     """Translate * rotate * scale matrices into `out` (N, 4, 4), *column-major* as OpenGL
-    wants them (``out[n, c]`` is column ``c``). `rotations` are ``xyzw`` quaternions of any
-    non-zero length: each gives the rotation of ``q / |q|``, so an interpolated quaternion
-    needs no normalising first."""
+    wants them (``out[n, c]`` is column ``c``), worked out in float64 and stored in `out`'s
+    precision (float32: the instances uploaded as they are). `rotations` are ``xyzw``
+    quaternions of any non-zero length: each gives the rotation of ``q / |q|``, so an
+    interpolated quaternion needs no normalising first."""
     x, y, z, w = (rotations[:, i] for i in range(4))
     k = 2.0 / np.einsum("ij,ij->i", rotations, rotations)
     x2, y2, z2 = x * k, y * k, z * k

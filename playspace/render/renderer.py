@@ -60,7 +60,7 @@ from playspace.render.gpu import (
 from playspace.render.instances import SceneInstances
 from playspace.render.materials import RGB, Lighting, Material, Palette
 from playspace.render.matrices import column_major
-from playspace.render.meshes import MeshData
+from playspace.render.meshes import F32Array, MeshData
 from playspace.render.quality import HIGH, Quality
 from playspace.render.views import View
 from playspace.spatial import FloatArray
@@ -149,7 +149,7 @@ class Renderer:
         self.simple_lit = Program(ctx, shaders.SURFACE_VERTEX, shaders.SIMPLE_LIT_FRAGMENT)
         self.depth = Program(ctx, shaders.DEPTH_VERTEX, shaders.DEPTH_FRAGMENT)
         self.ghost = Program(ctx, shaders.SURFACE_VERTEX, shaders.GHOST_FRAGMENT)
-        self.sky_program = Program(ctx, shaders.OVERLAY_VERTEX, shaders.SKY_FRAGMENT)
+        self.sky_program = Program(ctx, shaders.SKY_VERTEX, shaders.SKY_FRAGMENT)
         self.overlay = Program(ctx, shaders.OVERLAY_VERTEX, shaders.OVERLAY_FRAGMENT)
         self.resolver = Program(ctx, shaders.OVERLAY_VERTEX, shaders.RESOLVE_FRAGMENT)
         self._screen_arrays = {
@@ -231,7 +231,7 @@ class Renderer:
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
         ctx.depth_func = "<"
         self._lit_pass(matrix, view)
-        self._sky_pass(view, target)
+        self._sky_pass(matrix, view, target)
         if any(gpu.batch is not None and len(gpu.batch.ghosts) for gpu in self._drawn):
             self._ghost_passes(matrix, view, target)
         for render_pass in self._passes:
@@ -280,27 +280,30 @@ class Renderer:
             self._shadow = shadows.ShadowMap(self.ctx, size)
         return self._shadow
 
-    def _bounds(self, basis: FloatArray, *, scenery: bool) -> list[FloatArray]:
-        """The light-space boxes of the batches' scenery, or of their moving instances. A batch
-        with an instance at a NaN or infinite place (a game's bad value) is boxed without it,
-        so the rest of the batch keeps its shadows."""
+    def _scenery_boxes(self, basis: FloatArray) -> list[FloatArray]:
+        """The light-space boxes of the batches' scenery, each instance sized exactly."""
         boxes = []
         for gpu in self._drawn:
             batch = gpu.batch
-            if batch is None:
-                continue
-            rows = batch.scenery if scenery else batch.moving
-            if not len(rows):
-                continue
-            radius = self._radii[batch.mesh]
-            box = shadows.instance_bounds(rows, radius, basis, exact=scenery)
-            if not math.isfinite(float(box.sum())):
-                finite = rows[np.isfinite(rows).all(axis=1)]
-                if not len(finite):
-                    continue
-                box = shadows.instance_bounds(finite, radius, basis, exact=scenery)
-            boxes.append(box)
+            if batch is not None and len(batch.scenery):
+                box = _box(batch.scenery, self._radii[batch.mesh], basis, exact=True)
+                if box is not None:
+                    boxes.append(box)
         return boxes
+
+    def _moving_box(self, basis: FloatArray) -> FloatArray | None:
+        """One light-space box around every moving instance of every batch, each sized as the
+        largest mesh and scale among them allows: a looser box than one a batch, at a fraction
+        of the cost of boxing batch after batch every frame."""
+        batches = [g.batch for g in self._drawn if g.batch is not None and len(g.batch.moving)]
+        if not batches:
+            return None
+        rows = (
+            batches[0].moving
+            if len(batches) == 1
+            else np.concatenate([batch.moving for batch in batches])
+        )
+        return _box(rows, max(self._radii[batch.mesh] for batch in batches), basis, exact=False)
 
     def _shadow_pass(self, view: View) -> None:
         """The light's depth, once a frame (at its first view), fitted around that eye."""
@@ -311,9 +314,10 @@ class Renderer:
         towards = self.lighting.towards_light()
         if self._scenery_bounds[0] != (self._layout, towards):  # scenery moves with neither
             basis = shadows.light_basis(towards)
-            self._scenery_bounds = (self._layout, towards), basis, self._bounds(basis, scenery=True)
+            self._scenery_bounds = (self._layout, towards), basis, self._scenery_boxes(basis)
         _, basis, scenery = self._scenery_bounds
-        boxes = [*scenery, *self._bounds(basis, scenery=False)]
+        moving = self._moving_box(basis)
+        boxes = scenery if moving is None else [*scenery, moving]
         if not boxes:
             boxes = [np.zeros((2, 3))]
         stacked = np.array(boxes)
@@ -372,7 +376,7 @@ class Renderer:
                 lit.set("u_scenery", len(batch.scenery))
                 gpu.opaque.render(batch.opaque_count, program=SIMPLE_LIT if simple else LIT)
 
-    def _sky_pass(self, view: View, framebuffer: moderngl.Framebuffer) -> None:
+    def _sky_pass(self, matrix: bytes, view: View, framebuffer: moderngl.Framebuffer) -> None:
         ctx, sky = self.ctx, self.sky_program
         ctx.depth_func = "<="
         framebuffer.depth_mask = False
@@ -381,7 +385,7 @@ class Renderer:
         sky.set("u_ground_colour", self.sky.ground)
         sky.set("u_sun", self.sky.sun)
         sky.set("u_towards_light", self.lighting.towards_light())
-        sky.write("u_inverse", _gl_matrix(view.inverse_view_projection()))
+        sky.write("u_view_projection", matrix)
         eye = view.pose.position
         sky.set("u_camera", (eye.x, eye.y, eye.z))
         self._screen_arrays[sky].render(moderngl.TRIANGLES, vertices=3)
@@ -447,6 +451,16 @@ class Renderer:
             self.resolver,
         ):
             program.release()
+
+
+def _box(rows: F32Array, radius: float, basis: FloatArray, *, exact: bool) -> FloatArray | None:
+    """:func:`shadows.instance_bounds` of `rows`, without the instances at a NaN or infinite
+    place (a game's bad value), so the rest keep their shadows; None when none is left."""
+    box = shadows.instance_bounds(rows, radius, basis, exact=exact)
+    if math.isfinite(float(box.sum())):
+        return box
+    finite = rows[np.isfinite(rows).all(axis=1)]
+    return shadows.instance_bounds(finite, radius, basis, exact=exact) if len(finite) else None
 
 
 def _gl_matrix(matrix: FloatArray) -> bytes:

@@ -228,20 +228,34 @@ void main() {
 }
 """
 
-# The sky's gradient in the direction through each pixel (from the inverse of the view's
-# view-projection matrix): the horizon's haze, bluer towards the zenith, the ground colour
-# below the horizon, and a glow around the sun (the light's direction).
+# The sky's triangle carries, at each corner, the far plane's point there in world space (the
+# view-projection inverted on the GPU, three small inverses a view instead of one in Python
+# each view). A homogeneous point is linear across the screen and every corner is at w = 1,
+# so the interpolated point is exact, divided per pixel.
+SKY_VERTEX = """
+#version 330 core
+uniform mat4 u_view_projection;
+out vec4 v_far;
+void main() {
+    vec2 corner = vec2(float((gl_VertexID & 1) * 4 - 1), float((gl_VertexID & 2) * 2 - 1));
+    v_far = inverse(u_view_projection) * vec4(corner, 1.0, 1.0);
+    gl_Position = vec4(corner, 1.0, 1.0);
+}
+"""
+
+# The sky's gradient in the direction through each pixel: the horizon's haze, bluer towards
+# the zenith, the ground colour below the horizon, and a glow around the sun (the light's
+# direction).
 SKY_FRAGMENT = (
     """
 #version 330 core
-uniform mat4 u_inverse;
 uniform vec3 u_camera;
 uniform vec3 u_zenith;
 uniform vec3 u_horizon;
 uniform vec3 u_ground_colour;
 uniform vec3 u_sun;
 uniform vec3 u_towards_light;
-in vec2 v_ndc;
+in vec4 v_far;
 out vec4 f_colour;
 """
     + ENCODE_SRGB
@@ -254,8 +268,7 @@ vec3 sky_colour(vec3 d) {
 }
 
 void main() {
-    vec4 far = u_inverse * vec4(v_ndc, 1.0, 1.0);
-    vec3 direction = normalize(far.xyz / far.w - u_camera);
+    vec3 direction = normalize(v_far.xyz / v_far.w - u_camera);
     float sun = max(dot(direction, u_towards_light), 0.0);
     float sun2 = sun * sun;
     float glow = sun2 * sun2 * sun2;  // a wide halo, then a small bright disc

@@ -50,10 +50,11 @@ def instance_bounds(
     sizes each instance by its own scale; otherwise every instance gets the batch's largest
     possible one (sqrt(3) times its largest matrix entry: a looser box, at a tenth of the cost,
     for what moves and is fitted every frame)."""
-    matrices = rows.reshape(-1, 4, 4)
-    # (3, N): numpy reduces each contiguous row fast, where (N, 3) along axis 0 is slow
-    centres = basis @ matrices[:, 3, :3].T
+    # (3, N): numpy reduces each contiguous row fast, where (N, 3) along axis 0 is slow; in
+    # the rows' own precision, as the GPU places them (a float64 product converts them first)
+    centres = basis.astype(rows.dtype) @ rows[:, 12:15].T
     if exact:
+        matrices = rows.reshape(-1, 4, 4)
         scale = np.sqrt(np.einsum("nij,nij->ni", matrices[:, :3, :3], matrices[:, :3, :3]))
         reach = scale.max(axis=1) * radius
         return np.array([(centres - reach).min(axis=1), (centres + reach).max(axis=1)])

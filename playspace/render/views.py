@@ -14,12 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from playspace.projection import (
-    inverse_projection,
-    perspective,
-    pose_matrix,
-    view_matrix,
-)
+from playspace.projection import perspective, view_matrix
 from playspace.spatial import FloatArray, Pose
 
 # The preview's and captures' field of view, across: 90 degrees as a headset gives each eye and
@@ -38,13 +33,6 @@ class View:
     def view_projection(self) -> FloatArray:
         """World space straight to clip space."""
         return self.projection @ view_matrix(self.pose)
-
-    def inverse_view_projection(self) -> FloatArray:
-        """Clip space straight back to world space: the eye's pose undoes its view, worked
-        out in closed form, which holds for a unit rotation (every pose a runtime, the rig
-        or the preview gives is normalised)."""
-        inverse: FloatArray = pose_matrix(self.pose) @ inverse_projection(self.projection)
-        return inverse
 
     def centre(self) -> tuple[float, float]:
         """Where the eye's straight-ahead direction lands in normalised device coordinates:
