@@ -218,6 +218,31 @@ def test_the_lights_box_holds_every_instance_and_fits_the_scenery_exactly() -> N
     assert (loose[0] <= exact[0]).all() and (loose[1] >= exact[1]).all()
 
 
+def test_the_lights_box_maps_what_it_holds_into_clip_and_texture_space() -> None:
+    """The box fitted around a light-space box: its snapped corners go to clip space's -1 and
+    +1 (the side nearest the light to depth -1), the same points to texture space's 0 and 1,
+    and its sides across are cut to the distance around the eye."""
+    basis = shadows.light_basis(Lighting(direction=(-0.3, -0.9, 0.2)).towards_light())
+    low, high = (-3.2, -1.1, -7.4), (2.6, 30.0, 4.1)
+    eye = (1.0, 1.6, -2.0)
+    box = shadows.fit(low, high, basis, eye, 10.0)
+    clip = np.frombuffer(box.clip_bytes(), dtype=np.float32).reshape(4, 4).T
+    lookup = np.frombuffer(box.lookup_bytes(), dtype=np.float32).reshape(4, 4).T
+    x, y, _ = basis @ np.array(eye)  # cut across the light to 10 m around it, then snapped
+    cut_low = (max(low[0], x - 10.0), max(low[1], y - 10.0), low[2])
+    cut_high = (min(high[0], x + 10.0), min(high[1], y + 10.0), high[2])
+    expected_low = [math.floor(v / 0.5) * 0.5 for v in cut_low]
+    expected_high = [math.ceil(v / 0.5) * 0.5 for v in cut_high]
+    expected_high[2] += 0.5  # never flat along the light
+    assert expected_high[1] < 30.0  # the cut took off what is more than 10 m away
+    for corner, clipped in ((expected_low, (-1.0, -1.0, 1.0)), (expected_high, (1, 1, -1))):
+        world = np.append(basis.T @ np.array(corner), 1.0)  # light space back to the world
+        np.testing.assert_allclose(clip @ world, [*clipped, 1.0], atol=1e-5)
+        np.testing.assert_allclose(lookup @ world, [*(np.array(clipped) + 1) / 2, 1.0], atol=1e-5)
+    widths = np.array(expected_high[:2]) - np.array(expected_low[:2])
+    assert box.texel_metres(1024) == pytest.approx(widths.max() / 1024)
+
+
 def test_the_floor_under_a_box_is_in_its_shadow(gl: Context) -> None:
     world, view, shaded, open_floor = shadow_scene()
     slanted = Lighting(direction=(-1.0, -1.0, 0.0))

@@ -66,6 +66,7 @@ from playspace.render.views import View
 from playspace.spatial import FloatArray
 
 GL_FRAMEBUFFER_SRGB = 0x8DB9
+Box = list[list[float]]  # a light-space box: its low corner, then its high one
 GL_SRGB8_ALPHA8 = 0x8C43  # textures: sRGB texels, decoded to linear when sampled
 
 
@@ -163,7 +164,7 @@ class Renderer:
         self._drawn: list[GpuBatch] = []
         self._layout = -1
         # the scenery's light-space boxes, for the layout and light they were worked out for
-        self._scenery_bounds: tuple[object, FloatArray, list[FloatArray]] = (None, np.eye(3), [])
+        self._scenery_bounds: tuple[object, FloatArray, list[Box]] = (None, np.eye(3), [])
         self._passes: list[RenderPass] = []
         self._shadow: shadows.ShadowMap | None = None
         self._shadow_drawn = False  # this frame's shadow map is drawn
@@ -280,7 +281,7 @@ class Renderer:
             self._shadow = shadows.ShadowMap(self.ctx, size)
         return self._shadow
 
-    def _scenery_boxes(self, basis: FloatArray) -> list[FloatArray]:
+    def _scenery_boxes(self, basis: FloatArray) -> list[Box]:
         """The light-space boxes of the batches' scenery, each instance sized exactly."""
         boxes = []
         for gpu in self._drawn:
@@ -288,7 +289,7 @@ class Renderer:
             if batch is not None and len(batch.scenery):
                 box = _box(batch.scenery, self._radii[batch.mesh], basis, exact=True)
                 if box is not None:
-                    boxes.append(box)
+                    boxes.append(box.tolist())
         return boxes
 
     def _moving_box(self, basis: FloatArray) -> FloatArray | None:
@@ -317,14 +318,10 @@ class Renderer:
             self._scenery_bounds = (self._layout, towards), basis, self._scenery_boxes(basis)
         _, basis, scenery = self._scenery_bounds
         moving = self._moving_box(basis)
-        boxes = scenery if moving is None else [*scenery, moving]
-        if not boxes:
-            boxes = [np.zeros((2, 3))]
-        stacked = np.array(boxes)
-        bounds = np.array([stacked[:, 0].min(axis=0), stacked[:, 1].max(axis=0)])
+        low, high = _union(scenery if moving is None else [*scenery, moving.tolist()])
         eye = view.pose.position
-        shadow.clip = shadows.fit(
-            bounds, basis, np.array([eye.x, eye.y, eye.z]), self.quality.shadow_distance
+        shadow.box = shadows.fit(
+            low, high, basis, (eye.x, eye.y, eye.z), self.quality.shadow_distance
         )
         ctx = self.ctx
         shadow.framebuffer.use()
@@ -333,7 +330,7 @@ class Renderer:
         ctx.depth_func = "<"
         ctx.polygon_offset = (2.0, 4.0)  # slope-scaled: steep faces get more (ModernGL
         # enables the offset while either number is non-zero)
-        self.depth.write("u_light", _gl_matrix(shadow.clip))
+        self.depth.write("u_light", shadow.box.clip_bytes())
         for gpu in self._drawn:
             batch = gpu.batch
             if batch is not None and batch.opaque_count:
@@ -366,7 +363,7 @@ class Renderer:
         lit.set("u_shadow_map", 1)
         if shadow is not None:
             shadow.texture.use(1)
-            lit.write("u_light", _gl_matrix(shadow.lookup))
+            lit.write("u_light", shadow.box.lookup_bytes())
             lit.set("u_normal_offset", shadow.normal_offset())
             lit.set("u_shadow_texel", 1.0 / shadow.size)
         for gpu in self._drawn:
@@ -453,6 +450,15 @@ class Renderer:
             program.release()
 
 
+def _union(boxes: list[Box]) -> tuple[shadows.Vector, shadows.Vector]:
+    """The light-space box around `boxes` (low, high); around the origin when there are none."""
+    if not boxes:
+        return (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
+    lows, highs = [low for low, _ in boxes], [high for _, high in boxes]
+    low = (min(v[0] for v in lows), min(v[1] for v in lows), min(v[2] for v in lows))
+    return low, (max(v[0] for v in highs), max(v[1] for v in highs), max(v[2] for v in highs))
+
+
 def _box(rows: F32Array, radius: float, basis: FloatArray, *, exact: bool) -> FloatArray | None:
     """:func:`shadows.instance_bounds` of `rows`, without the instances at a NaN or infinite
     place (a game's bad value), so the rest keep their shadows; None when none is left."""
@@ -461,8 +467,3 @@ def _box(rows: F32Array, radius: float, basis: FloatArray, *, exact: bool) -> Fl
         return box
     finite = rows[np.isfinite(rows).all(axis=1)]
     return shadows.instance_bounds(finite, radius, basis, exact=exact) if len(finite) else None
-
-
-def _gl_matrix(matrix: FloatArray) -> bytes:
-    """One 4x4 matrix (maths layout) as the column-major float32 bytes a uniform takes."""
-    return column_major(matrix[None]).tobytes()

@@ -16,6 +16,8 @@ texels in hardware (a 2x2 percentage-closer filter); the high preset takes four 
 from __future__ import annotations
 
 import math
+import struct
+from dataclasses import dataclass
 
 import moderngl
 import numpy as np
@@ -26,10 +28,6 @@ from playspace.spatial import FloatArray
 
 SNAP = 0.5  # metres: the box's sides move in steps this size
 SQRT3 = 3.0**0.5  # a 3x3 matrix's columns are at most this times its largest entry long
-# Clip space [-1, 1] to texture space [0, 1] on every axis.
-TO_TEXTURE = np.array(
-    [[0.5, 0, 0, 0.5], [0, 0.5, 0, 0.5], [0, 0, 0.5, 0.5], [0, 0, 0, 1.0]], dtype=np.float64
-)
 
 
 def light_basis(towards_light: RGB) -> FloatArray:
@@ -63,44 +61,67 @@ def instance_bounds(
     return np.array([centres.min(axis=1) - largest, centres.max(axis=1) + largest])
 
 
-def fit(bounds: FloatArray, basis: FloatArray, eye: FloatArray, distance: float) -> FloatArray:
-    """The light's clip matrix (world to clip, 4x4) for the scene's light-space `bounds`
-    (2, 3), its sides cut to `distance` around the `eye` (world position) and snapped.
-    Worked out in Python floats: a frame's dozens of numpy calls on three numbers cost four
-    times as much."""
-    low, high = bounds.tolist()
-    at = (basis @ eye).tolist()
+Vector = tuple[float, float, float]
+Row = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class LightBox:
+    """The light's box for a frame: the first three rows of its world-to-clip matrix (the
+    fourth is 0, 0, 0, 1: an orthographic box) and its larger side across the light, in
+    metres. Python floats: a frame's light matrices are a handful of numbers, where each
+    numpy call would cost more than the arithmetic (and several times that after a frame
+    drawn on the CPU has left the caches cold)."""
+
+    rows: tuple[Row, Row, Row]
+    across: float
+
+    def clip_bytes(self) -> bytes:
+        """World to the light's clip space, as the column-major float32 a uniform takes."""
+        return _column_major(self.rows)
+
+    def lookup_bytes(self) -> bytes:
+        """World to shadow-map texture space (xy the texel, z the depth to compare): clip
+        space's [-1, 1] halved into [0, 1] on every axis."""
+        x, y, z = ((a / 2, b / 2, c / 2, d / 2 + 0.5) for a, b, c, d in self.rows)
+        return _column_major((x, y, z))
+
+    def texel_metres(self, size: int) -> float:
+        """How wide one texel of a `size` map is on the ground, at most, in metres."""
+        return self.across / size
+
+
+UNIT_BOX = LightBox(((1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0), (0.0, 0.0, 1.0, 0.0)), 2.0)
+
+
+def fit(low: Vector, high: Vector, basis: FloatArray, eye: Vector, distance: float) -> LightBox:
+    """The light's box for the scene's light-space box (`low`, `high`), its sides cut to
+    `distance` around the `eye` (world position) and snapped."""
+    rows = basis.tolist()
+    at = [r[0] * eye[0] + r[1] * eye[1] + r[2] * eye[2] for r in rows]
+    lows, highs = list(low), list(high)
     for i in (0, 1):  # across the light
-        low[i], high[i] = max(low[i], at[i] - distance), min(high[i], at[i] + distance)
-        if low[i] >= high[i]:  # nothing drawn near the eye: the box around the eye itself
-            low[i], high[i] = at[i] - distance, at[i] + distance
-    low = [math.floor(v / SNAP) * SNAP for v in low]
-    high = [math.ceil(v / SNAP) * SNAP for v in high]
-    high[2] += SNAP  # never a flat box
-    (lx, ly, lz), (hx, hy, hz) = low, high
-    # back (z) grows towards the light: the nearest to the light is the largest z, depth -1
-    clip = np.array(
-        [
-            [2.0 / (hx - lx), 0.0, 0.0, -(hx + lx) / (hx - lx)],
-            [0.0, 2.0 / (hy - ly), 0.0, -(hy + ly) / (hy - ly)],
-            [0.0, 0.0, -2.0 / (hz - lz), (hz + lz) / (hz - lz)],
-            [0.0, 0.0, 0.0, 1.0],
-        ]
-    )
-    clip[:3, :3] = clip[:3, :3] @ basis  # into the light's frame first
-    return clip
+        lows[i], highs[i] = max(low[i], at[i] - distance), min(high[i], at[i] + distance)
+        if lows[i] >= highs[i]:  # nothing drawn near the eye: the box around the eye itself
+            lows[i], highs[i] = at[i] - distance, at[i] + distance
+    lows = [math.floor(v / SNAP) * SNAP for v in lows]
+    highs = [math.ceil(v / SNAP) * SNAP for v in highs]
+    highs[2] += SNAP  # never a flat box
+    # back (z) grows towards the light: the nearest to the light is the largest z, depth -1;
+    # each row is the light's axis scaled into [-1, 1], so world points go straight in
+    made = []
+    for axis, (lo, hi, sign) in enumerate(zip(lows, highs, (1.0, 1.0, -1.0), strict=True)):
+        scale = sign * 2.0 / (hi - lo)
+        x, y, z = rows[axis]
+        made.append((scale * x, scale * y, scale * z, -sign * (hi + lo) / (hi - lo)))
+    return LightBox((made[0], made[1], made[2]), max(highs[0] - lows[0], highs[1] - lows[1]))
 
 
-def texel_metres(clip: FloatArray, size: int) -> float:
-    """How wide one texel of a `size` map is on the ground, at most, in metres."""
-    across = min(_length(clip[0, :3]), _length(clip[1, :3]))  # 2 / width
-    return 2.0 / across / size
-
-
-def _length(vector: FloatArray) -> float:
-    """The length of a 3-vector, in Python floats (numpy's norm costs four times as much)."""
-    x, y, z = vector.tolist()
-    return math.sqrt(x * x + y * y + z * z)
+def _column_major(rows: tuple[Row, Row, Row]) -> bytes:
+    """A 4x4 matrix given by its first three rows (the fourth 0, 0, 0, 1) as column-major
+    float32 bytes."""
+    (a, b, c, d), (e, f, g, h), (i, j, k, m) = rows
+    return struct.pack("16f", a, e, i, 0.0, b, f, j, 0.0, c, g, k, 0.0, d, h, m, 1.0)
 
 
 class ShadowMap:
@@ -113,17 +134,11 @@ class ShadowMap:
         self.texture.filter = (moderngl.LINEAR, moderngl.LINEAR)
         self.texture.repeat_x = self.texture.repeat_y = False
         self.framebuffer = ctx.framebuffer(depth_attachment=self.texture)
-        self.clip = np.eye(4)
-
-    @property
-    def lookup(self) -> FloatArray:
-        """World to shadow-map texture space (xy the texel, z the depth to compare)."""
-        lookup: FloatArray = TO_TEXTURE @ self.clip
-        return lookup
+        self.box = UNIT_BOX
 
     def normal_offset(self) -> float:
         """How far off the surface, in metres, surfaces look themselves up."""
-        return 1.5 * texel_metres(self.clip, self.size)
+        return 1.5 * self.box.texel_metres(self.size)
 
     def release(self) -> None:
         self.framebuffer.release()
