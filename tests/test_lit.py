@@ -216,6 +216,14 @@ def test_the_lights_box_holds_every_instance_and_fits_the_scenery_exactly() -> N
     )
     loose = shadows.instance_bounds(rows, radius, basis, exact=False)
     assert (loose[0] <= exact[0]).all() and (loose[1] >= exact[1]).all()
+    bad = rows.copy()
+    bad[3, 12], bad[7, :] = np.nan, np.inf  # a NaN place, an infinite matrix
+    for sized in (True, False):
+        kept = shadows.finite_bounds(bad, radius, basis, exact=sized)
+        others = np.delete(rows, [3, 7], axis=0)
+        expected = shadows.instance_bounds(others, radius, basis, exact=sized)
+        np.testing.assert_array_equal(kept, expected)  # the rest boxed, not dropped
+    assert shadows.finite_bounds(bad[[3, 7]], radius, basis, exact=False) is None
 
 
 def test_the_lights_box_maps_what_it_holds_into_clip_and_texture_space() -> None:

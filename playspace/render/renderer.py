@@ -35,7 +35,6 @@ freed when the world's structure changes.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -60,13 +59,12 @@ from playspace.render.gpu import (
 from playspace.render.instances import SceneInstances
 from playspace.render.materials import RGB, Lighting, Material, Palette
 from playspace.render.matrices import column_major
-from playspace.render.meshes import F32Array, MeshData
+from playspace.render.meshes import MeshData
 from playspace.render.quality import HIGH, Quality
 from playspace.render.views import View
 from playspace.spatial import FloatArray
 
 GL_FRAMEBUFFER_SRGB = 0x8DB9
-Box = list[list[float]]  # a light-space box: its low corner, then its high one
 GL_SRGB8_ALPHA8 = 0x8C43  # textures: sRGB texels, decoded to linear when sampled
 
 
@@ -164,7 +162,7 @@ class Renderer:
         self._drawn: list[GpuBatch] = []
         self._layout = -1
         # the scenery's light-space boxes, for the layout and light they were worked out for
-        self._scenery_bounds: tuple[object, FloatArray, list[Box]] = (None, np.eye(3), [])
+        self._scenery_bounds: tuple[object, FloatArray, list[shadows.Box]] = (None, np.eye(3), [])
         self._passes: list[RenderPass] = []
         self._shadow: shadows.ShadowMap | None = None
         self._shadow_drawn = False  # this frame's shadow map is drawn
@@ -281,13 +279,15 @@ class Renderer:
             self._shadow = shadows.ShadowMap(self.ctx, size)
         return self._shadow
 
-    def _scenery_boxes(self, basis: FloatArray) -> list[Box]:
+    def _scenery_boxes(self, basis: FloatArray) -> list[shadows.Box]:
         """The light-space boxes of the batches' scenery, each instance sized exactly."""
         boxes = []
         for gpu in self._drawn:
             batch = gpu.batch
             if batch is not None and len(batch.scenery):
-                box = _box(batch.scenery, self._radii[batch.mesh], basis, exact=True)
+                box = shadows.finite_bounds(
+                    batch.scenery, self._radii[batch.mesh], basis, exact=True
+                )
                 if box is not None:
                     boxes.append(box.tolist())
         return boxes
@@ -304,7 +304,8 @@ class Renderer:
             if len(batches) == 1
             else np.concatenate([batch.moving for batch in batches])
         )
-        return _box(rows, max(self._radii[batch.mesh] for batch in batches), basis, exact=False)
+        radius = max(self._radii[batch.mesh] for batch in batches)
+        return shadows.finite_bounds(rows, radius, basis, exact=False)
 
     def _shadow_pass(self, view: View) -> None:
         """The light's depth, once a frame (at its first view), fitted around that eye."""
@@ -318,7 +319,7 @@ class Renderer:
             self._scenery_bounds = (self._layout, towards), basis, self._scenery_boxes(basis)
         _, basis, scenery = self._scenery_bounds
         moving = self._moving_box(basis)
-        low, high = _union(scenery if moving is None else [*scenery, moving.tolist()])
+        low, high = shadows.union(scenery if moving is None else [*scenery, moving.tolist()])
         eye = view.pose.position
         shadow.box = shadows.fit(
             low, high, basis, (eye.x, eye.y, eye.z), self.quality.shadow_distance
@@ -448,22 +449,3 @@ class Renderer:
             self.resolver,
         ):
             program.release()
-
-
-def _union(boxes: list[Box]) -> tuple[shadows.Vector, shadows.Vector]:
-    """The light-space box around `boxes` (low, high); around the origin when there are none."""
-    if not boxes:
-        return (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
-    lows, highs = [low for low, _ in boxes], [high for _, high in boxes]
-    low = (min(v[0] for v in lows), min(v[1] for v in lows), min(v[2] for v in lows))
-    return low, (max(v[0] for v in highs), max(v[1] for v in highs), max(v[2] for v in highs))
-
-
-def _box(rows: F32Array, radius: float, basis: FloatArray, *, exact: bool) -> FloatArray | None:
-    """:func:`shadows.instance_bounds` of `rows`, without the instances at a NaN or infinite
-    place (a game's bad value), so the rest keep their shadows; None when none is left."""
-    box = shadows.instance_bounds(rows, radius, basis, exact=exact)
-    if math.isfinite(float(box.sum())):
-        return box
-    finite = rows[np.isfinite(rows).all(axis=1)]
-    return shadows.instance_bounds(finite, radius, basis, exact=exact) if len(finite) else None

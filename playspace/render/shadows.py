@@ -28,6 +28,9 @@ from playspace.spatial import FloatArray
 
 SNAP = 0.5  # metres: the box's sides move in steps this size
 SQRT3 = 3.0**0.5  # a 3x3 matrix's columns are at most this times its largest entry long
+Vector = tuple[float, float, float]
+Row = tuple[float, float, float, float]
+Box = list[list[float]]  # a light-space box: its low corner, then its high one
 
 
 def light_basis(towards_light: RGB) -> FloatArray:
@@ -45,7 +48,7 @@ def instance_bounds(
 ) -> FloatArray:
     """The light-space box (2, 3: low, high) around instances given as column-major model
     matrices (N, 16) of a mesh whose vertices lie within `radius` of its origin. `exact`
-    sizes each instance by its own scale; otherwise every instance gets the batch's largest
+    sizes each instance by its own scale; otherwise every instance gets the rows' largest
     possible one (sqrt(3) times its largest matrix entry: a looser box, at a tenth of the cost,
     for what moves and is fitted every frame)."""
     # (3, N): numpy reduces each contiguous row fast, where (N, 3) along axis 0 is slow; in
@@ -61,8 +64,25 @@ def instance_bounds(
     return np.array([centres.min(axis=1) - largest, centres.max(axis=1) + largest])
 
 
-Vector = tuple[float, float, float]
-Row = tuple[float, float, float, float]
+def union(boxes: list[Box]) -> tuple[Vector, Vector]:
+    """The light-space box around `boxes` (low, high); around the origin when there are none."""
+    if not boxes:
+        return (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
+    lows, highs = [low for low, _ in boxes], [high for _, high in boxes]
+    low = (min(v[0] for v in lows), min(v[1] for v in lows), min(v[2] for v in lows))
+    return low, (max(v[0] for v in highs), max(v[1] for v in highs), max(v[2] for v in highs))
+
+
+def finite_bounds(
+    rows: F32Array, radius: float, basis: FloatArray, *, exact: bool
+) -> FloatArray | None:
+    """:func:`instance_bounds` of `rows`, without the instances at a NaN or infinite
+    place (a game's bad value), so the rest keep their shadows; None when none is left."""
+    box = instance_bounds(rows, radius, basis, exact=exact)
+    if math.isfinite(float(box.sum())):
+        return box
+    finite = rows[np.isfinite(rows).all(axis=1)]
+    return instance_bounds(finite, radius, basis, exact=exact) if len(finite) else None
 
 
 @dataclass(frozen=True, slots=True)
