@@ -27,13 +27,15 @@ def start(*args: str | Path) -> subprocess.Popen[str]:
     )  # fmt: skip
 
 
-def wait_for_lines(path: Path, count: int, run: subprocess.Popen[str]) -> None:
+def wait_for_steps(path: Path, count: int, run: subprocess.Popen[str]) -> None:
+    """Until the telemetry at `path` holds `count` whole step records (its header line and
+    any event lines are not steps)."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and run.poll() is None:
-        if path.exists() and path.read_text().count("\n") >= count:
-            return
+        if path.exists() and path.read_text().count('{"step":') >= count + 1:
+            return  # one more begun: the first `count` are whole lines
         time.sleep(0.05)
-    raise AssertionError(f"{path} never reached {count} lines (exit {run.poll()})")
+    raise AssertionError(f"{path} never reached {count} steps (exit {run.poll()})")
 
 
 def whole(path: Path) -> Telemetry:
@@ -51,7 +53,7 @@ def test_a_run_ended_by_a_signal_keeps_its_telemetry_and_says_how_far_it_got(
 ) -> None:
     telemetry = tmp_path / "long.jsonl"
     run = start("run", KITCHEN, "--headless", "--seconds", "3600", "--telemetry", telemetry)
-    wait_for_lines(telemetry, 50, run)
+    wait_for_steps(telemetry, 50, run)
     run.send_signal(sent)
     _, err = run.communicate(timeout=60)
     assert run.returncode == 130, err
