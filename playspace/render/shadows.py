@@ -77,8 +77,11 @@ def finite_bounds(
     rows: F32Array, radius: float, basis: FloatArray, *, exact: bool
 ) -> FloatArray | None:
     """:func:`instance_bounds` of `rows`, without the instances at a NaN or infinite
-    place (a game's bad value), so the rest keep their shadows; None when none is left."""
-    box = instance_bounds(rows, radius, basis, exact=exact)
+    place (a game's bad value), so the rest keep their shadows; None when none is left.
+    Such a value is expected here, so numpy is not let to warn of it (once per run, from deep
+    inside the renderer, naming nothing the game wrote)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        box = instance_bounds(rows, radius, basis, exact=exact)
     if math.isfinite(float(box.sum())):
         return box
     finite = rows[np.isfinite(rows).all(axis=1)]
