@@ -289,10 +289,10 @@ class Renderer:
                     batch.scenery, self._radii[batch.mesh], basis, exact=True
                 )
                 if box is not None:
-                    boxes.append(box.tolist())
+                    boxes.append(box)
         return boxes
 
-    def _moving_box(self, basis: FloatArray) -> FloatArray | None:
+    def _moving_box(self, basis: FloatArray) -> shadows.Box | None:
         """One light-space box around every moving instance of every batch, each sized as the
         largest mesh and scale among them allows: a looser box than one a batch, at a fraction
         of the cost of boxing batch after batch every frame."""
@@ -319,7 +319,7 @@ class Renderer:
             self._scenery_bounds = (self._layout, towards), basis, self._scenery_boxes(basis)
         _, basis, scenery = self._scenery_bounds
         moving = self._moving_box(basis)
-        low, high = shadows.union(scenery if moving is None else [*scenery, moving.tolist()])
+        low, high = shadows.union(scenery if moving is None else [*scenery, moving])
         eye = view.pose.position
         shadow.box = shadows.fit(
             low, high, basis, (eye.x, eye.y, eye.z), self.quality.shadow_distance

@@ -73,19 +73,20 @@ def union(boxes: list[Box]) -> tuple[Vector, Vector]:
     return low, (max(v[0] for v in highs), max(v[1] for v in highs), max(v[2] for v in highs))
 
 
-def finite_bounds(
-    rows: F32Array, radius: float, basis: FloatArray, *, exact: bool
-) -> FloatArray | None:
-    """:func:`instance_bounds` of `rows`, without the instances at a NaN or infinite
-    place (a game's bad value), so the rest keep their shadows; None when none is left.
-    Such a value is expected here, so numpy is not let to warn of it (once per run, from deep
-    inside the renderer, naming nothing the game wrote)."""
+def finite_bounds(rows: F32Array, radius: float, basis: FloatArray, *, exact: bool) -> Box | None:
+    """:func:`instance_bounds` of `rows` as a :data:`Box` for :func:`union`, without the
+    instances at a NaN or infinite place (a game's bad value), so the rest keep their shadows;
+    None when none is left. Such a value is expected here, so numpy is not let to warn of it
+    (once per run, from deep inside the renderer, naming nothing the game wrote)."""
     with np.errstate(invalid="ignore", over="ignore"):
         box = instance_bounds(rows, radius, basis, exact=exact)
-    if math.isfinite(float(box.sum())):
-        return box
-    finite = rows[np.isfinite(rows).all(axis=1)]
-    return instance_bounds(finite, radius, basis, exact=exact) if len(finite) else None
+    if not math.isfinite(float(box.sum())):
+        finite = rows[np.isfinite(rows).all(axis=1)]
+        if not len(finite):
+            return None
+        box = instance_bounds(finite, radius, basis, exact=exact)
+    corners: Box = box.tolist()
+    return corners
 
 
 @dataclass(frozen=True, slots=True)
