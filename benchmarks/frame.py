@@ -60,11 +60,11 @@ sys.path.insert(0, str(ROOT))
 
 from playspace import spatial  # noqa: E402
 from playspace.app import build_world  # noqa: E402
+from playspace.app.game import load_example  # noqa: E402
 from playspace.components import Grabbable, Prop, Transform  # noqa: E402
 from playspace.components.physics import Box, Collider, Colliders, RigidBody, Sphere  # noqa: E402
 from playspace.ecs import World  # noqa: E402
-from playspace.example import load_example  # noqa: E402
-from playspace.scene import load_scene  # noqa: E402
+from playspace.formats.scene import load_scene  # noqa: E402
 from playspace.systems.input import ReplaySource, load_trace  # noqa: E402
 from playspace.systems.physics import Physics  # noqa: E402
 from playspace.systems.physics.convert import read_poses  # noqa: E402

@@ -36,11 +36,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from playspace.app.replay import prepare_replay, replay_source
+from playspace.app.spawn import player_start_for
 from playspace.components.scene import PlayerStart
-from playspace.loops.replay import prepare_replay, replay_source
+from playspace.formats.scene import load_scene
 from playspace.net import Client, Host, Network, play
 from playspace.net.session import paced
-from playspace.scene import load_scene, player_start_for
 from playspace.systems.player import spawn_player
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -47,13 +47,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from playspace import spatial
 from playspace.app import build_world
+from playspace.app.replay import replay_source
 from playspace.components import Prop, Static, Transform
 from playspace.components.physics import Box, Collider, Colliders, PreviousTransform, Sphere
 from playspace.ecs import World
-from playspace.loops.replay import replay_source
+from playspace.formats.scene import load_scene
 from playspace.render import Offscreen, Renderer, create_context, eye_view, preview_view
 from playspace.render.quality import PRESETS, Quality
-from playspace.scene import load_scene
 from playspace.spatial import Pose
 from playspace.systems.drawn import DrawnPlugin, place_drawn
 

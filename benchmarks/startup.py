@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 COLD_KITCHEN = """
 from pathlib import Path
-from playspace.loops.replay import prepare_replay
+from playspace.app.replay import prepare_replay
 prepare_replay(Path("examples/kitchen.py"), None).world().step()
 """
 CASES = {

@@ -3,7 +3,7 @@ how far the drawn hand is from where tracking put it.
 
 Runs the kitchen example through ``playspace.loops.headset`` against the runtime that
 ``XR_RUNTIME_JSON`` names (Monado, with its ``remote`` driver fed a scripted hand by
-``playspace.monado``), drawing both eyes through EGL. Two figures, each per display frame:
+``playspace.xr.monado``), drawing both eyes through EGL. Two figures, each per display frame:
 
 - **overhead**: the time spent outside ``world.advance`` and drawing the eyes: polling
   events, syncing actions and locating head and hands, mapping them, locating the eyes,
@@ -117,12 +117,12 @@ def timed_xr_calls(timer: Timer, by_name: dict[str, Timer]) -> Iterator[None]:
 def measure(display_hz: float, speed: float, seconds: float) -> dict[str, Any]:
     """One run of the kitchen against the runtime: per-frame overhead and hand gaps."""
     from playspace.app import build_world, load_target
+    from playspace.components.input import InputSource
+    from playspace.loops.drive import trace_driver
     from playspace.loops.eyes import headset_eyes
     from playspace.loops.headset import open_backend
     from playspace.loops.vr_loop import VrLoop
-    from playspace.monado import RemoteDriver
     from playspace.render import Renderer, create_context
-    from playspace.systems.input import InputSource
 
     os.environ["NULL_COMPOSITOR_HZ"] = f"{display_hz:g}"
     scene, example = load_target(KITCHEN)
@@ -130,7 +130,7 @@ def measure(display_hz: float, speed: float, seconds: float) -> dict[str, Any]:
     ctx = create_context()
     renderer = Renderer(ctx)
     backend = open_backend("vr_frame benchmark", graphics=True)
-    driver = RemoteDriver(sweeping(speed, seconds + 5.0))
+    driver = trace_driver(sweeping(speed, seconds + 5.0))
     driver.start()
     inside, drawing, xr_time = Timer(), Timer(), Timer()
     by_call: dict[str, Timer] = {}

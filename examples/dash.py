@@ -27,7 +27,7 @@ from playspace.prelude import (
     on_origin,
     outfit_players,
     spatial,
-    to_world,
+    tracked_world_pose,
 )
 
 SCENE = "roomscale.toml"
@@ -68,7 +68,7 @@ def dash(world: World, rig: Rig, disabled: bool) -> bool:
         state.armed = True
     elif state.armed and state.left <= 0.0:
         origin = world.get(rig.origin, Transform)
-        head = to_world(origin, world.get(rig.head, TrackedDevice).pose)
+        head = tracked_world_pose(origin.pose(), world.get(rig.head, TrackedDevice).pose)
         state.left, state.heading, state.armed = DISTANCE, spatial.yaw(head.rotation), False
         state.dashes.append(0.0)
     motion = world.get(rig.body, CharacterMotion)

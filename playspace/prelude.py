@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from playspace import spatial
     from playspace.app import DefaultPlugins, ScenePlugin, Seed, build_world, load_target
+    from playspace.app.spawn import SpawnedScene
     from playspace.components import (
         DeviceRole,
         Grabbable,
@@ -46,6 +47,8 @@ if TYPE_CHECKING:
         HandJoint,
         HandJoints,
         InputFrame,
+        InputSource,
+        InputState,
     )
     from playspace.components.interactables import Dial, Lever, PushButton
     from playspace.components.interaction import GrabSettings, Hand
@@ -93,11 +96,9 @@ if TYPE_CHECKING:
     from playspace.components.sockets import Socket
     from playspace.components.text import Label, ScreenText
     from playspace.ecs import Despawned, Phase, Plugin, World, system
-    from playspace.scene import Scene, SpawnedScene, load_scene
+    from playspace.formats.scene import Scene, load_scene
     from playspace.spatial import Pose, Quat, Vec3
-    from playspace.systems.haptics import HapticsPlugin
     from playspace.systems.input import (
-        InputSource,
         ReplaySource,
         ScriptedSource,
         device_pose,
@@ -105,6 +106,8 @@ if TYPE_CHECKING:
         load_trace,
         standing,
     )
+    from playspace.systems.input.placement import tracked_world_pose
+    from playspace.systems.input.tracking import TrackingRejected
     from playspace.systems.interaction import GrabPlugin, ThrowPlugin, release_velocity
     from playspace.systems.interaction.events import (
         Grabbed,
@@ -117,6 +120,7 @@ if TYPE_CHECKING:
         Socketed,
         Unsocketed,
     )
+    from playspace.systems.interaction.haptics import HapticsPlugin
     from playspace.systems.interaction.interactables import (
         ButtonPressed,
         ButtonReleased,
@@ -124,7 +128,7 @@ if TYPE_CHECKING:
         InteractablesPlugin,
         LeverMoved,
     )
-    from playspace.systems.movers import MoverPlugin
+    from playspace.systems.interaction.trails import TrailPlugin
     from playspace.systems.panels import PanelsPlugin, add_panel_content
     from playspace.systems.physics import (
         ContactBegan,
@@ -139,6 +143,7 @@ if TYPE_CHECKING:
         SensorExited,
         ShapeHit,
     )
+    from playspace.systems.physics.movers import MoverPlugin
     from playspace.systems.player import Arrival, RigPlugin, Roster, despawn_player
     from playspace.systems.player.climb import ClimbPlugin
     from playspace.systems.player.events import (
@@ -167,12 +172,10 @@ if TYPE_CHECKING:
     )
     from playspace.systems.player.movement import CrouchPlugin, JumpPlugin, SprintPlugin
     from playspace.systems.player.players import on_origin, outfit_players, spawn_player
-    from playspace.systems.player.poses import horizontal, to_world
+    from playspace.systems.player.poses import horizontal
     from playspace.systems.player.providers import add_provider, locomotion_provider
     from playspace.systems.player.seated import SeatedPlugin, calibrate
     from playspace.systems.telemetry import TelemetryPlugin, record_events
-    from playspace.systems.tracking import InputState, TrackingRejected
-    from playspace.systems.trails import TrailPlugin
 
 # Where each name lives: the module imported the first time a game asks for the name.
 _HOMES: dict[str, tuple[str, ...]] = {
@@ -203,6 +206,8 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "HandJoint",
         "HandJoints",
         "InputFrame",
+        "InputSource",
+        "InputState",
     ),
     "playspace.components.interactables": ("Dial", "Lever", "PushButton"),
     "playspace.components.interaction": ("GrabSettings", "Hand"),
@@ -250,10 +255,10 @@ _HOMES: dict[str, tuple[str, ...]] = {
     "playspace.components.sockets": ("Socket",),
     "playspace.components.text": ("Label", "ScreenText"),
     "playspace.ecs": ("Despawned", "Phase", "Plugin", "World", "system"),
-    "playspace.scene": ("Scene", "SpawnedScene", "load_scene"),
-    "playspace.systems.haptics": ("HapticsPlugin",),
+    "playspace.formats.scene": ("Scene", "load_scene"),
+    "playspace.app.spawn": ("SpawnedScene",),
+    "playspace.systems.interaction.haptics": ("HapticsPlugin",),
     "playspace.systems.input": (
-        "InputSource",
         "ReplaySource",
         "ScriptedSource",
         "device_pose",
@@ -280,7 +285,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "InteractablesPlugin",
         "LeverMoved",
     ),
-    "playspace.systems.movers": ("MoverPlugin",),
+    "playspace.systems.physics.movers": ("MoverPlugin",),
     "playspace.systems.panels": ("PanelsPlugin", "add_panel_content"),
     "playspace.systems.physics": (
         "ContactBegan",
@@ -322,13 +327,14 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "Turned",
     ),
     "playspace.systems.player.movement": ("CrouchPlugin", "JumpPlugin", "SprintPlugin"),
-    "playspace.systems.player.poses": ("horizontal", "to_world"),
+    "playspace.systems.player.poses": ("horizontal",),
+    "playspace.systems.input.placement": ("tracked_world_pose",),
     "playspace.systems.player.players": ("on_origin", "outfit_players", "spawn_player"),
     "playspace.systems.player.providers": ("add_provider", "locomotion_provider"),
     "playspace.systems.player.seated": ("SeatedPlugin", "calibrate"),
     "playspace.systems.telemetry": ("TelemetryPlugin", "record_events"),
-    "playspace.systems.tracking": ("InputState", "TrackingRejected"),
-    "playspace.systems.trails": ("TrailPlugin",),
+    "playspace.systems.input.tracking": ("TrackingRejected",),
+    "playspace.systems.interaction.trails": ("TrailPlugin",),
 }
 _HOME = {name: module for module, names in _HOMES.items() for name in names}
 
@@ -502,7 +508,7 @@ __all__ = [
     "spawn_player",
     "standing",
     "system",
-    "to_world",
+    "tracked_world_pose",
 ]
 
 

@@ -11,7 +11,7 @@ What the runtime needs (facts of Monado as built for these machines):
   by Mesa's software Vulkan and dropped). ``NULL_COMPOSITOR_HZ`` sets its frame rate (90, 72,
   ...), a change to upstream Monado, which fixes the null compositor at 20 Hz.
 - ``P_OVERRIDE_ACTIVE_CONFIG=remote``: a headset and two Valve Index controllers, driven over
-  TCP port 4242 by ``playspace run --vr --drive TRACE`` (:mod:`playspace.monado`).
+  TCP port 4242 by ``playspace run --vr --drive TRACE`` (:mod:`playspace.xr.monado`).
 - ``XRT_LOG=warning`` and ``XR_LOADER_DEBUG=none`` keep the runtime's and the loader's stderr
   short (Monado still logs some lines of its own; the tests look only at playspace's).
 - The out-of-process variant (``service/`` beside the in-process manifest) runs

@@ -35,8 +35,8 @@ import pytest
 
 import playspace.systems
 from playspace.app import build_world, telemetry_events
+from playspace.formats.scene import SceneError, load_scene
 from playspace.formats.scene.load import SHAPES
-from playspace.scene import SceneError, load_scene
 from playspace.systems.input import ScriptedSource, standing
 from playspace.systems.physics import DEFAULT_LAYERS, Layers
 from playspace.systems.sets import FIXED_SETS
@@ -65,9 +65,6 @@ class Table:
 
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
-
-
-MOVED = {"playspace.systems.throw"}
 
 
 def _cells(line: str) -> tuple[str, ...]:
@@ -162,8 +159,6 @@ def events_with_a_kind() -> dict[str, list[type]]:
     found: dict[str, list[type]] = {}
     prefix = playspace.systems.__name__ + "."
     for info in pkgutil.walk_packages(playspace.systems.__path__, prefix):
-        if info.name in MOVED:
-            continue  # an old import path kept for games, defining nothing of its own
         module = importlib.import_module(info.name)
         for value in vars(module).values():
             kind = getattr(value, "kind", None)

@@ -18,19 +18,18 @@ from playspace import spatial
 from playspace.app import build_world
 from playspace.components import Transform
 from playspace.components.drawn import DrawnPoses
-from playspace.components.input import InputFrame
+from playspace.components.input import InputFrame, InputSource, InputState
 from playspace.components.interaction import Hand
 from playspace.components.physics import PreviousTransform
 from playspace.components.rig import Rig
 from playspace.ecs import World
+from playspace.formats.scene import load_scene
 from playspace.loops.vr_loop import VrLoop
 from playspace.render.capture import eye_view
-from playspace.scene import load_scene
 from playspace.spatial import Pose
-from playspace.systems.input import InputSource, LiveSource, device_pose, hand_input
+from playspace.systems.input import LiveSource, device_pose, hand_input
 from playspace.systems.input.simulator import Simulator
-from playspace.systems.tracking import InputState
-from playspace.xr.views import EyeTarget
+from playspace.xr.views import EyeTarget, Fov
 
 ROOT = Path(__file__).resolve().parent.parent
 KITCHEN = ROOT / "examples" / "kitchen.toml"
@@ -87,8 +86,8 @@ def test_hands_are_drawn_at_the_display_time_not_where_the_last_step_left_them(
     def build(source: InputSource, hz: float) -> World:
         return build_world(load_scene(KITCHEN), source, hz)[0]
 
-    def eyes(world: World) -> Callable[[np.ndarray, np.ndarray, EyeTarget], None]:
-        def render_eye(view: np.ndarray, projection: np.ndarray, target: EyeTarget) -> None:
+    def eyes(world: World) -> Callable[[Pose, Fov, EyeTarget], None]:
+        def render_eye(pose: Pose, fov: Fov, target: EyeTarget) -> None:
             fresh = loop.mapped.frame.right.pose
             rig = world.resource(Rig)
             drawn = world.resource(DrawnPoses).pose(rig.right_hand)
@@ -198,7 +197,7 @@ def test_only_what_physics_changed_is_gathered_again_and_the_picture_is_the_same
     last frame. At every frame of a replay with grabs, throws, sleeping, spawning and
     despawning, at uneven display rates, what is drawn equals gathering every row afresh."""
     from playspace.app import load_target
-    from playspace.loops.replay import replay_source
+    from playspace.app.replay import replay_source
     from playspace.systems.drawn import DrawnLayout
 
     scene, module = load_target(ROOT / "examples" / example)

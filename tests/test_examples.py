@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from playspace.app import build_world, load_target, telemetry_events
+from playspace.app.game import ExampleError, load_example
+from playspace.app.replay import replay_source
 from playspace.components.rig import RigSettings
-from playspace.example import ExampleError, load_example
+from playspace.formats.scene import load_scene
 from playspace.formats.telemetry import event_record, parse_telemetry
-from playspace.loops.replay import replay_source
-from playspace.scene import load_scene
 from playspace.systems.interaction import TELEMETRY_EVENTS
 from playspace.systems.player.events import RIG_EVENTS
 from playspace.systems.telemetry import TelemetryPlugin

@@ -26,13 +26,13 @@ import xr  # type: ignore[import-untyped]
 
 from playspace import spatial
 from playspace.app import build_world
+from playspace.app.replay import replay_source
 from playspace.components import Prop, Static, Transform
 from playspace.components.physics import Box, Collider, Colliders
 from playspace.components.rig import Rig, ViewFade
 from playspace.ecs import World
-from playspace.loops.eyes import eye_pose, headset_eyes
-from playspace.loops.replay import replay_source
-from playspace.projection import FAR, NEAR
+from playspace.formats.scene import load_scene
+from playspace.loops.eyes import headset_eyes
 from playspace.render import (
     Lighting,
     Material,
@@ -42,11 +42,11 @@ from playspace.render import (
     View,
 )
 from playspace.render.capture import eye_view
-from playspace.scene import load_scene
+from playspace.render.projection import fov_projection
 from playspace.spatial import Pose
 from playspace.xr import display, views
 from playspace.xr.backend import WANTED
-from playspace.xr.views import EyeTarget, Fov, FrameTiming, fov_projection, view_matrix
+from playspace.xr.views import FAR, NEAR, EyeTarget, Fov, FrameTiming
 
 if TYPE_CHECKING:
     from moderngl import Context
@@ -119,11 +119,15 @@ def playground() -> tuple[World, Pose]:
 
 
 def draw_eye(
-    renderer: Renderer, world: World, pose: Pose, target: EyeTarget, projection: Any = None
+    renderer: Renderer, world: World, pose: Pose, target: EyeTarget, fov: Fov = FOV
 ) -> None:
     """One eye drawn through the headset loop's drawer."""
-    projection = fov_projection(FOV) if projection is None else projection
-    headset_eyes(renderer)(world)(view_matrix(pose), projection, target)
+    headset_eyes(renderer)(world)(pose, fov, target)
+
+
+def projection_of(fov: Fov) -> np.ndarray:
+    """The eye's projection, as the renderer makes it, between the eyes' clip planes."""
+    return fov_projection(fov.angle_left, fov.angle_right, fov.angle_up, fov.angle_down, NEAR, FAR)
 
 
 def preview_of(renderer: Renderer, gl: Context, world: World, pose: Pose) -> Offscreen:
@@ -131,7 +135,7 @@ def preview_of(renderer: Renderer, gl: Context, world: World, pose: Pose) -> Off
     the very pose and projection the eye drawer uses."""
     target = Offscreen(gl, SIZE)
     renderer.prepare(world)
-    view = View(eye_pose(view_matrix(pose)), fov_projection(FOV).astype(np.float64))
+    view = View(pose, projection_of(FOV))
     renderer.draw(view, target.framebuffer)
     return target
 
@@ -205,7 +209,7 @@ def test_srgb_encoding_is_off_again_after_an_eye(gl: Context, images: list[int])
     preview = preview_of(renderer, gl, world, pose)
     try:
         draw_eye(renderer, world, pose, EyeTarget(eye, None, *SIZE, views.GL_SRGB8_ALPHA8, None))
-        view = View(eye_pose(view_matrix(pose)), fov_projection(FOV).astype(np.float64))
+        view = View(pose, projection_of(FOV))
         renderer.draw(view, framebuffer)
         raw = np.frombuffer(after.read(), dtype=np.uint8).reshape(SIZE[1], SIZE[0], 4)
         assert np.array_equal(raw[..., :3], raw_rgba(preview)[..., :3])
@@ -241,14 +245,13 @@ def test_the_eye_s_depth_image_holds_the_scene_s_depth(
     )
     pose = Pose.identity()
     square = Fov(-math.pi / 4, math.pi / 4, math.pi / 4, -math.pi / 4)
-    projection = fov_projection(square)
     renderer = Renderer(gl)
     colour = swapchain_image(images, views.GL_SRGB8_ALPHA8)
     depth = swapchain_image(images, depth_format)
     reference = Offscreen(gl, SIZE)
     try:
         target = EyeTarget(colour, depth, *SIZE, views.GL_SRGB8_ALPHA8, depth_format)
-        draw_eye(renderer, world, pose, target, projection)
+        draw_eye(renderer, world, pose, target, square)
         drawn = read_depth(depth)
         # the wall's front face is 2.95 m away; tolerance: 16-bit depth steps
         tolerance = 4e-5 if depth_format == views.GL_DEPTH_COMPONENT16 else 1e-6
@@ -263,9 +266,7 @@ def test_the_eye_s_depth_image_holds_the_scene_s_depth(
         assert (np.abs(wall - wall[0, 0]).sum(axis=-1) > 0)[covered].mean() > 0.99
         # and the same depth as the renderer's own depth buffer, everywhere
         renderer.prepare(world)
-        renderer.draw(
-            View(eye_pose(view_matrix(pose)), projection.astype(np.float64)), reference.framebuffer
-        )
+        renderer.draw(View(pose, projection_of(square)), reference.framebuffer)
         own = reference.framebuffer.read(components=1, attachment=-1, dtype="f4")
         own_depth = np.frombuffer(own, dtype=np.float32).reshape(SIZE[1], SIZE[0])
         assert np.abs(drawn - own_depth).max() <= tolerance

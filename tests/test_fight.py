@@ -22,19 +22,20 @@ from cli_helpers import ROOT, playspace
 from moderngl import Context
 
 from playspace.app import build_world, load_target, telemetry_events
+from playspace.app.spawn import player_start_for
 from playspace.components.input import InputFrame
 from playspace.components.scene import PlayerStart
 from playspace.ecs import World
+from playspace.formats.scene import Scene, load_scene
 from playspace.formats.telemetry import parse_telemetry
 from playspace.loops.replay import run_headless
-from playspace.monado import with_velocities
 from playspace.net import Client, Host, Impairment, Network, play
 from playspace.net.session import paced
 from playspace.render import Renderer, add_standard_passes
 from playspace.render.capture import Offscreen, eye_view
-from playspace.scene import Scene, load_scene, player_start_for
 from playspace.systems.drawn import place_drawn
 from playspace.systems.input import ReplaySource, Trace, write_trace
+from playspace.systems.input.velocities import with_velocities
 from playspace.systems.player import Arrival, Roster
 from playspace.systems.telemetry import TelemetryPlugin
 

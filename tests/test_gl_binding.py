@@ -25,12 +25,12 @@ from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any, cast
 
-import numpy as np
 import pytest
 from cli_helpers import playspace
 
 from playspace.ecs import World
 from playspace.loops.gl import DrawnCount, choose_gl, headset_gl, offered_extensions
+from playspace.spatial import Pose
 from playspace.xr import graphics
 from playspace.xr.graphics import (
     EGL_ENABLE,
@@ -42,7 +42,7 @@ from playspace.xr.graphics import (
     wgl_binding,
 )
 from playspace.xr.state import FailureKind, XrUnavailable
-from playspace.xr.views import EyeTarget
+from playspace.xr.views import EyeTarget, Fov
 
 ROOT = Path(__file__).resolve().parent.parent
 MONADO = {OPENGL_ENABLE, EGL_ENABLE, "XR_MND_headless"}  # what Monado offers, in part
@@ -232,14 +232,14 @@ def test_frames_and_eyes_drawn_are_counted() -> None:
     world = cast(World, SimpleNamespace(time=clock))
 
     def make(world: World) -> Any:
-        return lambda view, projection, target: calls.append(world.time.frame)
+        return lambda pose, fov, target: calls.append(world.time.frame)
 
     draw = drawn.counting(make)(world)
-    eye = np.eye(4, dtype=np.float32)
+    eye, fov = Pose.identity(), Fov(-0.5, 0.5, 0.5, -0.5)
     target = EyeTarget(1, None, 8, 8, 0x8C43, None)
     for frame in (0, 0, 1, 1, 2):
         clock.frame = frame
-        draw(eye, eye, target)
+        draw(eye, fov, target)
     assert (drawn.frames, drawn.eyes, calls) == (3, 5, [0, 0, 1, 1, 2])
 
 

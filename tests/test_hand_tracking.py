@@ -29,10 +29,11 @@ from playspace.components.rig import Rig
 from playspace.components.tracking import TrackedDevice
 from playspace.ecs import World
 from playspace.formats.trace import Trace, TraceError, load_trace, write_trace
-from playspace.monado import PACKET_SIZE, RemoteDriver, RemotePacket
+from playspace.loops.drive import trace_driver
 from playspace.spatial import Pose
 from playspace.systems.input import hands
 from playspace.systems.input.gate import gate
+from playspace.xr.monado import PACKET_SIZE, RemotePacket
 
 _Triple = tuple[float, float, float]
 
@@ -271,7 +272,7 @@ def test_a_hand_with_joints_turns_on_the_remote_driver_s_hand_tracking() -> None
         InputFrame(0.0, right=HandInput(joints=hand((0.2, 1.0, -0.3), FIST))),
         InputFrame(1.0, left=HandInput(joints=hand((-0.2, 1.0, -0.3)))),
     )
-    driver = RemoteDriver(Trace(frames))
+    driver = trace_driver(Trace(frames))
     fist, opened = driver.packet(0.0), driver.packet(1.0)
     assert fist.right.hand_tracking_active and fist.right.active
     thumb = hands.finger_curls(frames[0].right.joints)[0]  # type: ignore[arg-type]

@@ -20,8 +20,8 @@ from playspace.components.input import JOINT_COUNT
 from playspace.components.interaction import Hand
 from playspace.components.rig import Rig
 from playspace.ecs import Phase, World, system
+from playspace.formats.scene import load_scene
 from playspace.formats.trace import load_trace
-from playspace.scene import load_scene
 from playspace.systems.interaction import INTERACTABLE_EVENTS
 from playspace.systems.player.events import HeightCalibrated
 from playspace.systems.telemetry import record_events

@@ -8,29 +8,28 @@ import io
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import numpy as np
 import pytest
 from xr_fake import EYE_FOV, TOUCH, FakeRuntime
 
 from playspace.app import build_world
 from playspace.components import DeviceRole, TrackedDevice, Transform
 from playspace.components.haptics import HapticPulse, HapticQueue
+from playspace.components.input import InputSource, InputState
 from playspace.components.interaction import GrabSettings
 from playspace.components.rig import Rig
 from playspace.components.session import HeadsetSession, SessionState
 from playspace.ecs import Phase, World, system
+from playspace.formats.scene import load_scene
 from playspace.loops.headset import run_vr
 from playspace.loops.replay import run_headless
 from playspace.loops.vr_loop import EXIT_GRACE, VrLoop
-from playspace.scene import load_scene
-from playspace.spatial import length
-from playspace.systems.input import InputSource, ReplaySource, load_trace
+from playspace.spatial import Pose, length
+from playspace.systems.input import ReplaySource, load_trace
+from playspace.systems.input.session import session_focused
 from playspace.systems.interaction.events import Released
-from playspace.systems.session import session_focused
-from playspace.systems.tracking import InputState
-from playspace.xr import bindings, views
+from playspace.xr import bindings
 from playspace.xr.state import ReferenceSpaceChanged, StateChanged
-from playspace.xr.views import EyeTarget
+from playspace.xr.views import EyeTarget, Fov
 
 ROOT = Path(__file__).resolve().parent.parent
 SNOWBALL = ROOT / "examples" / "snowball.py"
@@ -44,7 +43,7 @@ def scene(tmp_path: Path) -> Path:
     return path
 
 
-Drawn = tuple[np.ndarray, np.ndarray, EyeTarget, float]
+Drawn = tuple[Pose, Fov, EyeTarget, float]
 LoopOn = Callable[..., tuple[VrLoop, list[Drawn]]]
 
 
@@ -63,11 +62,9 @@ def loop_on(scene: Path) -> Iterator[LoopOn]:
         def build(source: InputSource, hz: float) -> World:
             return build_world(load_scene(scene), source, hz, plugins=plugins)[0]
 
-        def eyes(world: World) -> Callable[[np.ndarray, np.ndarray, EyeTarget], None]:
-            def render_eye(view: np.ndarray, projection: np.ndarray, target: EyeTarget) -> None:
-                drawn.append(
-                    (view, projection, target, world.resource(InputState).frame.right.grip)
-                )
+        def eyes(world: World) -> Callable[[Pose, Fov, EyeTarget], None]:
+            def render_eye(pose: Pose, fov: Fov, target: EyeTarget) -> None:
+                drawn.append((pose, fov, target, world.resource(InputState).frame.right.grip))
                 if len(drawn) == 1:
                     world.resource(HapticQueue).send(HapticPulse(DeviceRole.RIGHT_HAND, 0.5, 0.01))
 
@@ -109,12 +106,10 @@ def test_a_headset_run_from_ready_to_exit(loop_on: LoopOn) -> None:
     assert world.fixed_time.elapsed == pytest.approx(frames * runtime.period / 1e9, abs=0.012)
     assert runtime.drawn_frames < frames  # nothing drawn before VISIBLE, nor after
     assert runtime.discarded == 0  # every frame begun was ended
-    view, projection, target, _ = drawn[0]
-    assert view.dtype == np.float32 and target.color_texture == 10
-    np.testing.assert_allclose(projection, views.fov_projection(EYE_FOV))
+    eye, fov, target, _ = drawn[0]
+    assert fov == EYE_FOV and target.color_texture == 10
     start = world.get(world.resource(Rig).origin, Transform).position
-    eye = np.array([start.x - 0.032, start.y + 1.6, start.z, 1.0])
-    np.testing.assert_allclose(view.astype(np.float64) @ eye, (0, 0, 0, 1), atol=1e-5)
+    assert tuple(eye.position) == pytest.approx((start.x - 0.032, start.y + 1.6, start.z), abs=1e-5)
     assert max(d[3] for d in drawn) == 1.0 and drawn[-1][3] == 0.0  # input only while focused
     head = world.get(world.resource(Rig).head, TrackedDevice)
     assert head.tracked and head.pose.position.y == pytest.approx(1.6)

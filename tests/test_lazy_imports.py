@@ -17,7 +17,7 @@ OPTIONAL = (  # systems a scene turns on with its keys, absent from a plain scen
     "playspace.systems.player.movement",
     "playspace.systems.player.seated",
     "playspace.systems.interaction.interactables",
-    "playspace.systems.movers",
+    "playspace.systems.physics.movers",
     "playspace.systems.panels",
 )
 HEAVY = ("moderngl", "PIL", "trimesh", "matplotlib", "zenoh", "imgui", "xr")  # never headless

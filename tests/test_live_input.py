@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from playspace.components.input import Button, InputFrame
+from playspace.components.input import Button, InputFrame, InputState
 from playspace.ecs import Phase, World, system
-from playspace.systems import tracking
-from playspace.systems.input import LiveSource, device_pose, hand_input
+from playspace.systems.input import LiveSource, device_pose, hand_input, tracking
 from playspace.systems.input.gate import gate
+from playspace.systems.input.tracking import tracking_system
 from playspace.systems.physics import PhysicsPlugin
 from playspace.systems.player import RigPlugin
-from playspace.systems.tracking import InputState, tracking_system
 
 
 def frame_at(

@@ -14,12 +14,13 @@ import pytest
 
 from playspace import spatial
 from playspace.app import build_world, load_target, telemetry_events
+from playspace.app.replay import prepare_replay, replay_players
 from playspace.components.input import InputFrame
 from playspace.components.scene import PlayerStart
 from playspace.ecs import Phase
 from playspace.formats.telemetry import parse_telemetry
 from playspace.formats.trace import MATCH_VERSION
-from playspace.loops.replay import prepare_replay, replay_players, run_headless
+from playspace.loops.replay import run_headless
 from playspace.systems.input import (
     MatchRecorder,
     ScriptedSource,

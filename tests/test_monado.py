@@ -1,4 +1,4 @@
-"""``playspace.monado``: the remote-driver feeder, against a stand-in for Monado's driver.
+"""``playspace.xr.monado``: the remote-driver feeder, against a stand-in for Monado's driver.
 
 No runtime is needed: :class:`FakeRemoteDriver` listens on a free loopback port, greets a
 client as Monado's ``remote`` driver does (two 376-byte packets: its reset state, then its
@@ -22,17 +22,18 @@ from pathlib import Path
 import pytest
 
 from playspace import spatial
+from playspace.cli import main
 from playspace.components.input import Button, HandInput, InputFrame
-from playspace.monado import (
+from playspace.loops.drive import trace_driver
+from playspace.spatial import Quat
+from playspace.systems.input import Trace, device_pose, hand_input, write_trace
+from playspace.systems.input.velocities import with_velocities
+from playspace.xr.monado import (
     HEADER,
     PACKET_SIZE,
     RemoteDriver,
     RemotePacket,
-    main,
-    with_velocities,
 )
-from playspace.spatial import Quat
-from playspace.systems.input import Trace, device_pose, hand_input, write_trace
 
 WAIT = 10.0  # seconds a test waits for the feeder's thread: generous on a loaded machine
 
@@ -201,7 +202,7 @@ def driven(
     server: FakeRemoteDriver,
 ) -> Iterator[tuple[RemoteDriver, FakeRemoteDriver, ManualClock]]:
     clock = ManualClock()
-    driver = RemoteDriver(moving_trace(), port=server.port, clock=clock)
+    driver = trace_driver(moving_trace(), port=server.port, clock=clock)
     driver.start()
     assert driver.connected.wait(WAIT), driver.error
     yield driver, server, clock
@@ -267,7 +268,7 @@ def test_the_packet_is_monados_struct_r_remote_data() -> None:
 
 def test_a_packet_carries_the_head_both_hands_and_their_controls() -> None:
     trace = moving_trace()
-    driver = RemoteDriver(trace)
+    driver = trace_driver(trace)
     at = 1.0
     packet = decode(bytes(driver.packet(at)))
     expected = trace.samples[72]  # t = 1.0 exactly
@@ -300,7 +301,7 @@ def test_a_packet_carries_the_head_both_hands_and_their_controls() -> None:
 def test_velocities_are_differentiated_and_the_angular_one_is_sent_in_the_controllers_frame() -> (
     None
 ):
-    packet = decode(bytes(RemoteDriver(moving_trace()).packet(1.0)))
+    packet = decode(bytes(trace_driver(moving_trace()).packet(1.0)))
     right = packet.right
     assert close(right.linear, VELOCITY, 1e-3)
     spin = tuple(AXIS * SPIN)
@@ -315,7 +316,7 @@ def test_recorded_velocities_are_sent_as_recorded() -> None:
     v, w = (0.5, 0.25, -1.0), (0.0, 0.0, 4.0)
     pose = device_pose((0.2, 1.0, -0.3), yaw=1.0, velocity=v, angular_velocity=w)
     frames = tuple(InputFrame(t, right=HandInput(pose)) for t in (0.0, 1.0))
-    right = decode(bytes(RemoteDriver(Trace(frames)).packet(0.5))).right
+    right = decode(bytes(trace_driver(Trace(frames)).packet(0.5))).right
     assert close(right.linear, v)
     assert close(runtime_reports(right), w)
 
@@ -337,7 +338,7 @@ def test_a_hand_that_is_not_tracked_is_inactive_and_a_missing_head_keeps_its_pos
         InputFrame(0.0, device_pose((0.0, 1.5, 0.0)), right=hand_input((0.2, 1.0, 0.0))),
         InputFrame(1.0, None, right=HandInput(grip=1.0)),
     )
-    driver = RemoteDriver(Trace(frames))
+    driver = trace_driver(Trace(frames))
     driver.packet(0.0)
     packet = decode(bytes(driver.packet(1.5)))
     assert close(packet.head_position, (0.0, 1.5, 0.0))
@@ -387,7 +388,7 @@ def test_the_last_sample_is_held_still_after_the_end(
 def test_packets_go_whole_at_a_steady_rate_and_stop_closes_the_connection(
     server: FakeRemoteDriver,
 ) -> None:
-    driver = RemoteDriver(moving_trace(), port=server.port, hz=200.0)
+    driver = trace_driver(moving_trace(), port=server.port, hz=200.0)
     driver.start()
     assert driver.connected.wait(WAIT), driver.error
     before, started = len(server.packets), time.monotonic()
@@ -405,7 +406,7 @@ def test_packets_go_whole_at_a_steady_rate_and_stop_closes_the_connection(
 def test_a_refused_connection_is_reported_not_raised() -> None:
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
-    driver = RemoteDriver(moving_trace(), port=port, connect_seconds=0.3)
+    driver = trace_driver(moving_trace(), port=port, connect_seconds=0.3)
     driver.start()
     deadline = time.monotonic() + WAIT
     while driver.running:
@@ -420,7 +421,7 @@ def test_a_refused_connection_is_reported_not_raised() -> None:
 def test_the_runtime_hanging_up_ends_the_feed_with_an_error() -> None:
     fake = FakeRemoteDriver(hang_up_after=3)
     try:
-        driver = RemoteDriver(moving_trace(), port=fake.port)
+        driver = trace_driver(moving_trace(), port=fake.port)
         driver.start()
         assert fake.closed.wait(WAIT)
         deadline = time.monotonic() + WAIT
@@ -436,7 +437,7 @@ def test_the_runtime_hanging_up_ends_the_feed_with_an_error() -> None:
 def test_a_greeting_that_is_not_monados_is_an_error() -> None:
     fake = FakeRemoteDriver(greeting=b"HTTP/1.1" + bytes(PACKET_SIZE * 2 - 8))
     try:
-        driver = RemoteDriver(moving_trace(), port=fake.port)
+        driver = trace_driver(moving_trace(), port=fake.port)
         driver.start()
         deadline = time.monotonic() + WAIT
         while driver.running:
@@ -454,7 +455,7 @@ def test_the_command_line_feeds_a_trace_from_its_own_process(
     trace = moving_trace(seconds=0.3)
     path = tmp_path / "short.jsonl"
     write_trace(path, trace.samples)
-    assert main([str(path), "--port", str(server.port), "--start-delay", "0.1"]) == 0
+    assert main(["drive", str(path), "--port", str(server.port), "--start-delay", "0.1"]) == 0
     assert server.closed.wait(WAIT)
     packets = [decode(p) for p in server.packets]
     assert len(packets) > 10
@@ -469,5 +470,5 @@ def test_the_command_line_names_a_bad_trace(
 ) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text('{"format": "playspace-trace", "version": 1}\n{"t": -1}\n')
-    assert main([str(path)]) == 2
+    assert main(["drive", str(path)]) == 2
     assert "bad.jsonl:2" in capsys.readouterr().err

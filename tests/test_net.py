@@ -22,6 +22,7 @@ import zenoh
 from cli_helpers import ROOT, playspace
 from pyglm import glm
 
+from playspace.app.replay import prepare_replay
 from playspace.components import Transform
 from playspace.components.avatars import Avatar
 from playspace.components.drawn import DrawnPoses
@@ -30,7 +31,6 @@ from playspace.components.rig import Rig, ViewFade
 from playspace.components.scene import Prop
 from playspace.ecs import Phase, World
 from playspace.formats.telemetry import read_telemetry
-from playspace.loops.replay import prepare_replay
 from playspace.net import (
     Client,
     Correction,

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from playspace.app.replay import prepare_replay
 from playspace.components import Transform
 from playspace.components.input import Gamepad
 from playspace.components.scene import Opponent
-from playspace.loops.replay import prepare_replay
 from playspace.net import Client, Host, Network
 from playspace.net.session import paced
 from playspace.spatial import Vec3

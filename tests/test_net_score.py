@@ -6,8 +6,8 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
+from playspace.app.replay import prepare_replay
 from playspace.components.text import ScreenText
-from playspace.loops.replay import prepare_replay
 from playspace.net import Client, Host, Network
 
 SNOWBALL = Path(__file__).resolve().parent.parent / "examples" / "snowball.py"

@@ -17,20 +17,20 @@ from rig_helpers import Run, head_at, rig_world
 
 from playspace import spatial
 from playspace.app import build_world
+from playspace.app.game import load_example
+from playspace.app.replay import replay_source
 from playspace.components import Transform
 from playspace.components.comfort import VignetteSettings
 from playspace.components.input import DevicePose, HandInput, InputFrame
 from playspace.components.panels import Panel, PanelDrawing, Pointer
 from playspace.components.rig import OriginMotion, Rig, RigSettings, TurnMode
 from playspace.ecs import World
-from playspace.example import load_example
-from playspace.loops.replay import replay_source
-from playspace.projection import perspective
+from playspace.formats.scene import load_scene
 from playspace.render.capture import Offscreen
 from playspace.render.comfort import Comfort
 from playspace.render.panels import PanelPass, PointerLook
+from playspace.render.projection import perspective
 from playspace.render.views import View
-from playspace.scene import load_scene
 from playspace.spatial import Pose
 from playspace.systems.panels import PanelsPlugin, add_panel_content, panel_hit
 

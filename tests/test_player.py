@@ -261,7 +261,7 @@ def test_hands_follow_the_controllers_through_the_origin() -> None:
 def test_the_scene_s_player_table_chooses_push_back_and_smooth_turning(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from playspace.app import build_world
     from playspace.components.rig import TurnMode
-    from playspace.scene import load_scene
+    from playspace.formats.scene import load_scene
     from playspace.systems.input import ScriptedSource
 
     scene = tmp_path / "room.toml"

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from test_examples import EXAMPLES, replay
 
-from playspace.plot import PlotError, plot_telemetry, scene_outlines
+from playspace.cli.telemetry_plot import PlotError, plot_telemetry, scene_outlines
 
 
 @pytest.fixture

@@ -29,8 +29,8 @@ from playspace.components import Transform
 from playspace.components.input import Button, DevicePose, Gamepad, PadButton
 from playspace.components.rig import Rig, RigSettings, ViewFade
 from playspace.ecs import World
+from playspace.formats.scene import load_scene
 from playspace.render.preview import frame_view, gamepad_from_state, stats_line
-from playspace.scene import load_scene
 from playspace.spatial import yaw
 from playspace.systems.input import LiveSource, Recorder, ReplaySource, TraceWriter, load_trace
 from playspace.systems.input.simulator import (

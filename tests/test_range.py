@@ -19,9 +19,10 @@ import pytest
 from test_examples import EXAMPLES, replay
 
 from playspace import spatial
+from playspace.app.spawn import euler_rotation
 from playspace.components.input import Button, HandInput
+from playspace.formats.scene import load_scene
 from playspace.formats.trace import load_trace
-from playspace.scene import euler_rotation, load_scene
 from playspace.spatial import Pose
 
 SCENE = EXAMPLES / "range.toml"

@@ -9,7 +9,7 @@ the runtime killed, focus taken away and given back). They run only where ``XR_R
 names a runtime (see :mod:`realxr`), and take about a minute together.
 
 How the comparison can hold at all: the trace's clock starts when the session is first FOCUSED
-(:mod:`playspace.monado`), and the world starts at the session's first frame a few frames
+(:mod:`playspace.xr.monado`), and the world starts at the session's first frame a few frames
 earlier, so the headset run sees the trace some tens of milliseconds later in world time than
 the replay does, and never at the same phase of the fixed steps. Events are compared by what
 they are and in what order, not by step.

@@ -18,9 +18,9 @@ from playspace.app import build_world
 from playspace.components import DeviceRole
 from playspace.components.haptics import HapticPulse, HapticQueue
 from playspace.ecs import Phase, World, system
+from playspace.formats.scene import SceneError, load_scene
 from playspace.formats.telemetry import TelemetryError, read_telemetry
 from playspace.loops.replay import run_headless
-from playspace.scene import SceneError, load_scene
 from playspace.systems.input import ScriptedSource, TraceError, load_trace, standing
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,6 +14,13 @@ from test_formats import write_gltf
 
 from playspace import spatial
 from playspace.app import build_world
+from playspace.app.spawn import (
+    SpawnedScene,
+    euler_rotation,
+    physics_plugin_for,
+    player_start_for,
+    spawn_scene,
+)
 from playspace.components import Look, SceneCamera, Transform
 from playspace.components.input import Button, InputFrame
 from playspace.components.interactables import Dial, Lever, PushButton
@@ -40,7 +47,7 @@ from playspace.components.rig import Rig, RigSettings
 from playspace.components.scene import Grabbable, Opponent, PlayerStart, Prop, Static
 from playspace.components.sockets import Socket
 from playspace.ecs import World
-from playspace.scene import (
+from playspace.formats.scene import (
     Scene,
     SceneButton,
     SceneDial,
@@ -49,12 +56,7 @@ from playspace.scene import (
     SceneLever,
     SceneSocket,
     SceneSpring,
-    SpawnedScene,
-    euler_rotation,
     load_scene,
-    physics_plugin_for,
-    player_start_for,
-    spawn_scene,
 )
 from playspace.spatial import Pose
 from playspace.systems.input import ScriptedSource, TraceError, load_trace, standing

@@ -448,13 +448,3 @@ def test_bad_samples_are_a_clear_error(args: list[object], message: str) -> None
 def test_bad_options_are_a_clear_error(options: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=re.escape(message)):
         release_velocity(*GOOD, **options)  # type: ignore[arg-type]
-
-
-def test_the_old_import_path_still_works_and_says_where_it_moved() -> None:
-    import importlib
-    import sys
-
-    sys.modules.pop("playspace.systems.throw", None)
-    with pytest.warns(DeprecationWarning, match=r"moved to playspace\.systems\.interaction"):
-        old = importlib.import_module("playspace.systems.throw")
-    assert old.release_velocity is release_velocity

@@ -19,12 +19,12 @@ from playspace.components.input import (
     Gamepad,
     HandInput,
     InputFrame,
+    InputSource,
     PadButton,
 )
 from playspace.formats.trace import PlayerFrame, StartPoint
 from playspace.spatial import Pose
 from playspace.systems.input import (
-    InputSource,
     ReplaySource,
     ScriptedSource,
     Trace,

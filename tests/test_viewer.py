@@ -22,11 +22,13 @@ from PIL import Image
 from rig_helpers import head_at, rig_world
 from test_preview import transforms, without_display, xvfb  # noqa: F401 (a fixture)
 
-from playspace import cli, spatial
+from playspace import spatial
+from playspace.app.replay import prepare_replay
+from playspace.cli import common
 from playspace.components.debug import PhysicsDebug
 from playspace.components.input import InputFrame
 from playspace.loops.preview import debug_actions
-from playspace.loops.replay import prepare_replay, run_headless
+from playspace.loops.replay import run_headless
 from playspace.loops.viewer import SPEEDS, TracePlayer
 from playspace.render.cameras import CAMERAS, HeadCamera, SpectatorCamera
 from playspace.render.quality import QUALITY_NAMES
@@ -228,8 +230,8 @@ def test_the_scene_camera_draws_from_the_scene_file_and_a_scene_without_one_is_r
 
 
 def test_the_commands_cameras_are_the_renderers() -> None:
-    assert cli.CAMERAS == CAMERAS
-    assert cli.QUALITY_NAMES == QUALITY_NAMES
+    assert common.CAMERAS == CAMERAS
+    assert common.QUALITY_NAMES == QUALITY_NAMES
 
 
 def test_options_that_the_viewer_or_a_run_would_ignore_are_refused() -> None:

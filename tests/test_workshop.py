@@ -17,7 +17,7 @@ from test_examples import EXAMPLES, events, replay
 
 from playspace.components.physics import Box
 from playspace.ecs import World
-from playspace.scene import load_scene
+from playspace.formats.scene import load_scene
 from playspace.systems.interaction import INTERACTABLE_EVENTS
 from playspace.systems.player.events import ClimbEnded, ClimbStarted
 from playspace.systems.telemetry import record_events

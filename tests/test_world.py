@@ -12,6 +12,7 @@ import esper
 import pytest
 
 from playspace.app import build_world
+from playspace.app.replay import replay_source
 from playspace.ecs import (
     ComponentError,
     Despawned,
@@ -20,8 +21,7 @@ from playspace.ecs import (
     Phase,
     World,
 )
-from playspace.loops.replay import replay_source
-from playspace.scene import load_scene
+from playspace.formats.scene import load_scene
 
 ROOT = Path(__file__).resolve().parent.parent
 

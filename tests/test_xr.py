@@ -24,8 +24,9 @@ from playspace.ecs import World
 from playspace.loops.headset import run_vr
 from playspace.loops.vr_loop import XrBackend
 from playspace.render import create_context
-from playspace.systems.haptics import DEFAULT_PULSES, HapticsPlugin, pulse_for
+from playspace.render.projection import fov_projection, view_matrix
 from playspace.systems.interaction.events import GRAB_EVENTS, Grabbed, Hit, Released
+from playspace.systems.interaction.haptics import DEFAULT_PULSES, HapticsPlugin, pulse_for
 from playspace.xr import bindings, views
 from playspace.xr.mapping import (
     ActionStates,
@@ -268,6 +269,11 @@ def test_local_space_puts_the_floor_an_eye_height_below_the_first_head() -> None
 FOV = Fov(-math.atan(1.0), math.atan(0.5), math.atan(0.75), -math.atan(1.25))
 
 
+def eye_projection(fov: Fov, near: float, far: float) -> np.ndarray:
+    """An eye's projection as the headset's drawer makes it from OpenXR's angles."""
+    return fov_projection(fov.angle_left, fov.angle_right, fov.angle_up, fov.angle_down, near, far)
+
+
 def test_asymmetric_projection_matches_the_hand_computed_matrix() -> None:
     expected = [
         [2 / 1.5, 0, -0.5 / 1.5, 0],
@@ -275,35 +281,33 @@ def test_asymmetric_projection_matches_the_hand_computed_matrix() -> None:
         [0, 0, -100.1 / 99.9, -20 / 99.9],
         [0, 0, -1, 0],
     ]
-    projection = views.fov_projection(FOV, 0.1, 100.0)
-    assert projection.dtype == np.float32 and projection.shape == (4, 4)
+    projection = eye_projection(FOV, 0.1, 100.0)
+    assert projection.shape == (4, 4)
     np.testing.assert_allclose(projection, np.array(expected), rtol=1e-6, atol=1e-7)
     for axis, tangent, edge in ((0, -1.0, -1), (0, 0.5, 1), (1, 0.75, 1), (1, -1.25, -1)):
         point = [0.0, 0.0, -2.0, 1.0]  # the frustum's edge, 2 m out
         point[axis] = 2.0 * tangent
-        clip = projection.astype(np.float64) @ point
+        clip = projection @ point
         assert clip[axis] / clip[3] == pytest.approx(edge, abs=1e-6)
     for z, depth in ((-0.1, -1.0), (-100.0, 1.0)):
-        _, _, zc, w = projection.astype(np.float64) @ (0, 0, z, 1.0)
+        _, _, zc, w = projection @ (0, 0, z, 1.0)
         assert zc / w == pytest.approx(depth, abs=1e-5)
     with pytest.raises(ValueError, match="right > left"):
-        views.fov_projection(Fov(0.5, -0.5, 0.5, -0.5))
+        eye_projection(Fov(0.5, -0.5, 0.5, -0.5), 0.1, 100.0)
 
 
-def test_eye_view_matrices_place_recorded_views_through_the_rig_origin() -> None:
+def test_eyes_are_placed_through_the_rig_origin() -> None:
     """Origin at (2, 0, -3) turned a quarter left; eye 1.5 m up, 0.1 m right, facing ahead.
     World eye: (2, 1.5, -3) + R(0.1, 0, 0) = (2, 1.5, -3.1); view = [R^T | -R^T p]."""
     half = math.sqrt(0.5)
     origin = spatial.Pose(spatial.vec3(2, 0, -3), spatial.quat(0, half, 0, half))
-    recorded = [EyeView((0.1, 1.5, 0.0), (0.0, 0.0, 0.0, 1.0), FOV)]
-    (eye,) = views.eye_matrices(recorded, origin, near=0.1, far=100.0)
-    assert tuple(eye.pose.position) == pytest.approx((2.0, 1.5, -3.1))
+    recorded = EyeView((0.1, 1.5, 0.0), (0.0, 0.0, 0.0, 1.0), FOV)
+    eye = views.eye_pose(recorded, origin)
+    assert tuple(eye.position) == pytest.approx((2.0, 1.5, -3.1))
     expected = [[0, 0, -1, -3.1], [0, 1, 0, -1.5], [1, 0, 0, -2], [0, 0, 0, 1]]
-    np.testing.assert_allclose(eye.view, np.array(expected), atol=1e-6)
-    assert eye.view.dtype == np.float32
-    np.testing.assert_allclose(eye.projection, views.fov_projection(FOV, 0.1, 100.0))
-    (lifted,) = views.eye_matrices(recorded, origin, space_height=1.6)
-    assert lifted.pose.position.y == pytest.approx(3.1)
+    np.testing.assert_allclose(view_matrix(eye), np.array(expected), atol=1e-6)
+    lifted = views.eye_pose(recorded, origin, space_height=1.6)
+    assert lifted.position.y == pytest.approx(3.1)
 
 
 def test_swapchain_formats_take_srgb_then_the_runtimes_preference() -> None:
@@ -473,7 +477,7 @@ def test_the_renderers_egl_context_becomes_the_session_binding() -> None:
 
 
 def test_doctor_lists_what_it_found(monkeypatch: pytest.MonkeyPatch) -> None:
-    from playspace.doctor import doctor_report
+    from playspace.cli.doctor import doctor_report
 
     monkeypatch.delenv("XR_RUNTIME_JSON", raising=False)
 
@@ -498,7 +502,7 @@ def test_doctor_lists_what_it_found(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_pure_layer_loads_neither_pyopenxr_nor_gl() -> None:
     code = (
         "import sys; from playspace.xr import state, bindings, mapping, views; "
-        "from playspace.loops import headset; from playspace import doctor; "
+        "from playspace.loops import headset; from playspace.cli import doctor; "
         "assert 'xr' not in sys.modules and 'moderngl' not in sys.modules, 'loaded'"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

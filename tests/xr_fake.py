@@ -18,10 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from playspace.components.haptics import HapticPulse
-from playspace.components.input import Button, DevicePose, HandInput, InputFrame
+from playspace.components.input import Button, DevicePose, HandInput, InputFrame, InputSource
 from playspace.components.session import SessionState as S
 from playspace.spatial import quat_to_xyzw
-from playspace.systems.input import InputSource
 from playspace.xr import views
 from playspace.xr.mapping import ActionStates, HandActions, LocatedPose, LocatedPoses
 from playspace.xr.state import (

@@ -21,9 +21,9 @@ from playspace.components.input import (
     HandJoints,
     InputFrame,
 )
-from playspace.monado import with_velocities
 from playspace.systems.input import Trace, device_pose, hand_input, write_trace
 from playspace.systems.input.hands import Curls, posed_hand
+from playspace.systems.input.velocities import with_velocities
 
 HERE = Path(__file__).resolve().parent
 HEIGHT = 1.7

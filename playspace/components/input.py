@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
+from typing import Protocol
 
 from playspace.spatial import Pose, Vec3
 
@@ -137,3 +138,31 @@ class InputFrame:
     left: HandInput = field(default_factory=HandInput)
     right: HandInput = field(default_factory=HandInput)
     pads: tuple[Gamepad, ...] = ()
+
+
+class InputSource(Protocol):
+    """Anything that can say what the player did at a time on its clock."""
+
+    @property
+    def duration(self) -> float | None:
+        """The time after which the source has nothing new to say; None if it never ends."""
+        ...
+
+    def sample(self, time: float) -> InputFrame:
+        """The input frame at ``time`` (seconds on the source's clock), stamped with it."""
+        ...
+
+
+@dataclass(slots=True)
+class InputState:
+    """A player's input source, the frame it gave for the current fixed step, and the newest
+    frame read for the display time (what LATE places the head and hands from). On each
+    player's origin; the resource is the first player's (this process's own)."""
+
+    source: InputSource
+    frame: InputFrame = field(default_factory=InputFrame)
+    latest: InputFrame = field(default_factory=InputFrame)
+    # the last frame read through the gate, what the gate made of it and what it rejected: a
+    # step at the frame's own time reads that very frame again (a replay makes a time's frame
+    # once), and gating it again would cost the same 20-odd microseconds for the same answer
+    gated: tuple[InputFrame, InputFrame, tuple[str, ...]] | None = None

@@ -1,8 +1,8 @@
 """A body that moves on its own along a path: a lift, a ferry, a sliding platform.
 
-Plain data; :mod:`playspace.systems.movers` moves it. The body is kinematic, so physics drives it
-to its Transform each step and whatever stands on it rides along (the player's body through
-``ride_platforms``).
+Plain data; :mod:`playspace.systems.physics.movers` moves it. The body is kinematic, so
+physics drives it to its Transform each step and whatever stands on it rides along (the
+player's body through ``ride_platforms``).
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 A system that must not act while the player is in the runtime's own menu (the controllers
 belong to it then) runs only while the session is FOCUSED:
-``world.add_system(fire, run_if=session_focused)`` (:mod:`playspace.systems.session`). Headless
-and preview runs have no session, and such a system runs there as always.
+``world.add_system(fire, run_if=session_focused)`` (:mod:`playspace.systems.input.session`).
+Headless and preview runs have no session, and such a system runs there as always.
 """
 
 from __future__ import annotations

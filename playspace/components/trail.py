@@ -1,11 +1,11 @@
 """A trail: the recent world positions of an entity, drawn as a line of dots behind it.
 
 A game puts a :class:`Trail` on what it wants followed (a thrown ball, a dart) and the trail
-system (:class:`~playspace.systems.trails.TrailPlugin`) adds the entity's position at the end
-of every fixed step, after physics has written back, keeping the newest `length`. What is
-recorded is the simulation's own path, the same at any display rate and in a replay, so a
-picture shows where the thing really went. A trail is for the eye only: physics and telemetry
-never read it.
+system (:class:`~playspace.systems.interaction.trails.TrailPlugin`) adds the entity's
+position at the end of every fixed step, after physics has written back, keeping the newest
+`length`. What is recorded is the simulation's own path, the same at any display rate and in
+a replay, so a picture shows where the thing really went. A trail is for the eye only: physics
+and telemetry never read it.
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ from playspace.components.input import (
 )
 from playspace.formats.files import MB, input_problem
 from playspace.formats.numbers import Number, as_floats
-from playspace.formats.shown import clipped, printable
+from playspace.formats.quoting import clipped, printable
 from playspace.spatial import Pose, Quat, Vec3, normalize, quat_from_xyzw, quat_to_xyzw, vec3_from
 
 logger = logging.getLogger(__name__)

@@ -1,10 +1,10 @@
 """The renderer drawing into a headset's eyes: OpenXR's swapchain images as framebuffers.
 
 ``playspace run --vr`` hands :func:`headset_eyes` to the headset loop, which calls the drawer
-once per eye per frame with that eye's view and projection (located for the frame's predicted
-display time) and the swapchain images to draw into. The world is prepared once a frame,
-before the first eye; each image (pair) is wrapped once and kept, since swapchains reuse a few
-images.
+once per eye per frame with that eye's pose in the world and field of view (located for the
+frame's predicted display time) and the swapchain images to draw into. The world is prepared
+once a frame, before the first eye; each image (pair) is wrapped once and kept, since
+swapchains reuse a few images.
 
 Two things make an eye match the preview and help the compositor:
 
@@ -29,25 +29,16 @@ from collections.abc import Callable
 from typing import Any
 
 import moderngl
-import numpy as np
 
-from playspace import spatial
 from playspace.ecs import World
+from playspace.render.projection import fov_projection
 from playspace.render.renderer import Renderer
 from playspace.render.views import View
-from playspace.spatial import Pose
-from playspace.xr.views import EyeTarget, Matrix, RenderEye
+from playspace.spatial import FloatArray, Pose
+from playspace.xr.views import EyeTarget, Fov, RenderEye
 
 _GL_FRAMEBUFFER, _GL_TEXTURE_2D, _GL_FRAMEBUFFER_COMPLETE = 0x8D40, 0x0DE1, 0x8CD5
 _GL_DEPTH_ATTACHMENT, _GL_DEPTH_STENCIL_ATTACHMENT = 0x8D00, 0x821A
-
-
-def eye_pose(view: Matrix) -> Pose:
-    """The eye's pose in the world from its world-to-eye matrix (maths layout)."""
-    world_from_eye = np.linalg.inv(view.astype(np.float64))
-    up, back = (spatial.vec3_from(world_from_eye[:3, i]) for i in (1, 2))
-    rotation = spatial.look_rotation(-back, up)  # exact for the orthonormal basis of a pose
-    return Pose(spatial.vec3_from(world_from_eye[:3, 3]), rotation)
 
 
 @functools.cache
@@ -95,7 +86,7 @@ def headset_eyes(renderer: Renderer) -> Callable[[World], RenderEye]:
         targets: dict[tuple[int, int | None, int, int], moderngl.Framebuffer] = {}
         prepared = -1
 
-        def draw(view: Matrix, projection: Matrix, target: EyeTarget) -> None:
+        def draw(pose: Pose, fov: Fov, target: EyeTarget) -> None:
             nonlocal prepared
             if world.time.frame != prepared:
                 renderer.prepare(world)
@@ -104,8 +95,15 @@ def headset_eyes(renderer: Renderer) -> Callable[[World], RenderEye]:
             framebuffer = targets.get(key)
             if framebuffer is None:
                 framebuffer = targets[key] = eye_framebuffer(ctx, target)
-            renderer.draw(View(eye_pose(view), projection.astype(np.float64)), framebuffer)
+            renderer.draw(View(pose, eye_projection(fov, target)), framebuffer)
 
         return draw
 
     return make
+
+
+def eye_projection(fov: Fov, target: EyeTarget) -> FloatArray:
+    """The eye's asymmetric projection from OpenXR's four angles, between the target's clip
+    planes (the ones the compositor is told with the eye's depth)."""
+    angles = (fov.angle_left, fov.angle_right, fov.angle_up, fov.angle_down)
+    return fov_projection(*angles, target.near, target.far)

@@ -36,9 +36,10 @@ import moderngl
 
 from playspace.ecs import World
 from playspace.render.context import GL_VERSION, GLUnavailableError, create_context
+from playspace.spatial import Pose
 from playspace.xr.graphics import BindingKind, choose_binding
 from playspace.xr.state import XrUnavailable
-from playspace.xr.views import EyeTarget, Matrix, RenderEye
+from playspace.xr.views import EyeTarget, Fov, RenderEye
 
 WINDOW_SIZE = (64, 64)  # the hidden window's size: it is never shown nor drawn into
 WINDOW_TITLE = "playspace (headset)"
@@ -177,9 +178,9 @@ class DrawnCount:
             draw = make(world)
             last_frame = -1
 
-            def counted(view: Matrix, projection: Matrix, target: EyeTarget) -> None:
+            def counted(pose: Pose, fov: Fov, target: EyeTarget) -> None:
                 nonlocal last_frame
-                draw(view, projection, target)
+                draw(pose, fov, target)
                 self.eyes += 1
                 if world.time.frame != last_frame:
                     last_frame = world.time.frame

@@ -25,18 +25,13 @@ from pathlib import Path
 from typing import TextIO
 
 from playspace.app import TargetError, build_world, load_target, telemetry_events
+from playspace.app.game import headless_command
+from playspace.components.input import InputSource
 from playspace.ecs import World
-from playspace.example import headless_command
+from playspace.formats.scene import SceneError
+from playspace.loops.stopping import INTERRUPTED
 from playspace.loops.vr_loop import VrLoop, XrBackend
-from playspace.scene import SceneError
-from playspace.stopping import INTERRUPTED
-from playspace.systems.input import (
-    InputSource,
-    Recorder,
-    TraceError,
-    TraceWriter,
-    load_trace,
-)
+from playspace.systems.input import Recorder, TraceError, TraceWriter, load_trace
 from playspace.systems.telemetry import Lines, TelemetryPlugin
 from playspace.xr.state import (
     FailureKind,
@@ -99,7 +94,7 @@ def run_vr(
     (``XR_MND_headless``). `fixed_hz` None follows the headset's refresh rate. `telemetry`
     receives telemetry v1 as headless runs write it; `record` saves what the fixed steps saw
     as a trace that replays headless to the same telemetry. `drive` plays a trace into Monado's
-    remote driver (:mod:`playspace.monado`), its clock starting when the session is first
+    remote driver (:mod:`playspace.xr.monado`), its clock starting when the session is first
     FOCUSED: a real runtime then reports the trace's poses and controls, which is how a game is
     tested against a real runtime with scripted input. The application name the runtime
     shows is `app_name`, else the scene's name. `opener`, `clock` and `sleep` let a scripted
@@ -141,10 +136,10 @@ def run_vr(
         return 2
     driver = None
     if drive is not None:
-        from playspace.monado import RemoteDriver
+        from playspace.loops.drive import trace_driver
 
         try:
-            driver = RemoteDriver(load_trace(drive))
+            driver = trace_driver(load_trace(drive))
         except TraceError as error:
             print(error, file=sys.stderr)
             return 2

@@ -16,17 +16,22 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from moderngl_window.context.base import BaseWindow
 
 from playspace.app import build_world, load_target
 from playspace.components.debug import PhysicsDebug
+from playspace.components.input import InputSource
 from playspace.ecs import World
 from playspace.loops.replay import show_physics_debug
 from playspace.render.capture import write_png
 from playspace.render.preview import Action, Preview, poll_gamepads, preview_window
-from playspace.systems.input import InputSource, LiveSource, Recorder, TraceWriter
+from playspace.systems.input import LiveSource, Recorder, TraceWriter
 from playspace.systems.input.simulator import Simulator
+
+if TYPE_CHECKING:
+    from playspace.net import Host
 
 DEBUG_KEY = "f3"  # shows or hides the physics debug view, as debug overlays in games do
 
@@ -160,3 +165,26 @@ def preview(
             stop=stop, camera=camera, quality=quality,
         )  # fmt: skip
     return run, None if recorder is None else recorder.samples
+
+
+def host_in_window(
+    make: Callable[[InputSource], Host],
+    *,
+    seconds: float | None = None,
+    stop: Callable[[], bool] | None = None,
+    camera: str = "head",
+    quality: str = "auto",
+) -> tuple[Host, PreviewRun]:
+    """Host a match and play it in the desktop preview window: `make` builds the host with
+    the window's XR simulator as its player's source; the window's loop steps the world (and
+    so hosts the match) until it is closed, `seconds` have passed or `stop` says so. Raises
+    :class:`~playspace.render.preview.PreviewError` when no window opens."""
+    simulator = Simulator()
+    with preview_window("playspace: host") as window:
+        host = make(LiveSource(simulator.sample))
+        host.show_players()
+        run = run_preview(
+            host.world, simulator, window, seconds=seconds, stop=stop, camera=camera,
+            quality=quality,
+        )  # fmt: skip
+    return host, run

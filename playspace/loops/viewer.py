@@ -24,10 +24,11 @@ from pathlib import Path
 
 from moderngl_window.context.base import BaseWindow
 
+from playspace.app.replay import Replay, prepare_replay
 from playspace.components.debug import PhysicsDebug
 from playspace.ecs.clock import frame_ns
 from playspace.loops.preview import PreviewRun, debug_actions, drive_window
-from playspace.loops.replay import Replay, prepare_replay, show_physics_debug
+from playspace.loops.replay import show_physics_debug
 from playspace.render.preview import Preview, preview_window
 from playspace.systems.drawn import place_drawn
 

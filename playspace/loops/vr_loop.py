@@ -33,16 +33,13 @@ from typing import Protocol, TextIO
 
 from playspace.components import Transform
 from playspace.components.haptics import HapticPulse, HapticQueue
-from playspace.components.input import HandInput, InputFrame
+from playspace.components.input import HandInput, InputFrame, InputSource
 from playspace.components.interaction import GrabSettings
 from playspace.components.rig import Rig
 from playspace.components.session import HeadsetSession
 from playspace.ecs import World
 from playspace.spatial import Pose
-from playspace.systems.input import (
-    InputSource,
-    LiveSource,
-)
+from playspace.systems.input import LiveSource
 from playspace.systems.player.events import RecenterRequested
 from playspace.xr.bindings import com_offset_for, profile_name
 from playspace.xr.mapping import (
@@ -62,7 +59,7 @@ from playspace.xr.state import (
     XrFailed,
     XrLost,
 )
-from playspace.xr.views import EyeTarget, EyeView, FrameTiming, RenderEye, eye_matrices
+from playspace.xr.views import EyeTarget, EyeView, FrameTiming, RenderEye, eye_pose
 
 EXIT_GRACE = 3.0  # seconds the runtime gets to stop the session after an exit request
 IDLE_POLL = 0.05  # seconds between event polls while the session is not running
@@ -333,10 +330,11 @@ class VrLoop:
         life = self.lifecycle
         if render_eye is None or not views or not life.visible or life.failed:
             return None  # after a failure, only empty frames until the session has stopped
-        eyes = eye_matrices(views, self._origin(), space_height)
+        origin = self._origin()
+        poses = [eye_pose(view, origin, space_height) for view in views]
 
         def draw(index: int, target: EyeTarget) -> None:
-            render_eye(eyes[index].view, eyes[index].projection, target)
+            render_eye(poses[index], views[index].fov, target)
 
         return draw
 

@@ -5,7 +5,7 @@ zenoh; a run without networking never loads it.
 
 from playspace.net.client import Client, Impairment, RemoteDrawn, RemoteView, draw_remote, play
 from playspace.net.correction import BodyCorrected, Correction, OwnBody, TurnCorrected
-from playspace.net.host import Host, InputQueue, host_in_window
+from playspace.net.host import Host, InputQueue
 from playspace.net.session import DEFAULT_ENDPOINT, NetError, Network
 from playspace.net.wire import (
     Events,
@@ -41,6 +41,5 @@ __all__ = [
     "decode_state",
     "draw_remote",
     "encode_input",
-    "host_in_window",
     "play",
 ]

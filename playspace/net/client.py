@@ -24,16 +24,16 @@ from pathlib import Path
 
 import zenoh
 
+from playspace.app.replay import prepare_replay
 from playspace.components import Transform
 from playspace.components.avatars import Avatar
 from playspace.components.drawn import DrawnPoses
-from playspace.components.input import InputFrame
+from playspace.components.input import InputFrame, InputState
 from playspace.components.interaction import Hand
 from playspace.components.physics import Box, Capsule, Shape, Sphere
 from playspace.components.rig import Rig
 from playspace.components.scene import Opponent, Prop
 from playspace.ecs import Phase, World
-from playspace.loops.replay import prepare_replay
 from playspace.net.correction import Correction, add_correction
 from playspace.net.scoreline import add_score_line
 from playspace.net.session import NetError, Network, check_name, paced
@@ -51,7 +51,6 @@ from playspace.net.wire import (
 from playspace.spatial import Pose, Vec3, identity, lerp_pose, normalize, vec3
 from playspace.systems.drawn import late_placement
 from playspace.systems.input import Recorder
-from playspace.systems.tracking import InputState
 
 INTERPOLATION_DELAY = 0.03  # seconds the remote world is drawn behind the host, at least
 OFFSETS = 180  # recent states whose arrival sets the host's clock and the delay (2 s at 90 Hz)

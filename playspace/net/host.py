@@ -48,18 +48,20 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import zenoh
 
 from playspace.app import build_world, load_target, telemetry_events
+from playspace.app.game import Example
+from playspace.app.spawn import player_start_for
 from playspace.components import Transform
 from playspace.components.avatars import Avatar
-from playspace.components.input import InputFrame
+from playspace.components.input import InputFrame, InputSource
 from playspace.components.rig import Rig
 from playspace.components.scene import Opponent, PlayerStart, Prop
 from playspace.ecs import Phase, World, system
-from playspace.example import Example
+from playspace.formats.scene import Scene
 from playspace.formats.telemetry import event_record
 from playspace.net.client import AVATAR
 from playspace.net.scoreline import add_score_line
@@ -76,16 +78,11 @@ from playspace.net.wire import (
     encode_events,
     encode_state,
 )
-from playspace.scene import Scene, player_start_for
 from playspace.spatial import Pose, Vec3, yaw
 from playspace.systems.input import MatchRecorder, standing
-from playspace.systems.input.sources import InputSource
 from playspace.systems.player import Arrival, Roster, outfit_players
 from playspace.systems.player.players import player_rig
 from playspace.systems.telemetry import Lines, Telemetry, TelemetryPlugin, telemetry_system
-
-if TYPE_CHECKING:  # the preview loop loads GL: only a host that plays in a window imports it
-    from playspace.loops.preview import PreviewRun
 
 DEFAULT_PLAYOUT = 2  # frames buffered before the host starts taking a player's input
 DEFAULT_PLAYERS = 2  # seats: a 1v1
@@ -558,34 +555,6 @@ class Host:
                 world.add(entity, Avatar(f"player {rig.player}", part, shape, offset))
 
         outfit_players(self.world, outfit)
-
-
-def host_in_window(
-    make: Callable[[InputSource], Host],
-    *,
-    seconds: float | None = None,
-    stop: Callable[[], bool] | None = None,
-    camera: str = "head",
-    quality: str = "auto",
-) -> tuple[Host, PreviewRun]:
-    """Host a match and play it in the desktop preview window: `make` builds the host with
-    the window's XR simulator as its player's source; the window's loop steps the world (and
-    so hosts the match) until it is closed, `seconds` have passed or `stop` says so. Raises
-    :class:`~playspace.render.preview.PreviewError` when no window opens."""
-    from playspace.loops.preview import run_preview
-    from playspace.render.preview import preview_window
-    from playspace.systems.input import LiveSource
-    from playspace.systems.input.simulator import Simulator
-
-    simulator = Simulator()
-    with preview_window("playspace: host") as window:
-        host = make(LiveSource(simulator.sample))
-        host.show_players()
-        run = run_preview(
-            host.world, simulator, window, seconds=seconds, stop=stop, camera=camera,
-            quality=quality,
-        )  # fmt: skip
-    return host, run
 
 
 @dataclass(slots=True)

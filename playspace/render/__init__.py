@@ -22,7 +22,6 @@ captures are made. Only this package (and the app and command) imports moderngl.
 """
 
 from playspace.components.comfort import VignetteSettings
-from playspace.projection import fov_projection, perspective, view_matrix
 from playspace.render.assets import AssetError, Texture, load_mesh_file, load_texture
 from playspace.render.capture import Capture, Offscreen, eye_view, write_png
 from playspace.render.comfort import Comfort
@@ -31,6 +30,7 @@ from playspace.render.instances import Batch, SceneInstances
 from playspace.render.materials import Lighting, Material, Palette, srgb
 from playspace.render.meshes import MeshData
 from playspace.render.passes import add_standard_passes
+from playspace.render.projection import fov_projection, perspective, view_matrix
 from playspace.render.quality import HIGH, LOW, ULTRA, Quality, quality_named
 from playspace.render.renderer import GhostSettings, Renderer, RenderPass, Sky
 from playspace.render.views import View, preview_view

@@ -65,13 +65,13 @@ from playspace.components.session import HeadsetSession
 from playspace.components.sockets import Socket
 from playspace.components.tracking import DeviceRole, TrackedDevice
 from playspace.ecs import World
-from playspace.projection import pose_matrix
 from playspace.render import meshes
 from playspace.render.assets import AssetError, Texture, load_texture
 from playspace.render.controllers import controller_mesh
 from playspace.render.materials import Material, Palette
 from playspace.render.matrices import NO_INSTANCES, column_major, scale_matrix, trs_many
 from playspace.render.meshes import F32Array, MeshData
+from playspace.render.projection import pose_matrix
 from playspace.spatial import FloatArray, Pose
 
 log = logging.getLogger(__name__)

@@ -42,9 +42,9 @@ from playspace.components.rig import AimProblem, Rig, TeleportAim
 from playspace.components.text import RGBA, Label, ScreenText
 from playspace.components.transform import Transform
 from playspace.ecs import World
-from playspace.projection import view_matrix
 from playspace.render.gpu import Program
 from playspace.render.matrices import column_major
+from playspace.render.projection import view_matrix
 from playspace.render.shaders import ENCODE_SRGB
 from playspace.render.views import View
 from playspace.spatial import FloatArray

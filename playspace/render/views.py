@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from playspace.projection import perspective, view_matrix
+from playspace.render.projection import perspective, view_matrix
 from playspace.spatial import FloatArray, Pose
 
 # The preview's and captures' field of view, across: 90 degrees as a headset gives each eye and

@@ -28,15 +28,17 @@ import numpy.typing as npt
 from playspace import spatial
 from playspace.components import DeviceRole, TrackedDevice, Transform
 from playspace.components.drawn import DrawnPoses
+from playspace.components.input import InputState
 from playspace.components.interaction import Hand
 from playspace.components.physics import PreviousTransform
 from playspace.components.rig import Rig
 from playspace.components.scene import Grabbable
 from playspace.ecs import Phase, World, system
 from playspace.spatial import FloatArray, Pose
+from playspace.systems.input.placement import tracked_world_pose
+from playspace.systems.input.tracking import sample_of
 from playspace.systems.interaction.hold import held_pose, second_hands
 from playspace.systems.physics import Physics
-from playspace.systems.tracking import InputState, sample_of
 
 _Moving = list[tuple[int, tuple[Transform, PreviousTransform]]]
 # Row numbers, sorted. numpy indexes by an array in half the time it takes to index by a list
@@ -182,7 +184,7 @@ def _place_tracked(world: World, drawn: DrawnPoses) -> None:
     ):
         sample = sample_of(state.latest, role)
         if sample is not None and entity in drawn.rows:
-            placed[entity] = spatial.compose(origin.pose(), sample.pose)
+            placed[entity] = tracked_world_pose(origin.pose(), sample.pose)
     for entity, hand in world.each(Hand):
         stopped = placed.get(entity)
         if stopped is not None and hand.blocked and hand.physical and hand.tracked:

@@ -20,6 +20,7 @@ FIXED_SETS = (
     "character",
     "separation",
     "slope",
+    "placement",
     "grab",
     "throw",
     "layers",

@@ -12,7 +12,7 @@ The thin layer over pyopenxr (the only modules that import ``xr``): :mod:`~plays
 (instance, session, spaces, actions, events), :mod:`~playspace.xr.graphics` (the session's GL
 binding: EGL, GLX, WGL), :mod:`~playspace.xr.display` (swapchains, frames) and
 :mod:`~playspace.xr.errors`. What drives a world in a headset is
-:mod:`playspace.loops.headset`; ``playspace doctor`` is :mod:`playspace.doctor`.
+:mod:`playspace.loops.headset`; ``playspace doctor`` is :mod:`playspace.cli.doctor`.
 
 This package imports nothing of the app, the scenes, the systems or the renderer; importing
 it loads neither pyopenxr nor GL.

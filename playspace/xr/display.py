@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Any
 
 import xr  # type: ignore[import-untyped]
 
-from playspace.projection import FAR, NEAR
 from playspace.xr.errors import mid_session
 from playspace.xr.state import FailureKind, XrUnavailable
 from playspace.xr.views import EyeTarget, EyeView, Fov, FrameTiming, choose_formats
@@ -176,13 +175,14 @@ class XrDisplay:
         sub_image = xr.SwapchainSubImage(swapchain=eye.color.handle, image_rect=rect)
         chained = None
         if depth is not None:
-            info = depth_info(xr.SwapchainSubImage(swapchain=depth.handle, image_rect=rect))
+            depth_image = xr.SwapchainSubImage(swapchain=depth.handle, image_rect=rect)
+            info = depth_info(depth_image, target.near, target.far)
             depths.append(info)
             chained = ctypes.cast(ctypes.pointer(info), ctypes.c_void_p)
         return xr.CompositionLayerProjectionView(view.pose, view.fov, sub_image, next=chained)
 
 
-def depth_info(sub_image: Any, near: float = NEAR, far: float = FAR) -> Any:
+def depth_info(sub_image: Any, near: float, far: float) -> Any:
     """How the compositor reads an eye's depth image: the stored values span the whole depth
     range (GL's default ``glDepthRange(0, 1)``: 0 on the near plane, 1 on the far one) and the
     projection drawn with had these near and far planes (metres, positive), from which it

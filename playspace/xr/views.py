@@ -1,19 +1,13 @@
-"""Headset eyes: OpenXR's located views to view and projection matrices, in pure Python.
+"""Headset eyes: OpenXR's located views, placed in the world, and the images drawn into.
 
 Each frame ``xrLocateViews`` gives one ``XrView`` per eye: a pose in the reference space and a
-field of view as four angles. :class:`EyeView` is that record; :func:`eye_matrices` places
-each eye in the world through the rig's origin and returns what a draw needs. The eyes are
-located for the frame's predicted display time, the time the head pose in the input frame was
-located for too, so what is drawn and what the world simulated agree.
-
-Matrices are numpy ``float32`` 4x4 arrays in the mathematical layout
-(``clip = projection @ view @ world``, column vectors), as ``playspace.render.views`` writes
-them; OpenGL's column-major upload is ``matrix.T.tobytes()`` (or ``tobytes(order="F")``).
-
-Projections are built from the tangents of the four angles, never with pyopenxr's
-``projection_from_fovf``, which gets the asymmetric frustum of a real headset eye wrong (its
-frustum edges miss clip x, y = +-1). From the tangents, the frustum edges land exactly on
-clip x, y = +-1, near on z = -1, far on +1.
+field of view as four angles. :class:`EyeView` is that record; :func:`eye_pose` places an eye in
+the world through the rig's origin, and the drawer (``RenderEye``) gets that pose, the eye's
+field of view and its images. The eyes are located for the frame's predicted display time, the
+time the head pose in the input frame was located for too, so what is drawn and what the world
+simulated agree. Turning a field of view into a projection is the renderer's
+(``playspace.render.projection.fov_projection``), with the clip planes the target names: the
+compositor is told the same planes with each eye's depth.
 
 The swapchain formats come from the runtime in its order of preference;
 :func:`choose_formats` takes the first it offers that the GL renderer draws into. A depth
@@ -23,18 +17,15 @@ enabled): an image the compositor never sees would be drawn for nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
 
-import numpy as np
-import numpy.typing as npt
-
-from playspace import projection, spatial
-from playspace.projection import FAR, NEAR
+from playspace import spatial
 from playspace.spatial import Pose
 
-Matrix: TypeAlias = npt.NDArray[np.float32]
+NEAR = 0.05  # metres: the eyes' clip planes; close enough for a hand held to the face
+FAR = 200.0
 
 
 # GL internal formats, as OpenXR's GL swapchains name them (runtime preference decides).
@@ -74,15 +65,6 @@ class EyeView:
 
 
 @dataclass(frozen=True, slots=True)
-class EyeMatrices:
-    """What drawing one eye needs: the eye's pose in the world and its two matrices."""
-
-    pose: Pose
-    view: Matrix
-    projection: Matrix
-
-
-@dataclass(frozen=True, slots=True)
 class EyeTarget:
     """An eye's swapchain images for this frame: GL texture names, size and GL formats.
 
@@ -110,6 +92,8 @@ class EyeTarget:
     height: int
     color_format: int
     depth_format: int | None
+    near: float = NEAR  # the clip planes to draw with, told to the compositor with the depth
+    far: float = FAR
 
     @property
     def srgb(self) -> bool:
@@ -132,19 +116,9 @@ class FrameTiming:
     should_render: bool
 
 
-RenderEye: TypeAlias = Callable[[Matrix, Matrix, EyeTarget], None]
-"""``render_eye(view, projection, target)``: draw the world into one eye's images."""
-
-
-def fov_projection(fov: Fov, near: float = NEAR, far: float = FAR) -> Matrix:
-    """The asymmetric perspective projection of one eye, from its angles' tangents."""
-    angles = (fov.angle_left, fov.angle_right, fov.angle_up, fov.angle_down)
-    return projection.fov_projection(*angles, near, far).astype(np.float32)
-
-
-def view_matrix(eye: Pose) -> Matrix:
-    """The world-to-eye transform of an eye at `eye` (world space): the pose's inverse."""
-    return projection.view_matrix(eye).astype(np.float32)
+RenderEye: TypeAlias = Callable[[Pose, Fov, EyeTarget], None]
+"""``render_eye(pose, fov, target)``: draw the world seen from an eye at `pose` (world space)
+with field of view `fov` into the target's images, between its clip planes."""
 
 
 def eye_pose(view: EyeView, origin: Pose, space_height: float = 0.0) -> Pose:
@@ -156,22 +130,6 @@ def eye_pose(view: EyeView, origin: Pose, space_height: float = 0.0) -> Pose:
         spatial.normalize(spatial.quat_from_xyzw(view.orientation)),
     )
     return spatial.compose(origin, tracked)
-
-
-def eye_matrices(
-    views: Iterable[EyeView],
-    origin: Pose,
-    space_height: float = 0.0,
-    near: float = NEAR,
-    far: float = FAR,
-) -> list[EyeMatrices]:
-    """Every eye's world pose, view matrix and projection, in the order OpenXR gave them
-    (left, right for a stereo headset)."""
-    result = []
-    for view in views:
-        pose = eye_pose(view, origin, space_height)
-        result.append(EyeMatrices(pose, view_matrix(pose), fov_projection(view.fov, near, far)))
-    return result
 
 
 @dataclass(frozen=True, slots=True)

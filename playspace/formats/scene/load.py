@@ -35,6 +35,7 @@ from playspace.components.rig import SLOPE_QUANTIZATION, SeparationPolicy, TurnM
 from playspace.formats.files import MB, input_problem
 from playspace.formats.meshes import MeshFileError, read_material
 from playspace.formats.numbers import Number
+from playspace.formats.quoting import clipped
 from playspace.formats.scene.looks import LOOK_KEYS, LookKeys, look_of, read_look
 from playspace.formats.scene.meshes import load_mesh
 from playspace.formats.scene.model import (
@@ -64,7 +65,6 @@ from playspace.formats.scene.model import (
     Viewpoint,
 )
 from playspace.formats.scene.reader import Table
-from playspace.formats.shown import clipped
 
 T = TypeVar("T")
 

@@ -23,8 +23,8 @@ from typing import Any
 from playspace.components.look import Look
 from playspace.formats.meshes import image_problem
 from playspace.formats.numbers import Number, parse_numbers
+from playspace.formats.quoting import clipped
 from playspace.formats.scene.reader import Table, describe
-from playspace.formats.shown import clipped
 
 LOOK_KEYS = ("color", "texture", "roughness", "metallic", "emissive")
 UNIT = Number(low=0.0, high=1.0)

@@ -36,7 +36,7 @@ from playspace.components.rig import (
     SeparationPolicy,
     TurnMode,
 )
-from playspace.formats.shown import printable
+from playspace.formats.quoting import printable
 
 Triple = tuple[float, float, float]
 BodyShape = Sphere | Box | Capsule | Cylinder

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from playspace.formats.numbers import Number, parse_numbers
-from playspace.formats.shown import clipped
+from playspace.formats.quoting import clipped
 
 _COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
 

@@ -11,6 +11,7 @@ with :class:`TraceWriter`, or pass any source through a :class:`Recorder`; recor
 :func:`device_pose`.
 """
 
+from playspace.components.input import InputSource
 from playspace.formats.trace import (
     PlayerTrace,
     Trace,
@@ -22,7 +23,6 @@ from playspace.formats.trace import (
 from playspace.systems.input.live import LiveSource
 from playspace.systems.input.match import MatchRecorder
 from playspace.systems.input.sources import (
-    InputSource,
     Polled,
     Recorder,
     ReplaySource,

@@ -23,7 +23,7 @@ and the hand's wins: neither way of grabbing is lost. The poke for buttons is th
 
 Curls are measured against the hand's own size (wrist to middle knuckle), so a child's fist
 and an adult's read alike. :func:`finger_curls` is also what a feeder sends a runtime that
-synthesises hands from curls (Monado's remote driver, :mod:`playspace.monado`).
+synthesises hands from curls (Monado's remote driver, :mod:`playspace.xr.monado`).
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def hand_size(joints: HandJoints) -> float:
     return _distance(joints, HandJoint.WRIST, HandJoint.MIDDLE_PROXIMAL)
 
 
-def finger_curls(joints: HandJoints) -> tuple[float, float, float, float, float]:
+def finger_curls(joints: HandJoints) -> Curls:
     """How far each finger is curled, 0 straight to 1 in a fist: thumb, index, middle, ring,
     little (a finger tip's distance to the palm, in hand sizes)."""
     size = hand_size(joints)

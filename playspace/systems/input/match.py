@@ -32,10 +32,10 @@ import os
 from dataclasses import dataclass
 from types import TracebackType
 
-from playspace.components.input import InputFrame
+from playspace.components.input import InputFrame, InputSource
 from playspace.components.scene import PlayerStart
 from playspace.formats.trace import MATCH_VERSION, PlayerFrame, StartPoint, TraceWriter
-from playspace.systems.input.sources import InputSource, Recorder
+from playspace.systems.input.sources import Recorder
 
 
 @dataclass(eq=False, slots=True)

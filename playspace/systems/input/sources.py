@@ -27,24 +27,12 @@ from playspace.components.input import (
     HandInput,
     HandJoints,
     InputFrame,
+    InputSource,
 )
 from playspace.formats.trace import Trace
 from playspace.spatial import Pose, Vec3, lerp_pose, vec3_from, yaw_rotation
 
 _Triple = tuple[float, float, float]
-
-
-class InputSource(Protocol):
-    """Anything that can say what the player did at a time on its clock."""
-
-    @property
-    def duration(self) -> float | None:
-        """The time after which the source has nothing new to say; None if it never ends."""
-        ...
-
-    def sample(self, time: float) -> InputFrame:
-        """The input frame at ``time`` (seconds on the source's clock), stamped with it."""
-        ...
 
 
 @runtime_checkable

@@ -10,11 +10,13 @@ moving as a provider of its own (:mod:`playspace.systems.player.providers`).
 
 from __future__ import annotations
 
+from playspace.components.input import InputSource
 from playspace.components.locomotion import Locomotion
 from playspace.components.rig import RigSettings, SeparationPolicy, TurnMode
 from playspace.components.scene import PlayerStart
 from playspace.ecs import PluginError, World
-from playspace.systems.input import InputSource
+from playspace.systems.input.placement import place_tracked
+from playspace.systems.input.tracking import poll_input, tracking_system
 from playspace.systems.physics import Physics
 from playspace.systems.player.events import PLAYER_REQUESTS, RIG_EVENTS
 from playspace.systems.player.follow import body_follow, separation, view_fade
@@ -30,10 +32,9 @@ from playspace.systems.player.players import (
 from playspace.systems.player.providers import add_provider, locomotion_start
 from playspace.systems.player.rescue import keep_in_world
 from playspace.systems.player.roster import Arrival, Roster, join_players
-from playspace.systems.player.slope import place_tracked, slope_quantization
+from playspace.systems.player.slope import slope_quantization
 from playspace.systems.player.teleport import teleport
 from playspace.systems.sets import add_fixed_sets
-from playspace.systems.tracking import poll_input, tracking_system
 
 
 class RigPlugin:

@@ -34,10 +34,11 @@ from playspace.components.physics import CharacterMotion, Sphere
 from playspace.components.rig import OriginMotion, Rig
 from playspace.components.tracking import HandControls
 from playspace.ecs import PluginError, World
+from playspace.systems.input.placement import tracked_world_pose
 from playspace.systems.physics import Physics
 from playspace.systems.player.events import ClimbEnded, ClimbStarted
 from playspace.systems.player.players import outfit_players
-from playspace.systems.player.poses import hand_entity, to_world
+from playspace.systems.player.poses import hand_entity
 from playspace.systems.player.providers import add_provider, locomotion_provider
 
 CLIMB_ORDER = 1  # first: a climber holding on takes the step from every other way of moving
@@ -70,7 +71,7 @@ def climb(world: World, rig: Rig, disabled: bool) -> bool:
         if not grips or not device.tracked or disabled:
             state.holds.pop(role, None)
         elif not was:
-            at = to_world(origin, device.pose).position
+            at = tracked_world_pose(origin.pose(), device.pose).position
             if _on_climbable(world, rig, at, settings.reach):
                 state.grips += 1
                 where = spatial.Vec3(device.pose.position)

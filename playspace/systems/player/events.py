@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from playspace.spatial import Vec3
-from playspace.systems.tracking import TrackingRejected
+from playspace.systems.input.tracking import TrackingRejected
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,9 +36,10 @@ from playspace.components.rig import (
 )
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Vec3
+from playspace.systems.input.placement import tracked_world_pose
 from playspace.systems.physics import Layers, Physics
 from playspace.systems.player.events import BlinkRequested, Blocked
-from playspace.systems.player.poses import floor_point, horizontal, to_world
+from playspace.systems.player.poses import floor_point, horizontal
 
 
 @system(
@@ -64,7 +65,7 @@ def _follow(world: World, rig: Rig, settings: RigSettings) -> None:
     if not head.tracked:
         motion.desired = spatial.vec3(0.0, 0.0, 0.0)  # lost tracking freezes the body
         return
-    eyes = to_world(world.get(rig.origin, Transform), head.pose)
+    eyes = tracked_world_pose(world.get(rig.origin, Transform).pose(), head.pose)
     wanted = horizontal(floor_point(eyes, settings.neck_offset) - body.position)
     player = world.get(rig.body, PlayerBody)
     if not player.placed:
@@ -104,8 +105,10 @@ def _separate(world: World, rig: Rig, settings: RigSettings) -> None:
     head = world.get(rig.head, TrackedDevice)
     origin = world.get(rig.origin, Transform)
     feet = world.get(rig.body, Transform).position
-    eyes = to_world(origin, head.pose).position
-    gap = horizontal(feet - floor_point(to_world(origin, head.pose), settings.neck_offset))
+    eyes = tracked_world_pose(origin.pose(), head.pose).position
+    gap = horizontal(
+        feet - floor_point(tracked_world_pose(origin.pose(), head.pose), settings.neck_offset)
+    )
     distance = math.hypot(gap.x, gap.z)
     barred = _barred_at(world, rig, settings, eyes, gap, distance)
     if settings.policy is SeparationPolicy.PUSH_BACK and head.tracked and barred is not None:

@@ -29,13 +29,14 @@ from playspace.components.rig import (
 )
 from playspace.components.tracking import HandControls
 from playspace.ecs import Phase, World, system
+from playspace.systems.input.placement import tracked_world_pose
 from playspace.systems.player.events import (
     FloorSnapRequested,
     Recentered,
     RecenterRequested,
     Turned,
 )
-from playspace.systems.player.poses import floor_point, horizontal, to_world, turn_around
+from playspace.systems.player.poses import floor_point, horizontal, turn_around
 from playspace.systems.player.providers import locomotion_provider
 
 
@@ -64,7 +65,7 @@ def turning(world: World, rig: Rig, disabled: bool) -> bool:
     if disabled or not head.tracked:
         return False
     origin = world.get(rig.origin, Transform)
-    pivot = to_world(origin, head.pose).position
+    pivot = tracked_world_pose(origin.pose(), head.pose).position
     if settings.turn_mode is TurnMode.SMOOTH:
         rate = -_deadzone(push, settings.stick_deadzone) * settings.smooth_turn_speed
         if rate:
@@ -113,7 +114,7 @@ def smooth_move(world: World, rig: Rig, disabled: bool) -> bool:
     if not device.tracked:
         device = world.get(rig.head, TrackedDevice)
     origin = world.get(rig.origin, Transform)
-    heading = spatial.yaw(to_world(origin, device.pose).rotation)
+    heading = spatial.yaw(tracked_world_pose(origin.pose(), device.pose).rotation)
     step = settings.move_speed * state.speed_scale * world.fixed_time.dt
     wanted = spatial.rotate(spatial.yaw_rotation(heading), spatial.vec3(x * step, 0.0, -y * step))
     motion = world.get(rig.body, CharacterMotion)
@@ -155,7 +156,7 @@ def recenter(world: World) -> None:
             continue
         origin = world.get(rig.origin, Transform)
         head = world.get(rig.head, TrackedDevice)
-        stands = floor_point(to_world(origin, head.pose), settings.neck_offset)
+        stands = floor_point(tracked_world_pose(origin.pose(), head.pose), settings.neck_offset)
         feet = world.get(rig.body, Transform).position
         origin.position = origin.position + horizontal(feet - stands)
         world.send(FloorSnapRequested(player=rig.player))

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from playspace import spatial
 from playspace.components import DeviceRole, TrackedDevice, Transform
+from playspace.components.input import InputSource, InputState
 from playspace.components.physics import CharacterBody, CharacterMotion
 from playspace.components.rig import (
     Crouch,
@@ -39,9 +40,7 @@ from playspace.components.rig import (
 from playspace.components.scene import PlayerStart
 from playspace.components.tracking import HandControls
 from playspace.ecs import PluginError, World
-from playspace.systems.input import InputSource
 from playspace.systems.player.events import FloorSnapRequested
-from playspace.systems.tracking import InputState
 
 Outfit = Callable[[World, Rig], None]
 

@@ -1,5 +1,5 @@
-"""Pose arithmetic of the rig: tracking space into the world, the floor point, turning; and
-which of the rig's entities is a hand."""
+"""Pose arithmetic of the rig: the floor point, turning; and which of the rig's entities is a
+hand. Tracking space into the world is :mod:`playspace.systems.input.placement`'s."""
 
 from __future__ import annotations
 
@@ -7,11 +7,6 @@ from playspace import spatial
 from playspace.components import DeviceRole, Transform
 from playspace.components.rig import Rig
 from playspace.spatial import Pose, Vec3
-
-
-def to_world(origin: Transform, tracked: Pose) -> Pose:
-    """A tracking-space pose in the world."""
-    return spatial.compose(origin.pose(), tracked)
 
 
 def floor_point(head: Pose, neck_offset: float) -> Vec3:

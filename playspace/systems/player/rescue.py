@@ -19,9 +19,10 @@ from playspace.components.rig import Rig, RigSettings, SafeGround
 from playspace.components.scene import PlayerStart
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Vec3
+from playspace.systems.input.placement import tracked_world_pose
 from playspace.systems.physics import Physics
 from playspace.systems.player.events import BlinkRequested, FloorSnapRequested, PlayerRescued
-from playspace.systems.player.poses import floor_point, horizontal, to_world
+from playspace.systems.player.poses import floor_point, horizontal
 
 MARGIN = 2.0  # metres past the level's outermost geometry across the floor: nothing to stand on
 
@@ -63,7 +64,7 @@ def keep_in_world(world: World) -> None:
         head = world.get(rig.head, TrackedDevice)
         neck = world.resource(RigSettings).neck_offset
         origin.position = origin.position + horizontal(
-            back - floor_point(to_world(origin, head.pose), neck)
+            back - floor_point(tracked_world_pose(origin.pose(), head.pose), neck)
         )
         world.send(FloorSnapRequested(player=rig.player))  # the view's floor joins the body's
         world.send(BlinkRequested(player=rig.player))

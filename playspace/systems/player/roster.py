@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from playspace.components.input import InputSource
 from playspace.components.rig import Rig
 from playspace.components.scene import PlayerStart
 from playspace.ecs import Phase, World, system
-from playspace.systems.input import InputSource
 from playspace.systems.player.events import PlayerJoined, PlayerLeft
 from playspace.systems.player.players import despawn_player, player_rig, spawn_player
 

@@ -1,4 +1,4 @@
-"""Dynamic slope quantization (Karl Johnson's technique), and the final placement of the view.
+"""Dynamic slope quantization (Karl Johnson's technique).
 
 On stairs and slopes the body's floor rises and falls with every step. Carrying the view up and
 down with it is a roller coaster; instead the origin (the view's floor) keeps its height while
@@ -20,13 +20,12 @@ hands, is snapped to as on stairs (``playspace.systems.player.climb``).
 
 from __future__ import annotations
 
-from playspace.components import TrackedDevice, Transform
+from playspace.components import Transform
 from playspace.components.locomotion import Suspended
 from playspace.components.physics import CharacterMotion
 from playspace.components.rig import Crouch, Rig, RigSettings, Seated
 from playspace.ecs import Phase, World, system
 from playspace.systems.player.events import FloorSnapped, FloorSnapRequested
-from playspace.systems.player.poses import to_world
 
 SETTLED = 1e-4  # metres: closer than this, the floors already agree
 
@@ -66,21 +65,3 @@ def _quantize(
     elif standing and abs(dy) >= settings.slope_quantization:
         origin.position.y = floor
         world.send(FloorSnapped(dy, rig.player))
-
-
-@system(
-    Phase.FIXED,
-    in_set="slope",
-    after=(slope_quantization,),
-    reads=(Rig, TrackedDevice),
-    writes=(Transform,),
-)
-def place_tracked(world: World) -> None:
-    """Put each player's head and hands in the world through their origin as it finally is
-    this step."""
-    for _, rig in world.each(Rig):
-        origin = world.get(rig.origin, Transform)
-        for entity in (rig.head, rig.left_hand, rig.right_hand):
-            pose = to_world(origin, world.get(entity, TrackedDevice).pose)
-            transform = world.get(entity, Transform)
-            transform.position, transform.rotation = pose.position, pose.rotation

@@ -18,6 +18,7 @@ from playspace.components.rig import AimProblem, Rig, RigSettings, TeleportAim
 from playspace.components.tracking import HandControls
 from playspace.ecs import World
 from playspace.spatial import Vec3
+from playspace.systems.input.placement import tracked_world_pose
 from playspace.systems.physics import Layers, Physics
 from playspace.systems.player.events import (
     BlinkRequested,
@@ -26,7 +27,7 @@ from playspace.systems.player.events import (
     TeleportRefused,
 )
 from playspace.systems.player.follow import body_layers
-from playspace.systems.player.poses import floor_point, horizontal, to_world
+from playspace.systems.player.poses import floor_point, horizontal
 from playspace.systems.player.providers import locomotion_provider
 
 ARC_STEP = 1.0 / 30.0  # seconds of flight per cast segment
@@ -81,7 +82,7 @@ def _aim(
     world: World, rig: Rig, aim: TeleportAim, settings: RigSettings, hand: TrackedDevice
 ) -> None:
     origin = world.get(rig.origin, Transform)
-    pose = to_world(origin, hand.pose)
+    pose = tracked_world_pose(origin.pose(), hand.pose)
     velocity = spatial.rotate(pose.rotation, spatial.vec3(0.0, 0.0, -settings.teleport_speed))
     physics = world.resource(Physics)
     layers = body_layers(world.resource(Layers))
@@ -138,7 +139,7 @@ def _problem(world: World, rig: Rig, target: Vec3, normal: Vec3) -> AimProblem |
 def _go(world: World, rig: Rig, settings: RigSettings, target: Vec3) -> None:
     origin = world.get(rig.origin, Transform)
     head = world.get(rig.head, TrackedDevice)
-    stands = floor_point(to_world(origin, head.pose), settings.neck_offset)
+    stands = floor_point(tracked_world_pose(origin.pose(), head.pose), settings.neck_offset)
     origin.position = origin.position + horizontal(target - stands)
     world.resource(Physics).teleport(rig.body, target)
     world.send(FloorSnapRequested(player=rig.player))

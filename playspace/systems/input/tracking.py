@@ -12,16 +12,15 @@ a device the world cannot use (a NaN, a rotation of no length) is untracked for 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar
 
 from playspace.components import DeviceRole, TrackedDevice
-from playspace.components.input import DevicePose, InputFrame
+from playspace.components.input import DevicePose, InputFrame, InputState
 from playspace.components.rig import Rig
 from playspace.components.tracking import HandControls
 from playspace.ecs import Phase, World, system
 from playspace.ecs.clock import NS_PER_S
-from playspace.systems.input import InputSource
 from playspace.systems.input.gate import gate
 from playspace.systems.input.sources import read_frame
 
@@ -34,21 +33,6 @@ class TrackingRejected:
     kind: ClassVar[str] = "tracking_rejected"
     devices: tuple[str, ...]
     player: int = 0  # which player's source (``Rig.player``)
-
-
-@dataclass(slots=True)
-class InputState:
-    """A player's input source, the frame it gave for the current fixed step, and the newest
-    frame read for the display time (what LATE places the head and hands from). On each
-    player's origin; the resource is the first player's (this process's own)."""
-
-    source: InputSource
-    frame: InputFrame = field(default_factory=InputFrame)
-    latest: InputFrame = field(default_factory=InputFrame)
-    # the last frame read through the gate, what the gate made of it and what it rejected: a
-    # step at the frame's own time reads that very frame again (a replay makes a time's frame
-    # once), and gating it again would cost the same 20-odd microseconds for the same answer
-    gated: tuple[InputFrame, InputFrame, tuple[str, ...]] | None = None
 
 
 def sample_of(frame: InputFrame, role: DeviceRole) -> DevicePose | None:

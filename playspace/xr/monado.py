@@ -4,10 +4,10 @@ Monado (the open-source OpenXR runtime) has a ``remote`` driver: a headset and t
 controllers whose poses and controls a program sends over TCP. Started with
 ``P_OVERRIDE_ACTIVE_CONFIG=remote``, the runtime listens on port 4242 (all interfaces; one
 client at a time) once an OpenXR instance has made its system. :class:`RemoteDriver` is that
-program for a trace (format v1): ``playspace run SCENE --vr --drive TRACE`` uses it, so a game
-is tested end to end through a real runtime (its action system, its spaces, its frame timing)
-with scripted input. ``python -m playspace.monado TRACE`` feeds a trace from a separate process,
-for a developer watching their own application.
+program for any input frames; ``playspace run SCENE --vr --drive TRACE`` plays a trace through
+it (:mod:`playspace.loops.drive`), so a game is tested end to end through a real runtime (its
+action system, its spaces, its frame timing) with scripted input, and ``playspace drive TRACE``
+feeds a trace from a separate process, for a developer watching their own application.
 
 The wire format
 ---------------
@@ -55,8 +55,8 @@ What the runtime makes of a packet (read from Monado's ``r_device.c`` and ``r_hu
   ``a`` as ``X``), ``stick`` -> thumbstick/click. ``menu`` has no Index binding (the system
   button belongs to the runtime) and is not sent.
 - A hand with joints (trace format v2) turns on ``hand_tracking_active`` and sends its finger
-  curls (:func:`~playspace.systems.input.hands.finger_curls`, little finger first as the
-  packet wants); Monado then makes up a hand of 26 joints from the curls, posed from the
+  curls (read from the joints by the driver's `hand_shape`, little finger first as the packet
+  wants); Monado then makes up a hand of 26 joints from the curls, posed from the
   controller (``u_hand_sim_simulate_for_valve_index_knuckles``), which it reports only while
   the controller is ``active``: a hand with joints and no pose is sent at its palm's pose. The
   curls are what survives: Monado's hand is its own, not the trace's joints.
@@ -64,14 +64,9 @@ What the runtime makes of a packet (read from Monado's ``r_device.c`` and ``r_hu
   (``per_view_data_valid`` false) and only the centre pose moves. A sample without a head keeps
   the last head pose sent.
 
-Velocities: a real runtime always measures them, and playspace prefers a runtime's velocities
-when it reports them valid (the throw takes them for its newest sample), so a trace without
-``v``/``w`` (the example traces have none) gets them here first: :func:`with_velocities` gives
-every sample a central difference over :data:`DIFF_SECONDS` either side (one-sided at the
-trace's ends), the angular one from the rotation between the two orientations; between samples
-they move linearly, as a replay moves them. So ``playspace run --headless --trace`` of
-``with_velocities(trace)`` sees exactly the velocities this sends: it is the reference a
-headset run driven by `trace` is compared with.
+Velocities: a real runtime always measures them, so a trace without ``v``/``w`` is played
+with the velocities a tracker would have measured
+(:func:`~playspace.systems.input.velocities.with_velocities`).
 
 Timing
 ------
@@ -88,23 +83,23 @@ is asked. After the trace's end the last sample is held, still (zero velocities)
 
 from __future__ import annotations
 
-import argparse
 import ctypes
 import logging
 import math
 import socket
-import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import replace
-from typing import ClassVar, Final
+from collections.abc import Callable
+from typing import ClassVar, Final, TypeAlias
 
 from playspace import spatial
-from playspace.components.input import Button, DevicePose, HandInput, InputFrame
-from playspace.spatial import Vec3
-from playspace.systems.input import ReplaySource, Trace, TraceError, load_trace
-from playspace.systems.input.hands import finger_curls, palm_pose
+from playspace.components.input import Button, DevicePose, HandInput, HandJoints, InputFrame
+from playspace.spatial import Pose, Vec3
+
+Curls: TypeAlias = tuple[float, float, float, float, float]
+HandShape: TypeAlias = Callable[[HandJoints], tuple[Curls, Pose]]
+"""A tracked hand's finger curls (thumb first, 0 open, 1 closed) and its palm's pose, from
+its 26 joints: what the packet carries of a hand."""
 
 logger = logging.getLogger(__name__)
 
@@ -115,7 +110,6 @@ PACKET_SIZE: Final = 376
 # old when located; at 250 that age (0-4 ms) made every fourth 90 Hz step of a throw move
 # 0.66x-1.25x as far as its neighbours, at 500 0.85x-1.17x. A packet takes ~30 us to make.
 SEND_HZ: Final = 500.0
-DIFF_SECONDS: Final = 0.005  # half the window of the central difference for velocities
 CONNECT_SECONDS: Final = 5.0  # how long start() keeps retrying a refused connection
 RETRY_SECONDS: Final = 0.05
 IO_TIMEOUT: Final = 2.0  # a socket call that blocks longer than this fails the feed
@@ -281,78 +275,10 @@ def _set_vec3(target: RemoteVec3, v: Vec3) -> None:
     target.x, target.y, target.z = v.x, v.y, v.z
 
 
-def angular_velocity_between(a: spatial.Quat, b: spatial.Quat, dt: float) -> Vec3:
-    """The angular velocity (tracking space, axis times rad/s) turning `a` into `b` in `dt`
-    seconds at a constant rate, the short way round."""
-    axis, angle = spatial.to_axis_angle(spatial.multiply(b, spatial.inverse(a)))
-    return axis * (angle / dt)
-
-
-def with_velocities(trace: Trace) -> Trace:
-    """`trace` with every tracked hand's missing ``v`` and ``w`` filled in, as a tracker would
-    have measured them: a central difference of the replayed trace over :data:`DIFF_SECONDS`
-    either side of the sample (one-sided at the ends and where the hand is not tracked on one
-    side). Velocities a sample has are kept; the head is left alone (the remote driver has no
-    head velocities). The trace itself is returned when nothing is missing."""
-    replay = ReplaySource(trace)
-    end = trace.duration
-    changed = False
-    samples = []
-    for frame in trace.samples:
-        hands = []
-        for hand, side in ((frame.left, _left), (frame.right, _right)):
-            device = hand.pose
-            if device is not None and (
-                device.linear_velocity is None or device.angular_velocity is None
-            ):
-                device = _differentiated(device, replay, side, frame.time, end)
-                hand = replace(hand, pose=device)
-                changed = True
-            hands.append(hand)
-        samples.append(replace(frame, left=hands[0], right=hands[1]))
-    return replace(trace, samples=tuple(samples)) if changed else trace
-
-
-def _left(frame: InputFrame) -> HandInput:
-    return frame.left
-
-
-def _right(frame: InputFrame) -> HandInput:
-    return frame.right
-
-
-def _differentiated(
-    device: DevicePose,
-    replay: ReplaySource,
-    side: Callable[[InputFrame], HandInput],
-    at: float,
-    end: float,
-) -> DevicePose:
-    """`device` (sampled at `at`) with its missing velocities from the replay around `at`."""
-    early, late = max(at - DIFF_SECONDS, 0.0), min(at + DIFF_SECONDS, end)
-    a = side(replay.sample(early)).pose
-    b = side(replay.sample(late)).pose
-    if a is None:
-        a, early = device, at
-    if b is None:
-        b, late = device, at
-    linear, angular = device.linear_velocity, device.angular_velocity
-    if late > early:
-        dt = late - early
-        if linear is None:
-            linear = (b.pose.position - a.pose.position) / dt
-        if angular is None:
-            angular = angular_velocity_between(a.pose.rotation, b.pose.rotation, dt)
-    zero = spatial.vec3(0.0, 0.0, 0.0)
-    return replace(
-        device,
-        linear_velocity=zero if linear is None else linear,
-        angular_velocity=zero if angular is None else angular,
-    )
-
-
 class RemoteDriver:
-    """Feeds a trace into Monado's remote driver from a daemon thread; see the module docstring.
+    """Feeds input frames into Monado's remote driver from a daemon thread; see the module
+    docstring. `frames` gives the frame at a time of the played input, whose samples span
+    `span` (first, last: seconds); `hand_shape` reads a tracked hand's curls and palm.
 
     :meth:`start` connects (retrying for :data:`CONNECT_SECONDS`, the runtime may still be
     coming up) and sends the first sample until :meth:`start_clock`; :meth:`stop` ends the feed.
@@ -365,7 +291,9 @@ class RemoteDriver:
 
     def __init__(
         self,
-        trace: Trace,
+        frames: Callable[[float], InputFrame],
+        span: tuple[float, float],
+        hand_shape: HandShape,
         *,
         port: int = PORT,
         hz: float = SEND_HZ,
@@ -374,10 +302,9 @@ class RemoteDriver:
     ) -> None:
         if not (math.isfinite(hz) and hz > 0):
             raise ValueError(f"hz must be a positive number, got {hz}")
-        self.trace = trace
+        self.frames, self.span, self.hand_shape = frames, span, hand_shape
         self.port, self.hz, self.connect_seconds = port, hz, connect_seconds
         self.clock = clock
-        self._source = ReplaySource(with_velocities(trace))
         self._head = spatial.Pose(spatial.vec3(0.0, 1.6, 0.0), spatial.identity())
         self._started_at: float | None = None
         self._stopping = threading.Event()
@@ -431,8 +358,8 @@ class RemoteDriver:
         Before the first sample and after the last the replay holds a sample: the hands are
         still there, and their velocities are zero."""
         packet = RemotePacket.from_buffer_copy(bytes(base or RemotePacket.blank()))
-        frame = self._source.sample(at)
-        held = not self.trace.samples[0].time < at < self.trace.duration
+        frame = self.frames(at)
+        held = not self.span[0] < at < self.span[1]
         if frame.head is not None:
             self._head = frame.head.pose
         _set_pose(packet.head.center, self._head)
@@ -446,10 +373,11 @@ class RemoteDriver:
         joints = hand.joints
         target.hand_tracking_active = joints is not None  # without joints: no made-up hands
         if joints is not None:
-            for i, curl in enumerate(reversed(finger_curls(joints))):  # little finger first
+            curls, palm = self.hand_shape(joints)
+            for i, curl in enumerate(reversed(curls)):  # little finger first
                 target.hand_curl[i] = curl
             if device is None:  # Monado places the hand it makes at the controller's pose
-                device = DevicePose(palm_pose(joints))
+                device = DevicePose(palm)
         target.active = device is not None
         if device is not None:
             _set_pose(target.pose, device.pose)
@@ -483,7 +411,7 @@ class RemoteDriver:
         connection = self._connect()
         if connection is None:
             if self.error is not None:
-                logger.warning("playspace.monado: %s", self.error)
+                logger.warning("playspace.xr.monado: %s", self.error)
             return
         try:
             with connection:
@@ -496,9 +424,9 @@ class RemoteDriver:
                 return
             self.error = f"{type(error).__name__}: {error}"
             if self.connected.is_set():
-                logger.info("playspace.monado: the feed stopped: %s", self.error)
+                logger.info("playspace.xr.monado: the feed stopped: %s", self.error)
             else:
-                logger.warning("playspace.monado: %s", self.error)
+                logger.warning("playspace.xr.monado: %s", self.error)
 
     def _connect(self) -> socket.socket | None:
         """A connection to the driver, retrying a refused one (the runtime may be starting)."""
@@ -548,65 +476,3 @@ def _receive(connection: socket.socket, size: int) -> bytes:
             )
         data += chunk
     return bytes(data)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m playspace.monado TRACE``: feed a trace from a separate process."""
-    parser = argparse.ArgumentParser(
-        prog="python -m playspace.monado",
-        description="Play a trace (v1) into Monado's remote driver (P_OVERRIDE_ACTIVE_CONFIG="
-        "remote), for an OpenXR application that is already running.",
-    )
-    parser.add_argument("trace", metavar="TRACE", help="a trace file (v1)")
-    parser.add_argument(
-        "--start-delay",
-        type=float,
-        default=0.0,
-        metavar="S",
-        help="seconds between connecting and starting the trace's clock (the first sample is "
-        "held meanwhile); start it when the application is focused",
-    )
-    parser.add_argument("--port", type=int, default=PORT, help=f"the driver's port ({PORT})")
-    parser.add_argument(
-        "--connect-seconds",
-        type=float,
-        default=30.0,
-        metavar="S",
-        help="how long to wait for the runtime's driver (30)",
-    )
-    args = parser.parse_args(argv)
-    if not (math.isfinite(args.start_delay) and args.start_delay >= 0):
-        parser.error(f"--start-delay must be a number >= 0, got {args.start_delay}")
-    try:
-        trace = load_trace(args.trace)
-    except TraceError as error:
-        print(error, file=sys.stderr)
-        return 2
-    driver = RemoteDriver(trace, port=args.port, connect_seconds=args.connect_seconds)
-    driver.start()
-    try:
-        while not driver.connected.wait(0.1):
-            if not driver.running:
-                print(f"playspace.monado: {driver.error}", file=sys.stderr)
-                return 1
-        print(f"playspace.monado: connected to 127.0.0.1:{args.port}", file=sys.stderr)
-        time.sleep(args.start_delay)
-        driver.start_clock()
-        print(f"playspace.monado: playing {args.trace} ({trace.duration:.2f} s)", file=sys.stderr)
-        # until a packet at the trace's end went: its last pose is where the player stays
-        while driver.running and (driver.last_time or 0.0) < trace.duration:
-            time.sleep(0.01)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        driver.stop()
-    print(
-        f"playspace.monado: sent {driver.sent} packets, up to {driver.last_time or 0.0:.2f} s"
-        + (f"; {driver.error}" if driver.error else ""),
-        file=sys.stderr,
-    )
-    return 1 if driver.error else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -22,14 +22,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from playspace.app.game import Example, load_example
+from playspace.app.game import TargetError as TargetError  # the CLI's and run_vr's error
 from playspace.ecs import WORLDS_LOCK, Plugin, PluginError, World
-from playspace.example import Example, load_example
-from playspace.example import TargetError as TargetError  # the CLI's and run_vr's error
 
 if TYPE_CHECKING:
+    from playspace.app.spawn import SpawnedScene
+    from playspace.components.input import InputSource
     from playspace.formats.scene.model import Scene
-    from playspace.scene.spawn import SpawnedScene
-    from playspace.systems.input import InputSource
 
 
 @dataclass(slots=True)
@@ -48,7 +48,7 @@ class ScenePlugin:
         self.scene = scene
 
     def build(self, world: World) -> None:
-        from playspace.scene.spawn import spawn_scene
+        from playspace.app.spawn import spawn_scene
 
         world.insert_resource(spawn_scene(world, self.scene))
 
@@ -72,18 +72,18 @@ class DefaultPlugins:
     """
 
     def __init__(self, scene: Scene, source: InputSource) -> None:
-        from playspace.scene import (
+        from playspace.app.scene_plugins import (
             PlayerScenePlugin,
             grab_plugins_for,
             interactable_plugins_for,
             movement_plugins_for,
             mover_plugins_for,
-            physics_plugin_for,
         )
+        from playspace.app.spawn import physics_plugin_for
         from playspace.systems.drawn import DrawnPlugin
-        from playspace.systems.haptics import HapticsPlugin
         from playspace.systems.interaction import ThrowPlugin
         from playspace.systems.interaction.events import GRAB_EVENTS
+        from playspace.systems.interaction.haptics import HapticsPlugin
         from playspace.systems.player import RigPlugin
 
         self.plugins: list[Plugin] = [
@@ -136,7 +136,7 @@ def build_world(
     Built while no other world of the process runs a frame (:data:`WORLDS_LOCK`): a player's
     world built beside a host stepping in another thread would otherwise spawn into the
     host's world, or the host read the player's."""
-    from playspace.scene.spawn import SpawnedScene
+    from playspace.app.spawn import SpawnedScene
 
     with WORLDS_LOCK:
         world = World(fixed_hz=fixed_hz)

@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from playspace import spatial
+from playspace.app.spawn import spawn_scene
 from playspace.components import Static, Transform
 from playspace.components.physics import Box, Colliders
 from playspace.ecs import World
 from playspace.formats import telemetry
-from playspace.projection import pose_matrix
-from playspace.scene import load_scene, spawn_scene
+from playspace.formats.scene import load_scene
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -126,14 +127,15 @@ def scene_outlines(scene: Path) -> list[FloatArray]:
 
 def _box_corners(world: World) -> list[FloatArray]:
     """The eight world-space corners of every static box part."""
-    signs = np.array([(x, y, z, 1.0) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)])
+    signs = np.array([(x, y, z) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], float)
     found = []
     for _, (_, transform, colliders) in world.query(Static, Transform, Colliders):
-        placed = pose_matrix(transform.pose())
         for part in colliders.parts:
             if isinstance(part.shape, Box) and not part.sensor:
-                local = signs * np.array([*(v / 2 for v in part.shape.size), 1.0])
-                found.append((placed @ pose_matrix(part.offset) @ local.T).T[:, :3])
+                placed = spatial.compose(transform.pose(), part.offset)
+                rotation = np.array(spatial.quat_to_xyzw(placed.rotation))
+                local = signs * np.array(part.shape.size) / 2
+                found.append(spatial.transform_points_many(tuple(placed.position), rotation, local))
     return found
 
 

@@ -4,18 +4,39 @@ Each check says what it found or why it found nothing, so a user who cannot star
 the missing piece: the OpenXR runtime (and whether it sees a headset), the GL driver, a
 display for the preview window, gamepads. No check raises; a missing piece is a line.
 
-The GL check needs ModernGL, which only the renderer, the loops and the command line import,
-so the caller passes it in as `gl_probe`.
+The GL check is a probe passed in (`gl_probe`), so a test can stand in for the driver.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 from collections.abc import Callable, Mapping
+from typing import Any
 
-import glfw
 
-from playspace.xr.state import XrUnavailable
+def add(commands: Any) -> None:
+    doctor = commands.add_parser(
+        "doctor", help="say what this machine offers: OpenXR runtime, GL, display, gamepads"
+    )
+    doctor.set_defaults(handler=handle, usage=doctor)
+
+
+def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    print("\n".join(doctor_report(gl_probe)))
+    return 0
+
+
+def gl_probe() -> str:
+    """The GL renderer of a standalone EGL context (no window needed)."""
+    from playspace.render import create_context
+
+    ctx = create_context()
+    try:
+        major, minor = divmod(ctx.version_code // 10, 10)
+        return f"{ctx.info['GL_RENDERER']}, OpenGL {major}.{minor} (EGL, no window)"
+    finally:
+        ctx.release()
 
 
 def doctor_report(
@@ -32,6 +53,8 @@ def doctor_report(
 
 
 def _openxr_lines(environ: Mapping[str, str]) -> list[str]:
+    from playspace.xr.state import XrUnavailable
+
     try:
         from playspace.xr import backend
     except (ImportError, OSError, NotImplementedError) as error:  # no loader (macOS has none)
@@ -78,6 +101,8 @@ def _gamepad_lines(environ: Mapping[str, str]) -> list[str]:
     """The gamepads glfw sees; glfw needs a display to start at all."""
     if _display(environ) is None:
         return ["gamepads: need a display"]
+    import glfw
+
     if not glfw.init():
         return ["gamepads: glfw could not start on this display"]
     try:

@@ -313,7 +313,7 @@ def _joint(joint: SceneJoint) -> Joint:
 def _socket(socket: SceneSocket, entities: dict[str, int]) -> tuple[object, ...]:
     """A socket entity: its Transform and its Socket, which takes in its prop's entity at the
     first step. A holster's pose is its offset from the body, where the first step puts it
-    once :class:`~playspace.scene.player.PlayerScenePlugin` has it carried by the body."""
+    once :class:`~playspace.app.scene_plugins.PlayerScenePlugin` has it carried by the body."""
     pose = Pose(spatial.vec3(*socket.position), euler_rotation(socket.rotation))
     carried = socket.carried_by is not None
     turn = spatial.yaw_rotation(math.radians(socket.snap_yaw))

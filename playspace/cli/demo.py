@@ -8,23 +8,68 @@ headless, writes a screenshot (when GL can be had) and telemetry, and prints wha
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from playspace.formats.telemetry import read_telemetry
-from playspace.loops.replay import run_headless
-from playspace.outputs import LineStream
+from playspace.cli.common import has_display, os_error
+from playspace.loops.stopping import StopRequest
 
 if TYPE_CHECKING:
     from playspace.render.capture import Capture
 
 
+def add(commands: Any) -> None:
+    demo = commands.add_parser(
+        "demo",
+        help="play the kitchen example (in a window when there is a display) and say what happened",
+    )
+    demo.add_argument(
+        "--out", type=Path, default=None, help="where to write (playspace-demo/); implies headless"
+    )
+    demo.add_argument("--no-render", action="store_true", help="no screenshot, simulate only")
+    demo.add_argument(
+        "--headless", action="store_true", help="replay the trace even when there is a display"
+    )
+    demo.set_defaults(handler=handle, usage=demo)
+
+
+def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """The kitchen in the preview window when there is a display, else replayed headless; a
+    display that opens no window (a stale $DISPLAY, a server without GL) falls back to the
+    headless replay and says so."""
+    stop: StopRequest = args.stop
+
+    def headless() -> int:
+        try:
+            print(run(args.out or Path("playspace-demo"), render=not args.no_render, stop=stop))
+        except DemoError as error:
+            print(f"playspace demo: {error}", file=sys.stderr)
+            return 2
+        except OSError as error:
+            return os_error("playspace demo", error)
+        return 0
+
+    def no_window(reason: str) -> int:
+        print(f"playspace demo: {reason}; replaying it headless instead", file=sys.stderr)
+        return headless()
+
+    if has_display() and not (args.headless or args.no_render or args.out is not None):
+        from playspace.cli import parser as command_parser
+        from playspace.cli.run import preview
+
+        kitchen = command_parser().parse_args(["run", str(KITCHEN)])
+        kitchen.stop = stop
+        return preview(kitchen, parser, no_window)
+    return headless()
+
+
 def _examples() -> Path:
     """The examples: beside the package in a clone, else where an install put them."""
-    beside = Path(__file__).resolve().parent.parent / "examples"
+    beside = Path(__file__).resolve().parents[2] / "examples"
     if beside.is_dir():
         return beside
     return Path(sys.prefix) / "share" / "playspace" / "examples"
@@ -40,6 +85,9 @@ class DemoError(RuntimeError):
 def run(out: Path, render: bool = True, stop: Callable[[], bool] | None = None) -> str:
     """Replay the kitchen into `out` (telemetry, and a screenshot when `render`); report it.
     KeyboardInterrupt when `stop` ended it early (the telemetry written is kept)."""
+    from playspace.loops.outputs import LineStream
+    from playspace.loops.replay import run_headless
+
     if not KITCHEN.is_file():
         raise DemoError(
             f"the demo's example is not at {KITCHEN}: reinstall playspace, or run it from a "
@@ -101,6 +149,8 @@ class Happened:
 
 
 def _count(telemetry: Path) -> Happened:
+    from playspace.formats.telemetry import read_telemetry
+
     happened = Happened()
     for step in read_telemetry(telemetry).steps:
         for event in step["events"]:

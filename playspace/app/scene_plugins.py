@@ -1,27 +1,21 @@
-"""What a scene's ``[player]`` table and its holsters ask of the player, once the rig exists.
+"""The plugins a scene asks for besides its entities, added after the rig it needs.
 
-A scene turns movement providers on (``jump``, ``sprint``, ``crouch``, climbing when anything
-is ``climbable``, seated play) and changes the rig's ``head_radius`` and ``eye_height``; a
-``[[socket]]`` with ``carried_by = "body"`` rides on the player's body. None
-of this can be done when the scene is spawned: the rig is built after the scene (it starts at
-the scene's :class:`~playspace.components.scene.PlayerStart`). So, as
-:func:`~playspace.scene.physics_plugin_for` gives the physics a scene asks for, these give the
-rest, to be added after the rig:
-
-    world.add_plugin(RigPlugin(source))
-    world.add_plugin(PlayerScenePlugin(scene))
-    for plugin in movement_plugins_for(scene):
-        world.add_plugin(plugin)
-
-``playspace.app``'s default plugins add them so. Each provider's module is imported when a
-scene turns it on, not with this module: a world whose scene asks for none of them does not pay
-for loading them at start-up.
+A scene's ``[player]`` table turns movement providers on (jump, sprint, crouch, seated play;
+climbing when anything is ``climbable``) and sets the rig's head radius and eye height; its
+``[grab]`` table sets the grab; a prop's ``path``, ``lever``, ``button`` or ``dial`` needs the
+plugin that runs it. The rig is built after the scene (it starts at the scene's
+:class:`~playspace.components.scene.PlayerStart`), so these come after it; the default plugins
+add them so. A plugin's module is imported only when the scene asks for it, so start-up pays for
+nothing the scene does not use.
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
+from playspace.app.spawn import SpawnedScene
+from playspace.components.interaction import GrabSettings, Hand
 from playspace.components.locomotion import (
     ClimbSettings,
     CrouchSettings,
@@ -32,9 +26,11 @@ from playspace.components.rig import Rig, RigSettings
 from playspace.components.sockets import Socket
 from playspace.ecs import PluginError, World
 from playspace.formats.scene.model import Scene
-from playspace.scene.spawn import SpawnedScene
+from playspace.systems.interaction import GrabPlugin
 
 if TYPE_CHECKING:
+    from playspace.systems.interaction.interactables import InteractablesPlugin
+    from playspace.systems.physics.movers import MoverPlugin
     from playspace.systems.player.climb import ClimbPlugin
     from playspace.systems.player.movement import CrouchPlugin, JumpPlugin, SprintPlugin
     from playspace.systems.player.seated import SeatedPlugin
@@ -96,3 +92,50 @@ class PlayerScenePlugin:
             )
         for name in holsters:
             world.get(spawned[name], Socket).carried_by = rig.body
+
+
+class DistanceHandsPlugin:
+    """Both hands grab from a distance (``Hand.distance_grab``), as ``[grab] distance_grab``
+    asks. Add it after the GrabPlugin, which gives the hands their ``Hand``."""
+
+    def build(self, world: World) -> None:
+        rig = world.try_resource(Rig)
+        if rig is None or world.try_get(rig.left_hand, Hand) is None:
+            raise PluginError("DistanceHandsPlugin needs the hands: add the GrabPlugin first")
+        for entity in (rig.left_hand, rig.right_hand):
+            world.get(entity, Hand).distance_grab = True
+
+
+def grab_plugins_for(scene: Scene) -> list[GrabPlugin | DistanceHandsPlugin]:
+    """The GrabPlugin with the settings of the scene's ``[grab]`` table, and the
+    DistanceHandsPlugin when it says ``distance_grab = true``."""
+    grab = scene.grab
+    settings = GrabSettings(
+        distance_range=grab.distance_range,
+        distance_angle=math.radians(grab.distance_angle),
+        pull_time=grab.pull_time,
+        grip_toggle=grab.grip_toggle,
+        hand_collision=grab.hand_collision,
+    )
+    plugins: list[GrabPlugin | DistanceHandsPlugin] = [GrabPlugin(settings)]
+    if grab.distance_grab:
+        plugins.append(DistanceHandsPlugin())
+    return plugins
+
+
+def mover_plugins_for(scene: Scene) -> list[MoverPlugin]:
+    """The MoverPlugin when a prop of `scene` has a ``path``."""
+    if not any(p.path for p in scene.props):
+        return []
+    from playspace.systems.physics.movers import MoverPlugin
+
+    return [MoverPlugin()]
+
+
+def interactable_plugins_for(scene: Scene) -> list[InteractablesPlugin]:
+    """The InteractablesPlugin when a prop of `scene` is a lever, a button or a dial."""
+    if not any(p.lever or p.button or p.dial for p in scene.props):
+        return []
+    from playspace.systems.interaction.interactables import InteractablesPlugin
+
+    return [InteractablesPlugin()]

@@ -1,0 +1,98 @@
+"""``playspace join``: play in a networked match, your rig local, your input sent to the host."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from playspace.cli.common import add_match_options, has_display, headset, os_error
+from playspace.loops.stopping import INTERRUPTED
+
+
+def add(commands: Any) -> None:
+    join = commands.add_parser(
+        "join", help="join a networked match: play your rig locally, send your input to the host"
+    )
+    join.set_defaults(handler=handle, usage=join)
+    join.add_argument("scene", type=Path, metavar="TARGET", help="the host's scene or example")
+    join.add_argument("--player", default="player", help="your name in the match (player)")
+    join.add_argument(
+        "--trace", type=Path, metavar="FILE", help="play this trace headless instead of the preview"
+    )
+    join.add_argument(
+        "--impair",
+        metavar="MS,LOSS",
+        help="for tests: delay each message up to MS ms (input and state dropped at the "
+        "fraction LOSS; events, sent reliably, only delayed)",
+    )
+    add_match_options(join)
+
+
+def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from playspace.app import TargetError
+    from playspace.formats.scene import SceneError
+    from playspace.net import NetError
+    from playspace.systems.input import TraceError
+
+    try:
+        return _join(args, parser)
+    except (NetError, SceneError, TargetError, TraceError) as error:
+        print(f"playspace join: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        return os_error("playspace join", error)
+
+
+def _join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Play in a match: a trace headless with --trace, in the headset with --vr, else the
+    preview window."""
+    from playspace.net import DEFAULT_ENDPOINT, Client, Impairment, Network, play
+
+    if args.vr and args.trace is not None:
+        parser.error("--vr plays from the headset: drop --trace")
+    if args.drive is not None and not args.vr:
+        parser.error("--drive feeds the headset's runtime: add --vr")
+
+    impairment = None
+    if args.impair is not None:
+        try:
+            delay, loss = (float(part) for part in args.impair.split(","))
+        except ValueError:
+            parser.error(f"--impair expects MS,LOSS (150,0.1), got {args.impair!r}")
+        impairment = Impairment(delay / 1000.0, loss, args.seed)
+    network = Network(args.session, args.listen or [], args.connect or [DEFAULT_ENDPOINT])
+    client = Client(network, args.player, impairment)
+    try:
+        client.wait_for_host()
+        print(f"joined session {args.session!r} as {args.player}", flush=True)
+        if args.vr:
+            options = {
+                "seconds": args.seconds,
+                "fixed_hz": args.fixed_hz,
+                "seed": args.seed,
+                "drive": args.drive,
+                "stop": args.stop,
+                "plugins": [client.plugin],
+            }
+            status = headset("playspace join", args.scene, args.gl, args.quality, options)
+            if status != 0:
+                return status
+        elif args.trace is None:
+            if not has_display():
+                print("playspace join: no display for the preview; add --trace", file=sys.stderr)
+                return 2
+            from playspace.loops.preview import preview
+
+            preview(args.scene, fixed_hz=args.fixed_hz, seed=args.seed, plugins=[client.plugin],
+                    seconds=args.seconds, stop=args.stop)  # fmt: skip
+        else:
+            play(client, args.scene, args.trace, seconds=args.seconds, fixed_hz=args.fixed_hz,
+                 seed=args.seed, stop=args.stop)  # fmt: skip
+        events = sum(len(step.events) for step in client.events)
+        print(f"sent {client.sent} bytes of input; {events} events from the host")
+        print(f"host: {client.remote.score or 'no score'}")
+    finally:
+        client.close()
+    return INTERRUPTED if args.stop() else 0
