@@ -6,8 +6,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from rig_helpers import Run, head_at, rig_world
-
 from playspace import spatial
 from playspace.components import Transform
 from playspace.components.input import HandInput, InputFrame
@@ -24,6 +22,7 @@ from playspace.components.scene import Grabbable, Opponent, Prop
 from playspace.ecs import World
 from playspace.systems.input import hand_input
 from playspace.systems.interaction import TELEMETRY_EVENTS, GrabPlugin, ThrowPlugin
+from tests.rig_helpers import Run, head_at, rig_world
 
 G = 9.81
 

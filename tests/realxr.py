@@ -58,11 +58,7 @@ LOCK = Path(tempfile.gettempdir()) / "playspace-monado-remote-4242.lock"
 PORT_WAIT = 120.0  # seconds to wait for another session's runtime to let the port go
 CALL = re.compile(r"\bxr[A-Z]\w+")  # an OpenXR call named in a message
 
-needs_runtime = pytest.mark.skipif(
-    not RUNTIME_JSON,
-    reason="XR_RUNTIME_JSON is not set: no OpenXR runtime (Monado with its remote driver) to "
-    "run against; .ci/run sets it when ../shared/xr-runtime is beside the checkout",
-)
+needs_runtime = pytest.mark.xr  # conftest checks for the runtime (tests.needs.need_runtime)
 
 
 def runtime_manifest() -> Path:

@@ -7,8 +7,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from physics_helpers import floor, static
-
 from playspace import spatial
 from playspace.components.input import Button, DevicePose, HandInput, InputFrame
 from playspace.components.physics import Box
@@ -21,6 +19,7 @@ from playspace.systems.physics import PhysicsPlugin
 from playspace.systems.player import RigPlugin
 from playspace.systems.player.events import RIG_EVENTS
 from playspace.systems.telemetry import TelemetryPlugin
+from tests.physics_helpers import floor, static
 
 Script = Callable[[float], InputFrame]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 SMALL = {
     "ecs_overhead.py": ["--entities", "300", "--steps", "3", "--rounds", "1"],
@@ -22,6 +22,7 @@ SMALL = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script", sorted(p.name for p in BENCHMARKS.glob("*.py")))
 def test_benchmark_runs_and_prints_json_last(script: str) -> None:
     done = subprocess.run(

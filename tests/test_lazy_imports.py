@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[1]
 
 OPTIONAL = (  # systems a scene turns on with its keys, absent from a plain scene
     "playspace.systems.player.climb",

@@ -7,9 +7,12 @@ import sys
 import zipfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow
 def test_the_wheel_carries_every_package_and_the_examples(tmp_path: Path) -> None:
     """`pip install .` (not editable) then `playspace demo` needs the examples: they go under
     the environment's share/playspace, where the demo looks when it is not in a clone."""

@@ -15,7 +15,7 @@ from playspace.systems.interaction.events import GRAB_EVENTS
 from playspace.systems.physics.events import PHYSICS_EVENTS
 from playspace.systems.player.events import PLAYER_REQUESTS, RIG_EVENTS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def playspace_imports(source: str) -> set[str]:

@@ -448,6 +448,7 @@ AGREEMENT: dict[str, Compare] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(AGREEMENT))
 @settings(max_examples=40, deadline=None)
 @given(r=rows())

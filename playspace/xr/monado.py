@@ -407,7 +407,8 @@ class RemoteDriver:
     def _run(self) -> None:
         """The thread: connect, read the greeting, feed. A failure before the feed began (the
         run will see no input) is a warning; the runtime closing the connection later is only
-        info, since the application then reports the runtime's end itself."""
+        for debugging, since the application then reports the runtime's end itself (and the
+        headset loop shows the ``playspace.xr`` loggers' info lines)."""
         connection = self._connect()
         if connection is None:
             if self.error is not None:
@@ -424,7 +425,7 @@ class RemoteDriver:
                 return
             self.error = f"{type(error).__name__}: {error}"
             if self.connected.is_set():
-                logger.info("playspace.xr.monado: the feed stopped: %s", self.error)
+                logger.debug("playspace.xr.monado: the feed stopped: %s", self.error)
             else:
                 logger.warning("playspace.xr.monado: %s", self.error)
 

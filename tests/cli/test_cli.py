@@ -1,0 +1,94 @@
+"""The ``playspace`` command, run as a user runs it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from playspace import __version__
+from tests.cli_helpers import playspace, without_runtime
+
+
+def test_version() -> None:
+    done = playspace("--version")
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"playspace {__version__}"
+
+
+def test_help_lists_the_commands() -> None:
+    done = playspace("--help")
+    assert done.returncode == 0
+    assert "demo" in done.stdout and "--version" in done.stdout
+
+
+@pytest.mark.slow
+def test_demo_replays_the_kitchen_and_says_what_happened(tmp_path: Path) -> None:
+    done = playspace("demo", "--out", str(tmp_path), "--headless")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "the kitchen (BeeBeeQ)" in out
+    grabs, hits = map(int, re.search(r"grabs (\d+), throws \d+, hits (\d+)", out).groups())  # type: ignore[union-attr]
+    assert grabs >= 1 and hits >= 1
+    assert int(re.search(r"ghosted (\d+)", out).group(1)) > 0  # type: ignore[union-attr]
+    assert "bees hit: 1" in out
+    telemetry = (tmp_path / "kitchen-telemetry.jsonl").read_text().splitlines()
+    assert '"playspace-telemetry"' in telemetry[0] and len(telemetry) > 600
+    picture = np.asarray(Image.open(tmp_path / "kitchen.png").convert("RGB")).astype(int)
+    # seen from behind the player: the bees (yellow) and the player's white head block
+    yellow = (picture[..., 0] > 200) & (picture[..., 1] > 150) & (picture[..., 2] < 90)
+    white = picture.min(axis=2) > 235
+    assert yellow.sum() > 2_000 and white.sum() > 500
+
+
+def test_demo_without_rendering_still_simulates(tmp_path: Path) -> None:
+    done = playspace("demo", "--out", str(tmp_path), "--no-render", "--headless")
+    assert done.returncode == 0, done.stderr
+    assert "screenshot: not drawn (--no-render)" in done.stdout
+    assert not (tmp_path / "kitchen.png").exists()
+
+
+def test_vr_without_a_runtime_exits_2_with_one_clear_message() -> None:
+    done = playspace("run", "examples/kitchen.toml", "--vr", env=without_runtime(), timeout=60)
+    assert done.returncode == 2
+    assert (
+        "no OpenXR runtime" in done.stderr and "playspace run examples/kitchen.toml" in done.stderr
+    )
+    assert "Traceback" not in done.stderr
+
+
+def test_doctor_reports_what_it_found() -> None:
+    done = playspace("doctor")
+    assert done.returncode == 0, done.stderr
+    for topic in ("OpenXR loader", "OpenXR runtime", "GL:", "display", "gamepads"):
+        assert topic in done.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--vr"], "--vr is for a host that plays too: add --play"),
+        (["--play", "--vr", "--trace", "x.jsonl"], "--vr plays from the headset: drop --trace"),
+        (["--play", "--drive", "x.jsonl"], "--drive feeds the headset's runtime: add --vr"),
+    ],
+    ids=["vr-without-play", "vr-with-trace", "drive-without-vr"],
+)
+def test_a_host_in_the_headset_needs_play_and_no_trace(args: list[str], said: str) -> None:
+    done = playspace("host", "examples/snowball.py", *args)
+    assert done.returncode == 2 and f"playspace host: error: {said}" in done.stderr, done.stderr
+
+
+def test_a_host_in_the_headset_without_a_runtime_exits_2_hosting_nothing() -> None:
+    """No session opens: run_vr's one line and status, and no match was ever hosted (the host
+    is built at the session's first frame)."""
+    done = playspace(
+        "host", "examples/snowball.py", "--play", "--vr", "--listen", "tcp/127.0.0.1:0",
+        env=without_runtime(),
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert "no OpenXR runtime" in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert "hosting" not in done.stdout and "fixed steps hosted" not in done.stdout, done.stdout
