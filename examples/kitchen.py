@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass, field
 
 from playspace.prelude import (
+    FixedSet,
     Hit,
     InputState,
     Opponent,
@@ -51,7 +52,7 @@ def _bees(world: World) -> list[tuple[int, Transform]]:
     return [(e, t) for e, (o, t) in world.query(Opponent, Transform) if o.name.startswith("bee")]
 
 
-@system(Phase.FIXED, in_set="game", reads=(Hit, Rig, Transform), writes=(Hive, Seed))
+@system(Phase.FIXED, in_set=FixedSet.GAME, reads=(Hit, Rig, Transform), writes=(Hive, Seed))
 def bee_hits(world: World) -> None:
     """A bee struck by a held object is knocked back, away from the chef, and scores."""
     hive, rng = world.resource(Hive), world.resource(Seed).rng
@@ -71,7 +72,7 @@ def bee_hits(world: World) -> None:
 
 @system(
     Phase.FIXED,
-    in_set="game",
+    in_set=FixedSet.GAME,
     after=(bee_hits,),
     reads=(InputState, Opponent, Physics, Rig),
     writes=(Hive, Transform),

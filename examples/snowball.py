@@ -18,6 +18,7 @@ from playspace.prelude import (
     Collider,
     Colliders,
     ContactBegan,
+    FixedSet,
     Grabbable,
     Look,
     Phase,
@@ -77,7 +78,7 @@ def is_snowball(world: World, entity: int) -> bool:
 
 @system(
     Phase.FIXED,
-    in_set="game",
+    in_set=FixedSet.GAME,
     reads=(ContactBegan, Released, Static, Prop),
     writes=(Range, TargetHit),
 )
@@ -96,7 +97,7 @@ def score(world: World) -> None:
 
 @system(
     Phase.FIXED,
-    in_set="game",
+    in_set=FixedSet.GAME,
     reads=(Prop,),
     writes=(Piles, Transform, RigidBody, Colliders, Grabbable, Look),  # spawns snowballs
 )
@@ -119,7 +120,7 @@ def refill(world: World) -> None:
                 world.add(made, piles.look)
 
 
-@system(Phase.FIXED, in_set="game", reads=(Released, Prop), writes=(Trail,))
+@system(Phase.FIXED, in_set=FixedSet.GAME, reads=(Released, Prop), writes=(Trail,))
 def trail_throws(world: World) -> None:
     """A snowball that leaves the hand gets a fresh trail: its flight is drawn as dots."""
     for released in world.read_events(Released, reader=trail_throws):

@@ -35,6 +35,7 @@ from playspace.prelude import (
     Collider,
     Colliders,
     ContactBegan,
+    FixedSet,
     Grabbable,
     Hand,
     Phase,
@@ -103,7 +104,7 @@ def _point(world: World, board: Fight, ball: int, target: str | None, hit: int |
 
 @system(
     Phase.FIXED,
-    in_set="game",
+    in_set=FixedSet.GAME,
     before=(refill,),  # a snowball the refill makes is never one in flight
     reads=(Released, SensorEntered, ContactBegan, Hand, Rig, Roster, Static, Prop, Grabbable),
     writes=(Fight, SnowballHit),

@@ -175,6 +175,7 @@ if TYPE_CHECKING:
     from playspace.systems.player.poses import horizontal
     from playspace.systems.player.providers import add_provider, locomotion_provider
     from playspace.systems.player.seated import SeatedPlugin, calibrate
+    from playspace.systems.sets import FixedSet
     from playspace.systems.telemetry import TelemetryPlugin, record_events
 
 # Where each name lives: the module imported the first time a game asks for the name.
@@ -329,6 +330,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
     "playspace.systems.player.movement": ("CrouchPlugin", "JumpPlugin", "SprintPlugin"),
     "playspace.systems.player.poses": ("horizontal",),
     "playspace.systems.input.placement": ("tracked_world_pose",),
+    "playspace.systems.sets": ("FixedSet",),
     "playspace.systems.player.players": ("on_origin", "outfit_players", "spawn_player"),
     "playspace.systems.player.providers": ("add_provider", "locomotion_provider"),
     "playspace.systems.player.seated": ("SeatedPlugin", "calibrate"),
@@ -374,6 +376,7 @@ __all__ = [
     "Dial",
     "DialTurned",
     "FellOutOfWorld",
+    "FixedSet",
     "FloorSnapRequested",
     "FloorSnapped",
     "Gamepad",

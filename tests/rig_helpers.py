@@ -18,6 +18,7 @@ from playspace.systems.input import ScriptedSource, device_pose, hand_input
 from playspace.systems.physics import PhysicsPlugin
 from playspace.systems.player import RigPlugin
 from playspace.systems.player.events import RIG_EVENTS
+from playspace.systems.sets import FixedSet
 from playspace.systems.telemetry import TelemetryPlugin
 from tests.physics_helpers import floor, static
 
@@ -117,5 +118,5 @@ def heard(world: World, *kinds: type) -> list[tuple[int, object]]:
             sent: list[object] = w.read_events(kind, reader=listen)
             got.extend((w.fixed_time.step, e) for e in sent)
 
-    world.add_system(listen, phase=Phase.FIXED, in_set="game", reads=kinds)
+    world.add_system(listen, phase=Phase.FIXED, in_set=FixedSet.GAME, reads=kinds)
     return got

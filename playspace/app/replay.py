@@ -31,6 +31,7 @@ from playspace.systems.input import (
     standing,
 )
 from playspace.systems.player import Arrival, Roster
+from playspace.systems.sets import FixedSet
 
 DEFAULT_HZ = 90.0  # fixed steps a second when neither the caller nor the trace says
 
@@ -54,8 +55,7 @@ class RecordedPlayers:
 
 @system(
     Phase.FIXED,
-    in_set="tracking",
-    before=("join_players",),
+    in_set=FixedSet.ARRIVALS,
     reads=(Rig, InputState, PlayerStart),
     writes=(Roster, RecordedPlayers),
 )

@@ -29,7 +29,7 @@ from playspace.ecs.errors import (
     ScheduleError,
 )
 from playspace.ecs.events import EventQueue
-from playspace.ecs.schedule import Phase, Schedule, SystemSpec, SystemStats, system
+from playspace.ecs.schedule import Phase, Schedule, SystemSet, SystemSpec, SystemStats, system
 from playspace.ecs.world import WORLDS_LOCK, Despawned, Plugin, World
 
 __all__ = [
@@ -46,6 +46,7 @@ __all__ = [
     "PluginError",
     "Schedule",
     "ScheduleError",
+    "SystemSet",
     "SystemSpec",
     "SystemStats",
     "Time",

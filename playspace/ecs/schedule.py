@@ -8,11 +8,14 @@ Every frame has four phases, each with one job:
   from the freshest tracked poses.
 - ``RENDER``: once a frame: draw each view.
 
-Inside a phase, systems declare ``before`` and ``after`` other systems (by the system itself or
-its name). The schedule is a stable topological order: constraints first, then the order in
-which systems were added, so game systems added after the built-in ones run after them. It is
-computed when systems change, never per frame. Bare integer priorities are deliberately absent:
-they do not compose across plugins.
+Inside a phase, systems sit in *sets*, members of an :class:`~enum.Enum` a plugin declares (the
+fixed step's are ``playspace.systems.sets.FixedSet``), which run in the order the phase was
+given them: that is how plugins order against each other without naming each other's systems.
+Within a plugin, a system may also run ``before`` or ``after`` another (the system itself). The
+schedule is a stable topological order: constraints first, then the order in which systems
+were added, so game systems added after the built-in ones run after them. It is computed when
+systems change, never per frame. Bare integer priorities are deliberately absent: they do not
+compose across plugins.
 
 A system is a function ``f(world)`` or an object with a ``run(world)`` method, declared with
 :func:`system`::
@@ -25,10 +28,12 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import sys
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from playspace.ecs.errors import ScheduleError
 
@@ -51,6 +56,10 @@ class Phase(Enum):
 
 PHASES: tuple[Phase, ...] = tuple(Phase)
 
+SystemSet: TypeAlias = Enum
+"""A set is a member of an Enum: typed, so a misspelt set is an AttributeError where it is
+written, and its class says whose it is."""
+
 
 @dataclass(frozen=True, slots=True)
 class Declaration:
@@ -63,7 +72,7 @@ class Declaration:
     writes: tuple[type, ...] = ()
     run_if: Callable[[World], bool] | None = None
     name: str | None = None
-    in_set: str | None = None
+    in_set: SystemSet | str | None = None
 
 
 def system(
@@ -75,16 +84,18 @@ def system(
     writes: Iterable[type] = (),
     run_if: Callable[[World], bool] | None = None,
     name: str | None = None,
-    in_set: str | None = None,
+    in_set: SystemSet | str | None = None,
 ) -> Callable[[T], T]:
     """Declare a function or a class as a system of `phase`.
 
-    `before`/`after` name other systems (the function or object, or its name). `run_if` is a
-    run condition, kept apart from ordering: the system is skipped while it returns False.
-    `reads`/`writes` name component or resource types; :meth:`Schedule.ambiguities` uses them
-    to flag writers of the same data that have no order between them. `in_set` puts it in a
-    named set of its phase: sets run in the order :meth:`Schedule.add_sets` gave them, which is
-    how plugins order against each other without naming each other's systems.
+    `in_set` puts it in a set of its phase (a member of the Enum that declares the sets): sets
+    run in the order :meth:`Schedule.add_sets` gave them, which is how plugins order against
+    each other without naming each other's systems. `before`/`after` order it against other
+    systems of its own plugin (the function or object). `run_if` is a run condition, kept apart
+    from ordering: the system is skipped while it returns False. `reads`/`writes` name component
+    or resource types; :meth:`Schedule.ambiguities` uses them to flag writers of the same data
+    that have no order between them. A set given by its value as a string (``"game"``) is found
+    and warned about: the string form is deprecated.
     """
     declaration = Declaration(
         phase, tuple(before), tuple(after), tuple(reads), tuple(writes), run_if, name, in_set
@@ -120,7 +131,7 @@ class SystemSpec:
     reads: tuple[type, ...]
     writes: tuple[type, ...]
     run_if: Callable[[World], bool] | None
-    in_set: str | None = None
+    in_set: SystemSet | None = None
     stats: SystemStats = field(default_factory=SystemStats, compare=False)
 
 
@@ -172,31 +183,40 @@ class Schedule:
         self._systems: dict[str, SystemSpec] = {}
         self._names_by_source: dict[object, str] = {}
         self._order: dict[Phase, tuple[SystemSpec, ...]] = {p: () for p in PHASES}
-        self._sets: dict[Phase, list[str]] = {p: [] for p in PHASES}
-        self._default_sets: dict[Phase, str] = {}
+        self._sets: dict[Phase, list[SystemSet]] = {p: [] for p in PHASES}
+        self._default_sets: dict[Phase, SystemSet] = {}
 
-    def set_default_set(self, phase: Phase, name: str) -> None:
+    def set_default_set(self, phase: Phase, default: SystemSet) -> None:
         """Where a system of `phase` added with neither a set nor a ``before``/``after`` goes:
         a game system then runs at a documented point of the step, not wherever the order of
         adding happened to put it."""
-        self._set_of(name, phase, f"(default of {phase.name})")
-        self._default_sets[phase] = name
+        found = self._set_of(default, phase, f"(default of {phase.name})")
+        assert found is not None
+        self._default_sets[phase] = found
 
-    def add_sets(self, phase: Phase, *names: str) -> None:
-        """Append named sets to `phase`, in this order; names already there keep their place.
+    def add_sets(self, phase: Phase, *sets: SystemSet) -> None:
+        """Append sets to `phase`, in this order; sets already there keep their place.
 
         Every system of a set runs before every system of a later set of the same phase.
         """
+        for given in sets:
+            if not isinstance(given, Enum):
+                raise ScheduleError(
+                    f"set {given!r} of {phase.name} is not a member of an Enum: declare a "
+                    f"plugin's sets as an Enum (class MySet(Enum): ...)"
+                )
         known = self._sets[phase]
-        ranks = [known.index(n) for n in names if n in known]
+        ranks = [known.index(s) for s in sets if s in known]
         if ranks != sorted(ranks):
+            shown = ", ".join(map(str, known))
             raise ScheduleError(
-                f"sets {list(names)} contradict the order of {phase.name} sets {known}"
+                f"sets {', '.join(map(str, sets))} contradict the order of {phase.name}'s sets "
+                f"({shown})"
             )
-        known.extend(n for n in names if n not in known)
+        known.extend(s for s in sets if s not in known)
         self._order = _order(self._systems, self._sets)
 
-    def sets(self, phase: Phase) -> tuple[str, ...]:
+    def sets(self, phase: Phase) -> tuple[SystemSet, ...]:
         return tuple(self._sets[phase])
 
     def __contains__(self, ref: object) -> bool:
@@ -347,21 +367,47 @@ class Schedule:
             in_set=self._set_of(self._placed(declaration, phase), phase, name),
         )
 
-    def _placed(self, declaration: Declaration, phase: Phase) -> str | None:
+    def _placed(self, declaration: Declaration, phase: Phase) -> SystemSet | str | None:
         """The set a system goes in: its own, else the phase's default if it orders itself
         against nothing."""
         if declaration.in_set is not None or declaration.before or declaration.after:
             return declaration.in_set
         return self._default_sets.get(phase)
 
-    def _set_of(self, in_set: str | None, phase: Phase, name: str) -> str | None:
-        if in_set is not None and in_set not in self._sets[phase]:
-            known = ", ".join(self._sets[phase]) or "none yet"
-            raise ScheduleError(
-                f"system {name!r} is in set {in_set!r}, which {phase.name} does not have "
-                f"(its sets: {known}); add it with add_sets or add the plugin that does"
-            )
-        return in_set
+    def _set_of(self, in_set: SystemSet | str | None, phase: Phase, name: str) -> SystemSet | None:
+        """The set `in_set` names in `phase`: a member given, or the one whose value a string
+        gives (deprecated: the string form cannot be checked where it is written)."""
+        if in_set is None:
+            return None
+        sets = self._sets[phase]
+        if isinstance(in_set, str):
+            found = next((s for s in sets if s.value == in_set), None)
+            if found is not None:
+                warnings.warn(
+                    f"system {name!r}: in_set={in_set!r} names a set by its string; use the "
+                    f"set itself, {type(found).__name__}.{found.name}",
+                    DeprecationWarning,
+                    stacklevel=_outside_ecs(),
+                )
+                return found
+        elif in_set in sets:
+            return in_set
+        known = ", ".join(map(str, sets)) or "none yet"
+        raise ScheduleError(
+            f"system {name!r} is in set {in_set!s}, which {phase.name} does not have "
+            f"(its sets: {known}); add it with add_sets or add the plugin that does"
+        )
+
+
+def _outside_ecs() -> int:
+    """The stack level of the first caller outside this package: where a warning about what
+    a game wrote should point."""
+    frame, level = sys._getframe(1), 1
+    while frame.f_back is not None and frame.f_globals.get("__name__", "").startswith(
+        "playspace.ecs"
+    ):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _key(source: object) -> object:
@@ -387,7 +433,9 @@ def _merge(declared: Declaration, overrides: Declaration) -> Declaration:
     )
 
 
-def _edges(systems: dict[str, SystemSpec], sets: dict[Phase, list[str]]) -> dict[str, set[str]]:
+def _edges(
+    systems: dict[str, SystemSpec], sets: dict[Phase, list[SystemSet]]
+) -> dict[str, set[str]]:
     """For each system, the systems that run right after it by a constraint: its set before
     theirs, or its own ``before``/``after``."""
     edges: dict[str, set[str]] = {name: set() for name in systems}
@@ -415,7 +463,7 @@ def _edges(systems: dict[str, SystemSpec], sets: dict[Phase, list[str]]) -> dict
 
 
 def _order(
-    systems: dict[str, SystemSpec], sets: dict[Phase, list[str]]
+    systems: dict[str, SystemSpec], sets: dict[Phase, list[SystemSet]]
 ) -> dict[Phase, tuple[SystemSpec, ...]]:
     """Stable topological order per phase: constraints first, then insertion order."""
     rank = {name: i for i, name in enumerate(systems)}

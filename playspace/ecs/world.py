@@ -26,7 +26,7 @@ import esper
 from playspace.ecs.clock import NS_PER_S, FixedClock, FixedTime, Time
 from playspace.ecs.errors import ComponentError, MissingComponent, MissingResource, PluginError
 from playspace.ecs.events import EventQueue, Events
-from playspace.ecs.schedule import Declaration, Phase, Schedule, SystemSpec
+from playspace.ecs.schedule import Declaration, Phase, Schedule, SystemSet, SystemSpec
 
 C = TypeVar("C")
 C1 = TypeVar("C1")
@@ -283,7 +283,7 @@ class World:
         writes: Iterable[type] = (),
         run_if: Callable[[World], bool] | None = None,
         name: str | None = None,
-        in_set: str | None = None,
+        in_set: SystemSet | str | None = None,
     ) -> None:
         """Add one system; keywords add to (or stand in for) what its decorator declared.
 

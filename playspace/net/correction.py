@@ -59,6 +59,7 @@ from playspace.spatial import Vec3
 from playspace.systems.physics import Physics
 from playspace.systems.player.events import BlinkRequested, FloorSnapRequested
 from playspace.systems.player.poses import horizontal, turn_around
+from playspace.systems.sets import FixedSet
 from playspace.systems.telemetry import Telemetry
 
 TOLERANCE = 0.05  # metres across the floor the two bodies may differ before a correction
@@ -201,8 +202,7 @@ def decide_turn(own: OwnBody, settings: Correction, step: int, host: float) -> f
 
 @system(
     Phase.FIXED,
-    in_set="rig",
-    after=("body_follow",),
+    in_set=FixedSet.CORRECTION,
     reads=(Rig, Correction, PlayerBody),
     writes=(
         OwnBody,
@@ -279,7 +279,7 @@ def _snap(world: World, rig: Rig, own: OwnBody, by: Vec3, rise: float) -> None:
     world.send(BlinkRequested(rig.player))
 
 
-@system(Phase.FIXED, in_set="telemetry", reads=(Rig, Transform), writes=(OwnBody,))
+@system(Phase.FIXED, in_set=FixedSet.TELEMETRY, reads=(Rig, Transform), writes=(OwnBody,))
 def note_body(world: World) -> None:
     """Keep where the body stands after this step (what is left of a correction added in)
     and which way the origin faces, under the input step this frame went to the host as."""

@@ -82,6 +82,7 @@ from playspace.spatial import Pose, Vec3, yaw
 from playspace.systems.input import MatchRecorder, standing
 from playspace.systems.player import Arrival, Roster, outfit_players
 from playspace.systems.player.players import player_rig
+from playspace.systems.sets import FixedSet
 from playspace.systems.telemetry import Lines, Telemetry, TelemetryPlugin, telemetry_system
 
 DEFAULT_PLAYOUT = 2  # frames buffered before the host starts taking a player's input
@@ -566,7 +567,10 @@ class Hosting:
 
 
 @system(
-    Phase.FIXED, in_set="tracking", before=("join_players",), reads=(Hosting,), writes=(Roster,)
+    Phase.FIXED,
+    in_set=FixedSet.ARRIVALS,
+    reads=(Hosting,),
+    writes=(Roster,),
 )
 def host_roster(world: World) -> None:
     """The players who took or left a seat since the last step join or leave at this one."""
@@ -574,7 +578,7 @@ def host_roster(world: World) -> None:
 
 
 @system(
-    Phase.FIXED, in_set="telemetry",
+    Phase.FIXED, in_set=FixedSet.TELEMETRY,
     reads=(Hosting, Roster, Rig, Transform, Prop, Opponent, PlayerStart),
 )  # fmt: skip
 def host_publish(world: World) -> None:

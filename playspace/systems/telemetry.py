@@ -18,7 +18,7 @@ from playspace.components.rig import Rig, ViewFade
 from playspace.components.scene import Grabbable, Opponent, Prop
 from playspace.ecs import Phase, World, system
 from playspace.formats.telemetry import FORMAT, VERSION, event_record, number, pose, vector
-from playspace.systems.sets import add_fixed_sets
+from playspace.systems.sets import FixedSet, add_fixed_sets
 
 
 class Lines(Protocol):
@@ -49,7 +49,7 @@ class Telemetry:
 
 @system(
     Phase.FIXED,
-    in_set="telemetry",
+    in_set=FixedSet.TELEMETRY,
     reads=(Rig, Transform, CharacterMotion, Grabbable, Opponent, Prop, ViewFade),
     writes=(Telemetry,),
 )

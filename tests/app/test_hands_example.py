@@ -23,6 +23,7 @@ from playspace.formats.scene import load_scene
 from playspace.formats.trace import load_trace
 from playspace.systems.interaction import INTERACTABLE_EVENTS
 from playspace.systems.player.events import HeightCalibrated
+from playspace.systems.sets import FixedSet
 from playspace.systems.telemetry import record_events
 from tests.game_helpers import EXAMPLES, events, replay
 
@@ -42,7 +43,7 @@ class RightHand:
     blocked: list[bool] = field(default_factory=list)
 
 
-@system(Phase.FIXED, in_set="telemetry", reads=(Hand, Rig, Transform), writes=(RightHand,))
+@system(Phase.FIXED, in_set=FixedSet.TELEMETRY, reads=(Hand, Rig, Transform), writes=(RightHand,))
 def _log_right_hand(world: World) -> None:
     log = world.resource(RightHand)
     entity = world.resource(Rig).right_hand

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 import pytest
 
@@ -245,42 +246,62 @@ def test_a_plain_function_is_a_plugin() -> None:
         world.add_plugin(3)  # type: ignore[arg-type]
 
 
+class Step(Enum):
+    """Sets a test's plugins declare."""
+
+    TRACKING = "tracking"
+    RIG = "rig"
+    PHYSICS = "physics"
+    A = "a"
+    B = "b"
+    C = "c"
+    D = "d"
+    GRAB = "grab"
+    EARLY = "early"
+    LATE = "late"
+    GAME = "game"
+    TELEMETRY = "telemetry"
+    NOWHERE = "nowhere"
+
+
 def test_sets_order_systems_of_different_plugins_without_naming_them(world: World) -> None:
-    world.schedule.add_sets(Phase.FIXED, "tracking", "rig", "physics")
-    recorder(world, "step", in_set="physics")
+    world.schedule.add_sets(Phase.FIXED, Step.TRACKING, Step.RIG, Step.PHYSICS)
+    recorder(world, "step", in_set=Step.PHYSICS)
     recorder(world, "free")
-    recorder(world, "snap", in_set="rig")
-    recorder(world, "poll", in_set="tracking")
-    recorder(world, "late_rig", in_set="rig", after=["snap"])
+    recorder(world, "snap", in_set=Step.RIG)
+    recorder(world, "poll", in_set=Step.TRACKING)
+    recorder(world, "late_rig", in_set=Step.RIG, after=["snap"])
     world.step(1)
     assert ran(world) == ["free", "poll", "snap", "late_rig", "step"]
 
 
 def test_sets_skip_empty_sets_and_keep_their_order_when_added_again(world: World) -> None:
-    world.schedule.add_sets(Phase.FIXED, "a", "b", "c")
-    world.schedule.add_sets(Phase.FIXED, "a", "c", "d")
-    assert world.schedule.sets(Phase.FIXED) == ("a", "b", "c", "d")
-    recorder(world, "in_d", in_set="d")
-    recorder(world, "in_a", in_set="a")
+    world.schedule.add_sets(Phase.FIXED, Step.A, Step.B, Step.C)
+    world.schedule.add_sets(Phase.FIXED, Step.A, Step.C, Step.D)
+    assert world.schedule.sets(Phase.FIXED) == (Step.A, Step.B, Step.C, Step.D)
+    recorder(world, "in_d", in_set=Step.D)
+    recorder(world, "in_a", in_set=Step.A)
     world.step(1)
     assert ran(world) == ["in_a", "in_d"]
     with pytest.raises(ScheduleError, match="contradict"):
-        world.schedule.add_sets(Phase.FIXED, "c", "a")
+        world.schedule.add_sets(Phase.FIXED, Step.C, Step.A)
 
 
 def test_an_unknown_set_is_an_error_naming_it(world: World) -> None:
-    world.schedule.add_sets(Phase.FIXED, "rig")
-    with pytest.raises(ScheduleError, match=r"in set 'grab', which FIXED does not have.*rig"):
-        recorder(world, "grabber", in_set="grab")
+    world.schedule.add_sets(Phase.FIXED, Step.RIG)
+    with pytest.raises(
+        ScheduleError, match=r"in set Step.GRAB, which FIXED does not have.*Step.RIG"
+    ):
+        recorder(world, "grabber", in_set=Step.GRAB)
     with pytest.raises(ScheduleError, match=r"which LATE does not have \(its sets: none yet\)"):
-        recorder(world, "camera", Phase.LATE, in_set="rig")
+        recorder(world, "camera", Phase.LATE, in_set=Step.RIG)
 
 
 def test_an_order_against_a_set_that_contradicts_it_is_a_cycle(world: World) -> None:
-    world.schedule.add_sets(Phase.FIXED, "early", "late")
-    recorder(world, "e", in_set="early")
+    world.schedule.add_sets(Phase.FIXED, Step.EARLY, Step.LATE)
+    recorder(world, "e", in_set=Step.EARLY)
     with pytest.raises(ScheduleError, match="cycle"):
-        recorder(world, "l", in_set="late", before=["e"])
+        recorder(world, "l", in_set=Step.LATE, before=["e"])
 
 
 @dataclass
@@ -289,33 +310,49 @@ class Score:
 
 
 def test_writers_in_ordered_sets_are_not_ambiguous_and_writers_in_one_set_are() -> None:
-    @system(Phase.FIXED, in_set="early", writes=(Score,))
+    @system(Phase.FIXED, in_set=Step.EARLY, writes=(Score,))
     def first(w: World) -> None: ...
 
-    @system(Phase.FIXED, in_set="late", writes=(Score,))
+    @system(Phase.FIXED, in_set=Step.LATE, writes=(Score,))
     def second(w: World) -> None: ...
 
-    @system(Phase.FIXED, in_set="late", reads=(Score,))
+    @system(Phase.FIXED, in_set=Step.LATE, reads=(Score,))
     def third(w: World) -> None: ...
 
     world = World()
-    world.schedule.add_sets(Phase.FIXED, "early", "late")
+    world.schedule.add_sets(Phase.FIXED, Step.EARLY, Step.LATE)
     world.add_systems(first, second, third)
     assert {(a, b) for a, b, _ in world.schedule.ambiguities()} == {("second", "third")}
 
 
 def test_a_system_with_neither_set_nor_order_lands_in_the_default_set(world: World) -> None:
-    world.schedule.add_sets(Phase.FIXED, "tracking", "game", "telemetry")
-    world.schedule.set_default_set(Phase.FIXED, "game")
-    recorder(world, "write", in_set="telemetry")
+    world.schedule.add_sets(Phase.FIXED, Step.TRACKING, Step.GAME, Step.TELEMETRY)
+    world.schedule.set_default_set(Phase.FIXED, Step.GAME)
+    recorder(world, "write", in_set=Step.TELEMETRY)
     recorder(world, "unplaced")
-    recorder(world, "poll", in_set="tracking")
+    recorder(world, "poll", in_set=Step.TRACKING)
     recorder(world, "ordered", before=["poll"])  # its own order stands: no set is forced on it
     world.step(1)
     assert ran(world) == ["ordered", "poll", "unplaced", "write"]
-    assert world.schedule.get("unplaced").in_set == "game"
-    with pytest.raises(ScheduleError, match="set 'nowhere'"):
-        world.schedule.set_default_set(Phase.FIXED, "nowhere")
+    assert world.schedule.get("unplaced").in_set == Step.GAME
+    with pytest.raises(ScheduleError, match=r"set Step\.NOWHERE"):
+        world.schedule.set_default_set(Phase.FIXED, Step.NOWHERE)
+
+
+def test_sets_are_enum_members_and_a_string_is_found_with_a_deprecation_warning(
+    world: World,
+) -> None:
+    with pytest.raises(ScheduleError, match=r"set 'rig' of FIXED is not a member of an Enum"):
+        world.schedule.add_sets(Phase.FIXED, "rig")  # type: ignore[arg-type]
+    world.schedule.add_sets(Phase.FIXED, Step.TRACKING, Step.RIG)
+    with pytest.warns(
+        DeprecationWarning, match=r"in_set='rig' names a set.*use the set itself, Step\.RIG"
+    ) as said:
+        recorder(world, "old", in_set="rig")
+    assert said[0].filename == __file__  # pointed at the line that wrote it
+    assert world.schedule.get("old").in_set is Step.RIG
+    with pytest.raises(ScheduleError, match="in set elsewhere, which FIXED does not have"):
+        recorder(world, "lost", in_set="elsewhere")
 
 
 def test_add_system_takes_writes_and_declare_widens_a_system() -> None:

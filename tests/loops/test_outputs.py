@@ -67,8 +67,8 @@ def test_a_game_systems_error_leaves_the_telemetry_written_up_to_it(tmp_path: Pa
     game = tmp_path / "buggy.py"
     game.write_text(
         f"SCENE = {str(KITCHEN)!r}\n"
-        "from playspace.ecs import Phase, system\n"
-        "@system(Phase.FIXED, in_set='game')\n"
+        "from playspace.prelude import FixedSet, Phase, system\n"
+        "@system(Phase.FIXED, in_set=FixedSet.GAME)\n"
         "def bug(world):\n"
         "    if world.fixed_time.step == 120:\n"
         "        raise RuntimeError('the game broke at step 120')\n"

@@ -449,6 +449,7 @@ from playspace.components.physics import CharacterMotion
 from playspace.components.rig import Rig, ViewFade
 from playspace.ecs import Phase, World
 from playspace.spatial import vec3
+from playspace.systems.sets import FixedSet
 
 SCENE = "plain.toml"
 
@@ -461,7 +462,7 @@ def push(world: World) -> None:
 
 
 def build(world: World) -> None:
-    world.add_system(push, phase=Phase.FIXED, in_set="game_before_physics", reads=(Rig,),
+    world.add_system(push, phase=Phase.FIXED, in_set=FixedSet.GAME_BEFORE_PHYSICS, reads=(Rig,),
                      writes=(CharacterMotion,))
 '''
 
@@ -530,6 +531,7 @@ from playspace.components.rig import Rig
 from playspace.ecs import Phase, World
 from playspace.spatial import yaw
 from playspace.systems.player.poses import turn_around
+from playspace.systems.sets import FixedSet
 
 SCENE = "plain.toml"
 
@@ -542,7 +544,7 @@ def twist(world: World) -> None:
 
 
 def build(world: World) -> None:
-    world.add_system(twist, phase=Phase.FIXED, in_set="game_before_physics", reads=(Rig,),
+    world.add_system(twist, phase=Phase.FIXED, in_set=FixedSet.GAME_BEFORE_PHYSICS, reads=(Rig,),
                      writes=(Transform,))
 '''
 

@@ -14,6 +14,7 @@ from playspace.components import TrackedDevice, Transform
 from playspace.components.rig import Rig
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose
+from playspace.systems.sets import FixedSet
 
 
 def tracked_world_pose(origin: Pose, tracked: Pose) -> Pose:
@@ -23,7 +24,7 @@ def tracked_world_pose(origin: Pose, tracked: Pose) -> Pose:
 
 @system(
     Phase.FIXED,
-    in_set="placement",
+    in_set=FixedSet.PLACEMENT,
     reads=(Rig, TrackedDevice),
     writes=(Transform,),
 )

@@ -23,6 +23,7 @@ from playspace.ecs import Phase, World, system
 from playspace.ecs.clock import NS_PER_S
 from playspace.systems.input.gate import gate
 from playspace.systems.input.sources import read_frame
+from playspace.systems.sets import FixedSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +63,7 @@ def _gated(state: InputState, raw: InputFrame) -> tuple[InputFrame, tuple[str, .
 
 @system(
     Phase.FIXED,
-    in_set="tracking",
+    in_set=FixedSet.TRACKING,
     reads=(Rig,),
     writes=(TrackedDevice, HandControls, InputState, TrackingRejected),
 )

@@ -23,6 +23,7 @@ from playspace.systems.interaction.hold import open_hand
 from playspace.systems.interaction.layers import Twins
 from playspace.systems.interaction.sockets import give_back
 from playspace.systems.physics import Physics
+from playspace.systems.sets import FixedSet
 
 
 def forget(world: World, entity: int, components: dict[type, object]) -> None:
@@ -62,8 +63,7 @@ def forget(world: World, entity: int, components: dict[type, object]) -> None:
 
 @system(
     Phase.FIXED,
-    in_set="physics_prepare",
-    before=("physics_prepare",),
+    in_set=FixedSet.DESPAWNED,
     reads=(Despawned, Transform, Joint),
     writes=(Hand, Socket, Grabbable, RigidBody, Colliders, Twins, Physics, HoverExited, LetGo),
 )

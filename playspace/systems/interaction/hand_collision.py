@@ -35,6 +35,7 @@ from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose, Quat, Vec3
 from playspace.systems.interaction.hold import grab
 from playspace.systems.physics import Physics
+from playspace.systems.sets import FixedSet
 
 ENVIRONMENT = ("environment",)
 SKIN = 0.002  # metres a stopped hand keeps off the surface, so its next sweep starts clear
@@ -49,7 +50,7 @@ BARE_HAND_TURN = spatial.from_axis_angle(spatial.vec3(0.0, 0.0, 1.0), math.pi / 
 
 @system(
     Phase.FIXED,
-    in_set="grab",
+    in_set=FixedSet.GRAB,
     before=(grab,),
     reads=(GrabSettings, TrackedDevice, Physics),
     writes=(Hand, Transform),

@@ -47,6 +47,7 @@ from playspace.spatial import Pose
 from playspace.systems.interaction.events import Grabbed, HoverEntered, HoverExited, LetGo
 from playspace.systems.interaction.pullable import Pullable, free_pullable
 from playspace.systems.physics import Physics, joint_line
+from playspace.systems.sets import FixedSet
 
 GRABBABLE_LAYERS = ("props", "held", "ghost", "dropped")
 # How fast a hand drives a jointed object at most (m/s along a slider, rad/s about a hinge):
@@ -61,7 +62,7 @@ LEVER_ARM = 0.1
 
 @system(
     Phase.FIXED,
-    in_set="grab",
+    in_set=FixedSet.GRAB,
     reads=(GrabSettings, TrackedDevice, HandControls),
     writes=(
         Hand,
@@ -355,7 +356,7 @@ def _let_go(world: World, hand: int, tracked: bool, held: int, offset: Pose) -> 
 
 @system(
     Phase.FIXED,
-    in_set="grab",
+    in_set=FixedSet.GRAB,
     after=(grab,),
     reads=(Grabbable, Hand, TrackedDevice, Joint),
     writes=(Transform, Physics),

@@ -32,7 +32,7 @@ from playspace.ecs import Phase, World, system
 from playspace.spatial import Vec3
 from playspace.systems.interaction.hold import MAX_DRIVE_SPEED, hold
 from playspace.systems.physics import Physics, joint_line
-from playspace.systems.sets import add_fixed_sets
+from playspace.systems.sets import FixedSet, add_fixed_sets
 
 REACH_BEHIND = 0.05  # metres past a button's full travel a hand still pushes it (not from behind)
 
@@ -80,7 +80,7 @@ INTERACTABLE_EVENTS = (ButtonPressed, ButtonReleased, LeverMoved, DialTurned)
 
 @system(
     Phase.FIXED,
-    in_set="grab",
+    in_set=FixedSet.GRAB,
     after=(hold,),
     reads=(PushButton, Lever, Grabbable, Hand, TrackedDevice, Transform),
     writes=(Joint, Physics),
@@ -151,8 +151,7 @@ def _nearest(lever: Lever, joint: Joint) -> int:
 
 @system(
     Phase.FIXED,
-    in_set="physics_writeback",
-    after=("physics_writeback",),
+    in_set=FixedSet.REPORT,
     reads=(Joint, Grabbable),
     writes=(PushButton, Lever, Dial, *INTERACTABLE_EVENTS),
 )

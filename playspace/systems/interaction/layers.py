@@ -39,6 +39,7 @@ from playspace.spatial import Pose
 from playspace.systems.interaction.events import Grabbed, Hit, LetGo
 from playspace.systems.physics import ContactBegan, Physics, SensorEntered, SensorExited
 from playspace.systems.physics.character import SKIN
+from playspace.systems.sets import FixedSet
 
 RESTING = 0.005  # metres a twin is smaller than its solid: touching is not being inside
 
@@ -56,7 +57,7 @@ class Twins:
 
 @system(
     Phase.FIXED,
-    in_set="layers",
+    in_set=FixedSet.LAYERS,
     reads=(
         Grabbed,
         LetGo,

@@ -31,13 +31,14 @@ from playspace.spatial import Vec3
 from playspace.systems.interaction.events import Grabbed, LetGo, Returned, Socketed, Unsocketed
 from playspace.systems.interaction.layers import Twins, held_layers
 from playspace.systems.physics import Physics
+from playspace.systems.sets import FixedSet
 
 Found = list[tuple[int, tuple[Socket, Transform]]]
 
 
 @system(
     Phase.FIXED,
-    in_set="layers",
+    in_set=FixedSet.LAYERS,
     after=(held_layers,),
     reads=(Grabbed, LetGo, Hand),
     writes=(

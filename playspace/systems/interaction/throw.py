@@ -26,7 +26,7 @@ from playspace.systems.interaction.estimate import release_velocity
 from playspace.systems.interaction.events import LetGo, Released
 from playspace.systems.physics import Physics
 from playspace.systems.player.players import player_rig
-from playspace.systems.sets import add_fixed_sets
+from playspace.systems.sets import FixedSet, add_fixed_sets
 
 Sample = tuple[float, tuple[float, float, float], tuple[float, float, float, float]]
 
@@ -64,7 +64,7 @@ def _controller(device: TrackedDevice, settings: GrabSettings) -> Pose:
 
 @system(
     Phase.FIXED,
-    in_set="throw",
+    in_set=FixedSet.THROW,
     reads=(GrabSettings, Hand, Rig, TrackedDevice, Transform, OriginMotion),
     writes=(ThrowHistory,),
 )
@@ -105,7 +105,7 @@ def _jumped(last: Sample, p: Vec3, now: float) -> bool:
 
 @system(
     Phase.FIXED,
-    in_set="throw",
+    in_set=FixedSet.THROW,
     after=(throw_history,),
     reads=(LetGo, GrabSettings, Grabbable, Hand, Rig, ThrowHistory, TrackedDevice, Transform),
     writes=(Physics, Released),
@@ -125,7 +125,7 @@ def throw(world: World) -> None:
         world.send(Released(let_go.hand, let_go.object, linear, angular))
 
 
-@system(Phase.FIXED, in_set="physics_prepare", reads=(Despawned,), writes=(ThrowHistory,))
+@system(Phase.FIXED, in_set=FixedSet.PHYSICS_PREPARE, reads=(Despawned,), writes=(ThrowHistory,))
 def forget_throwers(world: World) -> None:
     """Forget the history of a hand that was despawned."""
     history = world.resource(ThrowHistory)

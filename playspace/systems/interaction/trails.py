@@ -11,10 +11,10 @@ from __future__ import annotations
 from playspace import spatial
 from playspace.components import Trail, Transform
 from playspace.ecs import Phase, World, system
-from playspace.systems.sets import add_fixed_sets
+from playspace.systems.sets import FixedSet, add_fixed_sets
 
 
-@system(Phase.FIXED, in_set="telemetry", reads=(Transform,), writes=(Trail,))
+@system(Phase.FIXED, in_set=FixedSet.TELEMETRY, reads=(Transform,), writes=(Trail,))
 def record_trails(world: World) -> None:
     """Add each trailed entity's position at the end of this step; keep its newest `length`."""
     for _, (trail, transform) in world.query(Trail, Transform):

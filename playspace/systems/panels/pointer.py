@@ -19,6 +19,7 @@ from playspace.components.panels import Panel, Pointer, PointerSettings
 from playspace.components.tracking import HandControls
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose, Vec3
+from playspace.systems.sets import FixedSet
 
 FORWARD = spatial.vec3(0.0, 0.0, -1.0)
 PARALLEL = 1e-9  # |cos| below this: the ray runs along the plane and never meets it
@@ -64,7 +65,7 @@ def panel_hit(
 
 @system(
     Phase.FIXED,
-    in_set="game",
+    in_set=FixedSet.GAME,
     reads=(PointerSettings, Panel, TrackedDevice, HandControls, Transform),
     writes=(Pointer,),
 )

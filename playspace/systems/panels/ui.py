@@ -18,6 +18,7 @@ from playspace.components import DeviceRole, TrackedDevice
 from playspace.components.panels import Panel, PanelDrawing, Pointer
 from playspace.ecs import Phase, World, system
 from playspace.systems.panels.pointer import point
+from playspace.systems.sets import FixedSet
 
 if TYPE_CHECKING:
     from playspace.systems.panels.imgui_frame import PanelContext
@@ -59,7 +60,7 @@ def _mouse(world: World, panel: int) -> tuple[tuple[float, float] | None, bool]:
 
 @system(
     Phase.FIXED,
-    in_set="game",
+    in_set=FixedSet.GAME,
     after=(point,),
     reads=(Panel, Pointer, TrackedDevice, PanelContent),
     writes=(PanelDrawing, PanelContexts),

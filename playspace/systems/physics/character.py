@@ -45,6 +45,7 @@ from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose
 from playspace.systems.physics.convert import shared_shape
 from playspace.systems.physics.engine import Physics
+from playspace.systems.sets import FixedSet
 
 SKIN = 0.01  # metres kept between the capsule and what it touches
 
@@ -71,7 +72,7 @@ def _controller(body: CharacterBody) -> rp.KinematicCharacterController:
 
 @system(
     Phase.FIXED,
-    in_set="character",
+    in_set=FixedSet.CHARACTER,
     reads=(CharacterBody, Colliders, RigidBody, Suspended),
     writes=(Transform, CharacterMotion, Physics),
 )

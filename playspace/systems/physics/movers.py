@@ -16,7 +16,7 @@ from playspace.components import Transform
 from playspace.components.movers import Mover
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Vec3
-from playspace.systems.sets import add_fixed_sets
+from playspace.systems.sets import FixedSet, add_fixed_sets
 
 
 def along(mover: Mover) -> Vec3:
@@ -26,7 +26,7 @@ def along(mover: Mover) -> Vec3:
     return mover.start + (mover.to - mover.start) * share
 
 
-@system(Phase.FIXED, in_set="game_before_physics", reads=(Mover,), writes=(Mover, Transform))
+@system(Phase.FIXED, in_set=FixedSet.GAME_BEFORE_PHYSICS, reads=(Mover,), writes=(Mover, Transform))
 def movers(world: World) -> None:
     """Advance every mover by a step and put its Transform where its path is then."""
     dt = world.fixed_time.dt

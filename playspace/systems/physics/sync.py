@@ -39,6 +39,7 @@ from playspace.systems.physics.events import (
 )
 from playspace.systems.physics.joints import sync_joints, write_positions
 from playspace.systems.physics.settle import overlapping_at_start, settle
+from playspace.systems.sets import FixedSet
 
 log = logging.getLogger(__name__)
 REDRAWN_KEPT = 256  # lists of bodies kept for late placement before it is told "all" instead
@@ -46,7 +47,7 @@ REDRAWN_KEPT = 256  # lists of bodies kept for late placement before it is told 
 
 @system(
     Phase.FIXED,
-    in_set="physics_prepare",
+    in_set=FixedSet.PHYSICS_PREPARE,
     reads=(Despawned, Colliders, RigidBody),
     writes=(Physics, Transform, PreviousTransform, Joint),
 )
@@ -166,7 +167,7 @@ def _apply_changes(physics: Physics, body: Body, regroup: bool) -> bool:
 
 @system(
     Phase.FIXED,
-    in_set="physics_step",
+    in_set=FixedSet.PHYSICS_STEP,
     reads=(Colliders, RigidBody),
     writes=(
         Physics,
@@ -254,7 +255,7 @@ def _report_quarantine(world: World, physics: Physics) -> None:
 
 @system(
     Phase.FIXED,
-    in_set="physics_writeback",
+    in_set=FixedSet.PHYSICS_WRITEBACK,
     writes=(Physics, Transform, PreviousTransform, FellOutOfWorld, Joint),
 )
 def physics_writeback(world: World) -> None:

@@ -40,11 +40,12 @@ from playspace.systems.input.placement import tracked_world_pose
 from playspace.systems.physics import Layers, Physics
 from playspace.systems.player.events import BlinkRequested, Blocked
 from playspace.systems.player.poses import floor_point, horizontal
+from playspace.systems.sets import FixedSet
 
 
 @system(
     Phase.FIXED,
-    in_set="rig",
+    in_set=FixedSet.RIG,
     reads=(Rig, RigSettings, TrackedDevice, Crouch, Seated),
     writes=(CharacterMotion, CharacterBody, PlayerBody, Transform, Physics),
 )
@@ -88,7 +89,7 @@ def _follow(world: World, rig: Rig, settings: RigSettings) -> None:
 
 @system(
     Phase.FIXED,
-    in_set="separation",
+    in_set=FixedSet.SEPARATION,
     reads=(Rig, RigSettings, TrackedDevice, Physics, Layers),
     writes=(Transform, Separation, Blocked),
 )
@@ -153,8 +154,7 @@ def _barred_at(
 
 @system(
     Phase.FIXED,
-    in_set="separation",
-    after=("keep_in_world",),
+    in_set=FixedSet.SEPARATION,
     reads=(Rig, RigSettings, Separation, BlinkRequested),
     writes=(ViewFade,),
 )

@@ -36,8 +36,10 @@ from playspace.systems.player.events import (
     RecenterRequested,
     Turned,
 )
+from playspace.systems.player.follow import body_follow
 from playspace.systems.player.poses import floor_point, horizontal, turn_around
 from playspace.systems.player.providers import locomotion_provider
+from playspace.systems.sets import FixedSet
 
 
 def _deadzone(value: float, zone: float) -> float:
@@ -124,8 +126,7 @@ def smooth_move(world: World, rig: Rig, disabled: bool) -> bool:
 
 @system(
     Phase.FIXED,
-    in_set="character",
-    after=("character_move",),
+    in_set=FixedSet.CARRY,
     reads=(Rig, CharacterMotion),
     writes=(Transform,),
 )
@@ -141,8 +142,8 @@ def carry_origin(world: World) -> None:
 
 @system(
     Phase.FIXED,
-    in_set="rig",
-    before=("body_follow",),
+    in_set=FixedSet.RIG,
+    before=(body_follow,),
     reads=(RecenterRequested, Rig, RigSettings, TrackedDevice),
     writes=(Transform, Recentered, FloorSnapRequested),
 )

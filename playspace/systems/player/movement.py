@@ -50,9 +50,11 @@ from playspace.systems.player.events import (
     StoodUp,
 )
 from playspace.systems.player.follow import body_layers
+from playspace.systems.player.locomotion import carry_origin
 from playspace.systems.player.players import on_origin, outfit_players
 from playspace.systems.player.poses import hand_entity
 from playspace.systems.player.providers import add_provider, locomotion_provider
+from playspace.systems.sets import FixedSet
 
 CROUCH_ORDER = 2  # first: the capsule it asks for is the one the step's moves are made with
 SPRINT_ORDER = 4  # before walking (5), which reads the speed it sets
@@ -97,8 +99,8 @@ def jump(world: World, rig: Rig, disabled: bool) -> bool:
 
 @system(
     Phase.FIXED,
-    in_set="character",
-    after=("carry_origin",),
+    in_set=FixedSet.CARRY,
+    after=(carry_origin,),
     reads=(Rig, CharacterMotion),
     writes=(JumpState, Transform, Landed),
 )

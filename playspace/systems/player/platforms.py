@@ -25,15 +25,16 @@ from playspace.ecs import Phase, World, system
 from playspace.spatial import Quat, Vec3
 from playspace.systems.physics import Layers, Physics
 from playspace.systems.player.follow import body_layers
+from playspace.systems.player.locomotion import carry_origin
+from playspace.systems.sets import FixedSet
 
 UNDER = 0.05  # metres below the feet a platform still counts as stood on
 
 
 @system(
     Phase.FIXED,
-    in_set="character",
-    after=("character_move",),
-    before=("carry_origin",),
+    in_set=FixedSet.CARRY,
+    before=(carry_origin,),
     reads=(Rig, CharacterBody, CharacterMotion, Physics, Layers),
     writes=(Transform,),
 )

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from playspace.components.locomotion import Locomotion, Provider
 from playspace.components.rig import MoveState, OriginMotion, Rig
 from playspace.ecs import Phase, PluginError, World, system
+from playspace.systems.sets import FixedSet
 
 Move = Callable[[World, Rig, bool], bool]
 OneMove = Callable[[World, bool], bool]  # before several players: deprecated, the first only
@@ -130,7 +131,7 @@ def add_provider(world: World, spec: ProviderSpec) -> Provider:
     world.add_system(
         _ProviderSystem(spec),
         phase=Phase.FIXED,
-        in_set="locomotion",
+        in_set=FixedSet.LOCOMOTION,
         name=spec.name,
         after=(LOCOMOTION_START, *(name for o, name in others if (o, name) < rank)),
         before=tuple(name for o, name in others if (o, name) > rank),
@@ -144,7 +145,7 @@ def add_provider(world: World, spec: ProviderSpec) -> Provider:
 
 @system(
     Phase.FIXED,
-    in_set="locomotion",
+    in_set=FixedSet.LOCOMOTION,
     name=LOCOMOTION_START,
     reads=(Rig,),
     writes=(OriginMotion, MoveState),

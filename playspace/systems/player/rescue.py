@@ -22,15 +22,18 @@ from playspace.spatial import Vec3
 from playspace.systems.input.placement import tracked_world_pose
 from playspace.systems.physics import Physics
 from playspace.systems.player.events import BlinkRequested, FloorSnapRequested, PlayerRescued
+from playspace.systems.player.follow import separation, view_fade
 from playspace.systems.player.poses import floor_point, horizontal
+from playspace.systems.sets import FixedSet
 
 MARGIN = 2.0  # metres past the level's outermost geometry across the floor: nothing to stand on
 
 
 @system(
     Phase.FIXED,
-    in_set="separation",
-    after=("separation",),
+    in_set=FixedSet.SEPARATION,
+    after=(separation,),
+    before=(view_fade,),
     reads=(PlayerStart, Rig, RigSettings, TrackedDevice),
     writes=(
         Transform,

@@ -17,8 +17,10 @@ from playspace.components.input import InputSource
 from playspace.components.rig import Rig
 from playspace.components.scene import PlayerStart
 from playspace.ecs import Phase, World, system
+from playspace.systems.input.tracking import tracking_system
 from playspace.systems.player.events import PlayerJoined, PlayerLeft
 from playspace.systems.player.players import despawn_player, player_rig, spawn_player
+from playspace.systems.sets import FixedSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,8 +45,8 @@ class Roster:
 
 @system(
     Phase.FIXED,
-    in_set="tracking",
-    before=("tracking_system",),
+    in_set=FixedSet.TRACKING,
+    before=(tracking_system,),
     reads=(Rig,),
     writes=(Roster, PlayerJoined, PlayerLeft),
 )

@@ -22,6 +22,9 @@ from playspace.components import TrackedDevice
 from playspace.components.rig import Rig, RigSettings, Seated
 from playspace.ecs import Phase, PluginError, World, system
 from playspace.systems.player.events import FloorSnapRequested, HeightCalibrated, Recentered
+from playspace.systems.player.follow import body_follow
+from playspace.systems.player.locomotion import recenter
+from playspace.systems.sets import FixedSet
 
 
 def calibrate(world: World, rig: Rig | None = None) -> float | None:
@@ -42,9 +45,9 @@ def calibrate(world: World, rig: Rig | None = None) -> float | None:
 
 @system(
     Phase.FIXED,
-    in_set="rig",
-    after=("recenter",),
-    before=("body_follow",),
+    in_set=FixedSet.RIG,
+    after=(recenter,),
+    before=(body_follow,),
     reads=(Rig, RigSettings, TrackedDevice, Recentered),
     writes=(Seated, FloorSnapRequested, HeightCalibrated),
 )

@@ -26,13 +26,14 @@ from playspace.components.physics import CharacterMotion
 from playspace.components.rig import Crouch, Rig, RigSettings, Seated
 from playspace.ecs import Phase, World, system
 from playspace.systems.player.events import FloorSnapped, FloorSnapRequested
+from playspace.systems.sets import FixedSet
 
 SETTLED = 1e-4  # metres: closer than this, the floors already agree
 
 
 @system(
     Phase.FIXED,
-    in_set="slope",
+    in_set=FixedSet.SLOPE,
     reads=(CharacterMotion, Suspended, Rig, RigSettings, Crouch, Seated, FloorSnapRequested),
     writes=(Transform, FloorSnapped),
 )

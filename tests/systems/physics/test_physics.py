@@ -40,6 +40,7 @@ from playspace.systems.physics import (
     SensorExited,
     convert,
 )
+from playspace.systems.sets import FixedSet
 from tests.physics_helpers import ball, floor, physics, physics_world, static
 
 SHAPES = [
@@ -58,7 +59,7 @@ def collect(world: World, kind: type) -> list:  # type: ignore[type-arg]
     def log(w: World) -> None:
         seen.extend(w.read_events(kind, reader=log))
 
-    world.add_system(log, phase=Phase.FIXED, in_set="game", name=f"log_{kind.__name__}")
+    world.add_system(log, phase=Phase.FIXED, in_set=FixedSet.GAME, name=f"log_{kind.__name__}")
     return seen
 
 

@@ -21,6 +21,7 @@ from playspace.ecs import Phase, World, system
 from playspace.systems.input import hand_input
 from playspace.systems.interaction import TELEMETRY_EVENTS, GrabPlugin, ThrowHistory, ThrowPlugin
 from playspace.systems.interaction.layers import Twins
+from playspace.systems.sets import FixedSet
 from tests.physics_helpers import physics
 from tests.rig_helpers import head_at, rig_world
 
@@ -55,7 +56,7 @@ def chaos(seed: int) -> object:
     rng = random.Random(seed)
     made = 0
 
-    @system(Phase.FIXED, in_set="game")
+    @system(Phase.FIXED, in_set=FixedSet.GAME)
     def churn(world: World) -> None:
         nonlocal made
         props = [e for e, _ in world.each(Prop)]

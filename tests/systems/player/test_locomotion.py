@@ -14,6 +14,7 @@ from playspace.components.locomotion import Locomotion
 from playspace.components.rig import OriginMotion, Rig, RigSettings, TurnMode
 from playspace.ecs import Phase, PluginError, World
 from playspace.systems.player.providers import add_provider, locomotion_provider
+from playspace.systems.sets import FixedSet
 from tests.rig_helpers import Run, aiming_hand, head_at, rig_world, with_sticks
 
 
@@ -40,7 +41,7 @@ def test_the_built_in_providers_run_in_their_order() -> None:
         run.world.resource(Locomotion).providers.values(), key=lambda p: p.order
     )] == ["smooth_move", "teleport", "turning"]  # fmt: skip
     fixed = run.world.schedule.phase(Phase.FIXED)
-    names = [spec.name for spec in fixed if spec.in_set == "locomotion"]
+    names = [spec.name for spec in fixed if spec.in_set is FixedSet.LOCOMOTION]
     assert names == ["locomotion_start", "smooth_move", "teleport", "turning"]
 
 

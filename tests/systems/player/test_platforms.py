@@ -15,6 +15,7 @@ from playspace.components.physics import BodyKind, Box, Collider, Colliders, Rig
 from playspace.components.rig import Rig
 from playspace.components.scene import PlayerStart
 from playspace.ecs import Phase, World
+from playspace.systems.sets import FixedSet
 from tests.rig_helpers import head_at, rig_world
 
 HZ = 90
@@ -36,7 +37,9 @@ def platform(world: World, move: Callable[[float], tuple[float, float]]) -> None
         transform.position = spatial.vec3(0.0, TOP / 2 + rise, 0.0)
         transform.rotation = spatial.yaw_rotation(turn)
 
-    world.add_system(drive, phase=Phase.FIXED, in_set="game_before_physics", writes=(Transform,))
+    world.add_system(
+        drive, phase=Phase.FIXED, in_set=FixedSet.GAME_BEFORE_PHYSICS, writes=(Transform,)
+    )
 
 
 def ramp(t: float, start: float = 0.5, span: float = 2.0) -> float:

@@ -16,6 +16,7 @@ from playspace.components.tracking import HandControls
 from playspace.ecs import Phase, World, system
 from playspace.systems.input import hand_input
 from playspace.systems.player.events import RecenterRequested
+from playspace.systems.sets import FixedSet
 from tests.physics_helpers import static
 from tests.rig_helpers import aiming_hand, head_at, rig_world, stairs, walking, with_sticks
 
@@ -390,7 +391,7 @@ def test_each_hand_carries_its_own_controls_from_the_input_frame() -> None:
     assert (held.stick, held.grip, held.buttons) == ((0.0, 0.0), 0.8, frozenset({Button.A}))
 
 
-@system(Phase.FIXED, in_set="tracking", after=("tracking_system",), writes=(HandControls,))
+@system(Phase.FIXED, in_set=FixedSet.TRACKING, after=("tracking_system",), writes=(HandControls,))
 def left_handed(world: World) -> None:
     """A game's left-handed mode: the sticks swap hands, after tracking wrote them."""
     rig = world.resource(Rig)
