@@ -25,7 +25,7 @@ from playspace.prelude import (
     add_provider,
     locomotion_provider,
     on_origin,
-    outfit_players,
+    set_up_players,
     spatial,
     tracked_world_pose,
 )
@@ -90,7 +90,7 @@ def dash(world: World, rig: Rig, disabled: bool) -> bool:
 
 def build(world: World) -> None:
     """The dash: its state on every player, and the provider."""
-    outfit_players(world, on_origin(Dash))
+    set_up_players(world, on_origin(Dash))
     add_provider(world, dash)
 
 

@@ -49,8 +49,8 @@ from playspace.prelude import (
     Sphere,
     Static,
     World,
-    outfit_players,
     record_events,
+    set_up_players,
     spatial,
     system,
 )
@@ -150,7 +150,7 @@ def build(world: World) -> None:
     world.insert_resource(Fight())
     world.add_event(SnowballHit)
     record_events(world, SnowballHit)
-    outfit_players(world, head_sensor)
+    set_up_players(world, head_sensor)
     add_snowballs(world, *PILES, ccd=True)
     world.add_systems(score)
 

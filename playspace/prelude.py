@@ -171,7 +171,7 @@ if TYPE_CHECKING:
         Turned,
     )
     from playspace.systems.player.movement import CrouchPlugin, JumpPlugin, SprintPlugin
-    from playspace.systems.player.players import on_origin, outfit_players, spawn_player
+    from playspace.systems.player.players import on_origin, set_up_players, spawn_player
     from playspace.systems.player.poses import horizontal
     from playspace.systems.player.providers import add_provider, locomotion_provider
     from playspace.systems.player.seated import SeatedPlugin, calibrate
@@ -331,7 +331,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
     "playspace.systems.player.poses": ("horizontal",),
     "playspace.systems.input.placement": ("tracked_world_pose",),
     "playspace.systems.sets": ("FixedSet",),
-    "playspace.systems.player.players": ("on_origin", "outfit_players", "spawn_player"),
+    "playspace.systems.player.players": ("on_origin", "set_up_players", "spawn_player"),
     "playspace.systems.player.providers": ("add_provider", "locomotion_provider"),
     "playspace.systems.player.seated": ("SeatedPlugin", "calibrate"),
     "playspace.systems.telemetry": ("TelemetryPlugin", "record_events"),
@@ -504,9 +504,9 @@ __all__ = [
     "load_trace",
     "locomotion_provider",
     "on_origin",
-    "outfit_players",
     "record_events",
     "release_velocity",
+    "set_up_players",
     "spatial",
     "spawn_player",
     "standing",

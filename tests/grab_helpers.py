@@ -105,7 +105,7 @@ def throw_distance(run: Run) -> tuple[float, float]:
     """How far the ball flew from where it left the hand to where it first touched down, and
     the height it left from."""
     steps = run.steps()
-    at = next(i for i, s in enumerate(steps) if any(e["type"] == "release" for e in s["events"]))
+    at = next(i for i, s in enumerate(steps) if any(e["type"] == "released" for e in s["events"]))
     path = [next(o["p"] for o in s["objects"] if o["name"] == "ball") for s in steps[at:]]
     start = path[0]
     down = next(p for p in path[1:] if p[1] <= 0.045)
@@ -121,7 +121,7 @@ def landing_distance(v: float, height: float, angle: float = math.radians(30)) -
 
 
 def released(run: Run) -> list[dict]:  # type: ignore[type-arg]
-    return run.events("release")
+    return run.events("released")
 
 
 def pan(world: World, position: spatial.Vec3) -> int:

@@ -416,7 +416,7 @@ class Telemetry:
         return sum(any(thing["ghost"] for thing in row["objects"]) for row in self.rows)
 
     def release_speeds(self) -> list[float]:
-        return [sum(v * v for v in e["linear"]) ** 0.5 for _, e in self.events("release")]
+        return [sum(v * v for v in e["linear"]) ** 0.5 for _, e in self.events("released")]
 
     def still_spans(self, device: str, least: float) -> list[tuple[float, float]]:
         """The (start, end) times of the stretches, `least` seconds or longer, in which

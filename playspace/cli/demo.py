@@ -155,10 +155,10 @@ def _count(telemetry: Path) -> Happened:
     for step in read_telemetry(telemetry).steps:
         for event in step["events"]:
             kind = event["type"]
-            happened.grabs += kind == "grab"
+            happened.grabs += kind == "grabbed"
             happened.hits += kind == "hit"
-            happened.floor_snaps += kind == "floor_snap"
-            if kind == "release":
+            happened.floor_snaps += kind == "floor_snapped"
+            if kind == "released":
                 happened.throw_speeds.append(sum(v * v for v in event["linear"]) ** 0.5)
         happened.ghost_steps += any(o["ghost"] for o in step["objects"])
     return happened

@@ -42,7 +42,7 @@ def add(commands: Any) -> None:
         help="with --play: your name in the match (host)",
     )  # fmt: skip
     add_match_options(host)
-    host.add_argument("--telemetry", type=Path, metavar="FILE", help="write telemetry v1 here")
+    host.add_argument("--telemetry", type=Path, metavar="FILE", help="write telemetry (v2) here")
     host.add_argument(
         "--record",
         type=Path,

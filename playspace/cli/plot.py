@@ -10,7 +10,9 @@ from typing import Any
 
 def add(commands: Any) -> None:
     plot = commands.add_parser("plot", help="comfort plots of a telemetry file (plot extra)")
-    plot.add_argument("telemetry", type=Path, metavar="TELEMETRY", help="a telemetry v1 file")
+    plot.add_argument(
+        "telemetry", type=Path, metavar="TELEMETRY", help="a telemetry file (v1 or v2)"
+    )
     plot.add_argument("--out", type=Path, required=True, metavar="FILE.png", help="the PNG")
     plot.add_argument(
         "--scene",

@@ -53,7 +53,7 @@ def add(commands: Any) -> None:
         "--telemetry",
         type=Path,
         metavar="FILE",
-        help="write telemetry v1 here, line by line (- for standard output); a run that is "
+        help="write telemetry (v2) here, line by line (- for standard output); a run that is "
         "stopped keeps what it wrote",
     )
     run.add_argument("--seconds", type=float, help="how long to run (default: the trace's length)")

@@ -60,7 +60,7 @@ def plot_telemetry(path: Path, out: Path, scene: Path | None = None) -> None:
         (s["t"], sum(v * v for v in e["linear"]) ** 0.5)
         for s in steps
         for e in s["events"]
-        if e["type"] == "release"
+        if e["type"] == "released"
     ]
     t = [s["t"] for s in steps]
     panels = 3 if releases else 2
@@ -75,7 +75,7 @@ def plot_telemetry(path: Path, out: Path, scene: Path | None = None) -> None:
         (s["t"], s["origin"]["p"][1])
         for s in steps
         for e in s["events"]
-        if e["type"] == "floor_snap"
+        if e["type"] == "floor_snapped"
     ]
     if snaps:
         heights.scatter(*zip(*snaps, strict=True), marker="^", color="red", label="floor snap")

@@ -1,5 +1,6 @@
-"""Telemetry files, format v1 (``docs/telemetry-format.md``): how a line is written, and how a
-file is read back and checked.
+"""Telemetry files, format v2 (``docs/telemetry-format.md``): how a line is written, and how a
+file is read back and checked (version 1 files too: their events are renamed as version 2 names
+them).
 
 Numbers are written rounded to 6 decimals (micrometres), so the same replay writes the same
 bytes; a number that is not finite is written as null, which JSON can hold.
@@ -33,7 +34,17 @@ from playspace.spatial import Pose, Quat, Vec3
 logger = logging.getLogger(__name__)
 
 FORMAT = "playspace-telemetry"
-VERSION = 1
+VERSION = 2
+# Version 2 names every event by its class, in snake case (Grabbed is "grabbed"); version 1
+# named six of them otherwise. A version 1 file is read with their version 2 names.
+RENAMED_IN_2 = {
+    "grab": "grabbed",
+    "release": "released",
+    "floor_snap": "floor_snapped",
+    "turn": "turned",
+    "teleport": "teleported",
+    "recenter": "recentered",
+}
 
 
 DIGITS = 6
@@ -87,8 +98,8 @@ class Telemetry(NamedTuple):
 
 
 def read_telemetry(path: str | os.PathLike[str]) -> Telemetry:
-    """The telemetry v1 file at `path`. Raises :class:`TelemetryError` naming the file and
-    line of the first problem."""
+    """The telemetry file at `path` (version 1 or 2). Raises :class:`TelemetryError` naming
+    the file and line of the first problem."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
@@ -120,17 +131,17 @@ def parse_telemetry(text: str, name: str = "<telemetry>") -> Telemetry:
     header = records[0] if records else None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise TelemetryError(f"{name}:1: not a playspace telemetry file (no telemetry header)")
-    if header.get("version") != VERSION:
-        raise TelemetryError(
-            f"{name}:1: telemetry version {header.get('version')!r}; expected {VERSION}"
-        )
+    version = header.get("version")
+    if version not in (1, VERSION):
+        raise TelemetryError(f"{name}:1: telemetry version {version!r}; expected 1 or {VERSION}")
     for number, record in enumerate(records[1:], start=2):
-        _check_step(f"{name}:{number}", record)
+        _check_step(f"{name}:{number}", record, RENAMED_IN_2 if version == 1 else {})
     return Telemetry(header, records[1:])
 
 
-def _check_step(where: str, step: object) -> None:
-    """Refuse a step without what readers rely on, naming the field; fill in the lists."""
+def _check_step(where: str, step: object, renamed: dict[str, str]) -> None:
+    """Refuse a step without what readers rely on, naming the field; fill in the lists and
+    give `renamed` events their names of today."""
 
     def need(ok: bool, field: str, expected: str) -> None:
         if not ok:
@@ -150,7 +161,8 @@ def _check_step(where: str, step: object) -> None:
     need(isinstance(events, list), "events", "a list")
     for i, e in enumerate(events):
         need(isinstance(e, dict) and isinstance(e.get("type"), str), f"events[{i}]", "a type")
-        if e["type"] == "release":
+        e["type"] = renamed.get(e["type"], e["type"])
+        if e["type"] == "released":
             need(_is_xyz(e.get("linear")), f"events[{i}].linear", "three numbers")
     step.setdefault("objects", objects)
     step.setdefault("events", events)

@@ -92,7 +92,7 @@ def run_vr(
     `eyes(world)` makes the ``render_eye(view, projection, target)`` that draws one eye of that
     world; its GL context must be current. Without it the session is input-only
     (``XR_MND_headless``). `fixed_hz` None follows the headset's refresh rate. `telemetry`
-    receives telemetry v1 as headless runs write it; `record` saves what the fixed steps saw
+    receives telemetry as headless runs write it; `record` saves what the fixed steps saw
     as a trace that replays headless to the same telemetry. `drive` plays a trace into Monado's
     remote driver (:mod:`playspace.xr.monado`), its clock starting when the session is first
     FOCUSED: a real runtime then reports the trace's poses and controls, which is how a game is

@@ -80,7 +80,7 @@ from playspace.net.wire import (
 )
 from playspace.spatial import Pose, Vec3, yaw
 from playspace.systems.input import MatchRecorder, standing
-from playspace.systems.player import Arrival, Roster, outfit_players
+from playspace.systems.player import Arrival, Roster, set_up_players
 from playspace.systems.player.players import player_rig
 from playspace.systems.sets import FixedSet
 from playspace.systems.telemetry import Lines, Telemetry, TelemetryPlugin, telemetry_system
@@ -216,7 +216,7 @@ def moving_bodies(world: World, seated: dict[int, str]) -> tuple[dict[int, Pose]
     return bodies, names
 
 
-Said = Callable[[str], None]
+Printer = Callable[[str], None]
 REPEAT = 3  # states that carry a body after it last moved: a lost one costs nothing
 DEFAULT_KEYFRAME = 90  # a full state every this many states (and for each late joiner)
 
@@ -253,7 +253,7 @@ class Host:
         keyframe_every: int = DEFAULT_KEYFRAME,
         telemetry: Lines | None = None,
         record: Path | None = None,
-        say: Said = lambda line: None,
+        say: Printer = lambda line: None,
         players: int = DEFAULT_PLAYERS,
         play: InputSource | None = None,
         name: str = DEFAULT_NAME,
@@ -547,7 +547,7 @@ class Host:
         if example is not None and example.summary is not None:
             add_score_line(self.world, example.summary)
 
-        def outfit(world: World, rig: Rig) -> None:
+        def setup(world: World, rig: Rig) -> None:
             if rig.player == 0:
                 return  # the host's own player
             parts = (rig.head, rig.left_hand, rig.right_hand, rig.body)
@@ -555,7 +555,7 @@ class Host:
                 shape, offset = AVATAR[part]
                 world.add(entity, Avatar(f"player {rig.player}", part, shape, offset))
 
-        outfit_players(self.world, outfit)
+        set_up_players(self.world, setup)
 
 
 @dataclass(slots=True)

@@ -100,7 +100,7 @@ def _objects(world: World) -> list[dict[str, Any]]:
 
 
 class TelemetryPlugin:
-    """Write telemetry v1 to `out` every fixed step, with the events of `events`."""
+    """Write telemetry (format v2) to `out` every fixed step, with the events of `events`."""
 
     def __init__(self, out: Lines, events: Iterable[type] = ()) -> None:
         self.out = out

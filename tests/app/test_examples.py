@@ -38,7 +38,7 @@ def _crosses(
 
 def test_stairs_snap_the_floor_while_walking_and_follow_it_while_smooth_moving() -> None:
     steps = replay(EXAMPLES / "stairs.toml", EXAMPLES / "traces" / "stairs.jsonl")
-    snaps = events(steps, "floor_snap")
+    snaps = events(steps, "floor_snapped")
     assert len(snaps) >= 3 and all(s["dy"] > 0 for s in snaps[:3])  # walking up
     top = max(s["body"]["p"][1] for s in steps)
     assert top == pytest.approx(8 * 0.17, abs=0.02)
@@ -50,8 +50,8 @@ def test_roomscale_push_back_keeps_the_head_out_of_the_north_wall() -> None:
     walked_in = [s for s in steps if s["t"] < 5.0]
     assert min(s["head"]["p"][2] for s in walked_in) > -1.9  # the wall's face
     assert max(s["fade"] for s in walked_in) == 0.0
-    assert len(events(steps, "turn")) == 3
-    assert len(events(steps, "teleport")) == 1
+    assert len(events(steps, "turned")) == 3
+    assert len(events(steps, "teleported")) == 1
 
 
 def test_kitchen_hits_a_bee_in_the_open_and_ghosts_the_pan_in_the_wall() -> None:
@@ -74,7 +74,7 @@ def test_snowball_hits_the_5_m_target() -> None:
     example = load_example(EXAMPLES / "snowball.py")
     assert example.trace is not None
     steps = replay(example.scene, example.trace, example.build)
-    (release,) = events(steps, "release")
+    (release,) = events(steps, "released")
     assert sum(v * v for v in release["linear"]) ** 0.5 > 6.0
     # the game's own event, recorded because the example asked telemetry for it
     assert [e["target"] for e in events(steps, "target_hit")] == ["target 5m"]
@@ -96,7 +96,7 @@ def test_a_dash_added_as_a_provider_is_stopped_by_a_wall_and_holds_off_turning()
     # the second dash carries the player 2 m and the body catches up with them on the way
     assert heads[-1] - heads[at_wall] == pytest.approx(2.0, abs=0.02)  # all the way
     assert min(heads) > north_wall + RigSettings().head_radius - 0.01  # never in the wall
-    assert events(steps, "turn") == []
+    assert events(steps, "turned") == []
     assert all(-0.05 < s["head"]["p"][1] - 1.7 < 0.05 for s in steps)  # on the floor throughout
 
 

@@ -134,8 +134,8 @@ def test_the_hand_stops_on_the_table_top_while_the_tracked_hand_goes_into_it() -
 def test_a_pinch_picks_the_block_up_and_it_rises_with_the_hand() -> None:
     steps, log = _run()
     block = identity("block")
-    assert [(e["hand"], e["object"]) for e in events(steps, "grab")] == [(log.entity, block)]
-    (release,) = events(steps, "release")
+    assert [(e["hand"], e["object"]) for e in events(steps, "grabbed")] == [(log.entity, block)]
+    (release,) = events(steps, "released")
     assert release["object"] == block
     held = [s for s in steps if found(s, "block")["held_by"] == log.entity]
     rise = [found(s, "block")["p"][1] - s["right_hand"]["p"][1] for s in held]

@@ -88,7 +88,7 @@ def _attach_right(name: str) -> Pose:
 
 
 def _grabs(steps: Steps, kind: str, name: str) -> list[tuple[float, dict[str, Any]]]:
-    """(time, event) of each `kind` event ("grab", "release") of the object `name`."""
+    """(time, event) of each `kind` event ("grabbed", "released") of the object `name`."""
     ident = found(steps[0], name)["id"]
     return [
         (s["t"], e)
@@ -157,7 +157,7 @@ def test_the_pistol_taken_by_any_spot_is_held_by_its_grip(without: str | None) -
     15 degrees left and back, lowered. Without the attach point (the control) it stays as it
     was taken."""
     steps = _steps(without)
-    (taken, _), *_ = _grabs(steps, "grab", "pistol")
+    (taken, _), *_ = _grabs(steps, "grabbed", "pistol")
     before = next(s for s in reversed(steps) if s["t"] < taken)
     grip = spatial.compose(placed(found(before, "pistol")), _attach_right("pistol"))
     hand = placed(before["right_hand"])
@@ -173,7 +173,7 @@ def rifle_aim(steps: Steps) -> list[tuple[float, float, spatial.Vec3]]:
     """(time, degrees, barrel) for each step the left hand holds the rifle's fore-end: how far
     the barrel (the rifle's -Z) points from the line from the right hand to the left hand, and
     its direction (as a Vec3)."""
-    (_, first), (left_took, second) = _grabs(steps, "grab", "rifle")[:2]
+    (_, first), (left_took, second) = _grabs(steps, "grabbed", "rifle")[:2]
     assert first["hand"] != second["hand"]  # the second grab was by the other hand
     left_let_go = next(t for t in squeezes("left") if t > left_took)
     out = []
@@ -225,7 +225,7 @@ def test_with_grip_toggle_a_gun_stays_in_the_open_hand_until_squeezed_again(
     2 s and more of an open hand, and the next squeeze lets it go: one grab, one release. Held
     to hold (the control), opening the hand drops it and the next squeeze takes it again."""
     steps = _steps(without)
-    grabs, releases = _grabs(steps, "grab", "pistol"), _grabs(steps, "release", "pistol")
+    grabs, releases = _grabs(steps, "grabbed", "pistol"), _grabs(steps, "released", "pistol")
     take, let_go = squeezes("right")[:2]
     assert grabs[0][0] == pytest.approx(take, abs=0.03)  # the first squeeze takes it
     samples = load_trace(TRACE).samples
@@ -285,7 +285,7 @@ def test_nothing_on_the_bench_moves_until_a_hand_takes_it(instead: str | None) -
     steps = _steps() if instead is None else _steps(PISTOL_SPOT, instead)
     still = True
     for name in ("pistol", "rifle"):
-        taken = next((t for t, _ in _grabs(steps, "grab", name)), steps[-1]["t"])
+        taken = next((t for t, _ in _grabs(steps, "grabbed", name)), steps[-1]["t"])
         spawned = spatial.vec3(*found(steps[0], name)["p"])
         still &= all(
             spatial.length(spatial.vec3(*found(s, name)["p"]) - spawned) < 0.001
@@ -312,4 +312,4 @@ def test_a_rifle_snapping_into_the_hand_at_once_leaves_what_lies_in_its_swing() 
     spawned = spatial.vec3(*found(steps[0], "pistol")["p"])
     moved = max(spatial.length(spatial.vec3(*found(s, "pistol")["p"]) - spawned) for s in steps)
     assert moved < 0.002
-    assert _grabs(steps, "grab", "rifle")  # the rifle was taken, and turned into the hand
+    assert _grabs(steps, "grabbed", "rifle")  # the rifle was taken, and turned into the hand

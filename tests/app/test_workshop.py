@@ -64,7 +64,7 @@ def identity(name: str) -> int:
 
 def let_go(name: str) -> float:
     """When the hand let go of the object `name` (once in the trace)."""
-    (release,) = [e for e in events(_steps(), "release") if e["object"] == identity(name)]
+    (release,) = [e for e in events(_steps(), "released") if e["object"] == identity(name)]
     at: float = next(s["t"] for s in _steps() if release in s["events"])
     return at
 
@@ -134,9 +134,9 @@ def test_the_dial_turned_100_degrees_clicks_seven_steps() -> None:
 
 def test_the_wrench_taken_from_the_rack_and_dropped_comes_back_to_its_hook() -> None:
     steps = _steps()
-    wrenched = [e for e in events(steps, "grab") if e["object"] == identity("wrench")]
+    wrenched = [e for e in events(steps, "grabbed") if e["object"] == identity("wrench")]
     assert len(wrenched) == 1  # taken once
-    (release,) = [e for e in events(steps, "release") if e["object"] == identity("wrench")]
+    (release,) = [e for e in events(steps, "released") if e["object"] == identity("wrench")]
     on_floor = [s["t"] for s in steps if wrench(s)[1] < 0.1]
     assert on_floor, "the dropped wrench never reached the floor"
     back = next(s["t"] for s in steps if s["t"] > on_floor[0] and wrench(s)[1] > 1.0)
@@ -159,7 +159,7 @@ def test_the_body_crouches_under_the_beam_and_ends_on_the_ledge() -> None:
     assert under and all(s["head"]["p"][1] < 1.3 for s in under)  # below its underside
     assert all(abs(s["body"]["p"][1]) < 0.01 for s in under)  # on the floor, under it
     before = [s for s in steps if s["t"] < ON_LEDGE]
-    assert [e["dy"] for e in events(before, "floor_snap")] == [
+    assert [e["dy"] for e in events(before, "floor_snapped")] == [
         pytest.approx(-0.6, abs=0.01),  # crouched
         pytest.approx(0.6, abs=0.01),  # stood up past the beam
     ]
@@ -205,7 +205,7 @@ def test_the_body_rides_the_lift_2_m_up_and_the_view_does_not_jitter() -> None:
 
 def test_the_ball_aimed_at_on_its_shelf_flies_into_the_gripping_hand() -> None:
     steps = _steps()
-    (grab,) = [e for e in events(steps, "grab") if e["object"] == identity("ball")]
+    (grab,) = [e for e in events(steps, "grabbed") if e["object"] == identity("ball")]
     at = next(i for i, s in enumerate(steps) if grab in s["events"])
     hand, ball = steps[at]["right_hand"]["p"], found(steps[at], "ball")["p"]
     assert math.dist(hand, ball) > 1.5  # taken from the shelf, out of reach

@@ -75,10 +75,10 @@ def test_replays_a_trace_headless_and_writes_telemetry(
     done = playspace("run", scene, "--headless", "--trace", trace, "--telemetry", out)
     assert done.returncode == 0, done.stderr
     header, steps = read_telemetry(out)
-    assert header == {"format": "playspace-telemetry", "version": 1, "fixed_hz": 90}
+    assert header == {"format": "playspace-telemetry", "version": 2, "fixed_hz": 90}
     assert len(steps) == 270  # the trace's three seconds at 90 Hz
     assert steps[-1]["body"]["p"][1] > 0.8  # climbed
-    assert any(e["type"] == "floor_snap" for s in steps for e in s["events"])
+    assert any(e["type"] == "floor_snapped" for s in steps for e in s["events"])
     assert [o["name"] for o in steps[0]["objects"]] == ["ball"]
 
 

@@ -37,6 +37,7 @@ import playspace.systems
 from playspace.app import build_world, telemetry_events
 from playspace.formats.scene import SceneError, load_scene
 from playspace.formats.scene.load import SHAPES
+from playspace.net.correction import BodyCorrected, TurnCorrected
 from playspace.systems.input import ScriptedSource, standing
 from playspace.systems.physics import DEFAULT_LAYERS, Layers
 from playspace.systems.sets import FIXED_SETS
@@ -340,6 +341,15 @@ def test_every_table_in_the_docs_is_whole() -> None:
         assert not problems, f"{page.name}: {problems}"
 
 
+def test_every_event_is_named_in_files_by_its_class_in_snake_case() -> None:
+    """One rule (telemetry version 2): Grabbed is "grabbed", FloorSnapped is "floor_snapped"."""
+    classes = [c for found in events_with_a_kind().values() for c in found]
+    classes += [BodyCorrected, TurnCorrected]
+    assert len(classes) > 30
+    for event in classes:
+        assert _kind(event) == re.sub(r"(?<!^)(?=[A-Z])", "_", event.__name__).lower(), event
+
+
 def test_the_events_table_is_what_telemetry_writes() -> None:
     problems = event_problems(TELEMETRY.read_text())
     assert not problems, "\n".join(problems)
@@ -396,7 +406,7 @@ def _drop_rows(*first_cells: str) -> Callable[[str], str]:
         (TELEMETRY, event_problems, _swap("`fell`, `to` ([x, y, z])", "`fell`, `at` ([x, y, z])")),
         (TELEMETRY, event_problems, _swap("grab system's `let_go`", "grab system's let go")),
         # the events table split by a blank line
-        (TELEMETRY, lambda text: tables(text)[1], _swap("| `grab` |", "\n| `grab` |")),
+        (TELEMETRY, lambda text: tables(text)[1], _swap("| `grabbed` |", "\n| `grabbed` |")),
         (TELEMETRY, line_problems, _swap("| `fade` |", "| `view_fade` |")),
         (TELEMETRY, line_problems, _swap('"held_by", "ghost"', '"held_by"')),
         # six default layers where the code has nine; a layer renamed; a pair left out

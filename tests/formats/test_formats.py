@@ -247,3 +247,16 @@ def test_a_bad_gltf_material_is_named_with_the_file_and_where_in_it(
     path = write_gltf(tmp_path, material, extra)
     with pytest.raises(MeshFileError, match=f"^{re.escape(str(path))}: {message}$"):
         read_material(path)
+
+
+def test_a_version_1_file_is_read_with_the_events_named_as_version_2_names_them() -> None:
+    step = '{"t": 0.1, "head": {"p": [0, 1.7, 0]}, "body": {"p": [0, 0, 0]}, ' + (
+        '"origin": {"p": [0, 0, 0]}, "events": [{"type": "floor_snap", "dy": 0.2}, '
+        '{"type": "turn", "angle": 0.5}, {"type": "hit"}]}\n'
+    )
+    old = parse_telemetry(HEADER + step)
+    assert [e["type"] for e in old.steps[0]["events"]] == ["floor_snapped", "turned", "hit"]
+    now = parse_telemetry(HEADER.replace('"version": 1', '"version": 2') + step)
+    assert [e["type"] for e in now.steps[0]["events"]] == ["floor_snap", "turn", "hit"]
+    with pytest.raises(TelemetryError, match="telemetry version 3; expected 1 or 2"):
+        parse_telemetry(HEADER.replace('"version": 1', '"version": 3') + step)

@@ -429,7 +429,7 @@ def test_a_headset_run_records_and_writes_telemetry_that_replays_identically(
     with open(replayed, "w") as telemetry:
         run_headless(SNOWBALL, recording, telemetry)
     assert live.read_bytes() == replayed.read_bytes()
-    assert b'"type":"release"' in live.read_bytes() and b'"fixed_hz": 72' in live.read_bytes()
+    assert b'"type":"released"' in live.read_bytes() and b'"fixed_hz": 72' in live.read_bytes()
 
 
 def test_run_vr_steps_a_world_its_caller_builds_and_refuses_what_would_shape_its_own() -> None:

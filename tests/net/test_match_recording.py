@@ -125,7 +125,7 @@ def replayed(scene: Path, trace: Path) -> str:
 def second_players_events(telemetry: str) -> list[str]:
     """What the second player did, and the grabs (only they reach the ball)."""
     steps = parse_telemetry(telemetry, "the match").steps
-    said = [e for s in steps for e in s["events"] if e.get("player") == 1 or e["type"] == "grab"]
+    said = [e for s in steps for e in s["events"] if e.get("player") == 1 or e["type"] == "grabbed"]
     return [e["type"] for e in said]
 
 
@@ -134,7 +134,7 @@ def test_a_match_replays_to_the_host_s_telemetry_byte_for_byte(scene: Path, tmp_
     played = play_match(scene, record)
     said = second_players_events(played)
     assert said[0] == "player_joined" and said[-1] == "player_left"
-    assert {"grab", "turn"} <= set(said)  # they took the ball and snap-turned
+    assert {"grabbed", "turned"} <= set(said)  # they took the ball and snap-turned
     assert replayed(scene, record) == played
 
     lines = [json.loads(line) for line in record.read_text().splitlines()]

@@ -369,7 +369,7 @@ def _host_at(hosted: Hosted, name: str, when: float) -> glm.vec3 | None:
 def test_the_client_draws_the_host_snowball_and_hears_its_hit() -> None:
     client, hosted, seen = _flight(None, playout=2)
     ball = _hit_ball(client)
-    grabbed = [e for step in client.events for e in step.events if e["type"] == "grab"]
+    grabbed = [e for step in client.events for e in step.events if e["type"] == "grabbed"]
     assert grabbed  # the host's other events come too
     compared, since = 0, None
     for now, when, at in seen:

@@ -104,9 +104,9 @@ def test_the_kitchen_grabs_ghosts_and_hits_as_the_headless_replay_does(workdir: 
     run = vr_run(KITCHEN, KITCHEN_TRACE, 90, 7.5, "--telemetry", workdir / "kitchen-vr.jsonl")
     assert run.returncode == 0, run.describe()
     played = Telemetry.read(workdir / "kitchen-vr.jsonl")
-    kinds = ("grab", "hit", "release")
+    kinds = ("grabbed", "hit", "released")
     assert replayed.happenings(*kinds) == [
-        ("grab", "pan"), ("hit", "pan"), ("release", "pan"),
+        ("grabbed", "pan"), ("hit", "pan"), ("released", "pan"),
     ]  # fmt: skip
     assert played.happenings(*kinds) == replayed.happenings(*kinds), run.describe()
     bees = [played.name(e["opponent"]) for _, e in played.events("hit")]
@@ -246,7 +246,7 @@ def test_a_spinning_release_keeps_the_spin_of_the_hand(tmp_path: Path) -> None:
     assert run.returncode == 0, run.describe()
     played = Telemetry.read(tmp_path / "spin-vr.jsonl")
     for telemetry in (replayed, played):
-        releases = [e["angular"] for _, e in telemetry.events("release")]
+        releases = [e["angular"] for _, e in telemetry.events("released")]
         assert len(releases) == 1, run.describe()
         error = math.dist(releases[0], spin)
         assert error <= THROW_TOLERANCE * SPIN, f"spin {releases[0]}, expected {spin}"
@@ -272,7 +272,7 @@ def test_the_floor_snaps_on_the_stairs_as_replayed(workdir: Path) -> None:
     def snaps(telemetry: Telemetry) -> list[str]:
         return [
             "up" if e["dy"] > 0 else "down"
-            for t, e in telemetry.events("floor_snap")
+            for t, e in telemetry.events("floor_snapped")
             if t <= horizon
         ]
 
@@ -380,7 +380,7 @@ def test_no_grab_while_another_application_has_the_focus(tmp_path: Path) -> None
     trace = tmp_path / "focus.jsonl"
     focus_trace(trace)
     replayed = headless(SNOWBALL, tmp_path / "focus-headless.jsonl", "--trace", trace)
-    grabs = [t for t, _ in replayed.events("grab")]
+    grabs = [t for t, _ in replayed.events("grabbed")]
     assert len(grabs) == 2 and SQUEEZES[0][0] <= grabs[0] <= SQUEEZES[0][1] + 0.1
 
     telemetry = tmp_path / "focus-vr.jsonl"
@@ -412,7 +412,7 @@ def test_no_grab_while_another_application_has_the_focus(tmp_path: Path) -> None
     assert lost < SQUEEZES[0][0] and SQUEEZES[0][1] < found < SQUEEZES[1][0], (
         f"{timing}; hands held from {lost:.2f} to {found:.2f} s"
     )
-    grabbed = [t for t, _ in played.events("grab")]
+    grabbed = [t for t, _ in played.events("grabbed")]
     assert len(grabbed) == 1 and found < grabbed[0] < SQUEEZES[1][1] + 0.2, (
         f"{timing}; hands held from {lost:.2f} to {found:.2f} s; grabs at {grabbed}"
     )

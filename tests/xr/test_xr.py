@@ -327,12 +327,12 @@ def test_swapchain_formats_take_srgb_then_the_runtimes_preference() -> None:
 
 
 def test_default_pulses_and_the_queue() -> None:
-    assert set(DEFAULT_PULSES) == {"grab", "release", "hit"}
-    grab = pulse_for("grab", DeviceRole.LEFT_HAND)
+    assert set(DEFAULT_PULSES) == {"grabbed", "released", "hit"}
+    grab = pulse_for("grabbed", DeviceRole.LEFT_HAND)
     hit = pulse_for("hit", DeviceRole.LEFT_HAND)
     assert grab is not None and hit is not None and grab.amplitude < hit.amplitude
     assert all(shape[1] <= 0.1 for shape in DEFAULT_PULSES.values())
-    assert pulse_for("teleport", DeviceRole.LEFT_HAND) is None
+    assert pulse_for("teleported", DeviceRole.LEFT_HAND) is None
     for bad in ((DeviceRole.HEAD, 0.5, 0.1), (DeviceRole.LEFT_HAND, 1.5, 0.1),
                 (DeviceRole.LEFT_HAND, 0.5, float("nan"))):  # fmt: skip
         with pytest.raises(ValueError):
@@ -353,7 +353,7 @@ def test_grab_release_and_hit_buzz_the_hands_they_are_about() -> None:
         world.send(Hit(object=7, opponent=9, speed=4.0))
         world.step()
         assert world.resource(HapticQueue).drain() == [
-            HapticPulse(DeviceRole.LEFT_HAND, *DEFAULT_PULSES["grab"]),
+            HapticPulse(DeviceRole.LEFT_HAND, *DEFAULT_PULSES["grabbed"]),
             HapticPulse(DeviceRole.RIGHT_HAND, *DEFAULT_PULSES["hit"]),
         ]
         zero = spatial.vec3(0, 0, 0)

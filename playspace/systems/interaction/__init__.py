@@ -31,6 +31,7 @@ from playspace.components.interaction import GrabSettings, Hand
 from playspace.components.physics import BodyKind, Collider, Colliders, RigidBody, Sphere
 from playspace.components.rig import Rig
 from playspace.ecs import PluginError, World
+from playspace.systems.interaction.despawned import forget_despawned
 from playspace.systems.interaction.estimate import (
     AVERAGE_STEPS,
     DEFAULT_MAX_ANGULAR_SPEED,
@@ -48,14 +49,13 @@ from playspace.systems.interaction.events import (
     SOCKET_EVENTS,
     TELEMETRY_EVENTS,
 )
-from playspace.systems.interaction.gone import forget_despawned
 from playspace.systems.interaction.hand_collision import collide_hands
 from playspace.systems.interaction.hold import grab, hold
-from playspace.systems.interaction.layers import Twins, held_layers
+from playspace.systems.interaction.layers import HeldSensors, held_layers
 from playspace.systems.interaction.pullable import Pullable
 from playspace.systems.interaction.sockets import sockets
 from playspace.systems.interaction.throw import ThrowHistory, ThrowPlugin
-from playspace.systems.player.players import outfit_players
+from playspace.systems.player.players import set_up_players
 from playspace.systems.sets import add_fixed_sets
 
 if TYPE_CHECKING:
@@ -102,11 +102,11 @@ class GrabPlugin:
         if world.try_resource(Rig) is None:
             raise PluginError("GrabPlugin needs the RigPlugin (for the hands): add it first")
         world.insert_resource(self.settings)
-        world.insert_resource(Twins())
+        world.insert_resource(HeldSensors())
         world.insert_resource(Pullable())
         for kind in (*GRAB_EVENTS, *HOVER_EVENTS, *SOCKET_EVENTS):
             world.add_event(kind)
-        outfit_players(world, self._hands)
+        set_up_players(world, self._hands)
         add_fixed_sets(world)
         world.add_systems(forget_despawned, collide_hands, grab, hold, held_layers, sockets)
 

@@ -11,7 +11,7 @@ from playspace.spatial import Pose, Vec3
 
 @dataclass(frozen=True, slots=True)
 class Grabbed:
-    kind: ClassVar[str] = "grab"
+    kind: ClassVar[str] = "grabbed"
     hand: int
     object: int
 
@@ -33,7 +33,7 @@ class LetGo:
 class Released:
     """An object left a hand with these velocities (m/s, rad/s, world space)."""
 
-    kind: ClassVar[str] = "release"
+    kind: ClassVar[str] = "released"
     hand: int
     object: int
     linear: Vec3

@@ -25,8 +25,8 @@ PulseShape: TypeAlias = tuple[
 # Short ticks for grab and release (felt, not noticed), a firm knock for a hit: shapes in the
 # range Godot XR Tools and XRI use for the same events (amplitude 0.2-1, 10-100 ms).
 DEFAULT_PULSES: dict[str, PulseShape] = {
-    "grab": (0.4, 0.02, 0.0),
-    "release": (0.2, 0.015, 0.0),
+    "grabbed": (0.4, 0.02, 0.0),
+    "released": (0.2, 0.015, 0.0),
     "hit": (0.9, 0.06, 0.0),
 }
 

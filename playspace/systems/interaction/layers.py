@@ -45,12 +45,12 @@ RESTING = 0.005  # metres a twin is smaller than its solid: touching is not bein
 
 
 @dataclass(slots=True)
-class Twins:
+class HeldSensors:
     """The layers system's own index: each held object's sensor twins and what they overlap
     (its solid parts are the ones its ``Grabbable.before`` records); and the objects let go of
     whose solids wait, on ``dropped``, to be clear of the player's body. A resource."""
 
-    twins: dict[int, set[int]] = field(default_factory=dict)
+    sensors: dict[int, set[int]] = field(default_factory=dict)
     inside: dict[int, set[tuple[int, int]]] = field(default_factory=dict)
     dropped: set[int] = field(default_factory=set)
 
@@ -69,19 +69,19 @@ class Twins:
         Rig,
         Transform,
     ),
-    writes=(Grabbable, Colliders, Twins, Hit),
+    writes=(Grabbable, Colliders, HeldSensors, Hit),
 )
 def held_layers(world: World) -> None:
     """Give a grabbed object its twins and take them from one let go; ghost held objects
     inside the environment, restore dropped ones, report hits."""
-    twins, physics = world.resource(Twins), world.resource(Physics)
-    _follow_holds(world, twins, physics)
-    _track_overlaps(world, twins, physics)
-    for entity in twins.twins:
+    held, physics = world.resource(HeldSensors), world.resource(Physics)
+    _follow_holds(world, held, physics)
+    _track_overlaps(world, held, physics)
+    for entity in held.sensors:
         grabbable = world.try_get(entity, Grabbable)
         if grabbable is None or grabbable.before is None:
             continue  # despawned during this step: forgotten at the next
-        inside = bool(twins.inside.get(entity))
+        inside = bool(held.inside.get(entity))
         if inside != grabbable.ghost:
             parts = world.get(entity, Colliders).parts
             for part in grabbable.before.layers:  # the solids
@@ -90,28 +90,28 @@ def held_layers(world: World) -> None:
         if not inside:
             transform = world.get(entity, Transform)
             grabbable.last_clear = Pose(spatial.Vec3(transform.position), transform.rotation)
-    _restore_dropped(world, twins, physics)
+    _restore_dropped(world, held, physics)
     _report_hits(world, physics)
 
 
-def _follow_holds(world: World, twins: Twins, physics: Physics) -> None:
-    """Twins for what was grabbed this step, none for what was let go: made and removed
+def _follow_holds(world: World, held: HeldSensors, physics: Physics) -> None:
+    """HeldSensors for what was grabbed this step, none for what was let go: made and removed
     through the object's Colliders, so physics builds and frees them at its one way in."""
     for grabbed in world.read_events(Grabbed, reader=held_layers):
         colliders = world.try_get(grabbed.object, Colliders)
         grabbable = world.try_get(grabbed.object, Grabbable)
         if colliders is None or grabbable is None or grabbable.before is None:
             continue  # despawned since the grab
-        if grabbed.object in twins.twins:
-            continue  # taken from the other hand: it has its twins
-        twins.dropped.discard(grabbed.object)
+        if grabbed.object in held.sensors:
+            continue  # taken from the other hand: it has its sensors
+        held.dropped.discard(grabbed.object)
         solids = list(grabbable.before.layers)  # what the grab recorded of its solid parts
-        twins.twins[grabbed.object] = set(
+        held.sensors[grabbed.object] = set(
             range(len(colliders.parts), len(colliders.parts) + len(solids))
         )
         # what the twins will overlap, known now: their sensor events start next step
         pose = world.get(grabbed.object, Transform).pose()
-        twins.inside[grabbed.object] = inside = set()
+        held.inside[grabbed.object] = inside = set()
         for part in solids:
             solid = colliders.parts[part]
             inner = inner_shape(solid.shape)
@@ -120,13 +120,13 @@ def _follow_holds(world: World, twins: Twins, physics: Physics) -> None:
             found = physics.overlap(inner, at.position, at.rotation, ["environment"])
             inside.update(found)
     for let_go in world.read_events(LetGo, reader=held_layers):
-        made = twins.twins.pop(let_go.object, None)
-        twins.inside.pop(let_go.object, None)
+        made = held.sensors.pop(let_go.object, None)
+        held.inside.pop(let_go.object, None)
         colliders = world.try_get(let_go.object, Colliders)
         if made and colliders is not None:
             del colliders.parts[min(made) :]
         if colliders is not None:
-            twins.dropped.add(let_go.object)
+            held.dropped.add(let_go.object)
 
 
 def inner_shape(shape: Shape) -> Shape:
@@ -148,22 +148,22 @@ def inner_shape(shape: Shape) -> Shape:
     return shape
 
 
-def _track_overlaps(world: World, twins: Twins, physics: Physics) -> None:
+def _track_overlaps(world: World, held: HeldSensors, physics: Physics) -> None:
     for entered in world.read_events(SensorEntered, reader=held_layers):
-        mine = entered.sensor_part in twins.twins.get(entered.sensor, ())
+        mine = entered.sensor_part in held.sensors.get(entered.sensor, ())
         if mine and physics.layer_of(entered.other, entered.other_part) == "environment":
-            twins.inside[entered.sensor].add((entered.other, entered.other_part))
+            held.inside[entered.sensor].add((entered.other, entered.other_part))
     for exited in world.read_events(SensorExited, reader=held_layers):
-        if exited.sensor_part in twins.twins.get(exited.sensor, ()):
-            twins.inside[exited.sensor].discard((exited.other, exited.other_part))
+        if exited.sensor_part in held.sensors.get(exited.sensor, ()):
+            held.inside[exited.sensor].discard((exited.other, exited.other_part))
 
 
-def _restore_dropped(world: World, twins: Twins, physics: Physics) -> None:
+def _restore_dropped(world: World, held: HeldSensors, physics: Physics) -> None:
     """Put a released object's solids back on their layers once it is clear of every
     player's body: dropped at the feet, it must not kick a body."""
-    dropped = [(e, g) for e in twins.dropped if (g := world.try_get(e, Grabbable)) is not None]
+    dropped = [(e, g) for e in held.dropped if (g := world.try_get(e, Grabbable)) is not None]
     if not dropped:
-        twins.dropped.clear()
+        held.dropped.clear()
         return
     touching: set[int] = set()
     for _, rig in world.each(Rig):
@@ -175,7 +175,7 @@ def _restore_dropped(world: World, twins: Twins, physics: Physics) -> None:
         shape = Capsule(capsule.radius, capsule.height)
         near = physics.overlap(shape, centre, spatial.identity(), None, rig.body)
         touching.update(entity for entity, _ in near)
-    twins.dropped = {e for e, _ in dropped}
+    held.dropped = {e for e, _ in dropped}
     for entity, grabbable in dropped:
         if entity not in touching:
             parts = world.get(entity, Colliders).parts
@@ -183,7 +183,7 @@ def _restore_dropped(world: World, twins: Twins, physics: Physics) -> None:
                 if parts[part].layer == "dropped":
                     parts[part].layer = layer
             grabbable.dropped = {}
-            twins.dropped.discard(entity)
+            held.dropped.discard(entity)
 
 
 def _report_hits(world: World, physics: Physics) -> None:

@@ -29,7 +29,7 @@ from playspace.components.sockets import Socket
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Vec3
 from playspace.systems.interaction.events import Grabbed, LetGo, Returned, Socketed, Unsocketed
-from playspace.systems.interaction.layers import Twins, held_layers
+from playspace.systems.interaction.layers import HeldSensors, held_layers
 from playspace.systems.physics import Physics
 from playspace.systems.sets import FixedSet
 
@@ -47,7 +47,7 @@ Found = list[tuple[int, tuple[Socket, Transform]]]
         RigidBody,
         Colliders,
         Transform,
-        Twins,
+        HeldSensors,
         Physics,
         Socketed,
         Unsocketed,
@@ -180,7 +180,7 @@ def _put_in(world: World, entity: int, socket: Socket, obj: int) -> None:
     for i in solids:
         parts[i].layer = "held"
     grabbable.dropped = {}
-    world.resource(Twins).dropped.discard(obj)  # its layers are the socket's now
+    world.resource(HeldSensors).dropped.discard(obj)  # its layers are the socket's now
     grabbable.socketed_in = entity
     pose = spatial.compose(world.get(entity, Transform).pose(), socket.snap)
     world.resource(Physics).teleport(obj, pose.position, pose.rotation)
@@ -228,6 +228,6 @@ def give_back(world: World, obj: int, before: HeldBefore | None) -> None:
     for part in before.layers:
         parts[part].layer = "dropped"
     grabbable.dropped = dict(before.layers)
-    world.resource(Twins).dropped.add(obj)
+    world.resource(HeldSensors).dropped.add(obj)
     physics = world.resource(Physics)
     physics.set_velocity(obj, spatial.vec3(0.0, 0.0, 0.0), spatial.vec3(0.0, 0.0, 0.0))

@@ -23,9 +23,9 @@ from playspace.systems.player.follow import body_follow, separation, view_fade
 from playspace.systems.player.locomotion import carry_origin, recenter, smooth_move, turning
 from playspace.systems.player.platforms import ride_platforms
 from playspace.systems.player.players import (
-    Outfits,
+    PlayerSetups,
     despawn_player,
-    outfit_players,
+    set_up_players,
     spawn_player,
     spawn_rig,
 )
@@ -54,7 +54,7 @@ class RigPlugin:
             turn_mode=TurnMode(start.turn),
         )
         world.insert_resource(settings)
-        world.insert_resource(Outfits())
+        world.insert_resource(PlayerSetups())
         world.insert_resource(Roster())
         world.insert_resource(Locomotion())
         for kind in (*RIG_EVENTS, *PLAYER_REQUESTS):
@@ -85,7 +85,7 @@ __all__ = [
     "RigPlugin",
     "Roster",
     "despawn_player",
-    "outfit_players",
+    "set_up_players",
     "spawn_player",
     "spawn_rig",
 ]

@@ -37,7 +37,7 @@ from playspace.ecs import PluginError, World
 from playspace.systems.input.placement import tracked_world_pose
 from playspace.systems.physics import Physics
 from playspace.systems.player.events import ClimbEnded, ClimbStarted
-from playspace.systems.player.players import outfit_players
+from playspace.systems.player.players import set_up_players
 from playspace.systems.player.poses import hand_entity
 from playspace.systems.player.providers import add_provider, locomotion_provider
 
@@ -117,7 +117,7 @@ class ClimbPlugin:
             )
         add_provider(world, climb)
         world.insert_resource(s)
-        outfit_players(world, _climber)
+        set_up_players(world, _climber)
         for kind in (ClimbStarted, ClimbEnded):
             world.add_event(kind)
 

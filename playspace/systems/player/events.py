@@ -1,6 +1,7 @@
 """What the rig did, as ECS events; telemetry writes each with its ``kind`` as the type.
 
-`kind` is the name telemetry v1 uses for the event (``floor_snap``, ``turn``, ...). Each event
+`kind` is the event's name in telemetry: its class's name in snake case (``floor_snapped``,
+``turned``, ...), as for every event. Each event
 says which player it concerns (``player``, the number of :class:`~playspace.components.rig.Rig`:
 0 for the first); telemetry leaves out player 0's, so one player's telemetry reads as it did
 before worlds had several.
@@ -37,7 +38,7 @@ class BlinkRequested:
 class FloorSnapped:
     """The origin snapped to the body's floor: the view moved by `dy` metres at once."""
 
-    kind: ClassVar[str] = "floor_snap"
+    kind: ClassVar[str] = "floor_snapped"
     dy: float
     player: int = 0  # which player (``Rig.player``)
 
@@ -46,14 +47,14 @@ class FloorSnapped:
 class Turned:
     """The origin turned around the head by `angle` radians (positive: to the left)."""
 
-    kind: ClassVar[str] = "turn"
+    kind: ClassVar[str] = "turned"
     angle: float
     player: int = 0  # which player (``Rig.player``)
 
 
 @dataclass(frozen=True, slots=True)
 class Teleported:
-    kind: ClassVar[str] = "teleport"
+    kind: ClassVar[str] = "teleported"
     to: Vec3
     player: int = 0  # which player (``Rig.player``)
 
@@ -79,7 +80,7 @@ class Blocked:
 
 @dataclass(frozen=True, slots=True)
 class Recentered:
-    kind: ClassVar[str] = "recenter"
+    kind: ClassVar[str] = "recentered"
     player: int = 0  # which player (``Rig.player``)
 
 

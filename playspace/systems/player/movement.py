@@ -51,7 +51,7 @@ from playspace.systems.player.events import (
 )
 from playspace.systems.player.follow import body_layers
 from playspace.systems.player.locomotion import carry_origin
-from playspace.systems.player.players import on_origin, outfit_players
+from playspace.systems.player.players import on_origin, set_up_players
 from playspace.systems.player.poses import hand_entity
 from playspace.systems.player.providers import add_provider, locomotion_provider
 from playspace.systems.sets import FixedSet
@@ -211,7 +211,7 @@ class JumpPlugin:
         _check("JumpPlugin", self.settings.hand, self.settings.speed, "speed")
         add_provider(world, jump)
         world.insert_resource(self.settings)
-        outfit_players(world, on_origin(JumpState))
+        set_up_players(world, on_origin(JumpState))
         for kind in (Jumped, Landed):
             world.add_event(kind)
         world.add_systems(jump_flight)
@@ -227,7 +227,7 @@ class SprintPlugin:
         _check("SprintPlugin", self.settings.hand, self.settings.multiplier, "multiplier")
         add_provider(world, sprint)
         world.insert_resource(self.settings)
-        outfit_players(world, on_origin(SprintState))
+        set_up_players(world, on_origin(SprintState))
         for kind in (SprintStarted, SprintEnded):
             world.add_event(kind)
 
@@ -242,7 +242,7 @@ class CrouchPlugin:
         _check("CrouchPlugin", self.settings.hand, self.settings.lowered, "lowered")
         add_provider(world, crouch)
         world.insert_resource(self.settings)
-        outfit_players(world, on_origin(CrouchState))
+        set_up_players(world, on_origin(CrouchState))
         for kind in (Crouched, StoodUp, StandRefused):
             world.add_event(kind)
 

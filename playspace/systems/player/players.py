@@ -8,7 +8,7 @@ system runs for each player, from that player's own input, with that player's ow
 players in one world never move each other except through physics.
 
 A plugin that gives every player something (the grab gives the hands their `Hand`, the jump
-gives the origin its `JumpState`) says so once with :func:`outfit_players`; the outfit is put
+gives the origin its `JumpState`) says so once with :func:`set_up_players`; the setup is put
 on every player there is and on every one who joins later, so a plugin does not care whether
 it was added before or after a player joined.
 """
@@ -42,34 +42,34 @@ from playspace.components.tracking import HandControls
 from playspace.ecs import PluginError, World
 from playspace.systems.player.events import FloorSnapRequested
 
-Outfit = Callable[[World, Rig], None]
+PlayerSetup = Callable[[World, Rig], None]
 
 
 @dataclass(slots=True)
-class Outfits:
+class PlayerSetups:
     """What every player is given besides the rig itself, in the order the plugins asked; a
     resource."""
 
-    outfits: list[Outfit] = field(default_factory=list)
+    setups: list[PlayerSetup] = field(default_factory=list)
 
 
-def outfit_players(world: World, outfit: Outfit) -> None:
-    """Give `outfit` to every player in the world now and to every player who joins later."""
-    outfits = world.try_resource(Outfits)
-    if outfits is None:
+def set_up_players(world: World, setup: PlayerSetup) -> None:
+    """Give `setup` to every player in the world now and to every player who joins later."""
+    setups = world.try_resource(PlayerSetups)
+    if setups is None:
         raise PluginError("giving players something needs the player's plugin: add it first")
-    outfits.outfits.append(outfit)
+    setups.setups.append(setup)
     for _, rig in world.each(Rig):
-        outfit(world, rig)
+        setup(world, rig)
 
 
-def on_origin(make: Callable[[], object]) -> Outfit:
-    """An outfit putting a fresh ``make()`` on each player's origin (a provider's state)."""
+def on_origin(make: Callable[[], object]) -> PlayerSetup:
+    """An setup putting a fresh ``make()`` on each player's origin (a provider's state)."""
 
-    def outfit(world: World, rig: Rig) -> None:
+    def setup(world: World, rig: Rig) -> None:
         world.add(rig.origin, make())
 
-    return outfit
+    return setup
 
 
 def spawn_rig(world: World, start: PlayerStart, settings: RigSettings, player: int = 0) -> Rig:
@@ -105,9 +105,9 @@ def spawn_rig(world: World, start: PlayerStart, settings: RigSettings, player: i
 
 def spawn_player(world: World, source: InputSource, start: PlayerStart | None = None) -> Rig:
     """Add a player driven by `source`, standing at `start` (the scene's start if None), with
-    every outfit the world's plugins give players; its number follows the highest there is.
+    every setup the world's plugins give players; its number follows the highest there is.
     The first player spawned is the one the `Rig` and `InputState` resources name."""
-    if world.try_resource(Outfits) is None:
+    if world.try_resource(PlayerSetups) is None:
         raise PluginError("spawn_player needs the player's plugin (RigPlugin): add it first")
     numbers = [rig.player for _, rig in world.each(Rig)]
     start = start or world.resource(PlayerStart)
@@ -117,8 +117,8 @@ def spawn_player(world: World, source: InputSource, start: PlayerStart | None = 
     if world.try_resource(Rig) is None:
         world.insert_resource(rig)
         world.insert_resource(state)
-    for outfit in world.resource(Outfits).outfits:
-        outfit(world, rig)
+    for setup in world.resource(PlayerSetups).setups:
+        setup(world, rig)
     world.send(FloorSnapRequested(player=rig.player))  # the view starts on the body's floor
     return rig
 
@@ -137,11 +137,11 @@ def despawn_player(world: World, rig: Rig) -> None:
 
 
 __all__ = [
-    "Outfits",
+    "PlayerSetups",
     "despawn_player",
     "on_origin",
-    "outfit_players",
     "player_rig",
+    "set_up_players",
     "spawn_player",
     "spawn_rig",
 ]

@@ -139,7 +139,7 @@ def test_a_bare_hand_grabs_the_ball_in_it(curls: object, grabs: int) -> None:
 
     run = grab_world(script, build)
     run.world.step(45)
-    assert len(run.events("grab")) == grabs
+    assert len(run.events("grabbed")) == grabs
 
 
 def test_the_hand_entities_carry_their_joints_while_tracked_by_them() -> None:

@@ -62,7 +62,7 @@ def test_a_ball_cannot_be_grabbed_through_a_wall(wall: bool) -> None:
 
     run = ball_within_reach(wall, grip_from=0.2)
     run.world.step(60)
-    assert len(run.events("grab")) == (0 if wall else 1)
+    assert len(run.events("grabbed")) == (0 if wall else 1)
 
 
 def test_grip_hysteresis_and_the_nearest_object() -> None:
@@ -90,7 +90,7 @@ def test_grip_hysteresis_and_the_nearest_object() -> None:
     run = grab_world(script, build)
     run.world.step(round(0.6 * 90))
     near = run.world.resource(Rig)
-    grabs, releases = run.events("grab"), run.events("release")
+    grabs, releases = run.events("grabbed"), run.events("released")
     assert len(grabs) == 1 and len(releases) == 1
     names = {o["id"]: o["name"] for o in run.steps()[0]["objects"]}
     assert names[grabs[0]["object"]] == "near"
@@ -120,7 +120,7 @@ def test_a_ball_dropped_at_the_player_s_feet_does_not_move_the_body() -> None:
 
     run = grab_world(script, lambda world: prop(world, "ball", spatial.vec3(*HAND), Sphere(0.08)))
     run.world.step(round(3.0 * 90))
-    assert len(run.events("grab")) == len(run.events("release")) == 1
+    assert len(run.events("grabbed")) == len(run.events("released")) == 1
     bodies = [s["body"]["p"] for s in run.steps()]
     settled = bodies[20]
     for p in bodies[20:]:
@@ -183,10 +183,10 @@ def test_an_object_can_be_taken_from_one_hand_by_the_other() -> None:
     run = grab_world(script, lambda w: prop(w, "ball", spatial.vec3(*HAND), Sphere(0.04)))
     run.world.step(round(0.8 * 90))
     rig = run.world.resource(Rig)
-    assert [g["hand"] for g in run.events("grab")] == [rig.right_hand, rig.left_hand]
+    assert [g["hand"] for g in run.events("grabbed")] == [rig.right_hand, rig.left_hand]
     ball = next(e for e, p in run.world.each(Prop) if p.name == "ball")
     assert run.world.get(ball, Grabbable).held_by == rig.left_hand
-    assert run.events("release") == []  # handed over, never dropped
+    assert run.events("released") == []  # handed over, never dropped
 
 
 def test_an_object_with_a_second_grab_point_is_aimed_from_the_first_hand_to_the_second() -> None:
@@ -292,7 +292,7 @@ def test_an_object_resting_on_the_counter_is_not_inside_it(sink: float, ghost: b
 
     run = grab_world(script, build)
     run.world.step(90)
-    assert len(run.events("grab")) == 1
+    assert len(run.events("grabbed")) == 1
     ghosted = [o["ghost"] for s in run.steps()[70:] for o in s["objects"] if o["name"] == "ball"]
     assert ghosted and all(g is ghost for g in ghosted)
 
@@ -331,11 +331,11 @@ def test_hover_events_frame_the_grab_as_a_hand_approaches_grabs_releases_and_lea
         (s["step"], e["type"])
         for s in run.steps()
         for e in s["events"]
-        if e["type"] in ("hover_entered", "hover_exited", "grab", "release")
+        if e["type"] in ("hover_entered", "hover_exited", "grabbed", "released")
     ]
     kinds = [kind for _, kind in order]
-    assert sorted(kinds[1:3]) == ["grab", "hover_exited"]  # the same step: taking ends the hover
-    assert kinds[:1] + kinds[3:] == ["hover_entered", "release", "hover_entered", "hover_exited"]
+    assert sorted(kinds[1:3]) == ["grabbed", "hover_exited"]  # the same step: taking ends the hover
+    assert kinds[:1] + kinds[3:] == ["hover_entered", "released", "hover_entered", "hover_exited"]
     steps = [step for step, _ in order]
     assert steps[0] < steps[1] == steps[2] < steps[3] < steps[4] < steps[5]
     assert steps[4] == steps[3] + 1  # let go, then hovered again at the next step

@@ -96,7 +96,7 @@ def test_a_pistol_grabbed_anywhere_ends_with_its_grip_in_the_hand(side: str, att
         assert elsewhere > 0.02  # left and right hold it differently
     else:
         assert distance > 0.03 or turn > math.radians(30)
-    assert len(run.events("grab")) == 1
+    assert len(run.events("grabbed")) == 1
 
 
 @pytest.mark.parametrize("ease", [0.2, 0.0], ids=["ease 0.2 s", "control: at once"])
@@ -176,8 +176,8 @@ def test_the_second_hand_steers_a_rifle_held_in_both_hands() -> None:
     assert rifle_pitch(run) == pytest.approx(math.degrees(math.atan2(0.3, 0.5)), abs=1.0)
     assert rifle_grip_gap(run, "right") < 0.01
     rig = run.world.resource(Rig)
-    assert [g["hand"] for g in run.events("grab")] == [rig.right_hand, rig.left_hand]
-    assert run.events("release") == []
+    assert [g["hand"] for g in run.events("grabbed")] == [rig.right_hand, rig.left_hand]
+    assert run.events("released") == []
 
 
 def test_letting_go_with_the_second_hand_returns_to_one_handed() -> None:
@@ -191,7 +191,7 @@ def test_letting_go_with_the_second_hand_returns_to_one_handed() -> None:
     assert rifle_grip_gap(run, "right") < 0.01
     rig = run.world.resource(Rig)
     assert run.world.get(named(run.world, "rifle"), Grabbable).held_by == rig.right_hand
-    assert run.events("release") == []
+    assert run.events("released") == []
 
 
 def test_letting_go_with_the_first_hand_hands_the_rifle_to_the_second() -> None:
@@ -206,11 +206,11 @@ def test_letting_go_with_the_first_hand_hands_the_rifle_to_the_second() -> None:
     grabbable = run.world.get(named(run.world, "rifle"), Grabbable)
     assert grabbable.held_by == rig.left_hand
     assert spatial.length(rifle(run).position - before) < 0.005  # handed over, not moved
-    assert run.events("release") == []
+    assert run.events("released") == []
     run.world.step(round(0.5 * 90))
     assert rifle(run).position.y == pytest.approx(HAND[1] + 0.3, abs=0.01)  # carried up
     run.world.step(round(0.3 * 90))
-    assert len(run.events("release")) == 1 and grabbable.held_by is None
+    assert len(run.events("released")) == 1 and grabbable.held_by is None
 
 
 def test_a_second_hand_letting_go_eases_the_rifle_back_with_an_attach_ease() -> None:
@@ -300,7 +300,7 @@ def test_an_object_in_the_aim_is_pulled_into_the_hand(case: dict, pulled: bool) 
         assert gap < 0.005  # caught: its centre in the palm
         assert run.world.get(ball, Grabbable).held_by == rig.right_hand
     else:
-        assert travelled < 1e-6 and run.events("grab") == []
+        assert travelled < 1e-6 and run.events("grabbed") == []
 
 
 def test_an_object_that_opts_in_or_out_while_the_world_runs_is_pulled_or_left() -> None:
@@ -331,7 +331,7 @@ def test_a_hand_within_reach_of_something_takes_that_rather_than_what_it_aims_at
     )
     run.world.get(run.world.resource(Rig).right_hand, Hand).distance_grab = True
     run.world.step(45)
-    (grab,) = run.events("grab")
+    (grab,) = run.events("grabbed")
     assert grab["object"] == named(run.world, "near")
 
 
@@ -364,6 +364,6 @@ def test_grip_as_hold_or_as_toggle(setting: bool, hand: bool | None, toggle: boo
     assert ball.held_by == (rig.right_hand if toggle else None)
     run.world.step(round(0.4 * 90))
     assert ball.held_by is None
-    assert len(run.events("grab")) == len(run.events("release")) == 1
+    assert len(run.events("grabbed")) == len(run.events("released")) == 1
     steps = {e["type"]: s["step"] for s in run.steps() for e in s["events"]}
-    assert steps["release"] / 90 == pytest.approx(0.5 if toggle else 0.2, abs=0.03)
+    assert steps["released"] / 90 == pytest.approx(0.5 if toggle else 0.2, abs=0.03)

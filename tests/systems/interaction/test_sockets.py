@@ -120,9 +120,9 @@ def test_grabbing_a_socketed_tool_takes_it_out_and_it_drops_as_it_was() -> None:
     wrench = named(run.world, "wrench")
     assert steps_of(run, "socketed") == [0]  # put on the rack by the game, at the first step
     assert math.dist(path(run)[round(0.55 * 90)], SNAPPED) < 1e-3  # waiting there
-    (grab,) = run.events("grab")
+    (grab,) = run.events("grabbed")
     (out,) = run.events("unsocketed")
-    assert steps_of(run, "grab") == steps_of(run, "unsocketed")
+    assert steps_of(run, "grabbed") == steps_of(run, "unsocketed")
     assert out["object"] == grab["object"] == wrench and out["hand"] == grab["hand"]
     assert math.dist(path(run)[-1], HAND) < 0.05  # in the hand, back where it came from
     run.world.step(round(1.5 * 90))
@@ -154,7 +154,7 @@ def test_a_tool_dropped_elsewhere_comes_back_to_the_rack(
 
     run = grab_world(script, build, SOCKET_EVENTS)
     run.world.step(round(4.5 * 90))
-    (dropped,) = steps_of(run, "release")
+    (dropped,) = steps_of(run, "released")
     came_back = steps_of(run, "returned")
     wrench = path(run)
     if returns is None:

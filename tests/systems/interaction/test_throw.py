@@ -33,7 +33,7 @@ def test_a_ball_thrown_forward_lands_where_ballistics_say() -> None:
     script, _ = throw_script(speed=8.0)
     run = grab_world(script, ball_in_hand)
     run.world.step(round(3.0 * 90))
-    assert len(run.events("grab")) == 1
+    assert len(run.events("grabbed")) == 1
     (release,) = released(run)
     distance, height = throw_distance(run)
     assert distance == pytest.approx(landing_distance(8.0, height), rel=0.10)
@@ -105,7 +105,7 @@ def test_a_snap_turn_just_before_release_does_not_change_the_throw() -> None:
         (release,) = released(run)
         speeds.append(math.hypot(*release["linear"]))
         if script is turned:
-            assert run.events("turn")
+            assert run.events("turned")
     assert speeds[1] == pytest.approx(speeds[0], rel=0.05)
 
 

@@ -172,7 +172,7 @@ def test_a_drawer_opens_when_pulled_and_stays_open(springy: bool) -> None:
     spring = Spring(0.0, 60.0, 15.0) if springy else None
     run = grab_world(pull(0.25), lambda w: made.append(drawer(w, spring=spring)))
     path = positions(run, made[0], 2.5)
-    assert len(run.events("grab")) == 1
+    assert len(run.events("grabbed")) == 1
     opened = path[round(0.95 * 90)]
     if springy:
         assert path[-1] < 0.02
@@ -212,7 +212,7 @@ def test_a_door_swings_on_when_let_go_and_stops_at_its_limit() -> None:
     assert path[round(0.9 * 90)] > at_let_go + 0.2  # it swings on; the hand stood still
     assert path[-1] == pytest.approx(1.2, abs=0.02)
     assert max(path) < 1.2 + 0.03
-    assert run.events("release")[0]["object"] == run.events("grab")[0]["object"]
+    assert run.events("released")[0]["object"] == run.events("grabbed")[0]["object"]
 
 
 @pytest.mark.parametrize("jointed", [True, False], ids=["jointed", "control: no joint"])

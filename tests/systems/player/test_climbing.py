@@ -66,7 +66,7 @@ def test_the_climber_rises_2_m_hand_over_hand_and_falls_when_both_let_go() -> No
     assert top == pytest.approx(4 * (HIGH - LOW), abs=0.05)  # 2.4 m: four pulls of 0.6 m
     assert top > 2.0
     # the view's floor followed in snaps, never more than the threshold behind the feet
-    snaps = [e["dy"] for e in run.events("floor_snap")]
+    snaps = [e["dy"] for e in run.events("floor_snapped")]
     assert len(snaps) >= 10 and all(0.19 < dy < 0.25 for dy in snaps)
     views = [s["head"]["p"][1] - 1.7 for s in steps]
     assert all(f - v < 0.21 for f, v in zip(feet, views, strict=True))

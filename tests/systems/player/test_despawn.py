@@ -20,7 +20,7 @@ from playspace.components.scene import Grabbable, Opponent, Prop
 from playspace.ecs import Phase, World, system
 from playspace.systems.input import hand_input
 from playspace.systems.interaction import TELEMETRY_EVENTS, GrabPlugin, ThrowHistory, ThrowPlugin
-from playspace.systems.interaction.layers import Twins
+from playspace.systems.interaction.layers import HeldSensors
 from playspace.systems.sets import FixedSet
 from tests.physics_helpers import physics
 from tests.rig_helpers import head_at, rig_world
@@ -97,12 +97,12 @@ def test_ten_thousand_steps_of_grabbing_and_despawning_break_nothing_and_leak_no
     run = rig_world(fumbling(3), plugins=plugins, events=TELEMETRY_EVENTS)
     world = run.world
     world.step(10_000)
-    grabs = len(run.events("grab"))
-    releases = len(run.events("release"))
+    grabs = len(run.events("grabbed"))
+    releases = len(run.events("released"))
     assert grabs > 30 and releases > 5, (grabs, releases)  # held and let go, many times
     live = {e for e, _ in world.each(Grabbable)}
-    twins = world.resource(Twins)
-    for table in (twins.twins, twins.inside):
+    held = world.resource(HeldSensors)
+    for table in (held.sensors, held.inside):
         assert set(table) <= live
     for _, grabbable in world.each(Grabbable):  # what it holds of a hand is a live hand
         assert grabbable.held_by is None or world.has(grabbable.held_by, Hand)

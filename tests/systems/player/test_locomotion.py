@@ -88,7 +88,7 @@ def test_aiming_a_teleport_stops_turning_but_not_walking() -> None:
 
     run = rig_world(script)
     run.world.step(60)
-    assert run.events("turn") == []  # the flick to the right is the teleport's, not a turn
+    assert run.events("turned") == []  # the flick to the right is the teleport's, not a turn
     assert walked(run) > 0.5
 
 

@@ -54,7 +54,7 @@ def test_a_jump_lifts_the_feet_and_the_view_by_v2_over_2g_and_lands() -> None:
     view = [s["head"]["p"][1] - 1.7 for s in steps]  # the view's floor rides the arc
     assert max(view) == pytest.approx(max(feet), abs=1e-3)
     assert view[-1] == pytest.approx(0.0, abs=1e-3)
-    assert run.events("floor_snap") == []  # none in the air, none on landing
+    assert run.events("floor_snapped") == []  # none in the air, none on landing
     assert [type(e) for _, e in events] == [Jumped, Landed]
     (took_off, jumped), (_, landed) = events
     assert took_off / HZ == pytest.approx(0.5, abs=1.5 / HZ)
@@ -191,7 +191,7 @@ def test_crouched_the_view_is_lower_and_the_body_fits_under_a_beam() -> None:
     assert crouched / HZ == pytest.approx(0.2, abs=1.5 / HZ)
     assert steps[crouched - 1]["head"]["p"][1] == pytest.approx(1.7, abs=0.01)
     assert steps[crouched]["head"]["p"][1] == pytest.approx(1.7 - 0.6, abs=0.01)  # in one step
-    assert [e["dy"] for e in run.events("floor_snap")] == [pytest.approx(-0.6, abs=0.01)]
+    assert [e["dy"] for e in run.events("floor_snapped")] == [pytest.approx(-0.6, abs=0.01)]
     assert steps[-1]["body"]["p"][2] < -3.0  # walked right under it
     assert max(s["fade"] for s in steps) == 0.0
     assert [type(e) for _, e in events] == [Crouched]

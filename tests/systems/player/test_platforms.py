@@ -66,7 +66,7 @@ def test_a_lift_carries_the_body_and_the_view_up_2_m_without_judder() -> None:
     above = [e - f for e, f in zip(eyes, feet, strict=True)]  # the head over the feet
     judder = max(abs(b - a) for a, b in pairwise(above))
     assert judder < 1e-3
-    assert run.events("floor_snap") == []  # the view rode; it was never snapped
+    assert run.events("floor_snapped") == []  # the view rode; it was never snapped
 
 
 def test_a_lift_coming_down_brings_the_player_down_too() -> None:
@@ -81,7 +81,7 @@ def test_a_lift_coming_down_brings_the_player_down_too() -> None:
     assert feet[-1] == pytest.approx(TOP, abs=0.01)
     above = [s["head"]["p"][1] - s["body"]["p"][1] for s in steps]
     assert max(abs(b - a) for a, b in pairwise(above)) < 1e-3
-    assert run.events("floor_snap") == []
+    assert run.events("floor_snapped") == []
 
 
 def test_a_turntable_turns_the_player_with_it() -> None:

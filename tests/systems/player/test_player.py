@@ -34,11 +34,11 @@ def test_physically_walking_stairs_moves_the_view_only_by_floor_snaps() -> None:
     steps = run.steps()
     body_floor = [s["body"]["p"][1] for s in steps]
     assert max(body_floor) == pytest.approx(8 * 0.17, abs=0.02)  # walked to the top landing
-    snaps = run.events("floor_snap")
+    snaps = run.events("floor_snapped")
     assert len(snaps) >= 4
     for before, after in itertools.pairwise(steps):
         moved = after["head"]["p"][1] - before["head"]["p"][1]
-        snapped = [e for e in after["events"] if e["type"] == "floor_snap"]
+        snapped = [e for e in after["events"] if e["type"] == "floor_snapped"]
         if snapped:
             assert moved == pytest.approx(snapped[0]["dy"], abs=1e-5)
         else:
@@ -53,7 +53,7 @@ def test_with_quantization_off_the_view_follows_the_floor() -> None:
     run = rig_world(walking(0.6), build=stairs, settings=RigSettings(slope_quantization=0.0))
     run.world.step(round(4.0 * 90))
     steps = run.steps()
-    assert run.events("floor_snap") == []
+    assert run.events("floor_snapped") == []
     for step in steps[1:]:
         assert view_floor(step) == pytest.approx(step["body"]["p"][1], abs=1e-5)
 
@@ -72,7 +72,7 @@ def test_smooth_movement_syncs_the_floor_at_start_and_follows_it() -> None:
     run.world.step(round(2.0 * 90))
     steps = run.steps()[round(1.5 * 90) - 1 :]
     first_moving = steps[0]
-    assert [e["type"] for e in first_moving["events"]] == ["floor_snap"]
+    assert [e["type"] for e in first_moving["events"]] == ["floor_snapped"]
     rise = [s["body"]["p"][1] for s in steps]
     assert max(rise) > 0.6
     for step in steps[1:]:
@@ -87,7 +87,7 @@ def test_twelve_snap_turns_leave_the_head_where_it_was() -> None:
     start = PlayerStart(spatial.vec3(1.0, 0.0, 2.0), yaw=0.3)
     run = rig_world(script, start=start)
     run.world.step(round(6.5 * 90))
-    turns = run.events("turn")
+    turns = run.events("turned")
     assert len(turns) == 12
     assert all(e["angle"] == pytest.approx(-math.radians(30)) for e in turns)
     steps = run.steps()
@@ -104,8 +104,8 @@ def test_each_snap_turn_keeps_the_head_still_and_snaps_the_floor() -> None:
     run = rig_world(script)
     run.world.step(90)
     steps = run.steps()
-    turned = next(i for i, s in enumerate(steps) if any(e["type"] == "turn" for e in s["events"]))
-    turn = next(e for e in steps[turned]["events"] if e["type"] == "turn")
+    turned = next(i for i, s in enumerate(steps) if any(e["type"] == "turned" for e in s["events"]))
+    turn = next(e for e in steps[turned]["events"] if e["type"] == "turned")
     assert turn["angle"] == pytest.approx(math.radians(30))
     assert math.dist(steps[turned - 1]["head"]["p"], steps[turned]["head"]["p"]) < 1e-3
 
@@ -169,7 +169,7 @@ def test_teleport_moves_the_player_s_spot_onto_a_valid_target_and_snaps_the_floo
 
     run = rig_world(teleport_script(math.radians(20)), build=platform)
     run.world.step(90)
-    teleports = run.events("teleport")
+    teleports = run.events("teleported")
     assert len(teleports) == 1
     to = teleports[0]["to"]
     assert to[1] == pytest.approx(0.3, abs=0.01)
@@ -177,7 +177,7 @@ def test_teleport_moves_the_player_s_spot_onto_a_valid_target_and_snaps_the_floo
     assert last["body"]["p"][0] == pytest.approx(to[0], abs=0.01)
     assert last["body"]["p"][2] == pytest.approx(to[2], abs=0.01)
     assert view_floor(last) == pytest.approx(0.3, abs=0.01)  # the floor snapped with it
-    assert run.events("floor_snap")
+    assert run.events("floor_snapped")
     stands = run.steps()[-1]["head"]["p"]
     assert math.hypot(stands[0] - to[0], stands[2] + 0.1 - to[2]) < 0.02  # neck over the spot
     blink = [s["fade"] for s in run.steps()]
@@ -191,7 +191,7 @@ def test_teleport_onto_a_too_steep_slope_is_refused() -> None:
 
     run = rig_world(teleport_script(math.radians(10)), build=steep)
     run.world.step(90)
-    assert run.events("teleport") == []
+    assert run.events("teleported") == []
     assert [e["reason"] for e in run.events("teleport_refused")] == ["slope"]
 
 
@@ -201,7 +201,7 @@ def test_teleport_under_a_low_ceiling_is_refused() -> None:
 
     run = rig_world(teleport_script(math.radians(5)), build=low_ceiling)
     run.world.step(90)
-    assert run.events("teleport") == []
+    assert run.events("teleported") == []
     assert [e["reason"] for e in run.events("teleport_refused")] == ["room"]
 
 
@@ -236,7 +236,7 @@ def test_recentering_puts_the_player_back_at_the_body() -> None:
     assert run.steps()[-1]["fade"] == 1.0
     run.world.send(RecenterRequested())
     run.world.step(2)
-    assert run.events("recenter")
+    assert run.events("recentered")
     assert run.steps()[-1]["fade"] == 0.0
     assert run.steps()[-1]["head"]["p"][2] > -1.0
 
@@ -322,7 +322,7 @@ def test_a_teleport_aimed_through_a_wall_lands_on_this_side_of_it() -> None:
 
     run = rig_world(script, build=wall)
     run.world.step(round(2.0 * 90))
-    landed = [e["to"] for e in run.events("teleport")]
+    landed = [e["to"] for e in run.events("teleported")]
     refused = [e["to"] for e in run.events("teleport_refused")]
     assert landed or refused
     for to in landed + [t for t in refused if t is not None]:

@@ -67,7 +67,7 @@ def test_events_say_whose_they_are_and_the_first_player_s_leave_it_out() -> None
     run = rig_world(flicking_right)
     second(run, flicking_right)
     run.world.step(90)
-    turns = run.events("turn")
+    turns = run.events("turned")
     assert len(turns) == 2
     assert "player" not in turns[0] and turns[1]["player"] == 1  # same step, the first first
 
@@ -79,7 +79,7 @@ def test_the_first_player_s_telemetry_is_what_it_would_be_alone() -> None:
     second(together, flicking_right)
     together.world.step(90)
     theirs = [e for s in together.steps() for e in s["events"] if "player" in e]
-    assert sorted(e["type"] for e in theirs) == ["floor_snap", "turn"]  # the other's snap turn
+    assert sorted(e["type"] for e in theirs) == ["floor_snapped", "turned"]  # the other's snap turn
     mine = [
         {**s, "events": [e for e in s["events"] if "player" not in e]} for s in together.steps()
     ]
@@ -92,7 +92,7 @@ def test_a_player_who_joins_after_the_jump_plugin_jumps_on_their_own_button() ->
 
     run = rig_world(standing, plugins=(JumpPlugin(),), events=(Jumped,))
     jumper = second(run, jump_at_half_a_second)
-    assert run.world.has(jumper.origin, JumpState)  # outfitted as they joined
+    assert run.world.has(jumper.origin, JumpState)  # set up as they joined
     heights = []
     for _ in range(90):
         run.world.step(1)
@@ -110,7 +110,7 @@ def test_the_second_player_throws_what_their_hand_took() -> None:
     )
     thrower = second(run, script)
     run.world.step(180)
-    grabs, releases = run.events("grab"), run.events("release")
+    grabs, releases = run.events("grabbed"), run.events("released")
     assert [g["hand"] for g in grabs] == [thrower.right_hand]
     assert [r["hand"] for r in releases] == [thrower.right_hand]
     assert spatial.length(spatial.vec3(*releases[0]["linear"])) == pytest.approx(6.0, rel=0.1)
@@ -172,7 +172,7 @@ def test_two_players_reaching_for_one_ball_in_one_step_one_of_them_gets_it() -> 
     other = spawn_player(run.world, ScriptedSource(reaching_left), beside)
     run.world.step(60)
     first = run.world.resource(Rig)
-    (grabbed,) = run.events("grab")  # one grab: not a second one taking it from the first
+    (grabbed,) = run.events("grabbed")  # one grab: not a second one taking it from the first
     assert grabbed["hand"] in (first.right_hand, other.right_hand)
     assert run.world.get(named(run.world, "ball"), Grabbable).held_by == grabbed["hand"]
     hands = [run.world.get(r.right_hand, Transform).position for r in (first, other)]

@@ -20,7 +20,7 @@ from playspace.components.sockets import Socket
 from playspace.ecs import Despawned, Phase, World, system
 from playspace.systems.interaction.events import HoverExited, LetGo
 from playspace.systems.interaction.hold import open_hand
-from playspace.systems.interaction.layers import Twins
+from playspace.systems.interaction.layers import HeldSensors
 from playspace.systems.interaction.sockets import give_back
 from playspace.systems.physics import Physics
 from playspace.systems.sets import FixedSet
@@ -53,11 +53,11 @@ def forget(world: World, entity: int, components: dict[type, object]) -> None:
     gone_socket = components.get(Socket)
     if isinstance(gone_socket, Socket) and gone_socket.holding is not None:
         give_back(world, gone_socket.holding, gone_socket.before)  # a rack taken away: it falls
-    twins = world.resource(Twins)
-    for table in (twins.twins, twins.inside):
+    held = world.resource(HeldSensors)
+    for table in (held.sensors, held.inside):
         table.pop(entity, None)
-    twins.dropped.discard(entity)
-    for overlaps in twins.inside.values():  # an environment collider that went away
+    held.dropped.discard(entity)
+    for overlaps in held.inside.values():  # an environment collider that went away
         overlaps.difference_update({seen for seen in overlaps if seen[0] == entity})
 
 
@@ -65,7 +65,17 @@ def forget(world: World, entity: int, components: dict[type, object]) -> None:
     Phase.FIXED,
     in_set=FixedSet.DESPAWNED,
     reads=(Despawned, Transform, Joint),
-    writes=(Hand, Socket, Grabbable, RigidBody, Colliders, Twins, Physics, HoverExited, LetGo),
+    writes=(
+        Hand,
+        Socket,
+        Grabbable,
+        RigidBody,
+        Colliders,
+        HeldSensors,
+        Physics,
+        HoverExited,
+        LetGo,
+    ),
 )
 def forget_despawned(world: World) -> None:
     """Forget entities despawned since the last step."""
