@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from playspace import spatial
 from playspace.app import build_world
 from playspace.app.replay import replay_source
-from playspace.components import Prop, Static, Transform
+from playspace.components import Prop, Scenery, Transform
 from playspace.components.physics import Box, Collider, Colliders, PreviousTransform, Sphere
 from playspace.ecs import World
 from playspace.formats.scene import load_scene
@@ -68,7 +68,7 @@ def block_world(count: int) -> World:
     world.spawn(
         Transform(spatial.vec3(0.0, -0.1, 0.0)),
         Colliders(Collider(Box((40.0, 0.2, 40.0)))),
-        Static("floor"),
+        Scenery("floor"),
     )
     side = math.ceil(count ** (1 / 3))
     for i in range(count):

@@ -35,7 +35,7 @@ from playspace.app import build_world, load_target  # noqa: E402
 from playspace.components import Transform  # noqa: E402
 from playspace.components.input import DevicePose, HandInput, InputFrame  # noqa: E402
 from playspace.components.physics import Box, Colliders  # noqa: E402
-from playspace.components.scene import Prop, Static  # noqa: E402
+from playspace.components.scene import Prop, Scenery  # noqa: E402
 from playspace.ecs import Phase, World, system  # noqa: E402
 from playspace.systems.input import ReplaySource, ScriptedSource, load_trace  # noqa: E402
 from playspace.systems.physics import FellOutOfWorld  # noqa: E402
@@ -98,7 +98,7 @@ class Takes:
 
 def _floor(world: World) -> tuple[float, float, float, float]:
     """The x and z extent of the scene's floor (its static box named "floor")."""
-    for entity, static in world.each(Static):
+    for entity, static in world.each(Scenery):
         if static.name == "floor":
             at = world.get(entity, Transform).position
             (part,) = world.get(entity, Colliders).parts

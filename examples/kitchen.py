@@ -4,7 +4,7 @@ The bees are opponents. With a gamepad connected each is flown by one (left stic
 right stick: up and down); without one a bee flies toward the chef whenever it can see them,
 and hovers an arm's length away. A held pan or spatula that strikes a bee raises the runtime's
 ``hit`` event: this game knocks the bee back, tumbling off up to 25 degrees to either side (by
-chance from the run's :class:`~playspace.app.Seed`, so ``--seed`` changes where it goes and a
+chance from the run's :class:`~playspace.app.RunRandom`, so ``--seed`` changes where it goes and a
 replay with the same seed is the same run), and scores it. Held objects pass through walls and
 cannot hit a bee through one: that is the runtime's held-object layers, not this file.
 """
@@ -16,16 +16,16 @@ from dataclasses import dataclass, field
 
 from playspace.prelude import (
     FixedSet,
-    Hit,
     InputState,
     Opponent,
     Phase,
     Physics,
     Rig,
-    Seed,
+    RunRandom,
     Transform,
     Vec3,
     World,
+    events,
     spatial,
     system,
 )
@@ -52,12 +52,14 @@ def _bees(world: World) -> list[tuple[int, Transform]]:
     return [(e, t) for e, (o, t) in world.query(Opponent, Transform) if o.name.startswith("bee")]
 
 
-@system(Phase.FIXED, in_set=FixedSet.GAME, reads=(Hit, Rig, Transform), writes=(Hive, Seed))
+@system(
+    Phase.FIXED, in_set=FixedSet.GAME, reads=(events.Hit, Rig, Transform), writes=(Hive, RunRandom)
+)
 def bee_hits(world: World) -> None:
     """A bee struck by a held object is knocked back, away from the chef, and scores."""
-    hive, rng = world.resource(Hive), world.resource(Seed).rng
+    hive, rng = world.resource(Hive), world.resource(RunRandom).rng
     head = world.get(world.resource(Rig).head, Transform).position
-    for hit in world.read_events(Hit, reader=bee_hits):
+    for hit in world.read_events(events.Hit, reader=bee_hits):
         bee = world.try_get(hit.opponent, Transform)
         if bee is None or hit.opponent in hive.knocked:
             continue

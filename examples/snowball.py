@@ -15,22 +15,21 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from playspace.prelude import (
+    Appearance,
     Collider,
     Colliders,
-    ContactBegan,
     FixedSet,
     Grabbable,
-    Look,
     Phase,
     Prop,
-    Released,
     RigidBody,
+    Scenery,
     Sphere,
-    Static,
     Trail,
     TrailPlugin,
     Transform,
     World,
+    events,
     record_events,
     spatial,
     system,
@@ -67,7 +66,7 @@ class Piles:
 
     at: tuple[spatial.Vec3, ...]
     made: int
-    look: Look | None = None
+    look: Appearance | None = None
     ccd: bool = False
 
 
@@ -79,17 +78,17 @@ def is_snowball(world: World, entity: int) -> bool:
 @system(
     Phase.FIXED,
     in_set=FixedSet.GAME,
-    reads=(ContactBegan, Released, Static, Prop),
+    reads=(events.ContactBegan, events.Released, Scenery, Prop),
     writes=(Range, TargetHit),
 )
 def score(world: World) -> None:
     """Count snowballs striking a target; remember how fast the last one left the hand."""
     board = world.resource(Range)
-    for released in world.read_events(Released, reader=score):
+    for released in world.read_events(events.Released, reader=score):
         board.last_release_speed = spatial.length(released.linear)
-    for contact in world.read_events(ContactBegan, reader=score):
+    for contact in world.read_events(events.ContactBegan, reader=score):
         for ball, other in ((contact.a, contact.b), (contact.b, contact.a)):
-            target = world.try_get(other, Static)
+            target = world.try_get(other, Scenery)
             if target and target.name.startswith("target") and is_snowball(world, ball):
                 board.hits[target.name] = board.hits.get(target.name, 0) + 1
                 world.send(TargetHit(ball, target.name))
@@ -99,7 +98,7 @@ def score(world: World) -> None:
     Phase.FIXED,
     in_set=FixedSet.GAME,
     reads=(Prop,),
-    writes=(Piles, Transform, RigidBody, Colliders, Grabbable, Look),  # spawns snowballs
+    writes=(Piles, Transform, RigidBody, Colliders, Grabbable, Appearance),  # spawns snowballs
 )
 def refill(world: World) -> None:
     """Keep PILE_SIZE snowballs on each pile: one that left it is replaced by a new one."""
@@ -120,10 +119,10 @@ def refill(world: World) -> None:
                 world.add(made, piles.look)
 
 
-@system(Phase.FIXED, in_set=FixedSet.GAME, reads=(Released, Prop), writes=(Trail,))
+@system(Phase.FIXED, in_set=FixedSet.GAME, reads=(events.Released, Prop), writes=(Trail,))
 def trail_throws(world: World) -> None:
     """A snowball that leaves the hand gets a fresh trail: its flight is drawn as dots."""
-    for released in world.read_events(Released, reader=trail_throws):
+    for released in world.read_events(events.Released, reader=trail_throws):
         if is_snowball(world, released.object):
             world.add(released.object, Trail())
 
@@ -138,7 +137,7 @@ def add_snowballs(world: World, *piles: spatial.Vec3, ccd: bool = False) -> None
     for entity, colliders in scene:
         colliders.parts[0].report_contacts = True
         world.get(entity, RigidBody).ccd = ccd
-        board.look = world.try_get(entity, Look)
+        board.look = world.try_get(entity, Appearance)
     world.add_plugin(TrailPlugin())
     world.add_systems(refill, trail_throws)
 

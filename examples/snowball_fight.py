@@ -34,21 +34,19 @@ from playspace.prelude import (
     BodyKind,
     Collider,
     Colliders,
-    ContactBegan,
     FixedSet,
     Grabbable,
     Hand,
     Phase,
     Prop,
-    Released,
     Rig,
     RigidBody,
     RigSettings,
     Roster,
-    SensorEntered,
+    Scenery,
     Sphere,
-    Static,
     World,
+    events,
     record_events,
     set_up_players,
     spatial,
@@ -86,7 +84,8 @@ class Fight:
 
 def head_sensor(world: World, rig: Rig) -> None:
     """Make a player's head a sensor sphere of the rig's head radius, following the tracked
-    head (a kinematic body), so a snowball passing through the head is a ``SensorEntered``."""
+    head (a kinematic body), so a snowball passing through the head is an
+    ``events.SensorEntered``."""
     sphere = Sphere(world.resource(RigSettings).head_radius)
     sensor = Collider(sphere, layer=HEADS, sensor=True)
     world.add(rig.head, RigidBody(kind=BodyKind.KINEMATIC), Colliders(sensor))
@@ -106,7 +105,17 @@ def _point(world: World, board: Fight, ball: int, target: str | None, hit: int |
     Phase.FIXED,
     in_set=FixedSet.GAME,
     before=(refill,),  # a snowball the refill makes is never one in flight
-    reads=(Released, SensorEntered, ContactBegan, Hand, Rig, Roster, Static, Prop, Grabbable),
+    reads=(
+        events.Released,
+        events.SensorEntered,
+        events.ContactBegan,
+        Hand,
+        Rig,
+        Roster,
+        Scenery,
+        Prop,
+        Grabbable,
+    ),
     writes=(Fight, SnowballHit),
 )
 def score(world: World) -> None:
@@ -117,7 +126,7 @@ def score(world: World) -> None:
     roster = world.try_resource(Roster)
     if roster is not None:
         board.names.update(roster.names)  # a player who left keeps their name on the board
-    for released in world.read_events(Released, reader=score):
+    for released in world.read_events(events.Released, reader=score):
         if is_snowball(world, released.object):
             board.flights[released.object] = world.get(released.hand, Hand).player
     for ball in list(board.flights):
@@ -126,15 +135,15 @@ def score(world: World) -> None:
             del board.flights[ball]  # caught, or gone: a new throw starts a new flight
     heads = {rig.head: rig.player for _, rig in world.each(Rig)}
     bodies = {rig.body: rig.player for _, rig in world.each(Rig)}
-    for entered in world.read_events(SensorEntered, reader=score):
+    for entered in world.read_events(events.SensorEntered, reader=score):
         player = heads.get(entered.sensor)
         if player is not None and board.flights.get(entered.other, player) != player:
             _point(world, board, entered.other, None, player)  # another player's head
-    for contact in world.read_events(ContactBegan, reader=score):
+    for contact in world.read_events(events.ContactBegan, reader=score):
         for ball, other in ((contact.a, contact.b), (contact.b, contact.a)):
             if ball not in board.flights:
                 continue
-            player, struck = bodies.get(other), world.try_get(other, Static)
+            player, struck = bodies.get(other), world.try_get(other, Scenery)
             if player is not None and player != board.flights[ball]:
                 _point(world, board, ball, None, player)
             elif struck is not None and struck.name.startswith("target"):

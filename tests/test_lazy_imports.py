@@ -39,9 +39,9 @@ def built(scene: str) -> str:
     return (
         "from pathlib import Path\n"
         "from playspace.app import build_world, load_target\n"
-        "from playspace.systems.input import ScriptedSource, standing\n"
+        "from playspace.systems.input import ScriptedSource, standing_frame\n"
         f"scene, _ = load_target(Path('examples/{scene}'))\n"
-        "build_world(scene, ScriptedSource(lambda t: standing()))[0].step()\n"
+        "build_world(scene, ScriptedSource(lambda t: standing_frame()))[0].step()\n"
     )
 
 

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(slots=True)
-class Seed:
+class RunRandom:
     """The run's random generator, a resource: systems that need chance draw from it, so a
     replay with the same seed is the same run."""
 
@@ -140,7 +140,7 @@ def build_world(
 
     with WORLDS_LOCK:
         world = World(fixed_hz=fixed_hz)
-        world.insert_resource(Seed(random.Random(seed)))
+        world.insert_resource(RunRandom(random.Random(seed)))
         world.add_plugin(defaults or DefaultPlugins(scene, source))
         for plugin in plugins:
             world.add_plugin(plugin)  # type: ignore[arg-type]

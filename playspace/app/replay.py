@@ -28,7 +28,7 @@ from playspace.systems.input import (
     ScriptedSource,
     Trace,
     load_trace,
-    standing,
+    standing_frame,
 )
 from playspace.systems.player import Arrival, Roster
 from playspace.systems.sets import FixedSet
@@ -40,7 +40,7 @@ def replay_source(trace: Path | Trace | None) -> InputSource:
     """A fresh source playing the recorded trace (a file, or one loaded already), or a player
     standing still at the start when there is none."""
     if trace is None:
-        return ScriptedSource(lambda t: standing())
+        return ScriptedSource(lambda t: standing_frame())
     return ReplaySource(trace if isinstance(trace, Trace) else load_trace(trace))
 
 

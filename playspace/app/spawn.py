@@ -5,8 +5,8 @@ one entity a table, so a flight of stairs is one entity whose collider parts are
 part ``i`` being step ``i`` counted from 0 at the bottom. Props are dynamic bodies, or kinematic
 ones (a ``Mover`` moves those with a ``path``: a lift), opponents kinematic ones that stay where
 their Transform puts them. A climbable box or prop is marked ``Climbable``. An entity whose
-table said how it looks (or whose glTF mesh has a material) also gets a :class:`Look`; one
-that said nothing gets none, so the renderer draws it in its kind's colour. A Look is for the
+table said how it looks (or whose glTF mesh has a material) also gets a :class:`Appearance`; one
+that said nothing gets none, so the renderer draws it in its kind's colour. An Appearance is for the
 renderer only: physics and telemetry never read it.
 """
 
@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass, replace
 
 from playspace import spatial
-from playspace.components import Look, SceneCamera, Transform
+from playspace.components import Appearance, SceneCamera, Transform
 from playspace.components.interactables import Dial, Lever, PushButton
 from playspace.components.joints import Joint, JointKind, Spring
 from playspace.components.locomotion import Climbable
@@ -29,7 +29,7 @@ from playspace.components.physics import (
     RigidBody,
     Sphere,
 )
-from playspace.components.scene import Grabbable, Opponent, PlayerStart, Prop, Static
+from playspace.components.scene import Grabbable, Opponent, PlayerStart, Prop, Scenery
 from playspace.components.sockets import Socket
 from playspace.ecs import World
 from playspace.formats.scene.model import (
@@ -188,12 +188,12 @@ def _check_layers(world: World, scene: Scene) -> None:
         layers.add(name)
 
 
-def _looking(components: tuple[object, ...], look: Look | None) -> tuple[object, ...]:
+def _looking(components: tuple[object, ...], look: Appearance | None) -> tuple[object, ...]:
     return components if look is None else (*components, look)
 
 
 def _static(name: str, transform: Transform, *parts: Collider) -> tuple[object, ...]:
-    return transform, Colliders(*parts), Static(name)
+    return transform, Colliders(*parts), Scenery(name)
 
 
 def _box(box: SceneBox) -> tuple[object, ...]:

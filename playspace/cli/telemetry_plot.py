@@ -17,7 +17,7 @@ import numpy as np
 
 from playspace import spatial
 from playspace.app.spawn import spawn_scene
-from playspace.components import Static, Transform
+from playspace.components import Scenery, Transform
 from playspace.components.physics import Box, Colliders
 from playspace.ecs import World
 from playspace.formats import telemetry
@@ -129,7 +129,7 @@ def _box_corners(world: World) -> list[FloatArray]:
     """The eight world-space corners of every static box part."""
     signs = np.array([(x, y, z) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], float)
     found = []
-    for _, (_, transform, colliders) in world.query(Static, Transform, Colliders):
+    for _, (_, transform, colliders) in world.query(Scenery, Transform, Colliders):
         for part in colliders.parts:
             if isinstance(part.shape, Box) and not part.sensor:
                 placed = spatial.compose(transform.pose(), part.offset)

@@ -17,7 +17,7 @@ from playspace.spatial import Vec3
 
 
 @dataclass(slots=True)
-class Static:
+class Scenery:
     """Scene geometry that never moves (a box, a flight of stairs, a ramp, a mesh)."""
 
     name: str

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from playspace.components.look import Look
+from playspace.components.appearance import Appearance
 from playspace.spatial import Vec3
 
 TRAIL_LENGTH = 90  # fixed steps kept: a second at 90 Hz, a throw's whole flight
 TRAIL_DOT = 0.02  # metres: the radius of each dot
-TRAIL_LOOK = Look(color=(1.0, 1.0, 1.0, 1.0), roughness=0.9, emissive=(0.5, 0.5, 0.5))
+TRAIL_LOOK = Appearance(color=(1.0, 1.0, 1.0, 1.0), roughness=0.9, emissive=(0.5, 0.5, 0.5))
 
 
 @dataclass(slots=True)
@@ -30,5 +30,5 @@ class Trail:
 
     length: int = TRAIL_LENGTH
     dot: float = TRAIL_DOT
-    look: Look = TRAIL_LOOK
+    look: Appearance = TRAIL_LOOK
     points: list[Vec3] = field(default_factory=list)

@@ -8,11 +8,11 @@ problem is a :class:`MeshFileError` naming the file in a level designer's words:
 is not a regular file of a sane size, a broken glTF, what trimesh could not read, a file
 without triangles, a vertex that is not a finite number.
 
-A glTF file also says how its surface looks: :func:`read_material` reads its material as a
-:class:`~playspace.components.look.Look`, by reading the file's JSON itself (trimesh decodes
-images and merges materials; a Look wants the factors as written and a texture file's name). An
-embedded texture is written once to :data:`TEXTURE_CACHE`, named by its content, since a Look
-names a texture by its file.
+A glTF file also says how its surface looks: :func:`read_material` reads its material as an
+:class:`~playspace.components.appearance.Appearance`, by reading the file's JSON itself
+(trimesh decodes images and merges materials; an Appearance wants the factors as written and a
+texture file's name). An embedded texture is written once to :data:`TEXTURE_CACHE`, named by
+its content, since an Appearance names a texture by its file.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ import numpy as np
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-from playspace.components.look import Look
+from playspace.components.appearance import Appearance
 from playspace.formats.files import MB, input_problem
 from playspace.formats.numbers import Number, parse_numbers
 from playspace.spatial import FloatArray
@@ -143,9 +143,9 @@ def image_problem(path: Path) -> str | None:
     return None if image_kind(head) else "not a PNG or JPEG image"
 
 
-def read_material(path: Path) -> Look | None:
+def read_material(path: Path) -> Appearance | None:
     """How the glTF or GLB file at `path` says its surface looks: the material of its first
-    primitive that has one (a Look is one material for a whole entity), with glTF's defaults
+    primitive that has one (an Appearance is one material for a whole entity), with glTF's defaults
     for what the material leaves out (metallic and rough: 1). None for an OBJ file and for a
     glTF whose primitives name no material: the renderer's palette then draws it."""
     if path.suffix.lower() not in (".gltf", ".glb"):
@@ -175,7 +175,7 @@ def read_material(path: Path) -> Look | None:
         )[0]
     er, eg, eb = (c * strength for c in gltf.factor(material, "emissiveFactor", (0.0,) * 3, where))
     texture = pbr.get("baseColorTexture")
-    return Look(
+    return Appearance(
         color=(r, g, b, a),
         roughness=gltf.factor(pbr, "roughnessFactor", (1.0,), inside)[0],
         metallic=gltf.factor(pbr, "metallicFactor", (1.0,), inside)[0],

@@ -79,7 +79,7 @@ from playspace.net.wire import (
     encode_state,
 )
 from playspace.spatial import Pose, Vec3, yaw
-from playspace.systems.input import MatchRecorder, standing
+from playspace.systems.input import MatchRecorder, standing_frame
 from playspace.systems.player import Arrival, Roster, set_up_players
 from playspace.systems.player.players import player_rig
 from playspace.systems.sets import FixedSet
@@ -151,7 +151,7 @@ class NetSource:
     def __init__(self, lock: threading.Lock) -> None:
         self.lock = lock
         self.queue: InputQueue | None = None
-        self.current = standing()
+        self.current = standing_frame()
         self.fresh = False
         self._time = -1.0
 
@@ -172,7 +172,7 @@ class NetSource:
             if frame is not None:
                 self.current = frame
             elif queue is None:
-                self.current = standing()
+                self.current = standing_frame()
         return replace(self.current, time=time)
 
 

@@ -14,7 +14,7 @@ feet), and a head marker (a white box) for spectators and captures. Another play
 (``Avatar``: a networked client's drawing of a remote player's head, hands and body, with no
 collider) is drawn as its shape, in the opponents' colour. There is one batch per
 mesh and material, whatever adds to it (a blocked hand's ghost is in its hand's batch). An
-entity with a ``Look`` is drawn in the material made from it (its texture file loaded once
+entity with a ``Appearance`` is drawn in the material made from it (its texture file loaded once
 per path; one that cannot be read is said once, naming the entity and the file, and the
 entity drawn without it); without one, in its kind's colour from the palette. A
 renderer-side appearance (:meth:`SceneInstances.set_appearance`) replaces an entity's
@@ -26,7 +26,7 @@ list until an entity or component is added or removed, so the list's identity, p
 count of changes to collider parts (``Parts.edits``: a part appended, cut or replaced, or
 its shape, offset or sensor set) and
 the number of hulls physics has built, says when to rebuild. Scenery
-(``Static`` with no body) never moves, so its matrices are made then too. Each frame only the
+(``Scenery`` with no body) never moves, so its matrices are made then too. Each frame only the
 moving entities' poses are read, one PyGLM array per field (only for those LATE did not
 place), and everything else is numpy over all instances at once: model matrices, part
 offsets, the ghost split.
@@ -42,11 +42,11 @@ from pathlib import Path
 import numpy as np
 
 from playspace import spatial
-from playspace.components import Grabbable, Opponent, Prop, Static, Trail, Transform
+from playspace.components import Grabbable, Opponent, Prop, Scenery, Trail, Transform
+from playspace.components.appearance import Appearance
 from playspace.components.avatars import Avatar
 from playspace.components.drawn import DrawnPoses
 from playspace.components.interaction import Hand
-from playspace.components.look import Look
 from playspace.components.physics import (
     Box,
     Capsule,
@@ -125,7 +125,7 @@ class SceneInstances:
         self._surfaces: ColliderSurfaces | None = None
         self._hull_count = -1  # hulls in _surfaces when the layout was made; -1 without it
         self._warned_no_physics = False
-        self._looks: dict[Look, Material] = {}
+        self._looks: dict[Appearance, Material] = {}
         self._textures: dict[Path, Texture | None] = {}  # None: the file cannot be read
         self._parts_edits = -1  # Parts.edits when the layout was made
         self._version = 0
@@ -208,11 +208,11 @@ class SceneInstances:
         return known[1], np.eye(4)
 
     def _material(self, world: World, entity: int) -> Material:
-        look = world.try_get(entity, Look)
+        look = world.try_get(entity, Appearance)
         if look is not None:
             return self._look_material(entity, look)
         for kind, material in (
-            (Static, self.palette.static),
+            (Scenery, self.palette.static),
             (Prop, self.palette.prop),
             (Opponent, self.palette.opponent),
             (Avatar, self.palette.opponent),  # another player: as an opponent is drawn
@@ -221,9 +221,9 @@ class SceneInstances:
                 return material
         return self.palette.other
 
-    def _look_material(self, entity: int, look: Look) -> Material:
-        """The material of `look`, made once per distinct Look, so equal Looks share a batch
-        (a Look checks its own values)."""
+    def _look_material(self, entity: int, look: Appearance) -> Material:
+        """The material of `look`, made once per distinct Appearance, so equal Looks share a batch
+        (an Appearance checks its own values)."""
         material = self._looks.get(look)
         if material is None:
             texture = None if look.texture is None else self._texture(entity, look.texture)
@@ -312,7 +312,7 @@ class SceneInstances:
         rig = self._rig
         hands = () if rig is None else (rig.left_hand, rig.right_hand)
         for entity, transform, own in planned:
-            if world.has(entity, Static) and not world.has(entity, RigidBody):
+            if world.has(entity, Scenery) and not world.has(entity, RigidBody):
                 placed = pose_matrix(transform.pose())
                 placed = placed @ scale_matrix(*transform.scale)
                 for part in own:

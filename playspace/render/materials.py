@@ -9,7 +9,7 @@ up linearly); the renderer encodes to sRGB only when it writes a pixel, so a lin
 as the display value 0.735, as glTF and every PBR engine mean it.
 
 Instances are batched by mesh and material, so a material is a value: two equal materials
-share a batch and a draw call. Things without a ``Look`` are coloured by what they are, from a
+share a batch and a draw call. Things without a ``Appearance`` are coloured by what they are, from a
 stable palette: scenery grey, props warm, opponents yellow, hands blue, the head marker white.
 """
 
@@ -106,7 +106,7 @@ def _kind(r: float, g: float, b: float, roughness: float = 0.8) -> Material:
 
 @dataclass(frozen=True, slots=True)
 class Palette:
-    """The material of each kind of thing the renderer draws when it has no ``Look``."""
+    """The material of each kind of thing the renderer draws when it has no ``Appearance``."""
 
     static: Material = field(default_factory=lambda: _kind(0.62, 0.63, 0.65, 0.9))
     prop: Material = field(default_factory=lambda: _kind(0.86, 0.45, 0.22, 0.55))

@@ -20,7 +20,7 @@ from playspace.ecs import Phase, World, system
 from playspace.formats.scene import SceneError, load_scene
 from playspace.formats.telemetry import TelemetryError, read_telemetry
 from playspace.loops.replay import run_headless
-from playspace.systems.input import ScriptedSource, TraceError, load_trace, standing
+from playspace.systems.input import ScriptedSource, TraceError, load_trace, standing_frame
 from tests.cli_helpers import playspace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -135,7 +135,7 @@ def test_a_games_haptic_pulses_outside_a_headset_are_taken_and_dropped(tmp_path:
         for hand in (DeviceRole.LEFT_HAND, DeviceRole.RIGHT_HAND):
             queue.send(HapticPulse(hand, 0.5, 0.05))
 
-    world, _ = build_world(load_scene(scene), ScriptedSource(lambda t: standing()))
+    world, _ = build_world(load_scene(scene), ScriptedSource(lambda t: standing_frame()))
     world.add_systems(buzz)
     for _ in range(500):
         world.step()

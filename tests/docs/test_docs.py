@@ -38,7 +38,7 @@ from playspace.app import build_world, telemetry_events
 from playspace.formats.scene import SceneError, load_scene
 from playspace.formats.scene.load import SHAPES
 from playspace.net.correction import BodyCorrected, TurnCorrected
-from playspace.systems.input import ScriptedSource, standing
+from playspace.systems.input import ScriptedSource, standing_frame
 from playspace.systems.physics import DEFAULT_LAYERS, Layers
 from playspace.systems.sets import FIXED_SETS
 from playspace.systems.telemetry import TelemetryPlugin
@@ -204,7 +204,7 @@ def event_problems(text: str) -> list[str]:
 def telemetry_line() -> dict[str, object]:
     """The second step's line of the playground (it has props), standing still."""
     out = io.StringIO()
-    source = ScriptedSource(lambda t: standing())
+    source = ScriptedSource(lambda t: standing_frame())
     plugins = [TelemetryPlugin(out, telemetry_events())]
     world, _ = build_world(load_scene(PLAYGROUND), source, plugins=plugins)
     world.step(2)

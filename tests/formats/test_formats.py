@@ -1,5 +1,5 @@
 """What the formats share: one judge of numbers, one telemetry reader, one mesh file reader
-(and its glTF materials, read as the Look component they become)."""
+(and its glTF materials, read as the Appearance component they become)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import playspace.formats.meshes
-from playspace.components import Look
+from playspace.components import Appearance
 from playspace.formats.meshes import MeshFileError, read_material, read_mesh
 from playspace.formats.numbers import Number, as_floats, parse_numbers
 from playspace.formats.scene.meshes import load_mesh
@@ -130,22 +130,24 @@ def test_a_mesh_to_draw_is_refused_as_a_scenes_is(tmp_path: Path) -> None:
 def test_a_look_with_a_value_out_of_range_is_refused_where_it_is_made(
     fields: dict[str, Any], message: str
 ) -> None:
-    with pytest.raises(ValueError, match=f"^Look {message}"):
-        Look(**fields)
+    with pytest.raises(ValueError, match=f"^Appearance {message}"):
+        Appearance(**fields)
 
 
 def test_a_look_takes_what_gltf_allows() -> None:
-    look = Look((0.0, 1.0, 0.5, 0.0), roughness=0.0, metallic=1.0, emissive=(4.0, 0.0, 0.0))
+    look = Appearance((0.0, 1.0, 0.5, 0.0), roughness=0.0, metallic=1.0, emissive=(4.0, 0.0, 0.0))
     assert look.emissive == (4.0, 0.0, 0.0)  # emissive light may be brighter than 1
-    assert Look(texture=Path("wood.png")).texture == Path("wood.png")
+    assert Appearance(texture=Path("wood.png")).texture == Path("wood.png")
     with pytest.raises(TypeError, match=r"texture must be a pathlib\.Path or None, got str"):
-        Look(texture="wood.png")  # type: ignore[arg-type]
+        Appearance(texture="wood.png")  # type: ignore[arg-type]
 
 
 def test_a_gltf_material_becomes_a_look_with_gltfs_defaults(tmp_path: Path) -> None:
     bare = write_gltf(tmp_path, {})
     assert read_mesh(bare, merge=True).triangles.shape == (1, 3)  # a mesh trimesh reads
-    assert read_material(bare) == Look(color=(1.0, 1.0, 1.0, 1.0), roughness=1.0, metallic=1.0)
+    assert read_material(bare) == Appearance(
+        color=(1.0, 1.0, 1.0, 1.0), roughness=1.0, metallic=1.0
+    )
     glowing = {
         "pbrMetallicRoughness": {
             "baseColorFactor": [0.2, 0.4, 0.6, 0.5],
@@ -155,7 +157,7 @@ def test_a_gltf_material_becomes_a_look_with_gltfs_defaults(tmp_path: Path) -> N
         "emissiveFactor": [0.5, 0.25, 0.0],
         "extensions": {"KHR_materials_emissive_strength": {"emissiveStrength": 4}},
     }
-    assert read_material(write_gltf(tmp_path, glowing)) == Look(
+    assert read_material(write_gltf(tmp_path, glowing)) == Appearance(
         color=(0.2, 0.4, 0.6, 0.5), roughness=0.75, metallic=0.25, emissive=(2.0, 1.0, 0.0)
     )
     assert read_material(write_gltf(tmp_path, None)) is None  # no material: the palette's

@@ -19,7 +19,7 @@ from playspace.app.spawn import (
     player_start_for,
     spawn_scene,
 )
-from playspace.components import Look, SceneCamera, Transform
+from playspace.components import Appearance, SceneCamera, Transform
 from playspace.components.input import Button, InputFrame
 from playspace.components.interactables import Dial, Lever, PushButton
 from playspace.components.interaction import GrabSettings, Hand
@@ -42,7 +42,7 @@ from playspace.components.physics import (
     TriangleMesh,
 )
 from playspace.components.rig import Rig, RigSettings
-from playspace.components.scene import Grabbable, Opponent, PlayerStart, Prop, Static
+from playspace.components.scene import Grabbable, Opponent, PlayerStart, Prop, Scenery
 from playspace.components.sockets import Socket
 from playspace.ecs import World
 from playspace.formats.scene import (
@@ -57,7 +57,7 @@ from playspace.formats.scene import (
     load_scene,
 )
 from playspace.spatial import Pose
-from playspace.systems.input import ScriptedSource, TraceError, load_trace, standing
+from playspace.systems.input import ScriptedSource, TraceError, load_trace, standing_frame
 from playspace.systems.physics import DEFAULT_LAYERS, FallPolicy, Layers, Physics, PhysicsPlugin
 from tests.cli_helpers import playspace
 from tests.mesh_helpers import write_gltf
@@ -125,7 +125,7 @@ def test_the_playground_example_uses_every_table_and_spawns_what_it_says() -> No
     assert len(entities.statics) == 5 and len(entities.props) == 4
     assert len(entities.opponents) == 1
     assert world.entity_count() == 10
-    statics = {static.name for _, static in world.each(Static)}
+    statics = {static.name for _, static in world.each(Scenery)}
     assert statics == {"floor", "wall", "platform", "stairs", "ramp"}
     grabbable = {world.get(e, Prop).name for e, _ in world.query(Grabbable)}
     assert grabbable == {"ball", "crate", "bat"}
@@ -178,7 +178,7 @@ def test_a_scene_spawns_statics_props_and_opponents_with_their_bodies(tmp_path: 
     assert list(entities.entities) == ["floor", "ball", "crate", "guard"]
     assert entities.statics == (entities["floor"],) and entities.opponents == (entities["guard"],)
     assert entities.props == (entities["ball"], entities["crate"])
-    assert world.has(entities["floor"], Static) and not world.has(entities["floor"], RigidBody)
+    assert world.has(entities["floor"], Scenery) and not world.has(entities["floor"], RigidBody)
     floor_part = world.get(entities["floor"], Colliders).parts[0]
     assert floor_part.layer == "environment" and floor_part.shape == Box((20, 0.2, 20))
 
@@ -381,7 +381,7 @@ def test_an_obj_mesh_is_static_ground_a_ball_comes_to_rest_on(tmp_path: Path) ->
     assert isinstance(mesh.shape, TriangleMesh) and len(mesh.shape.triangles) == 2
     assert {abs(c) for v in mesh.shape.vertices for c in (v[0], v[2])} == {4.0}  # scaled
     world, entities = spawned(scene)
-    assert world.has(entities["ground"], Static)
+    assert world.has(entities["ground"], Scenery)
     world.step(150)
     rest = world.get(entities["ball"], Transform).position
     assert rest.y == pytest.approx(1.1, abs=0.01)
@@ -424,7 +424,7 @@ def test_every_shape_table_takes_every_look_key(tmp_path: Path) -> None:
             + '[[prop]]\nname = "plain"\nshape = "sphere"\nradius = 0.1\nposition = [1, 1, 0]\n',
         )
     )
-    default = Look()
+    default = Appearance()
     assert scene.boxes[0].look == replace(default, color=(0.1, 0.2, 0.3, 1.0))  # alpha 1
     assert scene.stairs[0].look == replace(default, roughness=0.25)
     assert scene.ramps[0].look == replace(default, metallic=1.0)
@@ -467,12 +467,12 @@ def test_a_shape_takes_its_materials_keys_and_its_own_override_them(tmp_path: Pa
             + 'material = "bright steel"\n',
         )
     )
-    wood = Look(color=(0.5, 0.3, 0.1, 1.0), roughness=0.9, texture=tmp_path / "wood.png")
+    wood = Appearance(color=(0.5, 0.3, 0.1, 1.0), roughness=0.9, texture=tmp_path / "wood.png")
     assert [box.look for box in scene.boxes] == [
         wood,
         replace(wood, roughness=0.2, color=(0.0, 0.0, 0.0, 1.0)),  # the texture stays
     ]
-    assert scene.props[0].look == Look(metallic=1.0)
+    assert scene.props[0].look == Appearance(metallic=1.0)
 
 
 def test_a_texture_must_be_a_png_or_jpeg_file_beside_the_scene(tmp_path: Path) -> None:
@@ -533,12 +533,12 @@ def test_a_shape_that_says_how_it_looks_gets_a_look_and_nothing_else_changes(
         world.step(60)
         worlds.append((world, entities))
     (bare, before), (drawn, after) = worlds
-    assert drawn.get(after["ball"], Look) == Look(color=(0.8, 0.1, 0.1, 1.0))
-    assert drawn.get(after["floor"], Look).color[1] == pytest.approx(0.3663, abs=1e-4)
-    assert not drawn.has(after["guard"], Look) and not bare.has(before["ball"], Look)
+    assert drawn.get(after["ball"], Appearance) == Appearance(color=(0.8, 0.1, 0.1, 1.0))
+    assert drawn.get(after["floor"], Appearance).color[1] == pytest.approx(0.3663, abs=1e-4)
+    assert not drawn.has(after["guard"], Appearance) and not bare.has(before["ball"], Appearance)
     for name in ("floor", "ball", "guard"):
         kinds = {type(c) for c in drawn.components_of(after[name])}
-        assert kinds - {type(c) for c in bare.components_of(before[name])} <= {Look}
+        assert kinds - {type(c) for c in bare.components_of(before[name])} <= {Appearance}
     # looks are not physics: the ball falls and lands exactly as without one
     assert drawn.get(after["ball"], Transform) == bare.get(before["ball"], Transform)
 
@@ -560,12 +560,12 @@ def test_a_gltf_mesh_brings_its_own_material_unless_the_scene_gives_a_look(
     )
     own, painted, plain = (m.look for m in scene.meshes)
     # glTF's metallicFactor and roughnessFactor are 1 when a material leaves them out
-    assert own == Look(color=(0.2, 0.4, 0.6, 1.0), roughness=1.0, metallic=1.0)
-    assert painted == Look(metallic=0.5)  # the scene's look replaces the file's whole
+    assert own == Appearance(color=(0.2, 0.4, 0.6, 1.0), roughness=1.0, metallic=1.0)
+    assert painted == Appearance(metallic=0.5)  # the scene's look replaces the file's whole
     assert plain is None
     world, entities = spawned(scene)
-    assert world.get(entities["own"], Look) == own
-    assert not world.has(entities["plain"], Look)
+    assert world.get(entities["own"], Appearance) == own
+    assert not world.has(entities["plain"], Appearance)
 
 
 # --- errors -----------------------------------------------------------------------------
@@ -992,7 +992,7 @@ def _apart(a: spatial.Quat, b: spatial.Quat) -> float:
 
 def _world(tmp_path: Path, text: str) -> tuple[World, SpawnedScene]:
     """A whole world (the default plugins) built from `text`, the player standing still."""
-    source = ScriptedSource(lambda t: standing())
+    source = ScriptedSource(lambda t: standing_frame())
     return build_world(load_scene(write(tmp_path, text)), source)
 
 
@@ -1076,7 +1076,7 @@ def test_player_keys_turn_the_movement_providers_on_with_their_settings(tmp_path
 
 def test_a_scene_that_turns_jump_on_jumps(tmp_path: Path) -> None:
     def press(t: float) -> InputFrame:
-        frame = standing()
+        frame = standing_frame()
         buttons = frozenset({Button.A}) if 0.2 <= t < 0.3 else frozenset()
         return replace(frame, right=replace(frame.right, buttons=buttons))
 

@@ -33,7 +33,7 @@ from playspace.systems.input import (
     device_pose,
     hand_input,
     load_trace,
-    standing,
+    standing_frame,
     write_trace,
 )
 
@@ -293,10 +293,10 @@ def test_written_frames_load_back_equal(tmp_path: Path) -> None:
 def test_the_writer_appends_as_frames_come_and_checks_their_times(tmp_path: Path) -> None:
     path = tmp_path / "recorded.jsonl"
     with TraceWriter(path) as writer:
-        writer.write(standing())
+        writer.write(standing_frame())
         assert len(path.read_text().splitlines()) == 2  # already on disk mid-recording
         with pytest.raises(TraceError, match=r"recorded\.jsonl:3: field 't': expected a time"):
-            writer.write(standing())
+            writer.write(standing_frame())
         with pytest.raises(ValueError):
             writer.write(InputFrame(0.5, head=device_pose((math.nan, 1.0, 0.0))))
         writer.write(InputFrame(0.5))
@@ -393,15 +393,15 @@ def test_replay_refuses_traces_it_cannot_play() -> None:
 
 
 def test_scripted_source_stamps_the_script_frames_with_the_time() -> None:
-    source: InputSource = ScriptedSource(lambda t: standing(1.5 + t), duration=1.0)
+    source: InputSource = ScriptedSource(lambda t: standing_frame(1.5 + t), duration=1.0)
     frame = source.sample(0.25)
     assert frame.time == 0.25 and position(frame.head) == (0.0, 1.75, 0.0)
     assert source.duration == 1.0
-    assert ScriptedSource(lambda t: standing()).duration is None
+    assert ScriptedSource(lambda t: standing_frame()).duration is None
 
 
 def test_standing_player_looks_down_minus_z_with_hands_at_the_sides() -> None:
-    frame = standing()
+    frame = standing_frame()
     assert position(frame.head) == pytest.approx((0.0, 1.7, 0.0))
     assert frame.head is not None
     assert S.transform_direction(frame.head.pose, S.vec3(0, 0, -1)) == S.vec3(0, 0, -1)

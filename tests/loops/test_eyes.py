@@ -27,7 +27,7 @@ import xr  # type: ignore[import-untyped]
 from playspace import spatial
 from playspace.app import build_world
 from playspace.app.replay import replay_source
-from playspace.components import Prop, Static, Transform
+from playspace.components import Prop, Scenery, Transform
 from playspace.components.physics import Box, Collider, Colliders
 from playspace.components.rig import Rig, ViewFade
 from playspace.ecs import World
@@ -241,7 +241,7 @@ def test_the_eye_s_depth_image_holds_the_scene_s_depth(
     world.spawn(
         Transform(spatial.vec3(0.0, 0.0, -3.0)),
         Colliders(Collider(Box((3.0, 2.4, 0.1)))),
-        Static("wall"),
+        Scenery("wall"),
     )
     pose = Pose.identity()
     square = Fov(-math.pi / 4, math.pi / 4, math.pi / 4, -math.pi / 4)
@@ -279,7 +279,7 @@ def test_without_a_depth_image_the_eye_brings_its_own_depth(gl: Context, images:
     """No depth swapchain (the runtime takes no depth layer): the near box still hides the far
     one, in the colour image alone."""
     world = World()
-    for z, kind in ((-3.0, Prop("near")), (-6.0, Static("far"))):
+    for z, kind in ((-3.0, Prop("near")), (-6.0, Scenery("far"))):
         box = Colliders(Collider(Box((1.0, 1.0, 1.0))))
         world.spawn(Transform(spatial.vec3(0.0, 0.0, z)), box, kind)
     green, red = (0.0, 1.0, 0.0), (1.0, 0.0, 0.0)  # glowing: the same whatever the light

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from playspace.formats.telemetry import Telemetry, parse_telemetry, read_telemetry
-from playspace.systems.input import TraceWriter, load_trace, standing, write_trace
+from playspace.systems.input import TraceWriter, load_trace, standing_frame, write_trace
 from tests.cli_helpers import playspace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,7 +93,13 @@ def test_a_trace_and_telemetry_cut_mid_line_are_read_up_to_there(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     trace = tmp_path / "cut.jsonl"
-    write_trace(trace, [standing(), *(type(standing())(t / 90, standing().head) for t in (1, 2))])
+    write_trace(
+        trace,
+        [
+            standing_frame(),
+            *(type(standing_frame())(t / 90, standing_frame().head) for t in (1, 2)),
+        ],
+    )
     data = trace.read_bytes()
     trace.write_bytes(data[: -len(data.splitlines()[-1]) // 2 - 1])  # the last sample, half
     loaded = load_trace(trace)
@@ -141,5 +147,5 @@ def test_a_full_disk_is_named(tmp_path: Path) -> None:
     assert done.stderr.strip() == "playspace run: /dev/full: No space left on device"
     writer = TraceWriter("/dev/full", 90)
     with pytest.raises(OSError) as full:
-        writer.write(standing())
+        writer.write(standing_frame())
     assert full.value.filename == "/dev/full" and "No space left" in str(full.value)

@@ -61,7 +61,7 @@ from playspace.net.host import NetSource
 from playspace.net.session import paced
 from playspace.net.wire import encode_state
 from playspace.spatial import Pose, Vec3, identity, quat_from_xyzw, vec3, yaw
-from playspace.systems.input import TraceWriter, hand_input, standing
+from playspace.systems.input import TraceWriter, hand_input, standing_frame
 from tests.cli_helpers import ROOT, playspace
 
 SNOWBALL = ROOT / "examples" / "snowball.py"
@@ -153,7 +153,7 @@ def test_hostile_messages_are_refused_counted_and_never_reach_the_world() -> Non
     try:
         token = peer.liveliness().declare_token("playspace/t/players/alice")
         _wait(lambda: "alice" in host.seats)
-        good = encode_input(TICKET, [(1, standing())])
+        good = encode_input(TICKET, [(1, standing_frame())])
         nan = bytearray(good)
         struct.pack_into("<f", nan, 18 + 12 + 1, math.nan)  # the head's x
         far = hand_input((0.0, 1e6, 0.0))
@@ -162,7 +162,9 @@ def test_hostile_messages_are_refused_counted_and_never_reach_the_world() -> Non
         peer.put("playspace/t/input/bob", good)  # a player who has not joined
         peer.put("playspace/t/input/alice", good)  # takes alice's seat for this ticket
         time.sleep(0.2)
-        other = encode_input(bytes(range(16)), [(2, standing())])  # another client, alice's key
+        other = encode_input(
+            bytes(range(16)), [(2, standing_frame())]
+        )  # another client, alice's key
         peer.put("playspace/t/input/alice", other)
         second = peer.liveliness().declare_token("playspace/t/players/bob")  # the second seat
         _wait(lambda: "bob" in host.seats)
@@ -252,7 +254,9 @@ def test_a_seat_left_holds_its_last_frame_while_late_and_stands_once_freed() -> 
     the rig stands rather than walking on with the stick it last had."""
     source = NetSource(threading.Lock())
     source.queue = InputQueue(playout=1)
-    walking = replace(standing(), left=replace(standing().left, stick=(0.0, 1.0)), time=0.01)
+    walking = replace(
+        standing_frame(), left=replace(standing_frame().left, stick=(0.0, 1.0)), time=0.01
+    )
     source.queue.offer(((1, walking),))
     assert source.sample(0.01).left.stick == (0.0, 1.0)
     assert source.sample(0.02).left.stick == (0.0, 1.0)  # nothing new yet: held
@@ -471,7 +475,7 @@ def _walk(path: Path) -> None:
     """0.3 s standing, 1.6 s with the left stick forward (2.5 m/s down -Z), 1.2 s standing."""
     with TraceWriter(path, 90.0) as writer:
         for i in range(round(3.1 * 90)):
-            frame = standing()
+            frame = standing_frame()
             if 0.3 * 90 <= i < 1.9 * 90:
                 frame = replace(frame, left=replace(frame.left, stick=(0.0, 1.0)))
             writer.write(replace(frame, time=i / 90))
@@ -662,7 +666,7 @@ def _walking(path: Path, start: float, seconds: float) -> None:
     """Standing, then the left stick forward (2.5 m/s down -Z) from `start` for 1 s."""
     with TraceWriter(path, 90.0) as writer:
         for i in range(round(seconds * 90)):
-            frame = standing()
+            frame = standing_frame()
             if start * 90 <= i < (start + 1.0) * 90:
                 frame = replace(frame, left=replace(frame.left, stick=(0.0, 1.0)))
             writer.write(replace(frame, time=i / 90))

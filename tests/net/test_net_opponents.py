@@ -17,7 +17,7 @@ from playspace.components.scene import Opponent
 from playspace.net import Client, Host, Network
 from playspace.net.session import paced
 from playspace.spatial import Vec3
-from playspace.systems.input import TraceWriter, standing
+from playspace.systems.input import TraceWriter, standing_frame
 
 KITCHEN = Path(__file__).resolve().parents[2] / "examples" / "kitchen.py"
 FLOWN = 1.5  # seconds the first pad's left stick is pushed forward
@@ -37,7 +37,7 @@ def _pads(path: Path, pushed: bool) -> None:
             t = i / 90
             forward = pushed and 0.3 <= t < 0.3 + FLOWN
             pad = Gamepad(left_stick=(0.0, 1.0 if forward else 0.0))
-            writer.write(replace(standing(), time=t, pads=(pad,)))
+            writer.write(replace(standing_frame(), time=t, pads=(pad,)))
 
 
 def _first_bee(host: Host) -> Vec3:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from playspace import spatial
-from playspace.components import Static, Transform
+from playspace.components import Scenery, Transform
 from playspace.components.debug import PhysicsDebug
 from playspace.components.physics import Box, Collider, Colliders, RigidBody
 from playspace.ecs import World
@@ -100,9 +100,9 @@ def test_the_outlines_are_drawn_over_the_scene_only_while_shown(gl: Context) -> 
     hidden, no orange at all, even with lines left over from the last showing."""
     world = physics_world()
     world.spawn(Transform(spatial.vec3(0.0, 0.0, -2.0)), Colliders(Collider(Box((1, 1, 0.1)))),
-                Static("wall"))  # fmt: skip
+                Scenery("wall"))  # fmt: skip
     world.spawn(Transform(spatial.vec3(0.0, 0.0, -3.0)), Colliders(Collider(Box((0.6,) * 3))),
-                Static("crate"))  # fmt: skip
+                Scenery("crate"))  # fmt: skip
     world.step(1)
     hidden = draw(gl, world)
     debug = world.resource(PhysicsDebug)

@@ -1,5 +1,5 @@
 """The lit renderer, pixel by pixel: metallic-roughness shading, the sun's shadow, textures
-and emissive light from a ``Look``, the floor grid, the sky, the sRGB output and the quality
+and emissive light from a ``Appearance``, the floor grid, the sky, the sRGB output and the quality
 presets. Offscreen on Mesa's software renderer through EGL, as tests/test_render.py."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from playspace import spatial
-from playspace.components import Prop, Static, Transform
-from playspace.components.look import Look
+from playspace.components import Prop, Scenery, Transform
+from playspace.components.appearance import Appearance
 from playspace.components.physics import BodyKind, Box, Collider, Colliders, RigidBody, Sphere
 from playspace.ecs import World
 from playspace.render import (
@@ -85,7 +85,7 @@ def draw_with(renderer: Renderer, world: World, view: View) -> np.ndarray:
         target.release()
 
 
-def ball(world: World, at: tuple[float, float, float], look: Look | None = None) -> int:
+def ball(world: World, at: tuple[float, float, float], look: Appearance | None = None) -> int:
     parts: list[object] = [Transform(spatial.vec3(*at)), Colliders(Collider(Sphere(1.0)))]
     return world.spawn(*parts, Prop("ball"), *([look] if look else []))
 
@@ -94,7 +94,7 @@ def floor(world: World, *extra: object, size: float = 20.0) -> int:
     return world.spawn(
         Transform(spatial.vec3(0.0, -0.1, 0.0)),
         Colliders(Collider(Box((size, 0.2, size)))),
-        Static("floor"),
+        Scenery("floor"),
         *extra,
     )
 
@@ -120,12 +120,12 @@ def test_a_sphere_is_lit_on_the_side_the_light_comes_from(gl: Context) -> None:
 
 def test_emissive_glows_on_the_dark_side(gl: Context) -> None:
     world = World()
-    plain = ball(world, (0.0, 0.0, -3.0), Look(color=(0.5, 0.5, 0.5, 1.0)))
+    plain = ball(world, (0.0, 0.0, -3.0), Appearance(color=(0.5, 0.5, 0.5, 1.0)))
     view = level_view()
     from_right = Lighting(direction=(-1.0, 0.0, 0.0))
     dark_side = pixel_of(view, (-0.7, 0.0, -2.3))
     unlit = render(gl, world, view, lighting=from_right, quality=LOW)[dark_side]
-    world.add(plain, Look(color=(0.5, 0.5, 0.5, 1.0), emissive=(0.6, 0.0, 0.0)))
+    world.add(plain, Appearance(color=(0.5, 0.5, 0.5, 1.0), emissive=(0.6, 0.0, 0.0)))
     glowing = render(gl, world, view, lighting=from_right, quality=LOW)[dark_side]
     assert glowing[0] > unlit[0] + 0.4
     assert glowing[1] == pytest.approx(unlit[1], abs=2 / 255)
@@ -134,7 +134,9 @@ def test_emissive_glows_on_the_dark_side(gl: Context) -> None:
 SHADED = Quality("shaded", shadow_size=0, shadow_taps=1, samples=0)  # specular, no shadows
 
 
-def highlight(gl: Context, look: Look, quality: Quality = SHADED) -> tuple[np.ndarray, np.ndarray]:
+def highlight(
+    gl: Context, look: Appearance, quality: Quality = SHADED
+) -> tuple[np.ndarray, np.ndarray]:
     """The sphere's point facing the eye, lit from the eye, and a point half a radius off it."""
     world = World()
     ball(world, (0.0, 0.0, -3.0), look)
@@ -146,10 +148,10 @@ def highlight(gl: Context, look: Look, quality: Quality = SHADED) -> tuple[np.nd
 
 def test_a_smooth_surface_has_a_specular_highlight_and_a_rough_one_none(gl: Context) -> None:
     red = (0.5, 0.05, 0.05, 1.0)
-    peak, off = highlight(gl, Look(color=red, roughness=0.15))
+    peak, off = highlight(gl, Appearance(color=red, roughness=0.15))
     assert peak.min() > 0.9  # white: the light's own colour, reflected
     assert off.min() < 0.5
-    rough_peak, rough_off = highlight(gl, Look(color=red, roughness=1.0))
+    rough_peak, rough_off = highlight(gl, Appearance(color=red, roughness=1.0))
     assert rough_peak[1] < 0.5  # no white spot: Lambert's red, a little brighter than off it
     assert abs(rough_peak - rough_off).max() < 0.12
 
@@ -159,12 +161,14 @@ def test_low_quality_has_no_highlights_but_keeps_colour_and_metal(gl: Context) -
     spot on a smooth surface, the same lit colour off it, and a metal still darker than a
     dielectric of its colour."""
     red = (0.5, 0.05, 0.05, 1.0)
-    peak, off = highlight(gl, Look(color=red, roughness=0.15), LOW)
+    peak, off = highlight(gl, Appearance(color=red, roughness=0.15), LOW)
     assert peak[1] < 0.5  # red, not white
-    _, full_off = highlight(gl, Look(color=red, roughness=0.15))
+    _, full_off = highlight(gl, Appearance(color=red, roughness=0.15))
     assert abs(off - full_off).max() < 0.1
-    _, metal = highlight(gl, Look(color=(0.9, 0.1, 0.1, 1.0), roughness=0.5, metallic=1.0), LOW)
-    _, plastic = highlight(gl, Look(color=(0.9, 0.1, 0.1, 1.0), roughness=0.5), LOW)
+    _, metal = highlight(
+        gl, Appearance(color=(0.9, 0.1, 0.1, 1.0), roughness=0.5, metallic=1.0), LOW
+    )
+    _, plastic = highlight(gl, Appearance(color=(0.9, 0.1, 0.1, 1.0), roughness=0.5), LOW)
     assert metal[0] < 0.6 * plastic[0]
 
 
@@ -172,8 +176,8 @@ def test_a_metal_has_no_diffuse_light(gl: Context) -> None:
     """Off its highlight a metal shows only dim reflections; a dielectric of the same colour
     shows its colour, lit."""
     red = (0.9, 0.1, 0.1, 1.0)
-    _, metal = highlight(gl, Look(color=red, roughness=0.5, metallic=1.0))
-    _, plastic = highlight(gl, Look(color=red, roughness=0.5, metallic=0.0))
+    _, metal = highlight(gl, Appearance(color=red, roughness=0.5, metallic=1.0))
+    _, plastic = highlight(gl, Appearance(color=red, roughness=0.5, metallic=0.0))
     assert plastic[0] > 0.8
     assert metal[0] < 0.6 * plastic[0]
 
@@ -306,7 +310,7 @@ def test_a_checker_texture_shows_both_colours(gl: Context, tmp_path: Path) -> No
         Transform(spatial.vec3(0.0, 0.0, -1.2)),
         Colliders(Collider(Box((2.0, 2.0, 0.2)))),
         Prop("board"),
-        Look(color=(1.0, 1.0, 1.0, 1.0), roughness=1.0, texture=tmp_path / "checker.png"),
+        Appearance(color=(1.0, 1.0, 1.0, 1.0), roughness=1.0, texture=tmp_path / "checker.png"),
     )
     everywhere = Lighting(colour=(0.0, 0.0, 0.0), sky=(1.0, 1.0, 1.0), ground=(1.0, 1.0, 1.0))
     image = render(gl, world, level_view(), lighting=everywhere, quality=LOW)
@@ -324,7 +328,7 @@ def test_an_unreadable_texture_is_said_once_and_drawn_without(
     entity = ball(
         world,
         (0.0, 0.0, -3.0),
-        Look((0.0, 0.0, 0.0, 1.0), emissive=(0.0, 1.0, 0.0), texture=missing),
+        Appearance((0.0, 0.0, 0.0, 1.0), emissive=(0.0, 1.0, 0.0), texture=missing),
     )
     renderer = Renderer(gl, lighting=DARK, sky=BLACK_SKY, quality=LOW)
     try:
@@ -341,11 +345,13 @@ def test_an_unreadable_texture_is_said_once_and_drawn_without(
 
 def test_replacing_a_look_is_seen_by_the_renderer(gl: Context) -> None:
     world = World()
-    entity = ball(world, (0.0, 0.0, -3.0), Look((1.0, 0.0, 0.0, 1.0), emissive=(1.0, 0.0, 0.0)))
+    entity = ball(
+        world, (0.0, 0.0, -3.0), Appearance((1.0, 0.0, 0.0, 1.0), emissive=(1.0, 0.0, 0.0))
+    )
     renderer = Renderer(gl, lighting=DARK, sky=BLACK_SKY, quality=LOW)
     try:
         red = draw_with(renderer, world, level_view())[SIZE[1] // 2, SIZE[0] // 2]
-        world.add(entity, Look((0.0, 0.0, 1.0, 1.0), emissive=(0.0, 0.0, 1.0)))
+        world.add(entity, Appearance((0.0, 0.0, 1.0, 1.0), emissive=(0.0, 0.0, 1.0)))
         blue = draw_with(renderer, world, level_view())[SIZE[1] // 2, SIZE[0] // 2]
     finally:
         renderer.release()
@@ -358,8 +364,8 @@ def test_a_kept_renderer_draws_each_frame_as_it_is_set_changed_back_or_not(gl: C
     shows each time, and two materials drawn one after the other in every frame keep theirs."""
     world = World()
     red, blue = (1.0, 0.0, 0.0), (0.0, 0.0, 1.0)
-    ball(world, (-1.5, 0.0, -4.0), Look((*red, 1.0), emissive=red))
-    ball(world, (1.5, 0.0, -4.0), Look((*blue, 1.0), emissive=blue))
+    ball(world, (-1.5, 0.0, -4.0), Appearance((*red, 1.0), emissive=red))
+    ball(world, (1.5, 0.0, -4.0), Appearance((*blue, 1.0), emissive=blue))
     grey = Sky((0.5, 0.5, 0.5), (0.5, 0.5, 0.5), (0.5, 0.5, 0.5), sun=(0.0, 0.0, 0.0))
     renderer = Renderer(gl, lighting=DARK, sky=BLACK_SKY, quality=LOW)
     view = level_view()
@@ -408,7 +414,7 @@ def test_a_linear_colour_lands_at_its_srgb_encoding(gl: Context) -> None:
     """Emissive linear (0.2, 0.5, 0.8) with no light: the picture holds its sRGB encoding,
     (124, 188, 231), as a display and a headset's sRGB swapchain expect."""
     world = World()
-    ball(world, (0.0, 0.0, -3.0), Look((0.0, 0.0, 0.0, 1.0), emissive=(0.2, 0.5, 0.8)))
+    ball(world, (0.0, 0.0, -3.0), Appearance((0.0, 0.0, 0.0, 1.0), emissive=(0.2, 0.5, 0.8)))
     image = render(gl, world, level_view(), lighting=DARK, quality=LOW)
     assert (image[SIZE[1] // 2, SIZE[0] // 2] * 255) == pytest.approx((124, 188, 231), abs=1.0)
 
@@ -520,7 +526,7 @@ def test_multisampling_smooths_edges_and_can_be_switched_at_run_time(gl: Context
         ),
         Colliders(Collider(Box((1.5, 1.5, 0.2)))),
         Prop("tilted"),
-        Look((1.0, 1.0, 1.0, 1.0), emissive=(1.0, 1.0, 1.0)),
+        Appearance((1.0, 1.0, 1.0, 1.0), emissive=(1.0, 1.0, 1.0)),
     )
     renderer = Renderer(gl, lighting=DARK, sky=BLACK_SKY, quality=HIGH)
     try:

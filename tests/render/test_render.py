@@ -20,7 +20,7 @@ import pytest
 from playspace import spatial
 from playspace.app import build_world
 from playspace.app.replay import replay_source
-from playspace.components import DeviceRole, Grabbable, Prop, Static, TrackedDevice, Transform
+from playspace.components import DeviceRole, Grabbable, Prop, Scenery, TrackedDevice, Transform
 from playspace.components.avatars import Avatar
 from playspace.components.drawn import DrawnPoses
 from playspace.components.interaction import Hand
@@ -187,7 +187,7 @@ def test_another_players_avatar_is_drawn_where_it_is_placed_and_gone_when_despaw
 def test_a_box_behind_another_is_hidden_whatever_the_order(gl: Context) -> None:
     for near_first in (True, False):
         world = World()
-        spots = [((0, 0, -3), Prop("near")), ((0, 0, -6), Static("far"))]
+        spots = [((0, 0, -3), Prop("near")), ((0, 0, -6), Scenery("far"))]
         for at, kind in spots if near_first else spots[::-1]:
             box(world, at, (1, 1, 1), kind)
         image = draw(gl, world, palette=Palette(prop=GREEN, static=RED))
@@ -200,7 +200,7 @@ def test_a_ghost_behind_a_wall_shows_through_it_fainter(gl: Context) -> None:
     settings = GhostSettings()
     palette = Palette(static=GREY, prop=RED)
     world = World()
-    box(world, (-2.5, 0, -2), (5, 5, 0.1), Static("wall"))
+    box(world, (-2.5, 0, -2), (5, 5, 0.1), Scenery("wall"))
     crate = box(world, (0, 0, -3), (3, 1, 0.2), Prop("crate"), Grabbable(held_by=1, ghost=True))
     image = draw(gl, world, ghost=settings, palette=palette)
     row = SIZE[1] // 2
@@ -222,7 +222,7 @@ def test_a_ghost_behind_a_wall_shows_through_it_fainter(gl: Context) -> None:
 
 def test_the_vignette_darkens_the_corners_and_not_the_centre(gl: Context) -> None:
     world = World()
-    box(world, (0, 0, -2), (20, 20, 0.1), Static("backdrop"))
+    box(world, (0, 0, -2), (20, 20, 0.1), Scenery("backdrop"))
     palette = Palette(static=GREY)
     plain = draw(gl, world, palette=palette)
     vignetted = draw(gl, world, palette=palette, vignette=0.8)
@@ -479,7 +479,7 @@ def test_a_part_at_an_offset_is_drawn_where_the_same_part_stands_at_the_composed
 
 def test_scenery_is_placed_once_and_the_rig_gets_hands_and_a_head() -> None:
     world = World()
-    box(world, (0, -0.1, 0), (10, 0.2, 10), Static("floor"))
+    box(world, (0, -0.1, 0), (10, 0.2, 10), Scenery("floor"))
     origin, head, left, right, body = (world.spawn(Transform()) for _ in range(5))
     world.insert_resource(Rig(origin, head, left, right, body))
     instances = SceneInstances()

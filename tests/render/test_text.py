@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from playspace import spatial
-from playspace.components import Static, Transform
+from playspace.components import Scenery, Transform
 from playspace.components.physics import Box, Collider, Colliders
 from playspace.components.rig import AimProblem, Rig, TeleportAim
 from playspace.components.text import Label, ScreenText
@@ -79,7 +79,7 @@ def test_a_label_turns_to_face_the_viewer_and_hides_behind_walls(gl: Context) ->
     assert ink(front, GREEN).sum() > 30
     assert ink(from_side, GREEN).sum() > 0.7 * ink(front, GREEN).sum()  # not edge-on
     world.spawn(Transform(spatial.vec3(0.0, 0.0, -1.0)), Colliders(Collider(Box((3, 3, 0.1)))),
-                Static("wall"))  # fmt: skip
+                Scenery("wall"))  # fmt: skip
     (walled,) = draw(gl, world)
     assert not ink(walled, GREEN).any()
 

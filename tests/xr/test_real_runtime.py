@@ -37,7 +37,7 @@ from playspace.components.rig import Rig
 from playspace.loops.replay import run_headless
 from playspace.net import Client, Host, Network
 from playspace.net.session import paced
-from playspace.systems.input import device_pose, hand_input, load_trace, standing, write_trace
+from playspace.systems.input import device_pose, hand_input, load_trace, standing_frame, write_trace
 from tests.realxr import (
     CALL,
     EXAMPLES,
@@ -229,7 +229,7 @@ def spinning_trace(path: Path) -> None:
         assert right.pose is not None
         pose = spatial.Pose(right.pose.pose.position, spatial.multiply(turned, tilt))
         right = replace(right, pose=replace(right.pose, pose=pose))
-        frames.append(replace(standing(), time=round(t, 6), right=right))
+        frames.append(replace(standing_frame(), time=round(t, 6), right=right))
     write_trace(path, frames)
 
 
@@ -363,7 +363,7 @@ def focus_trace(path: Path) -> None:
         probe = (-0.3 + 0.1 * math.sin(2 * math.pi * t), 1.0, -0.1)
         frames.append(
             replace(
-                standing(),
+                standing_frame(),
                 time=round(t, 6),
                 left=hand_input(probe),
                 right=hand_input((0.3, 0.92, -0.3), grip=1.0 if squeezed else 0.0),
@@ -466,7 +466,9 @@ def test_a_player_joins_a_match_from_the_headset_and_walks_the_host_s_rig(
     them (when they leave, the seat's rig stands again where the room starts)."""
     walk = workdir / "walk.jsonl"
     frames = [
-        replace(standing(), time=i / 90, head=device_pose((0.0, 1.7, -0.5 * min(i / 90, 2.0))))
+        replace(
+            standing_frame(), time=i / 90, head=device_pose((0.0, 1.7, -0.5 * min(i / 90, 2.0)))
+        )
         for i in range(round(3.0 * 90))
     ]
     write_trace(walk, frames, 90.0)
@@ -517,7 +519,7 @@ def test_the_host_plays_in_the_headset_and_a_watcher_sees_them_walk(workdir: Pat
     match's recording replays headless to the host's telemetry."""
     walk = workdir / "host-walk.jsonl"
     frames = [
-        replace(standing(), time=i / 90, head=device_pose((0.0, 1.7, -forward(i / 90))))
+        replace(standing_frame(), time=i / 90, head=device_pose((0.0, 1.7, -forward(i / 90))))
         for i in range(round(4.5 * 90))
     ]
     write_trace(walk, frames, 90.0)

@@ -15,11 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from playspace.components.appearance import Appearance
 from playspace.components.interactables import Dial, Lever, PushButton
 from playspace.components.interaction import GrabSettings
 from playspace.components.joints import Spring
 from playspace.components.locomotion import ClimbSettings
-from playspace.components.look import Look
 from playspace.components.physics import (
     DEFAULT_LAYERS,
     GRAVITY,
@@ -348,7 +348,7 @@ class _SceneReader:
             self.materials[name] = read_look(t, self.path.parent)
             t.finish()
 
-    def _look(self, t: Table) -> Look | None:
+    def _look(self, t: Table) -> Appearance | None:
         """How a shape looks: its `material`, then its own look keys over the material's."""
         material = None
         if "material" in t.raw:

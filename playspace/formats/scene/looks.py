@@ -1,7 +1,7 @@
 """How a scene's shapes look: the look keys of any shape table and of ``[materials]``.
 
 Every shape table takes ``color``, ``texture``, ``roughness``, ``metallic`` and ``emissive``
-(glTF's metallic-roughness terms, see :class:`~playspace.components.look.Look`), and
+(glTF's metallic-roughness terms, see :class:`~playspace.components.appearance.Appearance`), and
 ``material``, the name of a ``[materials.NAME]`` table holding the same keys once for many
 shapes. A shape's own keys override its material's, key by key; a shape that says nothing keeps
 no look at all, so the renderer's palette draws it as before.
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from playspace.components.look import Look
+from playspace.components.appearance import Appearance
 from playspace.formats.meshes import image_problem
 from playspace.formats.numbers import Number, parse_numbers
 from playspace.formats.quoting import clipped
@@ -31,7 +31,9 @@ UNIT = Number(low=0.0, high=1.0)
 LIGHT = Number(low=0.0)  # emissive light may be brighter than 1, as with glTF's emissive strength
 _HEX = re.compile(r"#([0-9a-fA-F]{6})([0-9a-fA-F]{2})?")
 
-LookKeys = dict[str, Any]  # Look's field names and their values, checked as Look checks them
+LookKeys = dict[
+    str, Any
+]  # Appearance's field names and their values, checked as Appearance checks them
 
 
 def srgb_to_linear(channel: float) -> float:
@@ -55,12 +57,12 @@ def read_look(t: Table, folder: Path) -> LookKeys:
     return given
 
 
-def look_of(material: LookKeys | None, own: LookKeys) -> Look | None:
+def look_of(material: LookKeys | None, own: LookKeys) -> Appearance | None:
     """The look of a shape from its material's keys and its own (which win); None when neither
     says anything, so the shape is drawn as one without a look."""
     if material is None and not own:
         return None
-    return Look(**{**(material or {}), **own})
+    return Appearance(**{**(material or {}), **own})
 
 
 def _color(t: Table, key: str, folder: Path) -> tuple[float, ...]:

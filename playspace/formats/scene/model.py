@@ -4,7 +4,7 @@ Everything here has passed validation, so spawning cannot fail on a value: sizes
 are finite and positive, positions finite, directions unit and horizontal. Units are those of
 the file (metres, kilograms, degrees) except where a field's name says otherwise; the spawner
 converts degrees to rotations. Each shape's ``look`` is its ``material`` and look keys merged
-into one :class:`Look`, or None when the file says nothing about how it looks.
+into one :class:`Appearance`, or None when the file says nothing about how it looks.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from playspace.components.appearance import Appearance
 from playspace.components.interaction import GrabSettings
 from playspace.components.locomotion import (
     ClimbSettings,
@@ -19,7 +20,6 @@ from playspace.components.locomotion import (
     JumpSettings,
     SprintSettings,
 )
-from playspace.components.look import Look
 from playspace.components.physics import (
     GRAVITY,
     KILL_HEIGHT,
@@ -60,7 +60,7 @@ class SceneBox:
     size: Triple
     position: Triple
     rotation: Triple  # degrees about x, y, z; see playspace.scene for the order
-    look: Look | None = None  # None: the file said nothing; drawn in its kind's colour
+    look: Appearance | None = None  # None: the file said nothing; drawn in its kind's colour
     climbable: bool = False  # the hands hold on to it (the ClimbPlugin)
 
 
@@ -73,7 +73,7 @@ class SceneStairs:
     rise: float
     run: float
     width: float
-    look: Look | None = None
+    look: Appearance | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +84,7 @@ class SceneRamp:
     length: float  # along the slope
     width: float
     angle: float  # degrees above the horizontal
-    look: Look | None = None
+    look: Appearance | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +94,7 @@ class SceneMesh:
     shape: TriangleMesh  # the file's triangles, already scaled
     position: Triple
     rotation: Triple
-    look: Look | None = None  # the scene's, else the file's own material
+    look: Appearance | None = None  # the scene's, else the file's own material
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +188,7 @@ class SceneProp:
     rotation: Triple
     grabbable: bool
     layer: str
-    look: Look | None = None
+    look: Appearance | None = None
     tags: tuple[str, ...] = ()  # what sockets accept it by (a grabbable's Grabbable.tags)
     joint: SceneJoint | None = None  # a lever and a dial come with a hinge, a button a slider
     lever: SceneLever | None = None
@@ -227,7 +227,7 @@ class SceneOpponent:
     shape: BodyShape
     position: Triple  # where it stands: the bottom of its shape
     yaw: float  # degrees, positive turning left
-    look: Look | None = None
+    look: Appearance | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ Live devices (a headset, the desktop simulator) are read once a display frame th
 Load a recording with :func:`load_trace` and play it with :class:`ReplaySource`; record one
 with :class:`TraceWriter`, or pass any source through a :class:`Recorder`; record a whole match
 (every player, one file) with a :class:`MatchRecorder`; drive a test with
-:class:`ScriptedSource` and the builders :func:`standing`, :func:`hand_input` and
+:class:`ScriptedSource` and the builders :func:`standing_frame`, :func:`hand_input` and
 :func:`device_pose`.
 """
 
@@ -29,7 +29,7 @@ from playspace.systems.input.sources import (
     ScriptedSource,
     device_pose,
     hand_input,
-    standing,
+    standing_frame,
 )
 
 __all__ = [
@@ -47,6 +47,6 @@ __all__ = [
     "device_pose",
     "hand_input",
     "load_trace",
-    "standing",
+    "standing_frame",
     "write_trace",
 ]

@@ -8,7 +8,7 @@ interpolates between samples instead of handing out the nearest one.
 :class:`Recorder` passes any source through and writes what it gave the rig into a trace, so a
 preview session replays headless to the same state.
 
-The builders at the end (:func:`device_pose`, :func:`hand_input`, :func:`standing`) make the
+The builders at the end (:func:`device_pose`, :func:`hand_input`, :func:`standing_frame`) make the
 frames tests start from, in tracking space: floor at y = 0, looking down -Z.
 """
 
@@ -185,7 +185,7 @@ def _pad(a: Gamepad, b: Gamepad, f: float) -> Gamepad:
 class ScriptedSource:
     """Frames from a function of time, for tests and examples: ``script(t)`` says what the
     player does at ``t``. The source stamps each frame with ``t``, so a script may return the
-    same frame every time (``ScriptedSource(lambda t: standing())``)."""
+    same frame every time (``ScriptedSource(lambda t: standing_frame())``)."""
 
     def __init__(
         self, script: Callable[[float], InputFrame], duration: float | None = None
@@ -264,7 +264,7 @@ def hand_input(
     return HandInput(device_pose(position, yaw), grip, trigger, stick, frozenset(buttons))
 
 
-def standing(head_height: float = 1.7) -> InputFrame:
+def standing_frame(head_height: float = 1.7) -> InputFrame:
     """A player standing still at the tracking-space origin, looking down -Z, hands relaxed at
     their sides (0.2 m out, 0.8 m below the eyes): the neutral frame a test starts from."""
     hands_y = head_height - 0.8

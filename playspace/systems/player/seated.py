@@ -9,7 +9,7 @@ player it shows.
 
 The calibration is made the first time the head is tracked, and again at each recentering (a
 player who sat down differently recenters, as in a headset's own menu); a game calls
-:func:`calibrate` at any other time (its own "calibrate height" button). The offset is kept
+:func:`calibrate_seated` at any other time (its own "calibrate height" button). The offset is kept
 between calibrations: a seated player who stands up sees the view go up by as much as they
 rose (a head at 1.2 m seen at 1.7 m stands to 1.6 m and sees from 2.1 m), as in XR Tools,
 because the view that follows the head is what keeps a headset comfortable. The view moves to
@@ -27,7 +27,7 @@ from playspace.systems.player.locomotion import recenter
 from playspace.systems.sets import FixedSet
 
 
-def calibrate(world: World, rig: Rig | None = None) -> float | None:
+def calibrate_seated(world: World, rig: Rig | None = None) -> float | None:
     """Raise the view so the head of `rig`'s player (the first player's if None), where it is
     now, is seen at the rig's standing eye height; the offset (metres), or None while the head
     is not tracked. Sends `HeightCalibrated`."""
@@ -56,7 +56,7 @@ def seated_calibration(world: World) -> None:
     recentered = {e.player for e in world.read_events(Recentered, reader=seated_calibration)}
     for _, rig in world.each(Rig):
         if rig.player in recentered or not world.get(rig.origin, Seated).calibrated:
-            calibrate(world, rig)
+            calibrate_seated(world, rig)
 
 
 class SeatedPlugin:
@@ -74,4 +74,4 @@ class SeatedPlugin:
         world.add_systems(seated_calibration)
 
 
-__all__ = ["SeatedPlugin", "calibrate", "seated_calibration"]
+__all__ = ["SeatedPlugin", "calibrate_seated", "seated_calibration"]

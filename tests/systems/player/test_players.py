@@ -25,7 +25,7 @@ from tests.rig_helpers import Run, head_at, pressing, rig_world, with_sticks
 APART = PlayerStart(position=spatial.vec3(3.0, 0.0, 0.0))  # the second player: 3 m to the right
 
 
-def standing(t: float) -> InputFrame:
+def standing_frame(t: float) -> InputFrame:
     return head_at(0.0, 1.7, 0.0)
 
 
@@ -90,7 +90,7 @@ def test_a_player_who_joins_after_the_jump_plugin_jumps_on_their_own_button() ->
     def jump_at_half_a_second(t: float) -> InputFrame:
         return pressing(head_at(0.0, 1.7, 0.0), "right", Button.A, 0.5 < t < 0.6)
 
-    run = rig_world(standing, plugins=(JumpPlugin(),), events=(Jumped,))
+    run = rig_world(standing_frame, plugins=(JumpPlugin(),), events=(Jumped,))
     jumper = second(run, jump_at_half_a_second)
     assert run.world.has(jumper.origin, JumpState)  # set up as they joined
     heights = []
@@ -105,9 +105,8 @@ def test_a_player_who_joins_after_the_jump_plugin_jumps_on_their_own_button() ->
 
 def test_the_second_player_throws_what_their_hand_took() -> None:
     script, _ = throw_script(6.0)
-    run = grab_world(
-        standing, lambda world: prop(world, "ball", spatial.vec3(3.0 + HAND[0], HAND[1], HAND[2]))
-    )
+    at = spatial.vec3(3.0 + HAND[0], HAND[1], HAND[2])
+    run = grab_world(standing_frame, lambda world: prop(world, "ball", at))
     thrower = second(run, script)
     run.world.step(180)
     grabs, releases = run.events("grabbed"), run.events("released")
@@ -117,8 +116,8 @@ def test_the_second_player_throws_what_their_hand_took() -> None:
 
 
 def test_a_player_leaves_and_the_first_cannot() -> None:
-    run = rig_world(standing)
-    other = second(run, standing)
+    run = rig_world(standing_frame)
+    other = second(run, standing_frame)
     run.world.step(10)
     despawn_player(run.world, other)
     run.world.step(10)
@@ -126,7 +125,7 @@ def test_a_player_leaves_and_the_first_cannot() -> None:
     assert not run.world.exists(other.body)
     with pytest.raises(PluginError, match="player 0 is this process's own"):
         despawn_player(run.world, run.world.resource(Rig))
-    joined = second(run, standing)
+    joined = second(run, standing_frame)
     assert joined.player == 1  # numbers follow the highest there is
 
 
@@ -134,7 +133,8 @@ def test_players_join_and_leave_through_the_roster_at_a_step_s_start() -> None:
     """What a networked host or a match's replay does: a player put in the roster between
     steps is there, tracked, from the next step; one leaving is gone from the next, and the
     ball their hand held falls where it was."""
-    run = grab_world(standing, lambda world: prop(world, "ball", spatial.vec3(3.25, 1.1, -0.3)))
+    at = spatial.vec3(3.25, 1.1, -0.3)
+    run = grab_world(standing_frame, lambda world: prop(world, "ball", at))
     run.world.step(5)
     run.world.resource(Roster).arriving.append(
         Arrival(ScriptedSource(holding_the_ball), APART, "bob")

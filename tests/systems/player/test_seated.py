@@ -8,7 +8,7 @@ import pytest
 from playspace.components.rig import Rig, RigSettings
 from playspace.ecs import PluginError, World
 from playspace.systems.player.events import HeightCalibrated, RecenterRequested
-from playspace.systems.player.seated import SeatedPlugin, calibrate
+from playspace.systems.player.seated import SeatedPlugin, calibrate_seated
 from tests.rig_helpers import head_at, rig_world
 
 HZ = 90
@@ -45,7 +45,7 @@ def test_a_game_calibrates_when_it_likes_and_the_eye_height_is_a_setting() -> No
     run = rig_world(sit_then_stand, plugins=(SeatedPlugin(),), settings=settings)
     run.world.step(round(1.5 * HZ))
     assert run.steps()[-1]["head"]["p"][1] == pytest.approx(2.2, abs=1e-3)
-    assert calibrate(run.world) == pytest.approx(0.2)
+    assert calibrate_seated(run.world) == pytest.approx(0.2)
     run.world.step(1)
     assert run.steps()[-1]["head"]["p"][1] == pytest.approx(1.8, abs=1e-3)
 

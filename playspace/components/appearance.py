@@ -2,8 +2,8 @@
 
 Scene files say the same keys on any shape (``color``, ``texture``, ``roughness``,
 ``metallic``, ``emissive``) or name a material once in ``[materials]``; a glTF mesh brings its
-own. A game changes how an entity looks by replacing its ``Look``
-(``world.add(entity, Look(...))``). A ``Look`` is frozen, so a change is always a
+own. A game changes how an entity looks by replacing its ``Appearance``
+(``world.add(entity, Appearance(...))``). A ``Appearance`` is frozen, so a change is always a
 replacement, which the renderer sees as the world's structure changing; editing fields in place
 would go unseen. An entity without one is drawn in its kind's colour from the renderer's
 palette.
@@ -17,7 +17,7 @@ from pathlib import Path
 
 
 @dataclass(frozen=True, slots=True)
-class Look:
+class Appearance:
     """A metallic-roughness surface, as glTF 2.0 defines one.
 
     `color` is the base colour, linear RGBA in [0, 1] (alpha below 1 is drawn opaque: the
@@ -44,7 +44,8 @@ class Look:
         _numbers(self.emissive, 3, "emissive", "three numbers (linear RGB), 0 or more", math.inf)
         if self.texture is not None and not isinstance(self.texture, Path):
             raise TypeError(
-                f"Look texture must be a pathlib.Path or None, got {type(self.texture).__name__}"
+                "Appearance texture must be a pathlib.Path or None, got "
+                f"{type(self.texture).__name__}"
             )
 
 
@@ -60,4 +61,4 @@ def _numbers(values: object, count: int, field: str, expected: str, top: float) 
         or not all(0.0 <= v <= top for v in values)
     ):
         shown = values[0] if count == 1 and isinstance(values, tuple) else values
-        raise ValueError(f"Look {field} must be {expected}, got {shown!r}")
+        raise ValueError(f"Appearance {field} must be {expected}, got {shown!r}")

@@ -1,0 +1,8 @@
+"""What every system of a game shares: the fixed step's sets, telemetry, and the events the
+built-in systems send (``events.Grabbed``, ``events.Hit``: a namespace of their own)."""
+
+from playspace.systems import events
+from playspace.systems.sets import FixedSet
+from playspace.systems.telemetry import TelemetryPlugin, record_events
+
+__all__ = ["FixedSet", "TelemetryPlugin", "events", "record_events"]
