@@ -408,6 +408,66 @@ class Colliders:
         return f"Colliders({', '.join(map(repr, self.parts))})"
 
 
+def _finite_vector(value: Vec3 | Quat | None, what: str) -> None:
+    if value is not None and not all(math.isfinite(c) for c in value):
+        raise ValueError(f"{what} must be finite, got {value}")
+
+
+@dataclass(frozen=True, slots=True)
+class Teleport:
+    """Move a body at once to `position` (and `rotation`, else keeping its own), with no
+    velocity from the jump and no drawing in between: a respawn, a rescue, a teleport."""
+
+    entity: int
+    position: Vec3
+    rotation: Quat | None = None
+
+    def __post_init__(self) -> None:
+        _finite_vector(self.position, f"entity {self.entity}: teleport position")
+        _finite_vector(self.rotation, f"entity {self.entity}: teleport rotation")
+
+
+@dataclass(frozen=True, slots=True)
+class SetVelocity:
+    """Set a body moving (m/s; rad/s, else its spin is kept): a throw, a door pushed open. A
+    body spawned this step and not yet in the engine gets it when it is made."""
+
+    entity: int
+    linear: Vec3
+    angular: Vec3 | None = None
+
+    def __post_init__(self) -> None:
+        _finite_vector(self.linear, f"entity {self.entity}: velocity")
+        _finite_vector(self.angular, f"entity {self.entity}: angular velocity")
+
+
+@dataclass(frozen=True, slots=True)
+class ApplyImpulse:
+    """Push a body (N s) before the next step."""
+
+    entity: int
+    impulse: Vec3
+
+    def __post_init__(self) -> None:
+        _finite_vector(self.impulse, f"entity {self.entity}: impulse")
+
+
+BodyCommand: TypeAlias = Teleport | SetVelocity | ApplyImpulse
+
+
+@dataclass(slots=True)
+class BodyCommands:
+    """What systems ask of bodies besides their components, a resource: the physics system
+    applies it, in the order it was sent, as the step begins and again just before Rapier
+    steps (bevy_rapier's ``Velocity`` and ``ExternalImpulse``, as requests). Gameplay never
+    calls the engine: it edits components and sends these."""
+
+    queue: list[BodyCommand] = field(default_factory=list)
+
+    def send(self, command: BodyCommand) -> None:
+        self.queue.append(command)
+
+
 @dataclass(slots=True)
 class PreviousTransform:
     """Where a moving body was one fixed step ago, so LATE can draw it in between."""

@@ -46,6 +46,8 @@ from playspace.components.locomotion import (
 from playspace.components.movers import Mover
 from playspace.components.panels import Panel, Pointer, PointerSettings
 from playspace.components.physics import (
+    ApplyImpulse,
+    BodyCommands,
     BodyKind,
     Box,
     Capsule,
@@ -56,7 +58,9 @@ from playspace.components.physics import (
     ConvexHull,
     Cylinder,
     RigidBody,
+    SetVelocity,
     Sphere,
+    Teleport,
     TriangleMesh,
 )
 from playspace.components.rig import (
@@ -81,6 +85,8 @@ __all__ = [
     "JOINT_COUNT",
     "SLOPE_QUANTIZATION",
     "Appearance",
+    "ApplyImpulse",
+    "BodyCommands",
     "BodyKind",
     "Box",
     "Button",
@@ -140,10 +146,12 @@ __all__ = [
     "Seated",
     "Separation",
     "SeparationPolicy",
+    "SetVelocity",
     "Socket",
     "Sphere",
     "Spring",
     "SprintSettings",
+    "Teleport",
     "TeleportAim",
     "TrackedDevice",
     "Trail",

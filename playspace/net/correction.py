@@ -51,12 +51,13 @@ from typing import ClassVar
 
 from playspace import spatial
 from playspace.components import Transform
-from playspace.components.physics import CharacterMotion
+from playspace.components.physics import BodyCommands, CharacterMotion
 from playspace.components.rig import PlayerBody, Rig
 from playspace.ecs import Phase, World, system
 from playspace.net.wire import Played
 from playspace.spatial import Vec3
 from playspace.systems.physics import Physics
+from playspace.systems.physics.commands import teleport_body
 from playspace.systems.player.events import BlinkRequested, FloorSnapRequested
 from playspace.systems.player.poses import horizontal, turn_around
 from playspace.systems.sets import FixedSet
@@ -213,6 +214,7 @@ def decide_turn(own: OwnBody, settings: Correction, step: int, host: float) -> f
         TurnCorrected,
         BlinkRequested,
         FloorSnapRequested,
+        BodyCommands,
     ),
 )
 def correct_body(world: World) -> None:
@@ -270,7 +272,7 @@ def _snap(world: World, rig: Rig, own: OwnBody, by: Vec3, rise: float) -> None:
     """Move the body by `by` at once (and up by `rise`, to the host's floor), the origin with
     it across the floor, the view's floor onto the body's, behind a blink."""
     feet = world.get(rig.body, Transform).position
-    world.resource(Physics).teleport(rig.body, feet + by + spatial.vec3(0.0, rise, 0.0))
+    teleport_body(world, rig.body, feet + by + spatial.vec3(0.0, rise, 0.0))
     world.get(rig.body, CharacterMotion).vertical_speed = 0.0
     origin = world.get(rig.origin, Transform)
     origin.position = origin.position + by

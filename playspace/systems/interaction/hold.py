@@ -40,13 +40,21 @@ from playspace import spatial
 from playspace.components import DeviceRole, TrackedDevice, Transform
 from playspace.components.interaction import Grabbable, GrabSettings, Hand, HeldBefore
 from playspace.components.joints import Joint, JointKind
-from playspace.components.physics import BodyKind, Colliders, RigidBody, Sphere
+from playspace.components.physics import (
+    BodyCommands,
+    BodyKind,
+    Colliders,
+    RigidBody,
+    SetVelocity,
+    Sphere,
+)
 from playspace.components.tracking import HandControls
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose
 from playspace.systems.interaction.events import Grabbed, HoverEntered, HoverExited, LetGo
 from playspace.systems.interaction.pullable import Pullable, free_pullable
 from playspace.systems.physics import Physics, joint_line
+from playspace.systems.physics.commands import teleport_body
 from playspace.systems.sets import FixedSet
 
 GRABBABLE_LAYERS = ("props", "held", "ghost", "dropped")
@@ -76,6 +84,7 @@ LEVER_ARM = 0.1
         LetGo,
         HoverEntered,
         HoverExited,
+        BodyCommands,
     ),
 )
 def grab(world: World) -> None:
@@ -287,7 +296,7 @@ def _take(world: World, entity: int, hand: Hand, held: int, far: bool) -> None:
             # into the hand at once, as a teleport: driven there in one step, a kinematic
             # body would sweep what lies in its way aside at tens of metres a second
             at = spatial.compose(world.get(entity, Transform).pose(), hand.offset)
-            world.resource(Physics).teleport(held, at.position, at.rotation)
+            teleport_body(world, held, at.position, at.rotation)
     grabbable.held_by = entity
     world.send(Grabbed(entity, held))
 
@@ -328,7 +337,7 @@ def _let_go(world: World, hand: int, tracked: bool, held: int, offset: Pose) -> 
     grabbable = world.try_get(held, Grabbable)
     if grabbable is None or grabbable.before is None:
         return  # despawned while held: nothing to give back
-    before, physics = grabbable.before, world.resource(Physics)
+    before = grabbable.before
     if world.has(held, Joint):  # it moved by physics all along: it goes on as it moves
         grabbable.held_by, grabbable.before, grabbable.ghost = None, None, False
         world.send(LetGo(hand, held, offset, launch=False))
@@ -349,8 +358,9 @@ def _let_go(world: World, hand: int, tracked: bool, held: int, offset: Pose) -> 
     for part in before.layers:
         parts[part].layer = "dropped"  # until clear of the player's body
     grabbable.dropped = dict(before.layers)
-    physics.teleport(held, start.position, start.rotation)
-    physics.set_velocity(held, spatial.vec3(0.0, 0.0, 0.0), spatial.vec3(0.0, 0.0, 0.0))
+    teleport_body(world, held, start.position, start.rotation)
+    still = spatial.vec3(0.0, 0.0, 0.0)
+    world.resource(BodyCommands).send(SetVelocity(held, still, still))
     world.send(LetGo(hand, held, offset, launch))
 
 
@@ -359,7 +369,7 @@ def _let_go(world: World, hand: int, tracked: bool, held: int, offset: Pose) -> 
     in_set=FixedSet.GRAB,
     after=(grab,),
     reads=(Grabbable, Hand, TrackedDevice, Joint),
-    writes=(Transform, Physics),
+    writes=(Transform, Physics, BodyCommands),
 )
 def hold(world: World) -> None:
     """Move each held object with its hand (aimed at the second hand when two hold it); set
@@ -412,7 +422,7 @@ def _drive(world: World, entity: int, joint: Joint, target: Pose, grip: spatial.
     zero = spatial.vec3(0.0, 0.0, 0.0)
     if joint.kind is JointKind.SLIDER:
         speed = _clamp(_dot(wanted - now, axis) / dt, MAX_DRIVE_SPEED)
-        physics.set_velocity(entity, axis * speed, zero)
+        world.resource(BodyCommands).send(SetVelocity(entity, axis * speed, zero))
         return
     arm_now, arm_wanted = _across(now - anchor, axis), _across(wanted - anchor, axis)
     if min(spatial.length(arm_now), spatial.length(arm_wanted)) > LEVER_ARM:
@@ -425,7 +435,7 @@ def _drive(world: World, entity: int, joint: Joint, target: Pose, grip: spatial.
         angle = math.remainder(2.0 * math.atan2(twist, turn.w), math.tau)
     spin = axis * _clamp(angle / dt, MAX_DRIVE_SPIN)
     lever = physics.center_of_mass(entity) - anchor
-    physics.set_velocity(entity, spatial.cross(spin, lever), spin)
+    world.resource(BodyCommands).send(SetVelocity(entity, spatial.cross(spin, lever), spin))
 
 
 def _dot(a: spatial.Vec3, b: spatial.Vec3) -> float:

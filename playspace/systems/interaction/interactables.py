@@ -28,6 +28,7 @@ from playspace.components.input import HandJoint
 from playspace.components.interactables import Dial, Lever, PushButton
 from playspace.components.interaction import Grabbable, Hand
 from playspace.components.joints import Joint, Spring
+from playspace.components.physics import BodyCommands, SetVelocity
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Vec3
 from playspace.systems.interaction.hold import MAX_DRIVE_SPEED, hold
@@ -83,7 +84,7 @@ INTERACTABLE_EVENTS = (ButtonPressed, ButtonReleased, LeverMoved, DialTurned)
     in_set=FixedSet.GRAB,
     after=(hold,),
     reads=(PushButton, Lever, Grabbable, Hand, TrackedDevice, Transform),
-    writes=(Joint, Physics),
+    writes=(Joint, Physics, BodyCommands),
 )
 def drive_interactables(world: World) -> None:
     """Push buttons with the hands' poke points; spring free levers toward their nearest
@@ -142,7 +143,7 @@ def _push(world: World, entity: int, button: PushButton, joint: Joint, hands: li
     speed = max(
         -MAX_DRIVE_SPEED, min(MAX_DRIVE_SPEED, (target - joint.position) / world.fixed_time.dt)
     )
-    physics.set_velocity(entity, axis * speed, axis * 0.0)
+    world.resource(BodyCommands).send(SetVelocity(entity, axis * speed, axis * 0.0))
 
 
 def _nearest(lever: Lever, joint: Joint) -> int:

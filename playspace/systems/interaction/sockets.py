@@ -24,13 +24,22 @@ from __future__ import annotations
 from playspace import spatial
 from playspace.components import Transform
 from playspace.components.interaction import Grabbable, Hand, HeldBefore
-from playspace.components.physics import BodyKind, Box, Colliders, RigidBody, Sphere
+from playspace.components.physics import (
+    BodyCommands,
+    BodyKind,
+    Box,
+    Colliders,
+    RigidBody,
+    SetVelocity,
+    Sphere,
+)
 from playspace.components.sockets import Socket
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Vec3
 from playspace.systems.interaction.events import Grabbed, LetGo, Returned, Socketed, Unsocketed
 from playspace.systems.interaction.layers import HeldSensors, held_layers
 from playspace.systems.physics import Physics
+from playspace.systems.physics.commands import teleport_body
 from playspace.systems.sets import FixedSet
 
 Found = list[tuple[int, tuple[Socket, Transform]]]
@@ -52,6 +61,7 @@ Found = list[tuple[int, tuple[Socket, Transform]]]
         Socketed,
         Unsocketed,
         Returned,
+        BodyCommands,
     ),
 )
 def sockets(world: World) -> None:
@@ -183,7 +193,7 @@ def _put_in(world: World, entity: int, socket: Socket, obj: int) -> None:
     world.resource(HeldSensors).dropped.discard(obj)  # its layers are the socket's now
     grabbable.socketed_in = entity
     pose = spatial.compose(world.get(entity, Transform).pose(), socket.snap)
-    world.resource(Physics).teleport(obj, pose.position, pose.rotation)
+    teleport_body(world, obj, pose.position, pose.rotation)
     socket.away = 0
     if socket.return_after is not None:
         for _, other in world.each(Socket):
@@ -229,5 +239,5 @@ def give_back(world: World, obj: int, before: HeldBefore | None) -> None:
         parts[part].layer = "dropped"
     grabbable.dropped = dict(before.layers)
     world.resource(HeldSensors).dropped.add(obj)
-    physics = world.resource(Physics)
-    physics.set_velocity(obj, spatial.vec3(0.0, 0.0, 0.0), spatial.vec3(0.0, 0.0, 0.0))
+    still = spatial.vec3(0.0, 0.0, 0.0)
+    world.resource(BodyCommands).send(SetVelocity(obj, still, still))

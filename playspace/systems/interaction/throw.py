@@ -19,6 +19,7 @@ import numpy as np
 from playspace import spatial
 from playspace.components import TrackedDevice, Transform
 from playspace.components.interaction import Grabbable, GrabSettings, Hand
+from playspace.components.physics import BodyCommands, SetVelocity
 from playspace.components.rig import OriginMotion, Rig
 from playspace.ecs import Despawned, Phase, World, system
 from playspace.spatial import Pose, Vec3
@@ -107,13 +108,13 @@ def _jumped(last: Sample, p: Vec3, now: float) -> bool:
     Phase.FIXED,
     in_set=FixedSet.THROW,
     after=(throw_history,),
-    reads=(LetGo, GrabSettings, Grabbable, Hand, Rig, ThrowHistory, TrackedDevice, Transform),
-    writes=(Physics, Released),
+    reads=(LetGo, GrabSettings, Grabbable, Hand, Physics, Rig, ThrowHistory, TrackedDevice),
+    writes=(BodyCommands, Released),
 )
 def throw(world: World) -> None:
     """Launch what was let go this step with the velocity of the hand's recent motion; say
     how each left (at rest, when it was not to be launched)."""
-    physics = world.resource(Physics)
+    commands = world.resource(BodyCommands)
     for let_go in world.read_events(LetGo, reader=throw):
         grabbable = world.try_get(let_go.object, Grabbable)
         if grabbable is None:
@@ -121,7 +122,7 @@ def throw(world: World) -> None:
         linear, angular = spatial.vec3(0.0, 0.0, 0.0), spatial.vec3(0.0, 0.0, 0.0)
         if let_go.launch:
             linear, angular = _launch(world, let_go, grabbable)
-            physics.set_velocity(let_go.object, linear, angular)
+            commands.send(SetVelocity(let_go.object, linear, angular))
         world.send(Released(let_go.hand, let_go.object, linear, angular))
 
 

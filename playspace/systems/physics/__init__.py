@@ -8,7 +8,13 @@ systems keep a Rapier world in step with them. This package is the only place th
 
 from __future__ import annotations
 
-from playspace.components.physics import DEFAULT_LAYERS, GRAVITY, KILL_HEIGHT, FallPolicy
+from playspace.components.physics import (
+    DEFAULT_LAYERS,
+    GRAVITY,
+    KILL_HEIGHT,
+    BodyCommands,
+    FallPolicy,
+)
 from playspace.ecs import World
 from playspace.systems.physics.character import character_colliders, character_move
 from playspace.systems.physics.convert import PhysicsError
@@ -53,6 +59,7 @@ class PhysicsPlugin:
         world.insert_resource(physics)
         world.insert_resource(physics.layers)
         world.insert_resource(physics.surfaces)
+        world.insert_resource(BodyCommands())
         for kind in PHYSICS_EVENTS:
             world.add_event(kind)
         add_fixed_sets(world)

@@ -24,6 +24,8 @@ from playspace.components.physics import (
     GRAVITY,
     KILL_HEIGHT,
     SURFACE,
+    ApplyImpulse,
+    BodyCommand,
     BodyKind,
     Collider,
     Colliders,
@@ -33,6 +35,7 @@ from playspace.components.physics import (
     FallPolicy,
     PreviousTransform,
     RigidBody,
+    SetVelocity,
 )
 from playspace.spatial import FloatArray, Quat, Vec3
 from playspace.systems.physics.convert import PhysicsError, hull_surface, isometry, shared_shape
@@ -155,7 +158,6 @@ class Physics(Queries):
         self.filters = {}
         self.filters_version = self.layers.version
         self.pending_velocity: dict[int, tuple[Vec3, Vec3 | None]] = {}
-        self.commands: list[_Command] = []  # applied before the step (apply_commands)
         # What the systems remember between steps: the query lists last seen (esper returns
         # the same cached list until a structural change) and the bodies that moved.
         self.seen_queries: tuple[object, object] = (None, None)
@@ -522,49 +524,20 @@ class Physics(Queries):
         return body.parts[part].collider.layer
 
     # Commands ----------------------------------------------------------------------------
-    # Things done to a body (moved at once, pushed, set moving) are queued and reach the engine
-    # with the component edits, before the step: one way in, at one point of the step. The
-    # component side (the Transform of a teleported body) changes at once, so the systems
-    # after the caller see where it went.
-
-    def set_velocity(self, entity: int, linear: Vec3, angular: Vec3 | None = None) -> None:
-        """Give a body a velocity (m/s, rad/s), also one spawned this step and not yet built."""
-        if not finite(linear) or (angular is not None and not finite(angular)):
-            raise PhysicsError(f"entity {entity}: velocity must be finite, got {linear}, {angular}")
-        self.commands.append(_SetVelocity(entity, spatial.Vec3(linear), angular))
+    # Things done to a body (moved at once, pushed, set moving) come as BodyCommands and reach
+    # the engine with the component edits, before the step: one way in, at one point of it.
 
     def velocity(self, entity: int) -> tuple[Vec3, Vec3]:
         """A body's linear and angular velocity."""
         rb = self._body(entity).rigid_body
         return spatial.vec3_from(rb.linvel.to_tuple()), spatial.vec3_from(rb.angvel.to_tuple())
 
-    def apply_impulse(self, entity: int, impulse: Vec3) -> None:
-        """Push a body (N s) before the next step."""
-        if not finite(impulse):
-            raise PhysicsError(f"entity {entity}: impulse must be finite, got {impulse}")
-        self._body(entity)
-        self.commands.append(_Impulse(entity, spatial.Vec3(impulse)))
-
-    def teleport(self, entity: int, position: Vec3, rotation: Quat | None = None) -> None:
-        """Move a body at once, with no velocity and no interpolation from where it was: its
-        Transform now, the engine's body before the step."""
-        body = self._body(entity)
-        rotation = body.transform.rotation if rotation is None else spatial.normalize(rotation)
-        if not finite(position):
-            raise PhysicsError(f"entity {entity}: teleport target is not finite: {position}")
-        body.transform.position = spatial.Vec3(position)
-        body.transform.rotation = rotation
-        if body.previous is not None:
-            body.previous.position = spatial.Vec3(position)
-            body.previous.rotation = rotation
-        self.commands.append(_Teleport(entity, spatial.Vec3(position), rotation))
-
-    def apply_commands(self) -> None:
-        """Carry the queued commands out on the engine, in the order they were given."""
-        commands, self.commands = self.commands, []
+    def apply(self, commands: list[BodyCommand]) -> None:
+        """Carry the commands out on the engine, in the order they were sent; one about a
+        body that is gone by now does nothing."""
         for command in commands:
             body = self.bodies.get(command.entity)
-            if isinstance(command, _SetVelocity):
+            if isinstance(command, SetVelocity):
                 self.settling.pop(command.entity, None)  # told how to move: no longer held slow
                 if body is None:
                     self.pending_velocity[command.entity] = (command.linear, command.angular)
@@ -572,45 +545,23 @@ class Physics(Queries):
                     _set_velocity(body, command.linear, command.angular)
             elif body is None:
                 continue  # despawned since
-            elif isinstance(command, _Impulse):
+            elif isinstance(command, ApplyImpulse):
                 push = command.impulse
                 body.rigid_body.apply_impulse((push.x, push.y, push.z))
             else:
                 self.redrawn.append([body])
-                place = isometry(command.position, command.rotation)
+                rotation = command.rotation or body.transform.rotation
+                place = isometry(command.position, rotation)
                 body.rigid_body.position = rp.Isometry3(*place)
                 if body.kind is BodyKind.KINEMATIC:
                     body.rigid_body.set_next_kinematic_position(place)
-                    body.pushed = (spatial.Vec3(command.position), command.rotation)
+                    body.pushed = (spatial.Vec3(command.position), rotation)
 
     def _body(self, entity: int) -> Body:
         try:
             return self.bodies[entity]
         except KeyError:
             raise PhysicsError(f"entity {entity} has no body in the physics world") from None
-
-
-@dataclass(frozen=True, slots=True)
-class _Teleport:
-    entity: int
-    position: Vec3
-    rotation: Quat
-
-
-@dataclass(frozen=True, slots=True)
-class _SetVelocity:
-    entity: int
-    linear: Vec3
-    angular: Vec3 | None
-
-
-@dataclass(frozen=True, slots=True)
-class _Impulse:
-    entity: int
-    impulse: Vec3
-
-
-_Command = _Teleport | _SetVelocity | _Impulse
 
 
 def _set_velocity(body: Body, linear: Vec3, angular: Vec3 | None) -> None:

@@ -20,13 +20,16 @@ from playspace import spatial
 from playspace.components import Transform
 from playspace.components.joints import Joint
 from playspace.components.physics import (
+    BodyCommands,
     BodyKind,
     Colliders,
     FallPolicy,
     PreviousTransform,
     RigidBody,
+    SetVelocity,
 )
 from playspace.ecs import Despawned, Phase, World, system
+from playspace.systems.physics.commands import teleport_body
 from playspace.systems.physics.convert import isometry, read_poses
 from playspace.systems.physics.engine import Body, Physics
 from playspace.systems.physics.events import (
@@ -49,7 +52,7 @@ REDRAWN_KEPT = 256  # lists of bodies kept for late placement before it is told 
     Phase.FIXED,
     in_set=FixedSet.PHYSICS_PREPARE,
     reads=(Despawned, Colliders, RigidBody),
-    writes=(Physics, Transform, PreviousTransform, Joint),
+    writes=(Physics, Transform, PreviousTransform, Joint, BodyCommands),
 )
 def physics_prepare(world: World) -> None:
     """Bring the engine up to date with the components before anything moves this step."""
@@ -60,8 +63,8 @@ def physics_prepare(world: World) -> None:
 
 
 def _bring_up_to_date(world: World, physics: Physics) -> None:
-    """The one way into the engine: new bodies, edited components, joints, then queued
-    commands. Run as the step begins and again just before Rapier steps, so what the systems
+    """The one way into the engine: new bodies, edited components, joints, then the body
+    commands sent. Run as the step begins and again just before Rapier steps, so what the systems
     of the step changed (a grab's kinematic body, a release's velocity) counts in this very step."""
     with_body = world.query(Transform, RigidBody)
     without_body = world.query(Transform, Colliders)
@@ -91,8 +94,10 @@ def _bring_up_to_date(world: World, physics: Physics) -> None:
     if fresh or physics.joints_edited:
         changed |= sync_joints(physics, joints, fresh)
         physics.seen_joints = joints
-    if physics.commands:
-        physics.apply_commands()
+    commands = world.resource(BodyCommands)
+    if commands.queue:
+        sent, commands.queue = commands.queue, []
+        physics.apply(sent)
         changed = True
     if changed:
         physics._engine.update_query_pipeline()
@@ -179,6 +184,7 @@ def _apply_changes(physics: Physics, body: Body, regroup: bool) -> bool:
         SensorEntered,
         SensorExited,
         Quarantined,
+        BodyCommands,
     ),
 )
 def physics_step(world: World) -> None:
@@ -256,7 +262,7 @@ def _report_quarantine(world: World, physics: Physics) -> None:
 @system(
     Phase.FIXED,
     in_set=FixedSet.PHYSICS_WRITEBACK,
-    writes=(Physics, Transform, PreviousTransform, FellOutOfWorld, Joint),
+    writes=(Physics, Transform, PreviousTransform, FellOutOfWorld, Joint, BodyCommands),
 )
 def physics_writeback(world: World) -> None:
     """Copy moving dynamic bodies into their Transforms and joint positions into their
@@ -317,8 +323,9 @@ def _fell(world: World, physics: Physics, body: Body) -> None:
     log.info("physics: entity %d fell below %.1f m", body.entity, physics.kill_height)
     if respawn:
         assert body.spawn is not None
-        physics.teleport(body.entity, *body.spawn)
-        physics.set_velocity(body.entity, spatial.vec3(0, 0, 0), spatial.vec3(0, 0, 0))
+        teleport_body(world, body.entity, *body.spawn)
+        still = spatial.vec3(0, 0, 0)
+        world.resource(BodyCommands).send(SetVelocity(body.entity, still, still))
     else:
         world.despawn(body.entity)
     world.send(FellOutOfWorld(body.entity, position, respawn))

@@ -23,7 +23,7 @@ import math
 
 from playspace import spatial
 from playspace.components import TrackedDevice, Transform
-from playspace.components.physics import CharacterBody, CharacterMotion, Sphere
+from playspace.components.physics import BodyCommands, CharacterBody, CharacterMotion, Sphere
 from playspace.components.rig import (
     Crouch,
     PlayerBody,
@@ -38,6 +38,7 @@ from playspace.ecs import Phase, World, system
 from playspace.spatial import Vec3
 from playspace.systems.input.placement import tracked_world_pose
 from playspace.systems.physics import Layers, Physics
+from playspace.systems.physics.commands import teleport_body
 from playspace.systems.player.events import BlinkRequested, Blocked
 from playspace.systems.player.poses import floor_point, horizontal
 from playspace.systems.sets import FixedSet
@@ -47,7 +48,7 @@ from playspace.systems.sets import FixedSet
     Phase.FIXED,
     in_set=FixedSet.RIG,
     reads=(Rig, RigSettings, TrackedDevice, Crouch, Seated),
-    writes=(CharacterMotion, CharacterBody, PlayerBody, Transform, Physics),
+    writes=(CharacterMotion, CharacterBody, PlayerBody, Transform, Physics, BodyCommands),
 )
 def body_follow(world: World) -> None:
     """Ask each body to go where its player stands."""
@@ -71,11 +72,7 @@ def _follow(world: World, rig: Rig, settings: RigSettings) -> None:
     player = world.get(rig.body, PlayerBody)
     if not player.placed:
         player.placed = True
-        physics = world.resource(Physics)
-        if rig.body in physics.bodies:
-            physics.teleport(rig.body, body.position + wanted)
-        else:  # not in the engine yet: it is made where its Transform says
-            body.position = body.position + wanted
+        teleport_body(world, rig.body, body.position + wanted)  # made there, if not made yet
         wanted = spatial.vec3(0.0, 0.0, 0.0)
     motion.desired = wanted
     body.rotation = spatial.yaw_rotation(spatial.yaw(eyes.rotation))

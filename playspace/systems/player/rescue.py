@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from playspace import spatial
 from playspace.components import TrackedDevice, Transform
-from playspace.components.physics import CharacterMotion
+from playspace.components.physics import BodyCommands, CharacterMotion
 from playspace.components.rig import Rig, RigSettings, SafeGround
 from playspace.components.scene import PlayerStart
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Vec3
 from playspace.systems.input.placement import tracked_world_pose
 from playspace.systems.physics import Physics
+from playspace.systems.physics.commands import teleport_body
 from playspace.systems.player.events import BlinkRequested, FloorSnapRequested, PlayerRescued
 from playspace.systems.player.follow import separation, view_fade
 from playspace.systems.player.poses import floor_point, horizontal
@@ -43,6 +44,7 @@ MARGIN = 2.0  # metres past the level's outermost geometry across the floor: not
         PlayerRescued,
         FloorSnapRequested,
         BlinkRequested,
+        BodyCommands,
     ),
 )
 def keep_in_world(world: World) -> None:
@@ -61,7 +63,7 @@ def keep_in_world(world: World) -> None:
         fallback = start.position if start is not None else spatial.vec3(0.0, 0.0, 0.0)
         back = safe.trail[0] if safe.trail else fallback
         fell = spatial.Vec3(feet)
-        physics.teleport(rig.body, back)
+        teleport_body(world, rig.body, back)
         motion.vertical_speed, motion.grounded = 0.0, True
         origin = world.get(rig.origin, Transform)
         head = world.get(rig.head, TrackedDevice)

@@ -13,13 +13,14 @@ import math
 
 from playspace import spatial
 from playspace.components import TrackedDevice, Transform
-from playspace.components.physics import Capsule, CharacterBody
+from playspace.components.physics import BodyCommands, Capsule, CharacterBody
 from playspace.components.rig import AimProblem, Rig, RigSettings, TeleportAim
 from playspace.components.tracking import HandControls
 from playspace.ecs import World
 from playspace.spatial import Vec3
 from playspace.systems.input.placement import tracked_world_pose
 from playspace.systems.physics import Layers, Physics
+from playspace.systems.physics.commands import teleport_body
 from playspace.systems.player.events import (
     BlinkRequested,
     FloorSnapRequested,
@@ -50,6 +51,7 @@ TELEPORT_ORDER = 10  # after smooth movement; while it aims it takes the step fr
         TeleportRefused,
         FloorSnapRequested,
         BlinkRequested,
+        BodyCommands,
     ),
 )
 def teleport(world: World, rig: Rig, disabled: bool) -> bool:
@@ -141,7 +143,7 @@ def _go(world: World, rig: Rig, settings: RigSettings, target: Vec3) -> None:
     head = world.get(rig.head, TrackedDevice)
     stands = floor_point(tracked_world_pose(origin.pose(), head.pose), settings.neck_offset)
     origin.position = origin.position + horizontal(target - stands)
-    world.resource(Physics).teleport(rig.body, target)
+    teleport_body(world, rig.body, target)
     world.send(FloorSnapRequested(player=rig.player))
     world.send(BlinkRequested(rig.player))
     world.send(Teleported(spatial.Vec3(target), rig.player))

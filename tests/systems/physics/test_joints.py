@@ -12,7 +12,14 @@ from playspace import spatial
 from playspace.components import Transform
 from playspace.components.input import InputFrame
 from playspace.components.joints import Joint, JointKind, Spring
-from playspace.components.physics import Box, Collider, Colliders, RigidBody
+from playspace.components.physics import (
+    BodyCommands,
+    Box,
+    Collider,
+    Colliders,
+    RigidBody,
+    SetVelocity,
+)
 from playspace.components.scene import Grabbable
 from playspace.ecs import World
 from playspace.systems.physics import PhysicsError
@@ -50,7 +57,9 @@ def test_a_hinge_swings_to_its_limit_and_reports_its_angle() -> None:
         Joint(JointKind.HINGE, anchor=spatial.vec3(-0.4, 0, 0), limits=(0.0, 1.2)),
     )
     world.step(1)
-    physics(world).set_velocity(door, spatial.vec3(0, 0, -0.8), spatial.vec3(0, 2.0, 0))
+    world.resource(BodyCommands).send(
+        SetVelocity(door, spatial.vec3(0, 0, -0.8), spatial.vec3(0, 2.0, 0))
+    )
     world.step(120)
     joint = world.get(door, Joint)
     centre = world.get(door, Transform).position
@@ -78,7 +87,7 @@ def test_a_slider_between_two_bodies_and_its_removal_with_either() -> None:
         Joint(JointKind.SLIDER, to=base, axis=spatial.vec3(1, 0, 0), limits=(-0.2, 0.3)),
     )
     world.step(1)
-    physics(world).set_velocity(box, spatial.vec3(2.0, 1.0, 0.0))
+    world.resource(BodyCommands).send(SetVelocity(box, spatial.vec3(2.0, 1.0, 0.0)))
     world.step(90)
     joint = world.get(box, Joint)
     assert joint.position == pytest.approx(0.3, abs=0.01)
@@ -91,7 +100,7 @@ def test_a_slider_between_two_bodies_and_its_removal_with_either() -> None:
     world.despawn(base)
     world.step(1)
     assert len(physics(world).joints) == 1 and physics(world).joints[box].handle is None
-    physics(world).set_velocity(box, spatial.vec3(2.0, 0.0, 0.0))
+    world.resource(BodyCommands).send(SetVelocity(box, spatial.vec3(2.0, 0.0, 0.0)))
     world.step(45)
     assert joint.position == pytest.approx(0.3, abs=0.01)  # no longer written: no joint
     assert world.get(box, Transform).position.x > 1.5  # free of its limit

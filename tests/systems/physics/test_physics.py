@@ -12,6 +12,8 @@ import pytest
 from playspace import spatial
 from playspace.components import Transform
 from playspace.components.physics import (
+    ApplyImpulse,
+    BodyCommands,
     BodyKind,
     Box,
     Capsule,
@@ -23,6 +25,7 @@ from playspace.components.physics import (
     Parts,
     PreviousTransform,
     RigidBody,
+    SetVelocity,
     Sphere,
     TriangleMesh,
 )
@@ -40,6 +43,7 @@ from playspace.systems.physics import (
     SensorExited,
     convert,
 )
+from playspace.systems.physics.commands import teleport_body
 from playspace.systems.sets import FixedSet
 from tests.physics_helpers import ball, floor, physics, physics_world, static
 
@@ -312,7 +316,7 @@ def test_sensor_enter_and_exit_in_order_with_entities() -> None:
     entered, exited = collect(world, SensorEntered), collect(world, SensorExited)
     mover = ball(world, spatial.vec3(-2, 0, 0))
     world.step(1)
-    physics(world).set_velocity(mover, spatial.vec3(3.0, 0, 0))
+    world.resource(BodyCommands).send(SetVelocity(mover, spatial.vec3(3.0, 0, 0)))
     world.step(150)
     assert entered == [SensorEntered(zone, mover, 0, 0)]
     assert exited == [SensorExited(zone, mover, 0, 0)]
@@ -416,7 +420,7 @@ def shots_through_a_thin_wall(ccd: bool) -> int:
         )
         shot = ball(world, spatial.vec3(start, 0, 0), radius=0.01, mass=0.01, ccd=ccd)
         world.step(1)
-        physics(world).set_velocity(shot, spatial.vec3(30.0, 0, 0))
+        world.resource(BodyCommands).send(SetVelocity(shot, spatial.vec3(30.0, 0, 0)))
         world.step(30)
         through += world.get(shot, Transform).position.x > 1.0
     return through
@@ -503,10 +507,13 @@ def test_velocity_and_impulse_commands_reject_non_finite_input() -> None:
     world = physics_world()
     b = ball(world, spatial.vec3(0, 1, 0))
     world.step(1)
-    with pytest.raises(PhysicsError, match="velocity must be finite"):
-        physics(world).set_velocity(b, spatial.vec3(math.nan, 0, 0))
-    with pytest.raises(PhysicsError, match="impulse must be finite"):
-        physics(world).apply_impulse(b, spatial.vec3(0, math.inf, 0))
+    with pytest.raises(ValueError, match=f"entity {b}: velocity must be finite"):
+        SetVelocity(b, spatial.vec3(math.nan, 0, 0))
+    with pytest.raises(ValueError, match=f"entity {b}: impulse must be finite"):
+        ApplyImpulse(b, spatial.vec3(0, math.inf, 0))
+    with pytest.raises(ValueError, match=f"entity {b}: teleport position must be finite"):
+        teleport_body(world, b, spatial.vec3(0, math.nan, 0))
+    assert spatial.length(world.get(b, Transform).position - spatial.vec3(0, 1, 0)) < 0.01
     with pytest.raises(PhysicsError, match="entity 99 has no body"):
         physics(world).velocity(99)
 
