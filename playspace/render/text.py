@@ -234,7 +234,7 @@ class TextPass:
             return
         quads = [self._label_quads(view)] if self._labels else []
         if self._screen is not None:
-            quads.append(_screen_quad(self._screen, view.projection))
+            quads.append(_screen_quad(self._screen, view))
         self._buffer.write(np.concatenate(quads).astype(np.float32).tobytes())
         ctx, program = self.ctx, self.program
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.BLEND)
@@ -316,16 +316,16 @@ def _with_uvs(corners: FloatArray) -> FloatArray:
     return np.concatenate([corners, uvs], axis=2).reshape(-1, VERTEX_FLOATS)
 
 
-def _screen_quad(placed: _Placed, projection: FloatArray) -> FloatArray:
+def _screen_quad(placed: _Placed, view: View) -> FloatArray:
     """The screen text's quad in the eye's own frame, its top left corner at the view's top
-    left (no further out than SCREEN_MAX_ANGLE) less a margin: the same direction for both
-    eyes of a headset."""
-    p = projection
-    left = float((p[0, 2] - 1.0) / p[0, 0])  # the tangent of the view's left edge
-    top = float((p[1, 2] + 1.0) / p[1, 1])
+    left (no further out than SCREEN_MAX_ANGLE, and below the window's own text,
+    ``view.clear_top``) less a margin: the same direction for both eyes of a headset."""
+    p = view.projection
+    left = float((p[0, 2] - 1.0) / p[0, 0])  # the tangents of the view's edges
+    bottom, top = float((p[1, 2] - 1.0) / p[1, 1]), float((p[1, 2] + 1.0) / p[1, 1])
     limit = math.tan(SCREEN_MAX_ANGLE)
     x0 = max(left, -limit) + SCREEN_MARGIN
-    y1 = min(top, limit) - SCREEN_MARGIN
+    y1 = min(top - view.clear_top * (top - bottom), limit) - SCREEN_MARGIN
     width, height = placed.extent
     x1, y0 = x0 + width, y1 - height
     d = SCREEN_DISTANCE
