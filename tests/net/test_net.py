@@ -7,6 +7,7 @@ import io
 import itertools
 import json
 import math
+import os
 import socket
 import struct
 import subprocess
@@ -231,6 +232,31 @@ def test_a_late_joiner_gets_the_current_state_by_query() -> None:
     finally:
         client.close()
         host.close()
+
+
+def test_zenoh_s_own_lines_are_quiet_unless_asked_for_and_then_plain_text() -> None:
+    """A host that cannot listen (the port is taken) says so in one line of its own; Zenoh's
+    own lines about it show only with RUST_LOG, and never with raw color codes."""
+    quiet = {k: v for k, v in os.environ.items() if k not in ("RUST_LOG", "NO_COLOR")}
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        endpoint = f"tcp/127.0.0.1:{taken.getsockname()[1]}"
+
+        def host(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+            return subprocess.run(
+                _command("host", SNOWBALL, "--session", "t", "--listen", endpoint),
+                capture_output=True, text=True, timeout=60, cwd=ROOT, check=False, env=env,
+            )  # fmt: skip
+
+        runs = {False: host(quiet), True: host({**quiet, "RUST_LOG": "warn"})}
+    for run in runs.values():
+        assert run.returncode == 2 and "playspace host: cannot open the network session" in (
+            run.stderr
+        )
+        assert "\x1b[" not in run.stdout + run.stderr
+    assert "zenoh" not in runs[False].stdout
+    assert "Unable to open listener" in runs[True].stdout  # Zenoh's own, asked for
 
 
 def test_the_input_queue_restores_order_fills_losses_and_catches_up() -> None:
