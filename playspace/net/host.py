@@ -236,7 +236,8 @@ class Host:
     answer to a late joiner's query) carries them all. Each step's events, as the host's
     telemetry records them, go to every client reliably. `telemetry` and `record` write what
     the world did and the input each step saw. :meth:`run` steps in real time; :meth:`step`
-    steps once (tests, benchmarks). `say` hears who joined, who was refused and who left.
+    steps once (tests, benchmarks). `say` hears who joined, who was refused and who left, at
+    the match's own time (seconds of fixed steps, and the step: as telemetry counts them).
     `players` is how many seats there are (see the module). With `play`, the host's own player
     (`name`) sits in seat 0, driven by that source (see the module).
     """
@@ -390,8 +391,9 @@ class Host:
             if player in self.waiting:
                 self.refused["full"] += 1
                 said.append(f"refused {player}: all {self.players} seats taken")
+        clock = self.world.fixed_time  # read on Zenoh's thread: a log line's time, no more
         for line in said:
-            self.say(f"{line} at {time.time():.3f}")
+            self.say(f"{line} at {clock.elapsed:.2f} s (step {clock.step})")
 
     def _seat(self, player: str, index: int) -> None:
         """Seat `player` at `index` (the lock held): seat 0 drives the first rig at once, the
