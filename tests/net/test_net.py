@@ -42,6 +42,7 @@ from playspace.net import (
     Played,
     RemoteDrawn,
     RemoteView,
+    Standing,
     State,
     WireError,
     decode_input,
@@ -277,6 +278,95 @@ def test_the_host_says_who_came_and_went_at_the_match_s_own_time() -> None:
         "joined bob at 0.00 s (step 0)",
         "seated bob in seat 0 at 0.00 s (step 0)",
         "left bob at 1.00 s (step 90)",
+    ]
+
+
+def test_a_joiner_past_the_seats_hears_its_place_in_the_queue_and_when_it_gets_a_seat() -> None:
+    """On a host of one seat, Ann sits; Ben and Cy wait, told their places (1 and 2); when
+    Ann leaves, Ben hears he has the seat, and Cy that she is next."""
+    endpoint = _endpoint()
+    host = Host(SNOWBALL, Network("t", listen=[endpoint]), players=1)
+    heard: dict[str, list[str]] = {"ann": [], "ben": [], "cy": []}
+    clients: dict[str, Client] = {}
+    stop = False
+    hosting = threading.Thread(target=lambda: paced(host.step, 90.0, None, lambda: stop))
+    try:
+        hosting.start()
+        standing = {}
+        for name in heard:  # one after the other: the queue's order
+            client = clients[name] = Client(Network("t", connect=[endpoint]), name,
+                                            say=heard[name].append)  # fmt: skip
+            client.wait_for_host()
+            standing[name] = client.wait_for_seat(10.0)
+        assert standing == {
+            "ann": Standing(number=0), "ben": Standing(place=1), "cy": Standing(place=2)
+        }  # fmt: skip
+        clients.pop("ann").close()
+        _wait(lambda: heard["ben"] and heard["cy"], 10.0)
+        assert clients["ben"].standing == Standing(number=0)
+    finally:
+        stop = True
+        hosting.join()
+        for client in clients.values():
+            client.close()
+        host.close()
+    assert heard == {
+        "ann": [],
+        "ben": ["ben has a seat now: player 0"],
+        "cy": ["cy waits for a seat: number 1 in the queue now"],
+    }
+
+
+def test_the_queue_for_a_seat_travels_in_full_states_and_an_older_host_says_none() -> None:
+    full = State(3, 0.1, {}, seated={0: "ann"}, waiting=("ben", "cy"))
+    assert decode_state(encode_state(full)).waiting == ("ben", "cy")
+    older = encode_state(replace(full, waiting=None))  # a host before the queue was sent
+    assert b"waiting" not in older and decode_state(older).waiting is None
+    hostile = encode_state(replace(full, waiting=("ben", 7)))  # type: ignore[arg-type]
+    with pytest.raises(WireError, match="waiting must be a list of strings"):
+        decode_state(hostile)
+    view = RemoteView()
+    view.add(full, arrived=0.0)
+    view.add(State(4, 0.2, {}, full=False), arrived=0.1)  # not full: says nothing of seats
+    assert view.waiting == ("ben", "cy") and view.seated == {0: "ann"}
+
+
+@pytest.mark.slow
+def test_playspace_join_says_it_waits_for_a_seat_and_when_it_gets_one() -> None:
+    """`playspace join` past the host's seats is not told it joined as if seated: it says
+    it waits, its place in the queue, and when the seat is its."""
+    endpoint = _endpoint()
+    host = Host(SNOWBALL, Network("t", listen=[endpoint]), players=1)
+    peer = _peer(endpoint)
+    stop = False
+    hosting = threading.Thread(target=lambda: paced(host.step, 90.0, None, lambda: stop))
+    join = None
+    said: list[str] = []
+    try:
+        hosting.start()
+        ann = peer.liveliness().declare_token("playspace/t/players/ann")
+        _wait(lambda: "ann" in host.seats)
+        join = subprocess.Popen(
+            _command("join", SNOWBALL, "--session", "t", "--connect", endpoint, "--player",
+                     "ben", "--trace", TRACE),
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
+        )  # fmt: skip
+        assert join.stdout is not None
+        said.append(join.stdout.readline().strip())
+        ann.undeclare()  # type: ignore[no-untyped-call]
+        said.append(join.stdout.readline().strip())
+    finally:
+        if join is not None:
+            join.kill()
+            join.wait()
+        stop = True
+        hosting.join()
+        peer.close()  # type: ignore[no-untyped-call]
+        host.close()
+    assert said == [
+        "joined session 't' as ben, without a seat: every seat is taken; you wait for one, "
+        "number 1 in the queue",
+        "ben has a seat now: player 0",
     ]
 
 
