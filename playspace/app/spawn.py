@@ -6,7 +6,7 @@ part ``i`` being step ``i`` counted from 0 at the bottom. Props are dynamic bodi
 ones (a ``Mover`` moves those with a ``path``: a lift), opponents kinematic ones that stay where
 their Transform puts them. A climbable box or prop is marked ``Climbable``. An entity whose
 table said how it looks (or whose glTF mesh has a material) also gets a :class:`Appearance`; one
-that said nothing gets none, so the renderer draws it in its kind's colour. An Appearance is for the
+that said nothing gets none, so the renderer draws it in its kind's color. An Appearance is for the
 renderer only: physics and telemetry never read it.
 """
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playspace.cli.common import add_match_options, has_display, headset, os_error
 from playspace.loops.stopping import INTERRUPTED
+
+if TYPE_CHECKING:
+    from playspace.net.client import Standing
 
 
 def add(commands: Any) -> None:
@@ -45,6 +48,20 @@ def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return os_error("playspace join", error)
 
 
+def _joined(session: str, player: str, standing: Standing) -> str:
+    """The line that says the player is in the match, and whether they have a seat: a joiner
+    past the host's seats plays on, unseen, until one is free."""
+    said = f"joined session {session!r} as {player}"
+    if standing.number is not None:
+        return f"{said}, seated: player {standing.number}"
+    if standing.place is not None:
+        return (
+            f"{said}, without a seat: every seat is taken; you wait for one, number "
+            f"{standing.place} in the queue"
+        )
+    return f"{said}; the host has not said whether you have a seat"
+
+
 def _join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Play in a match: a trace headless with --trace, in the headset with --vr, else the
     preview window."""
@@ -63,10 +80,10 @@ def _join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             parser.error(f"--impair expects MS,LOSS (150,0.1), got {args.impair!r}")
         impairment = Impairment(delay / 1000.0, loss, args.seed)
     network = Network(args.session, args.listen or [], args.connect or [DEFAULT_ENDPOINT])
-    client = Client(network, args.player, impairment)
+    client = Client(network, args.player, impairment, say=lambda line: print(line, flush=True))
     try:
         client.wait_for_host()
-        print(f"joined session {args.session!r} as {args.player}", flush=True)
+        print(_joined(args.session, args.player, client.wait_for_seat()), flush=True)
         if args.vr:
             options = {
                 "seconds": args.seconds,

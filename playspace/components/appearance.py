@@ -5,7 +5,7 @@ Scene files say the same keys on any shape (``color``, ``texture``, ``roughness`
 own. A game changes how an entity looks by replacing its ``Appearance``
 (``world.add(entity, Appearance(...))``). A ``Appearance`` is frozen, so a change is always a
 replacement, which the renderer sees as the world's structure changing; editing fields in place
-would go unseen. An entity without one is drawn in its kind's colour from the renderer's
+would go unseen. An entity without one is drawn in its kind's color from the renderer's
 palette.
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 class Appearance:
     """A metallic-roughness surface, as glTF 2.0 defines one.
 
-    `color` is the base colour, linear RGBA in [0, 1] (alpha below 1 is drawn opaque: the
+    `color` is the base color, linear RGBA in [0, 1] (alpha below 1 is drawn opaque: the
     renderer has no sorted transparency); `texture` an image file multiplied into it, sampled
     with the mesh's uvs (a primitive's uvs span each face); `roughness` and `metallic` in
     [0, 1]; `emissive` linear RGB, 0 or more, light the surface gives off whatever lights it

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from playspace.components.renamed import renamed_fields
 from playspace.spatial import FloatArray
 
 
@@ -13,17 +14,18 @@ def _no_lines() -> FloatArray:
     return np.zeros((0, 2, 3), dtype=np.float32)
 
 
-def _no_colours() -> FloatArray:
+def _no_colors() -> FloatArray:
     return np.zeros((0, 4), dtype=np.float32)
 
 
+@renamed_fields(colours="colors")
 @dataclass(slots=True)
 class PhysicsDebug:
     """A resource: whether the physics shapes and contacts are drawn over the scene (the
     preview's key and the command's option switch `shown`), and what to draw.
 
     While `shown`, the physics package fills `lines` ((N, 2, 3) float32 segment end points,
-    world space, metres) and `colours` ((N, 4) float32 linear RGBA, one per segment) once a
+    world space, metres) and `colors` ((N, 4) float32 linear RGBA, one per segment) once a
     frame, from the engine as the last fixed step left it: every collider's outline (fixed,
     dynamic, kinematic and sensors alike) and, with `contacts`, each contact point's normal
     and depth. While hidden they are empty and nothing is computed.
@@ -32,4 +34,4 @@ class PhysicsDebug:
     shown: bool = False
     contacts: bool = True
     lines: FloatArray = field(default_factory=_no_lines)
-    colours: FloatArray = field(default_factory=_no_colours)
+    colors: FloatArray = field(default_factory=_no_colors)

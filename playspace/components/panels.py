@@ -27,7 +27,7 @@ class Panel:
     `resolution` pixels; `content` names its interface in the ``PanelContent`` registry.
 
     `font_size` is in the panel's pixels (20 px on a 0.6 m panel of 600 px is 2 cm text,
-    easy to read at arm's length); `background` is the colour behind the widgets. A panel that
+    easy to read at arm's length); `background` is the color behind the widgets. A panel that
     is not `visible` is neither drawn nor hit.
     """
 
@@ -112,7 +112,7 @@ class DrawCommand:
     count: int
 
 
-VERTEX_BYTES = 20  # a vertex: position (2 float32, pixels), uv (2 float32), colour (4 uint8)
+VERTEX_BYTES = 20  # a vertex: position (2 float32, pixels), uv (2 float32), color (4 uint8)
 
 
 @dataclass(slots=True)

@@ -253,9 +253,9 @@ class _Gltf:
         return parsed
 
     def texture(self, info: object, where: str) -> Path | None:
-        """The image file of a material's base colour texture: the file beside the glTF, or
+        """The image file of a material's base color texture: the file beside the glTF, or
         the embedded image written to the cache. None for one that only an extension (KTX2,
-        WebP) supplies: the renderer draws such a surface in the colour alone."""
+        WebP) supplies: the renderer draws such a surface in the color alone."""
         named_by = f"{where}.pbrMetallicRoughness.baseColorTexture.index"
         index = info.get("index") if isinstance(info, dict) else None
         texture = self.item("textures", index, named_by)

@@ -8,7 +8,7 @@ swapchains reuse a few images.
 
 Two things make an eye match the preview and help the compositor:
 
-- **sRGB.** The loop takes a ``GL_SRGB8_ALPHA8`` colour image whenever the runtime offers
+- **sRGB.** The loop takes a ``GL_SRGB8_ALPHA8`` color image whenever the runtime offers
   one; the compositor reads it through sRGB decoding (it works in linear light). The renderer
   shades in linear light and its shaders write sRGB-encoded values, with GL's own encoding
   (``GL_FRAMEBUFFER_SRGB``) off, so an eye holds the same bytes as the preview and the
@@ -51,12 +51,12 @@ def _gl() -> Any:
 
 
 def eye_framebuffer(ctx: moderngl.Context, target: EyeTarget) -> moderngl.Framebuffer:
-    """A framebuffer drawing into `target`'s colour image and, when it has one, its depth
+    """A framebuffer drawing into `target`'s color image and, when it has one, its depth
     image (else into a depth renderbuffer of its own)."""
     size = (target.width, target.height)
-    colour = ctx.external_texture(target.color_texture, size, 4, 0, "f1")
+    color = ctx.external_texture(target.color_texture, size, 4, 0, "f1")
     stand_in = ctx.depth_renderbuffer(size)  # the eye's own depth, when it has no depth image
-    framebuffer = ctx.framebuffer([colour], stand_in)
+    framebuffer = ctx.framebuffer([color], stand_in)
     if target.depth_texture is None:
         return framebuffer
     gl, bound = _gl(), ctx.fbo

@@ -3,7 +3,15 @@ that play their own rig locally, the messages between them. The only package tha
 zenoh; a run without networking never loads it.
 """
 
-from playspace.net.client import Client, Impairment, RemoteDrawn, RemoteView, draw_remote, play
+from playspace.net.client import (
+    Client,
+    Impairment,
+    RemoteDrawn,
+    RemoteView,
+    Standing,
+    draw_remote,
+    play,
+)
 from playspace.net.correction import BodyCorrected, Correction, OwnBody, TurnCorrected
 from playspace.net.host import Host, InputQueue
 from playspace.net.session import DEFAULT_ENDPOINT, NetError, Network
@@ -33,6 +41,7 @@ __all__ = [
     "Played",
     "RemoteDrawn",
     "RemoteView",
+    "Standing",
     "State",
     "TurnCorrected",
     "WireError",

@@ -145,6 +145,7 @@ class RemoteView:
     states: deque[tuple[float, State]] = field(default_factory=lambda: deque(maxlen=128))
     names: dict[int, str] = field(default_factory=dict)  # the host's bodies' names
     seated: dict[int, str] | None = None  # the seated players' names by number (None: unknown)
+    waiting: tuple[str, ...] | None = None  # who waits for a seat, in order (None: not said)
     refused: int = 0  # state messages that were not one
     offsets: deque[float] = field(default_factory=lambda: deque(maxlen=OFFSETS))
     eased: float | None = None  # the delay now, moving toward the target
@@ -160,6 +161,8 @@ class RemoteView:
             self.names = state.names
         if state.seated is not None:
             self.seated = state.seated
+        if state.waiting is not None:
+            self.waiting = state.waiting
         if self.states and state.time <= self.states[-1][1].time:
             return  # overtaken: a newer state is here already
         if not state.full and self.states:
@@ -207,6 +210,21 @@ class RemoteView:
         return self.states[-1][1].score if self.states else None
 
 
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """Where a player stands in the match, as the host's newest full state says: their player
+    `number` once seated; else their `place` in the queue for a seat (1: the next to get
+    one); both None while the host has not said (it has not seen them yet, or is older than
+    the queue on the wire)."""
+
+    number: int | None = None
+    place: int | None = None
+
+    @property
+    def known(self) -> bool:
+        return self.number is not None or self.place is not None
+
+
 class _Sender:
     """Each new step's frame, numbered from 1, to the host (a :class:`Recorder`'s sink)."""
 
@@ -228,6 +246,8 @@ class Client:
     `impairment` (tests) delays, reorders and drops the input going up and the state coming
     down, and delays the events (reliable: none lost). An `observer` watches without a rig: it
     is present under ``observers/`` instead of ``players/``, so it never takes the host's seat.
+    After :meth:`wait_for_seat`, `say` hears each change of the player's :class:`Standing`:
+    a seat taken, a place in the queue for one.
     A player's client corrects its own body where the host's disagrees, as `correction` says
     (:mod:`playspace.net.correction`; the defaults when None).
     """
@@ -240,10 +260,13 @@ class Client:
         *,
         observer: bool = False,
         correction: Correction | None = None,
+        say: Callable[[str], None] = lambda line: None,
     ) -> None:
         self.network = network
         self.player = check_name(player, "player")
         self.observer = observer
+        self.say = say
+        self._told: Standing | None = None  # the standing last said; None before wait_for_seat
         self.correction = correction if correction is not None else Correction()
         self.ticket = os.urandom(TICKET)
         self.remote = RemoteView()
@@ -314,20 +337,25 @@ class Client:
         with self._lock:
             self.received += len(data)
             self.remote.add(state, arrived)
-            seated = self.remote.seated or {}
-            number = next((n for n, name in seated.items() if name == self.player), None)
+            news = self._news()
+            number = self._standing().number
             seen = state.players.get(number) if number is not None else None
-            if seen is None:
-                return
-            said = seen.feet is not None or seen.turn is not None
-            if said and (self._body is None or seen.echo > self._body.echo):
-                self._body = seen
-            if seen.echo > self._echoed:
-                self._echoed = seen.echo
-                sent = self._stamps.get(seen.echo)
-                if sent is not None:
-                    self.round_trips.append(arrived - sent)
-                    self.host_held.append(seen.held)
+            if seen is not None:
+                self._heard(seen, arrived)
+        if news is not None:
+            self.say(news)
+
+    def _heard(self, seen: Played, arrived: float) -> None:
+        """The host's word on this player's input and body (the lock held)."""
+        said = seen.feet is not None or seen.turn is not None
+        if said and (self._body is None or seen.echo > self._body.echo):
+            self._body = seen
+        if seen.echo > self._echoed:
+            self._echoed = seen.echo
+            sent = self._stamps.get(seen.echo)
+            if sent is not None:
+                self.round_trips.append(arrived - sent)
+                self.host_held.append(seen.held)
 
     def _take_events(self, data: bytes) -> None:
         try:
@@ -358,6 +386,43 @@ class Client:
         with self._lock:
             seated = self.remote.seated
             return None if seated is None else self.player in seated.values()
+
+    def _standing(self) -> Standing:
+        """The player's standing as the newest full states say (the lock held)."""
+        seated, waiting = self.remote.seated or {}, self.remote.waiting or ()
+        number = next((n for n, name in seated.items() if name == self.player), None)
+        if number is not None:
+            return Standing(number=number)
+        return Standing(place=waiting.index(self.player) + 1 if self.player in waiting else None)
+
+    def _news(self) -> str | None:
+        """A line for `say` when the standing changed since it was last said (the lock held)."""
+        standing = self._standing()
+        if self._told is None or not standing.known or standing == self._told:
+            return None
+        self._told = standing
+        if standing.number is not None:
+            return f"{self.player} has a seat now: player {standing.number}"
+        return f"{self.player} waits for a seat: number {standing.place} in the queue now"
+
+    @property
+    def standing(self) -> Standing:
+        """Where this player stands in the match: seated, waiting for a seat, or not said."""
+        with self._lock:
+            return self._standing()
+
+    def wait_for_seat(self, timeout: float = 3.0) -> Standing:
+        """Block until the host says whether this player has a seat, or `timeout` seconds
+        pass (an older host never says who waits); the standing then. From now on `say`
+        hears each change."""
+        end = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                standing = self._standing()
+                if standing.known or time.monotonic() >= end:
+                    self._told = standing
+                    return standing
+            time.sleep(0.02)
 
     def host_body(self) -> Played | None:
         """The host's newest word on the player's body: the input step it had played, and

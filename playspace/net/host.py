@@ -5,7 +5,8 @@ drives the world's first rig (player 0, created with the world), each later one 
 own, added through the :class:`~playspace.systems.player.Roster` at the next fixed step's
 start, where the scene puts them (:func:`~playspace.scene.player_start_for`: its ``[[spawn]]``
 tables in order, else beside the first). A joiner past the limit waits without a seat (its
-input refused as ``unseated``, and counted once as ``full``) and takes the first seat freed.
+input refused as ``unseated``, and counted once as ``full``), its place in the queue told in
+every full state, and takes the first seat freed.
 A seated player who leaves or vanishes frees their seat: their rig is removed through the
 roster, except the world's first, which stands (the standing frame) until someone takes
 seat 0 again.
@@ -236,7 +237,8 @@ class Host:
     answer to a late joiner's query) carries them all. Each step's events, as the host's
     telemetry records them, go to every client reliably. `telemetry` and `record` write what
     the world did and the input each step saw. :meth:`run` steps in real time; :meth:`step`
-    steps once (tests, benchmarks). `say` hears who joined, who was refused and who left.
+    steps once (tests, benchmarks). `say` hears who joined, who was refused and who left, at
+    the match's own time (seconds of fixed steps, and the step: as telemetry counts them).
     `players` is how many seats there are (see the module). With `play`, the host's own player
     (`name`) sits in seat 0, driven by that source (see the module).
     """
@@ -310,6 +312,7 @@ class Host:
         self._names: dict[int, str] = {}
         self._moved: dict[int, int] = {}  # entity: the state count when it last moved
         self._seated: dict[int, str] = {}  # seated players' names by number, as last gathered
+        self._waiting: tuple[str, ...] = ()  # those waiting for a seat, as last sent
         self._states = 0
         self._latest = State(0, 0.0, {})
         self._first = self.world.resource(PlayerStart)
@@ -390,8 +393,9 @@ class Host:
             if player in self.waiting:
                 self.refused["full"] += 1
                 said.append(f"refused {player}: all {self.players} seats taken")
+        clock = self.world.fixed_time  # read on Zenoh's thread: a log line's time, no more
         for line in said:
-            self.say(f"{line} at {time.time():.3f}")
+            self.say(f"{line} at {clock.elapsed:.2f} s (step {clock.step})")
 
     def _seat(self, player: str, index: int) -> None:
         """Seat `player` at `index` (the lock held): seat 0 drives the first rig at once, the
@@ -436,8 +440,11 @@ class Host:
         """A late joiner's query: the newest state, full."""
         with self.lock:
             latest, poses, names, seated = self._latest, self._poses, self._names, self._seated
+            waiting = tuple(self.waiting)
         if latest.step:
-            full = replace(latest, bodies=poses, full=True, names=names, seated=seated)
+            full = replace(
+                latest, bodies=poses, full=True, names=names, seated=seated, waiting=waiting
+            )
             query.reply(query.key_expr, encode_state(full))
 
     def step(self) -> None:
@@ -474,12 +481,14 @@ class Host:
 
     def _publish(self, step: int, now: float) -> None:
         """Gather the moving bodies, and send those that moved lately (all on a keyframe, and
-        whenever a player came, went or changed their name)."""
+        whenever a player came, went or changed their name, or the queue for a seat changed:
+        a full state says who sits and who waits)."""
         world = self.world
         self._states += 1
         count = self._states
         with self.lock:
             seats = [seat for seat in self.seats.values() if seat.number is not None]
+            waiting = tuple(self.waiting)
         seated = {seat.number: seat.player for seat in seats if seat.number is not None}
         if self.name is not None:
             seated[0] = self.name
@@ -490,7 +499,7 @@ class Host:
             if was is None or was.position != pose.position or was.rotation != pose.rotation:
                 moved[entity] = count
         full = count % self.keyframe_every == 1 or self.keyframe_every == 1
-        if full or names != self._names:
+        if full or names != self._names or waiting != self._waiting:
             sent = poses
         else:
             sent = {e: p for e, p in poses.items() if count - moved[e] < REPEAT}
@@ -500,8 +509,10 @@ class Host:
         state = State(
             step, now, sent, score, full, names if full else None,
             {n: seen for n, seen in players.items() if n is not None}, seated if full else None,
+            waiting if full else None,
         )  # fmt: skip
         data = encode_state(state)
+        self._waiting = waiting
         with self.lock:
             self._poses, self._names, self._latest, self._seated = poses, names, state, seated
         for entity in [e for e in moved if e not in poses]:

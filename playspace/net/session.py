@@ -11,11 +11,17 @@ Every key of a match sits under ``playspace/<session>/``:
 Sessions are peers that listen and connect on the endpoints given, with multicast and gossip
 scouting off: a match reaches only the machines it names (a test stays on loopback). A link's
 lease is one second, so a client that hangs without closing its socket is gone within two.
+
+Zenoh's own log lines are off unless ``RUST_LOG`` (Zenoh's variable: ``RUST_LOG=warn``) asks
+for them, and then plain text on standard output, in Zenoh's own format: the Python binding
+writes them itself, with no way into Python's logging, and in color codes unless told not to.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -63,11 +69,29 @@ class Network:
         config.insert_json5("scouting/multicast/enabled", "false")
         config.insert_json5("scouting/gossip/enabled", "false")
         config.insert_json5("transport/link/tx/lease", str(LEASE_MS))
-        zenoh.init_log_from_env_or("error")
+        _zenoh_log()
         try:
             return zenoh.open(config)
         except zenoh.ZError as error:
             raise NetError(f"cannot open the network session: {error}") from None
+
+
+@functools.cache
+def _zenoh_log() -> None:
+    """Let Zenoh log when ``RUST_LOG`` asks, once a process, before its first session (so no
+    Zenoh thread reads the environment while it changes): ``NO_COLOR`` while its formatter is
+    made keeps raw color codes out of a terminal's scrollback and out of files."""
+    if not os.environ.get("RUST_LOG"):
+        return
+    before = os.environ.get("NO_COLOR")
+    os.environ["NO_COLOR"] = "1"
+    try:
+        zenoh.init_log_from_env_or("error")  # what RUST_LOG says; errors were it unreadable
+    finally:
+        if before is None:
+            del os.environ["NO_COLOR"]
+        else:
+            os.environ["NO_COLOR"] = before
 
 
 def paced(

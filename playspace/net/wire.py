@@ -13,8 +13,10 @@ stamp, echoed: the client measures its input's round trip), how long it waited t
 where that player's body stood after it and which way their origin faced (its feet, 12
 bytes, and its turn, 4: the client corrects its own body and turn by them,
 :mod:`playspace.net.correction`); the poses of the moving bodies; and a small
-JSON tail (the game's score line; on a full state, each body's name and each seated player's
-name by number) that is read with ``json`` only. Each player's parts are named
+JSON tail (the game's score line; on a full state, each body's name, each seated player's
+name by number and the names of those waiting for a seat, in the order they will get one) that
+is read with ``json`` only: a key an older host does not send is None here, one a newer host
+adds is ignored. Each player's parts are named
 ``<player>/head``, ``/left_hand``, ``/right_hand`` and ``/body`` (``player 0/...`` for the
 world's first rig while nobody sits in it). A *full* state carries every moving body; the
 others only the bodies that moved
@@ -250,8 +252,9 @@ class State:
     `full`, else those that moved lately), the game's score line (its example's summary) when
     it has one, and on a full state each body's name (how a client finds its own copy, and
     another player's parts: ``<player>/head``) and each seated player's name by number
-    (`seated`: how a client finds its own number). `players` holds, by number, what the host
-    made of each seated player's input (:class:`Played`)."""
+    (`seated`: how a client finds its own number), and who is `waiting` for a seat, first
+    in line first (None: not said). `players` holds, by number, what the host made of each
+    seated player's input (:class:`Played`)."""
 
     step: int
     time: float
@@ -261,6 +264,7 @@ class State:
     names: dict[int, str] | None = None
     players: dict[int, Played] = field(default_factory=dict)
     seated: dict[int, str] | None = None
+    waiting: tuple[str, ...] | None = None
 
 
 def encode_state(state: State) -> bytes:
@@ -286,6 +290,8 @@ def encode_state(state: State) -> bytes:
         tail["names"] = {str(e): name for e, name in state.names.items()}
     if state.seated is not None:
         tail["seated"] = {str(n): name for n, name in state.seated.items()}
+    if state.waiting is not None:
+        tail["waiting"] = list(state.waiting)
     raw = json.dumps(tail).encode()
     parts.append(_TAIL.pack(len(raw)) + raw)
     return b"".join(parts)
@@ -316,6 +322,14 @@ def _numbered(raw: object, what: str) -> dict[int, str] | None:
     ):
         raise WireError(f"state tail: {what} must map numbers to strings")
     return {int(k): v for k, v in raw.items()}
+
+
+def _names(raw: object, what: str) -> tuple[str, ...] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or not all(isinstance(name, str) for name in raw):
+        raise WireError(f"state tail: {what} must be a list of strings")
+    return tuple(raw)
 
 
 def _read_played(reader: _Reader, i: int) -> tuple[int, Played]:
@@ -365,6 +379,7 @@ def decode_state(data: bytes) -> State:
     return State(
         step, t, bodies, score if isinstance(score, str) else None, bool(flags & _FULL),
         _numbered(tail.get("names"), "names"), players, _numbered(tail.get("seated"), "seated"),
+        _names(tail.get("waiting"), "waiting"),
     )  # fmt: skip
 
 

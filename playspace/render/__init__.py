@@ -3,7 +3,7 @@
 The renderer reads components (``DrawnPoses``, ``Transform``, ``Colliders``, the
 markers of ``playspace.components.scene``, ``Grabbable.ghost``, the ``Rig``) and writes
 nothing back. It draws the world as physics sees it, each entity in its ``Appearance`` (glTF's
-metallic-roughness material) or its kind's colour, under a sun with shadows and a sky, one
+metallic-roughness material) or its kind's color, under a sun with shadows and a sky, one
 instanced draw call per mesh and material::
 
     from playspace.render import Offscreen, Renderer, create_context, preview_view

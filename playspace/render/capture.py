@@ -33,13 +33,13 @@ U8Image = npt.NDArray[np.uint8]
 
 
 class Offscreen:
-    """A colour and depth framebuffer to draw into without a window."""
+    """A color and depth framebuffer to draw into without a window."""
 
     def __init__(self, ctx: moderngl.Context, size: tuple[int, int] = SIZE) -> None:
         self.ctx, self.size = ctx, size
-        self._colour = ctx.renderbuffer(size, 4)
+        self._color = ctx.renderbuffer(size, 4)
         self._depth = ctx.depth_renderbuffer(size)
-        self.framebuffer = ctx.framebuffer(self._colour, self._depth)
+        self.framebuffer = ctx.framebuffer(self._color, self._depth)
 
     @property
     def aspect(self) -> float:
@@ -56,7 +56,7 @@ class Offscreen:
             # ModernGL rebinds the last framebuffer used after making a new one: let that not
             # be a deleted one (an invalid operation in a core profile).
             (self.ctx.screen or self.ctx.detect_framebuffer(0)).use()
-        for item in (self.framebuffer, self._colour, self._depth):
+        for item in (self.framebuffer, self._color, self._depth):
             item.release()
 
 

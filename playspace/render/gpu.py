@@ -57,7 +57,7 @@ class Program:
     def set(self, name: str, value: UniformValue) -> None:
         """Set the uniform `name` to `value`: a number, or a sequence of them.
 
-        A sequence that is not a tuple (a list, a numpy array: a colour a game built) is
+        A sequence that is not a tuple (a list, a numpy array: a color a game built) is
         copied into a tuple of floats first, and a number of another kind (numpy's) into an
         int or a float, so the one kept is compared by value and a list changed in place later is
         still seen as changed.
@@ -180,16 +180,16 @@ class GpuBatch:
 
 
 class MultisampleTarget:
-    """A multisampled colour and depth buffer of one size, and the single-sample textures it
-    resolves into. The textures are then drawn into the caller's framebuffer (colour and
+    """A multisampled color and depth buffer of one size, and the single-sample textures it
+    resolves into. The textures are then drawn into the caller's framebuffer (color and
     depth) by the resolve program: a blit straight into it would need its depth format to
     match ours exactly, which a window's or a headset's depth buffer need not."""
 
     def __init__(self, ctx: moderngl.Context, size: tuple[int, int], samples: int) -> None:
         self.size, self.samples = size, samples
-        self._colour = ctx.renderbuffer(size, 4, samples=samples)
+        self._color = ctx.renderbuffer(size, 4, samples=samples)
         self._depth = ctx.depth_renderbuffer(size, samples=samples)
-        self.framebuffer = ctx.framebuffer(self._colour, self._depth)
+        self.framebuffer = ctx.framebuffer(self._color, self._depth)
         self.picture = ctx.texture(size, 4)
         self.depth = ctx.depth_texture(size)
         for texture in (self.picture, self.depth):
@@ -204,7 +204,7 @@ class MultisampleTarget:
         for item in (
             self.framebuffer,
             self._resolved,
-            self._colour,
+            self._color,
             self._depth,
             self.picture,
             self.depth,

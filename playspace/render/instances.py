@@ -12,11 +12,11 @@ in the preview), only while their ``TrackedDevice`` is tracked (as XRI and Godot
 controller: a hand never tracked would otherwise stand at the rig's origin, at the player's
 feet), and a head marker (a white box) for spectators and captures. Another player's avatar
 (``Avatar``: a networked client's drawing of a remote player's head, hands and body, with no
-collider) is drawn as its shape, in the opponents' colour. There is one batch per
+collider) is drawn as its shape, in the opponents' color. There is one batch per
 mesh and material, whatever adds to it (a blocked hand's ghost is in its hand's batch). An
 entity with a ``Appearance`` is drawn in the material made from it (its texture file loaded once
 per path; one that cannot be read is said once, naming the entity and the file, and the
-entity drawn without it); without one, in its kind's colour from the palette. A
+entity drawn without it); without one, in its kind's color from the palette. A
 renderer-side appearance (:meth:`SceneInstances.set_appearance`) replaces an entity's
 collider shapes with a mesh from a file.
 
@@ -402,7 +402,7 @@ class SceneInstances:
                 batch.moving, batch.ghosts = rows[keep & ~mask], rows[keep & mask]
 
     def _hover(self, world: World) -> list[Batch]:
-        """What a free hand would take if it gripped now, drawn again in the hover colour and
+        """What a free hand would take if it gripped now, drawn again in the hover color and
         a little larger, so it shows as highlighted (XRI's hover tint)."""
         hovered = _hovered(world)
         if not hovered:
@@ -460,7 +460,7 @@ class SceneInstances:
 
     def _sockets(self, world: World) -> list[Batch]:
         """A socket that would take what a hand holds if it let go now shows its zone, a
-        translucent shape in the hover colour (XRI's socket hover mesh), so the player sees
+        translucent shape in the hover color (XRI's socket hover mesh), so the player sees
         where the object will snap."""
         zones: dict[MeshData, list[FloatArray]] = {}
         for _, (socket, transform) in world.query(Socket, Transform):

@@ -11,7 +11,7 @@ surfaces of the shapes they outline, so a depth-tested line fights its own surfa
 pixel and comes out dashed; and what is worth seeing in a debug view is often hidden: a sensor
 inside a wall, a held object's twin colliders, a capsule under the floor, the contact under a
 crate. A line behind a wall reads as behind it from the shape it draws and from the scene's own
-depth cues. Lines are one pixel wide: OpenGL's core profile promises no wider. Their colours
+depth cues. Lines are one pixel wide: OpenGL's core profile promises no wider. Their colors
 are taken as linear and written sRGB-encoded, as the renderer's own passes write theirs.
 """
 
@@ -27,16 +27,16 @@ from playspace.render.matrices import column_major
 from playspace.render.shaders import ENCODE_SRGB
 from playspace.render.views import View
 
-VERTEX_BYTES = 7 * 4  # position (3 floats) and colour (4) per end point
+VERTEX_BYTES = 7 * 4  # position (3 floats) and color (4) per end point
 
 LINE_VERTEX = """
 #version 330 core
 uniform mat4 u_view_projection;
 in vec3 in_position;
-in vec4 in_colour;
-out vec4 v_colour;
+in vec4 in_color;
+out vec4 v_color;
 void main() {
-    v_colour = in_colour;
+    v_color = in_color;
     gl_Position = u_view_projection * vec4(in_position, 1.0);
 }
 """
@@ -44,13 +44,13 @@ void main() {
 LINE_FRAGMENT = (
     """
 #version 330 core
-in vec4 v_colour;
-out vec4 f_colour;
+in vec4 v_color;
+out vec4 f_color;
 """
     + ENCODE_SRGB
     + """
 void main() {
-    f_colour = vec4(encode_srgb(v_colour.rgb), v_colour.a);
+    f_color = vec4(encode_srgb(v_color.rgb), v_color.a);
 }
 """
 )
@@ -74,13 +74,13 @@ class DebugLinesPass:
             self.count = 0
             return
         lines = np.asarray(debug.lines, dtype=np.float32).reshape(-1, 2, 3)
-        colours = np.asarray(debug.colours, dtype=np.float32).reshape(-1, 1, 4)
-        if len(colours) != len(lines):
+        colors = np.asarray(debug.colors, dtype=np.float32).reshape(-1, 1, 4)
+        if len(colors) != len(lines):
             raise ValueError(
-                f"PhysicsDebug: {len(lines)} lines but {len(colours)} colours; expected one "
-                f"colour per line"
+                f"PhysicsDebug: {len(lines)} lines but {len(colors)} colors; expected one "
+                f"color per line"
             )
-        rows = np.concatenate([lines, np.broadcast_to(colours, (len(lines), 2, 4))], axis=2)
+        rows = np.concatenate([lines, np.broadcast_to(colors, (len(lines), 2, 4))], axis=2)
         self.count = 2 * len(lines)
         self._reserve(self.count)
         assert self._buffer is not None
@@ -94,7 +94,7 @@ class DebugLinesPass:
         self._capacity = capacity
         self._buffer = self.ctx.buffer(reserve=self._capacity * VERTEX_BYTES, dynamic=True)
         self._array = self.ctx.vertex_array(
-            self.program.program, [(self._buffer, "3f 4f", "in_position", "in_colour")]
+            self.program.program, [(self._buffer, "3f 4f", "in_position", "in_color")]
         )
 
     def draw(self, view: View, framebuffer: moderngl.Framebuffer) -> None:

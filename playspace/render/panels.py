@@ -6,7 +6,7 @@ ImGui's draw lists as any ImGui renderer draws them (alpha-blended triangles, a 
 command); the texture's mipmaps keep small text from shimmering at a distance. Per view
 (:meth:`PanelPass.draw`) each panel is a textured rectangle at its entity's ``Transform``,
 seen from the front only; a hand pointing at a panel gets a thin beam from its aim pose, where
-LATE drew the hand, to the point it hit, and a round cursor there. Colours are display
+LATE drew the hand, to the point it hit, and a round cursor there. Colors are display
 values, as the rest of the picture's are once encoded, and are written unchanged.
 
 Add it to a renderer with ``renderer.add_pass(PanelPass(renderer.ctx))``. It reads ``Panel``,
@@ -33,6 +33,7 @@ from playspace.components.panels import (
     Pointer,
     PointerSettings,
 )
+from playspace.components.renamed import renamed_fields
 from playspace.components.rig import Rig
 from playspace.ecs import World
 from playspace.render.gpu import Program
@@ -45,12 +46,12 @@ UI_VERTEX = """
 uniform vec2 u_size;
 in vec2 in_position;
 in vec2 in_uv;
-in vec4 in_colour;
+in vec4 in_color;
 out vec2 v_uv;
-out vec4 v_colour;
+out vec4 v_color;
 void main() {
     v_uv = in_uv;
-    v_colour = in_colour;
+    v_color = in_color;
     vec2 ndc = in_position / u_size * 2.0 - 1.0;
     gl_Position = vec4(ndc.x, -ndc.y, 0.0, 1.0);  // Dear ImGui's y runs down
 }
@@ -59,10 +60,10 @@ UI_FRAGMENT = """
 #version 330
 uniform sampler2D u_texture;
 in vec2 v_uv;
-in vec4 v_colour;
-out vec4 f_colour;
+in vec4 v_color;
+out vec4 f_color;
 void main() {
-    f_colour = v_colour * texture(u_texture, v_uv);
+    f_color = v_color * texture(u_texture, v_uv);
 }
 """
 QUAD_VERTEX = """
@@ -80,9 +81,9 @@ QUAD_FRAGMENT = """
 #version 330
 uniform sampler2D u_texture;
 in vec2 v_uv;
-out vec4 f_colour;
+out vec4 f_color;
 void main() {
-    f_colour = vec4(texture(u_texture, v_uv).rgb, 1.0);
+    f_color = vec4(texture(u_texture, v_uv).rgb, 1.0);
 }
 """
 FLAT_VERTEX = """
@@ -95,10 +96,10 @@ void main() {
 """
 FLAT_FRAGMENT = """
 #version 330
-uniform vec4 u_colour;
-out vec4 f_colour;
+uniform vec4 u_color;
+out vec4 f_color;
 void main() {
-    f_colour = u_colour;
+    f_color = u_color;
 }
 """
 CORNERS = np.array([-0.5, -0.5, 0.5, -0.5, 0.5, 0.5, -0.5, 0.5], dtype="f4")  # CCW from +Z
@@ -106,14 +107,15 @@ CURSOR_SEGMENTS = 20
 CURSOR_LIFT = 0.002  # metres in front of the panel, so the cursor never sinks into it
 
 
+@renamed_fields(ray_colour="ray_color", cursor_colour="cursor_color")
 @dataclass(frozen=True, slots=True)
 class PointerLook:
-    """How the aim ray and its cursor look: colours (display RGBA), the beam's width and the
+    """How the aim ray and its cursor look: colors (display RGBA), the beam's width and the
     cursor's radius in metres."""
 
-    ray_colour: RGBA = (1.0, 1.0, 1.0, 0.7)
+    ray_color: RGBA = (1.0, 1.0, 1.0, 0.7)
     ray_width: float = 0.003
-    cursor_colour: RGBA = (1.0, 1.0, 1.0, 1.0)
+    cursor_color: RGBA = (1.0, 1.0, 1.0, 1.0)
     cursor_radius: float = 0.008
 
 
@@ -174,7 +176,7 @@ class PanelPass:
     def _ui_vertex_array(self) -> moderngl.VertexArray:
         return self.ctx.vertex_array(
             self._ui.program,
-            [(self._ui_vertices, "2f 2f 4f1", "in_position", "in_uv", "in_colour")],
+            [(self._ui_vertices, "2f 2f 4f1", "in_position", "in_uv", "in_color")],
             index_buffer=self._ui_indices,
             index_element_size=4,
         )
@@ -258,10 +260,10 @@ class PanelPass:
         for start, end, front in self._rays:
             ctx.enable(moderngl.BLEND)
             ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
-            self._flat.set("u_colour", look.ray_colour)
+            self._flat.set("u_color", look.ray_color)
             self._fan(_beam(start, end, eye, look.ray_width))
             ctx.disable(moderngl.BLEND)
-            self._flat.set("u_colour", look.cursor_colour)  # over the beam's end
+            self._flat.set("u_color", look.cursor_color)  # over the beam's end
             self._fan(_disc(end + front * CURSOR_LIFT, front, look.cursor_radius))
 
     def _fan(self, points: np.ndarray) -> None:

@@ -25,6 +25,7 @@ import textwrap
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import glfw
@@ -188,6 +189,30 @@ def preview_window(
         window.destroy()
 
 
+@dataclass(frozen=True, slots=True)
+class Overlay:
+    """The preview's own text for one frame: each line with where it is drawn (the middle of
+    its first character, in pixels up from the window's bottom left, as moderngl-window's
+    text writer takes it), and `top`, the pixels down from the window's top edge that the
+    lines at the top cover: the game's screen text goes below them."""
+
+    lines: tuple[tuple[str, tuple[float, float]], ...]
+    top: float
+
+
+def overlay_layout(top: Sequence[str], bottom: Sequence[str], size: tuple[int, int]) -> Overlay:
+    """`top` (the help, then why the view is dark) from the window's top left down, and
+    `bottom` (the loop's status, the figures) with its last line at the bottom margin."""
+    x = MARGIN + TEXT_SIZE * CHAR_ASPECT / 2
+    first = size[1] - MARGIN - TEXT_SIZE / 2
+    down = [(line, (x, first - row * TEXT_SIZE)) for row, line in enumerate(top)]
+    up = [
+        (line, (x, MARGIN + TEXT_SIZE / 2 + (len(bottom) - 1 - row) * TEXT_SIZE))
+        for row, line in enumerate(bottom)
+    ]
+    return Overlay((*down, *up), MARGIN + len(top) * TEXT_SIZE if top else 0.0)
+
+
 class Preview:
     """The preview's window, renderer, camera and overlay on one world and its controls.
 
@@ -218,6 +243,7 @@ class Preview:
         )
         self.lines: list[TextWriter2D] = []  # one a line shown, each uploaded when it changes
         self.wrapped: tuple[tuple[str, int], list[str]] | None = None
+        self.overlay = Overlay((), 0.0)  # as the last frame laid it out
         self.frame_seconds: float | None = None  # smoothed, for the overlay
         names = {name: getattr(window.keys, name) for name in dir(window.keys) if name.isupper()}
         self._key_names = {key: name.lower() for name, key in names.items()}
@@ -289,7 +315,8 @@ class Preview:
     def draw(self, seconds: float, steps: int, status: str | None = None) -> None:
         """Draw the world as it is now into the window's back buffer, with the overlay: the
         frame took `seconds` and ran `steps` fixed steps; `status` is a line of the loop's
-        own (where a trace is, its speed) shown above the figures."""
+        own (where a trace is, its speed) shown above the figures. The game's screen text
+        (a score) starts below the overlay's help."""
         shown = seconds if self.frame_seconds is None else self.frame_seconds
         self.frame_seconds = shown = shown + (seconds - shown) * SMOOTHING
         window = self.window
@@ -297,45 +324,43 @@ class Preview:
         view = frame_view(self.world, size, self.camera)
         if view is None:
             return
+        stats = stats_line(self.world, shown, steps)
+        overlay = self.overlay = self._lay_out(
+            self.help_line(), stats, size, fade_line(self.world), status
+        )
         window.fbo.viewport = (0, 0, *size)
         self.renderer.prepare(self.world)
-        self.renderer.draw(view, window.fbo)
-        stats = stats_line(self.world, shown, steps)
-        self._write(self.help_line(), stats, size, fade_line(self.world), status)
+        self.renderer.draw(replace(view, clear_top=overlay.top / size[1]), window.fbo)
+        self._write(overlay)
 
-    def _write(
+    def _lay_out(
         self,
         help_text: str,
         stats: str,
         size: tuple[int, int],
         why: str | None = None,
         status: str | None = None,
-    ) -> None:
-        """The help at the top (wrapped to the window), why the view is dark under it when it
-        is, the loop's status and the figures at the bottom. The help is
-        wrapped again only when it or the window's width changes, and a line goes to the GPU
-        only when its text changes: the overlay is drawn every frame, and is the same text
-        nearly always."""
-        char_width = TEXT_SIZE * CHAR_ASPECT
-        columns = max(20, int((size[0] - 2 * MARGIN) // char_width))
+    ) -> Overlay:
+        """The help wrapped to the window, why the view is dark under it when it is, the
+        loop's status and the figures at the bottom (:func:`overlay_layout`). The help is
+        wrapped again only when it or the window's width changes."""
+        columns = max(20, int((size[0] - 2 * MARGIN) // (TEXT_SIZE * CHAR_ASPECT)))
         key = (help_text, columns)
         if self.wrapped is None or self.wrapped[0] != key:
             self.wrapped = (key, textwrap.wrap(help_text, columns))
-        first = (MARGIN + char_width / 2, size[1] - MARGIN - TEXT_SIZE / 2)
         said = [] if why is None else textwrap.wrap(why, columns)
-        top = [*self.wrapped[1], *said]
         bottom = [line[:columns] for line in (status, stats) if line is not None]
-        lines = [*top, *bottom]
-        while len(self.lines) < len(lines):
+        return overlay_layout([*self.wrapped[1], *said], bottom, size)
+
+    def _write(self, overlay: Overlay) -> None:
+        """Draw the overlay's lines; a line goes to the GPU only when its text changes: the
+        overlay is drawn every frame, and is the same text nearly always."""
+        while len(self.lines) < len(overlay.lines):
             self.lines.append(TextWriter2D())
-        for row, (writer, line) in enumerate(zip(self.lines, lines, strict=False)):
+        for writer, (line, at) in zip(self.lines, overlay.lines, strict=False):
             if writer.text != line:
                 writer.text = line
-            if row < len(top):
-                y = first[1] - row * TEXT_SIZE
-            else:  # the last line at the bottom margin, the one before it above
-                y = MARGIN + TEXT_SIZE / 2 + (len(lines) - 1 - row) * TEXT_SIZE
-            writer.draw((first[0], y), size=TEXT_SIZE)
+            writer.draw(at, size=TEXT_SIZE)
 
     def read(self) -> U8Image:
         """What the window shows now, as (height, width, 3) RGB rows, top row first."""

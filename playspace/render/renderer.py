@@ -21,7 +21,7 @@ draws in these steps, into a multisampled buffer of its own when the quality ask
 6. With multisampling, the resolve: the samples averaged, then copied with their depth into
    the caller's framebuffer.
 
-Colours are worked out in linear light and written sRGB-encoded by the shaders themselves,
+Colors are worked out in linear light and written sRGB-encoded by the shaders themselves,
 so every target gets the same bytes: an 8-bit offscreen picture, a window, or a headset's
 ``GL_SRGB8_ALPHA8`` swapchain image (whose compositor decodes them back to linear light).
 GL's own encoding (``GL_FRAMEBUFFER_SRGB``) is switched off while drawing, or it would
@@ -70,7 +70,7 @@ GL_SRGB8_ALPHA8 = 0x8C43  # textures: sRGB texels, decoded to linear when sample
 
 @dataclass(frozen=True, slots=True)
 class Sky:
-    """The sky drawn behind everything (linear colours): `horizon` haze turning to `zenith`
+    """The sky drawn behind everything (linear colors): `horizon` haze turning to `zenith`
     overhead, `ground` below the horizon, and a glow of `sun` around the light's direction.
     (Surfaces are lit by ``Lighting``'s sky and ground.) A plain background is
     ``Sky(c, c, c, sun=(0, 0, 0))``."""
@@ -82,9 +82,9 @@ class Sky:
 
     def __post_init__(self) -> None:
         for name in ("zenith", "horizon", "ground", "sun"):
-            colour = getattr(self, name)
-            if len(colour) != 3 or not all(0 <= c < float("inf") for c in colour):
-                raise ValueError(f"sky {name} must be linear (r, g, b), 0 or more: {colour!r}")
+            color = getattr(self, name)
+            if len(color) != 3 or not all(0 <= c < float("inf") for c in color):
+                raise ValueError(f"sky {name} must be linear (r, g, b), 0 or more: {color!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,7 +339,7 @@ class Renderer:
         ctx.polygon_offset = (0.0, 0.0)
 
     def _set_material(self, program: Program, material: Material) -> None:
-        program.set("u_colour", material.colour)
+        program.set("u_color", material.color)
         if program is not self.ghost:
             program.set("u_roughness", material.roughness)
             program.set("u_metallic", material.metallic)
@@ -354,7 +354,7 @@ class Renderer:
         lit, light = (self.simple_lit if simple else self.lit), self.lighting
         lit.write("u_view_projection", matrix)
         lit.set("u_towards_light", light.towards_light())
-        lit.set("u_light_colour", light.colour)
+        lit.set("u_light_color", light.color)
         lit.set("u_sky", light.sky)
         lit.set("u_ground", light.ground)
         eye = view.pose.position
@@ -380,7 +380,7 @@ class Renderer:
         framebuffer.depth_mask = False
         sky.set("u_zenith", self.sky.zenith)
         sky.set("u_horizon", self.sky.horizon)
-        sky.set("u_ground_colour", self.sky.ground)
+        sky.set("u_ground_color", self.sky.ground)
         sky.set("u_sun", self.sky.sun)
         sky.set("u_towards_light", self.lighting.towards_light())
         sky.write("u_view_projection", matrix)

@@ -7,7 +7,7 @@ box scaled to a crate), so normals go through the inverse transpose of the model
 for rotation times scale that is ``M * (n / s^2)`` with ``s`` the scale on each axis, the
 lengths of the matrix's columns, which is cheaper than inverting a matrix per vertex.
 
-Shading is in linear light; every colour pass ends in :data:`ENCODE_SRGB`, so what lands in a
+Shading is in linear light; every color pass ends in :data:`ENCODE_SRGB`, so what lands in a
 framebuffer is sRGB-encoded, what a display (and a headset's sRGB swapchain image) expects.
 """
 
@@ -52,21 +52,21 @@ void main() {
 """
 
 # Cook-Torrance with the GGX distribution, the height-correlated Smith visibility in its
-# cheap form (Hammon 2017) and Schlick's fresnel, plus Lambert diffuse; the light's `colour`
+# cheap form (Hammon 2017) and Schlick's fresnel, plus Lambert diffuse; the light's `color`
 # is what a white Lambert surface square to it reflects, so the BRDF's 1/pi is folded in.
 # Ambient: the hemisphere (sky above, ground below) for diffuse; for specular the same two
-# colours split sharply at the horizon in the mirror direction, blurred towards the
+# colors split sharply at the horizon in the mirror direction, blurred towards the
 # hemisphere with roughness, weighted by Karis' analytic fit of the split-sum environment BRDF.
 LIT_FRAGMENT = (
     """
 #version 330 core
-uniform vec4 u_colour;
+uniform vec4 u_color;
 uniform float u_roughness;
 uniform float u_metallic;
 uniform vec3 u_emissive;
 uniform bool u_textured;
 uniform sampler2D u_texture;
-uniform vec3 u_light_colour;
+uniform vec3 u_light_color;
 uniform vec3 u_sky;
 uniform vec3 u_ground;
 uniform vec3 u_camera;
@@ -79,7 +79,7 @@ in vec3 v_normal;
 in vec2 v_uv;
 in vec3 v_shadow;
 flat in int v_grid;
-out vec4 f_colour;
+out vec4 f_color;
 const float PI = 3.14159265;
 """
     + ENCODE_SRGB
@@ -116,7 +116,7 @@ float grid(vec2 uv, float width) {
 }
 
 void main() {
-    vec4 base = u_colour;
+    vec4 base = u_color;
     if (u_textured) {
         base *= texture(u_texture, v_uv);
     }
@@ -135,7 +135,7 @@ void main() {
     vec3 mirrored = mix(mix(u_ground, u_sky, above), hemisphere, rough);
 #ifdef SIMPLE_SHADING
     vec3 diffuse = (1.0 - u_metallic) * base.rgb;
-    vec3 colour = diffuse * (u_light_colour * nl * lit_fraction() + hemisphere)
+    vec3 color = diffuse * (u_light_color * nl * lit_fraction() + hemisphere)
         + mirrored * f0 * (1.0 - rough) + u_emissive;
 #else
     vec3 h = normalize(l + v);
@@ -151,16 +151,16 @@ void main() {
     float edge2 = edge * edge;
     vec3 fresnel = f0 + (1.0 - f0) * (edge2 * edge2 * edge);
     vec3 diffuse = (1.0 - fresnel) * (1.0 - u_metallic) * base.rgb;
-    vec3 direct = (diffuse + PI * distribution * visibility * fresnel) * u_light_colour * nl;
+    vec3 direct = (diffuse + PI * distribution * visibility * fresnel) * u_light_color * nl;
     vec4 c0 = vec4(-1.0, -0.0275, -0.572, 0.022);
     vec4 c1 = vec4(1.0, 0.0425, 1.04, -0.04);
     vec4 r = rough * c0 + c1;
     float a004 = min(r.x * r.x, exp2(-9.28 * nv)) * r.x + r.y;
     vec2 ab = vec2(-1.04, 1.04) * a004 + r.zw;
     vec3 ambient = hemisphere * (1.0 - u_metallic) * base.rgb + mirrored * (f0 * ab.x + ab.y);
-    vec3 colour = direct * lit_fraction() + ambient + u_emissive;
+    vec3 color = direct * lit_fraction() + ambient + u_emissive;
 #endif
-    f_colour = vec4(encode_srgb(colour), base.a);
+    f_color = vec4(encode_srgb(color), base.a);
 }
 """
 )
@@ -195,7 +195,7 @@ void main() {
 GHOST_FRAGMENT = (
     """
 #version 330 core
-uniform vec4 u_colour;
+uniform vec4 u_color;
 uniform vec3 u_camera;
 uniform float u_strength;
 uniform float u_facing_alpha;
@@ -203,15 +203,15 @@ uniform float u_rim_power;
 in vec3 v_world;
 in vec3 v_normal;
 in vec2 v_uv;
-out vec4 f_colour;
+out vec4 f_color;
 """
     + ENCODE_SRGB
     + """
 void main() {
     vec3 to_eye = normalize(u_camera - v_world);
     float rim = pow(1.0 - abs(dot(normalize(v_normal), to_eye)), u_rim_power);
-    vec3 colour = mix(u_colour.rgb, vec3(1.0), 0.5 * rim);
-    f_colour = vec4(encode_srgb(colour), u_strength * mix(u_facing_alpha, 1.0, rim));
+    vec3 color = mix(u_color.rgb, vec3(1.0), 0.5 * rim);
+    f_color = vec4(encode_srgb(color), u_strength * mix(u_facing_alpha, 1.0, rim));
 }
 """
 )
@@ -244,7 +244,7 @@ void main() {
 """
 
 # The sky's gradient in the direction through each pixel: the horizon's haze, bluer towards
-# the zenith, the ground colour below the horizon, and a glow around the sun (the light's
+# the zenith, the ground color below the horizon, and a glow around the sun (the light's
 # direction).
 SKY_FRAGMENT = (
     """
@@ -252,18 +252,18 @@ SKY_FRAGMENT = (
 uniform vec3 u_camera;
 uniform vec3 u_zenith;
 uniform vec3 u_horizon;
-uniform vec3 u_ground_colour;
+uniform vec3 u_ground_color;
 uniform vec3 u_sun;
 uniform vec3 u_towards_light;
 in vec4 v_far;
-out vec4 f_colour;
+out vec4 f_color;
 """
     + ENCODE_SRGB
     + """
-vec3 sky_colour(vec3 d) {
+vec3 sky_color(vec3 d) {
     float up = d.y;
     vec3 above = mix(u_horizon, u_zenith, sqrt(max(up, 0.0)));
-    vec3 below = mix(u_horizon, u_ground_colour, smoothstep(0.0, 0.1, -up));
+    vec3 below = mix(u_horizon, u_ground_color, smoothstep(0.0, 0.1, -up));
     return up >= 0.0 ? above : below;
 }
 
@@ -272,9 +272,9 @@ void main() {
     float sun = max(dot(direction, u_towards_light), 0.0);
     float sun2 = sun * sun;
     float glow = sun2 * sun2 * sun2;  // a wide halo, then a small bright disc
-    vec3 colour = sky_colour(direction) + u_sun * (0.25 * glow * glow * glow * glow)
+    vec3 color = sky_color(direction) + u_sun * (0.25 * glow * glow * glow * glow)
                 + u_sun * smoothstep(0.9995, 0.9998, sun);
-    f_colour = vec4(encode_srgb(colour), 1.0);
+    f_color = vec4(encode_srgb(color), 1.0);
 }
 """
 )
@@ -291,26 +291,26 @@ uniform float u_aspect;
 uniform float u_inner;
 uniform float u_outer;
 in vec2 v_ndc;
-out vec4 f_colour;
+out vec4 f_color;
 void main() {
     vec2 offset = (v_ndc - u_centre) * vec2(u_aspect, 1.0);
     float edge = smoothstep(u_inner, u_outer, length(offset));
     float keep = (1.0 - u_fade) * (1.0 - u_vignette * edge);
-    f_colour = vec4(0.0, 0.0, 0.0, 1.0 - keep);
+    f_color = vec4(0.0, 0.0, 0.0, 1.0 - keep);
 }
 """
 
 # The multisampled picture, already resolved into textures of the target's size, copied into
-# the target: colour and depth (so a headset's compositor and anything drawn later see the
+# the target: color and depth (so a headset's compositor and anything drawn later see the
 # scene's depth), whatever the target's own formats are.
 RESOLVE_FRAGMENT = """
 #version 330 core
 uniform sampler2D u_picture;
 uniform sampler2D u_depth;
-out vec4 f_colour;
+out vec4 f_color;
 void main() {
     ivec2 at = ivec2(gl_FragCoord.xy);
-    f_colour = texelFetch(u_picture, at, 0);
+    f_color = texelFetch(u_picture, at, 0);
     gl_FragDepth = texelFetch(u_depth, at, 0).r;
 }
 """

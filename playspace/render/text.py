@@ -11,7 +11,7 @@
   player's head);
 - the rig origin's ``TeleportAim``: while the aimed target is refused, the reason in the
   player's words ("too steep", "no room to stand") just above the red target marker. The
-  marker's colour says *that* the teleport will not happen; the words say *why*, so the player
+  marker's color says *that* the teleport will not happen; the words say *why*, so the player
   knows whether to aim at flatter ground or at a wider gap.
 
 Glyphs are rasterised on the CPU with Pillow's built-in scalable font (no font files, no
@@ -64,7 +64,7 @@ REASONS: dict[AimProblem, str] = {
 }
 REASON_OFFSET = 0.15  # metres above the target marker
 REASON_HEIGHT = 0.15  # metres, a line of the reason: some 2 degrees at 4 m
-REASON_COLOUR: RGBA = (1.0, 0.75, 0.7, 1.0)  # a light red: the refused marker's family
+REASON_COLOR: RGBA = (1.0, 0.75, 0.7, 1.0)  # a light red: the refused marker's family
 
 _QUAD_UVS = np.array([(0, 0), (1, 0), (1, 1), (0, 0), (1, 1), (0, 1)], dtype=np.float32)
 VERTEX_FLOATS = 5  # position and uv
@@ -87,19 +87,19 @@ TEXT_FRAGMENT = (
     """
 #version 330 core
 uniform sampler2D u_text;
-uniform vec4 u_colour;
+uniform vec4 u_color;
 uniform vec4 u_plate;
 in vec2 v_uv;
-out vec4 f_colour;
+out vec4 f_color;
 """
     + ENCODE_SRGB
     + """
 void main() {
-    float ink = texture(u_text, v_uv).r * u_colour.a;
+    float ink = texture(u_text, v_uv).r * u_color.a;
     float plate = u_plate.a * (1.0 - ink);
     float alpha = ink + plate;
-    vec3 colour = (u_colour.rgb * ink + u_plate.rgb * plate) / max(alpha, 1e-6);
-    f_colour = vec4(encode_srgb(colour) * alpha, alpha);
+    vec3 color = (u_color.rgb * ink + u_plate.rgb * plate) / max(alpha, 1e-6);
+    f_color = vec4(encode_srgb(color) * alpha, alpha);
 }
 """
 )
@@ -139,7 +139,7 @@ class _Placed:
     text: _Text
     anchor: tuple[float, float, float]  # world: the bottom middle of a label
     line_height: float  # metres for labels, tangent units for screen text
-    colour: RGBA
+    color: RGBA
 
     @property
     def extent(self) -> tuple[float, float]:
@@ -178,7 +178,7 @@ class TextPass:
                 x, y, z = _drawn_at(drawn, entity, transform)
                 anchor = (x, y + label.offset, z)
                 text = self._text(label.text)
-                self._labels.append(_Placed(text, anchor, label.height, label.colour))
+                self._labels.append(_Placed(text, anchor, label.height, label.color))
         reason = self._refusal(world)
         if reason is not None:
             self._labels.append(reason)
@@ -186,7 +186,7 @@ class TextPass:
         self._screen = None
         if screen is not None and any(screen.lines):
             text = self._text("\n".join(screen.lines))
-            self._screen = _Placed(text, (0.0, 0.0, 0.0), screen.height, screen.colour)
+            self._screen = _Placed(text, (0.0, 0.0, 0.0), screen.height, screen.color)
         if len(self._texts) > MAX_CACHED:
             for key in [k for k, t in self._texts.items() if t.used != self._frame]:
                 self._texts.pop(key).texture.release()
@@ -200,7 +200,7 @@ class TextPass:
             return None
         t = aim.target
         anchor = (float(t.x), float(t.y) + REASON_OFFSET, float(t.z))
-        return _Placed(self._text(REASONS[aim.problem]), anchor, REASON_HEIGHT, REASON_COLOUR)
+        return _Placed(self._text(REASONS[aim.problem]), anchor, REASON_HEIGHT, REASON_COLOR)
 
     def _text(self, text: str) -> _Text:
         found = self._texts.get(text)
@@ -234,7 +234,7 @@ class TextPass:
             return
         quads = [self._label_quads(view)] if self._labels else []
         if self._screen is not None:
-            quads.append(_screen_quad(self._screen, view.projection))
+            quads.append(_screen_quad(self._screen, view))
         self._buffer.write(np.concatenate(quads).astype(np.float32).tobytes())
         ctx, program = self.ctx, self.program
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.BLEND)
@@ -254,7 +254,7 @@ class TextPass:
     def _draw_quad(self, index: int, placed: _Placed) -> None:
         assert self._array is not None
         placed.text.texture.use(0)
-        self.program.set("u_colour", placed.colour)
+        self.program.set("u_color", placed.color)
         self._array.render(moderngl.TRIANGLES, vertices=6, first=6 * index)
 
     def _label_quads(self, view: View) -> FloatArray:
@@ -316,16 +316,16 @@ def _with_uvs(corners: FloatArray) -> FloatArray:
     return np.concatenate([corners, uvs], axis=2).reshape(-1, VERTEX_FLOATS)
 
 
-def _screen_quad(placed: _Placed, projection: FloatArray) -> FloatArray:
+def _screen_quad(placed: _Placed, view: View) -> FloatArray:
     """The screen text's quad in the eye's own frame, its top left corner at the view's top
-    left (no further out than SCREEN_MAX_ANGLE) less a margin: the same direction for both
-    eyes of a headset."""
-    p = projection
-    left = float((p[0, 2] - 1.0) / p[0, 0])  # the tangent of the view's left edge
-    top = float((p[1, 2] + 1.0) / p[1, 1])
+    left (no further out than SCREEN_MAX_ANGLE, and below the window's own text,
+    ``view.clear_top``) less a margin: the same direction for both eyes of a headset."""
+    p = view.projection
+    left = float((p[0, 2] - 1.0) / p[0, 0])  # the tangents of the view's edges
+    bottom, top = float((p[1, 2] - 1.0) / p[1, 1]), float((p[1, 2] + 1.0) / p[1, 1])
     limit = math.tan(SCREEN_MAX_ANGLE)
     x0 = max(left, -limit) + SCREEN_MARGIN
-    y1 = min(top, limit) - SCREEN_MARGIN
+    y1 = min(top - view.clear_top * (top - bottom), limit) - SCREEN_MARGIN
     width, height = placed.extent
     x1, y0 = x0 + width, y1 - height
     d = SCREEN_DISTANCE

@@ -25,10 +25,15 @@ PREVIEW_FOVX = math.radians(90.0)
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """One eye: where it is in the world (`pose`, looking down its -Z) and its `projection`."""
+    """One eye: where it is in the world (`pose`, looking down its -Z) and its `projection`.
+
+    `clear_top` is the fraction of the view's height, down from its top edge, that a window
+    covers with text of its own (the preview's key help): the game's screen text starts below
+    it, so neither hides the other."""
 
     pose: Pose
     projection: FloatArray
+    clear_top: float = 0.0
 
     def view_projection(self) -> FloatArray:
         """World space straight to clip space."""

@@ -3,7 +3,7 @@
 Part of the thin OpenXR layer (with :mod:`~playspace.xr.backend`, which owns the session).
 One frame is ``wait_frame`` (``xrWaitFrame`` + ``xrBeginFrame``), ``locate_views`` for the
 frame's predicted display time, then ``end_frame``, which draws each eye through the caller's
-callback into that eye's colour and depth swapchain images and submits them as one projection
+callback into that eye's color and depth swapchain images and submits them as one projection
 layer. Drawing itself is the renderer's: this module never imports ModernGL, it hands out GL
 texture names (:class:`~playspace.xr.views.EyeTarget`). The session's GL binding is
 :mod:`~playspace.xr.graphics`'s.
@@ -12,7 +12,7 @@ Depth goes to the compositor with ``XR_KHR_composition_layer_depth``: each proje
 carries an ``XrCompositionLayerDepthInfoKHR`` naming its depth image and how to read it (the
 depth range 0..1 and the near and far planes of the projection drawn with). A frame is shown a
 little after the head pose it was drawn for was predicted; the compositor re-projects it to the
-newest pose just before scan-out. With colour alone it can only rotate the picture (each
+newest pose just before scan-out. With color alone it can only rotate the picture (each
 pixel as if infinitely far away); with depth it knows how far each pixel is, so it can also
 shift near things against far ones for the head's movement (positional reprojection), and
 layers can occlude each other by depth. A runtime without the extension gets no depth
@@ -65,7 +65,7 @@ class _Eye:
 
 
 class XrDisplay:
-    """The eyes' swapchains (colour, and depth where the runtime takes a depth layer: the
+    """The eyes' swapchains (color, and depth where the runtime takes a depth layer: the
     runtime's preferred formats that the renderer draws into) and the frame calls, on
     `backend`'s session.
 

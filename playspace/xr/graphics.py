@@ -20,7 +20,7 @@ swapchain images come back as ``XrSwapchainImageOpenGLKHR``. No OpenXR runtime r
 (and pyopenxr does not import there), so there is no binding for it.
 
 **The GLX FBConfig.** An X server shows pixels through *visuals* (pixel layouts of windows);
-GLX describes each layout GL can draw into -- colour, depth and stencil bits, double buffering,
+GLX describes each layout GL can draw into -- color, depth and stencil bits, double buffering,
 which drawables (window, pixmap, pbuffer) and which X visual -- as a *framebuffer
 configuration*, a ``GLXFBConfig``. A context is created for one FBConfig, and GLX lets it share
 objects with, or be made current on, only what was made from a compatible one. So

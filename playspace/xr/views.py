@@ -37,7 +37,7 @@ GL_DEPTH_COMPONENT32F = 0x8CAC
 GL_DEPTH24_STENCIL8 = 0x88F0
 GL_DEPTH32F_STENCIL8 = 0x8CAD
 COLOR_FORMATS = frozenset({GL_SRGB8_ALPHA8, GL_RGBA8})  # 8-bit RGBA the renderer wraps
-SRGB_FORMATS = frozenset({GL_SRGB8_ALPHA8})  # colour stored sRGB-encoded
+SRGB_FORMATS = frozenset({GL_SRGB8_ALPHA8})  # color stored sRGB-encoded
 DEPTH_STENCIL_FORMATS = frozenset({GL_DEPTH24_STENCIL8, GL_DEPTH32F_STENCIL8})
 DEPTH_FORMATS = frozenset(
     {GL_DEPTH_COMPONENT16, GL_DEPTH_COMPONENT24, GL_DEPTH_COMPONENT32F, *DEPTH_STENCIL_FORMATS}
@@ -71,7 +71,7 @@ class EyeTarget:
     The caller's ``render_eye`` wraps them in a framebuffer (ModernGL:
     ``ctx.external_texture(color_texture, (width, height), 4, 0, "f1")``).
 
-    Colour: the compositor samples an :attr:`srgb` image (``GL_SRGB8_ALPHA8``) through sRGB
+    Color: the compositor samples an :attr:`srgb` image (``GL_SRGB8_ALPHA8``) through sRGB
     decoding, so the texel it reads is the *linear* light the value encodes; it blends layers
     and distorts in linear light and encodes again for the display. The renderer works in
     linear light and writes sRGB-encoded values, the same bytes the desktop preview shows, so
@@ -80,7 +80,7 @@ class EyeTarget:
     :func:`choose_formats` takes the sRGB format whenever the runtime offers it.
 
     Depth: `depth_texture` is the depth swapchain image to draw the eye's depth into, submitted
-    with the colour (``XR_KHR_composition_layer_depth``); None when the runtime does not take
+    with the color (``XR_KHR_composition_layer_depth``); None when the runtime does not take
     depth or offers no depth format the renderer knows, and the renderer then brings its own
     depth buffer. :attr:`depth_stencil` says it has a stencil part too (attach it as
     depth-stencil).
@@ -97,7 +97,7 @@ class EyeTarget:
 
     @property
     def srgb(self) -> bool:
-        """The colour image stores sRGB-encoded values (what the renderer writes)."""
+        """The color image stores sRGB-encoded values (what the renderer writes)."""
         return self.color_format in SRGB_FORMATS
 
     @property
@@ -145,11 +145,11 @@ def choose_formats(
     *,
     submit_depth: bool = True,
 ) -> SwapchainFormats:
-    """The colour format the renderer writes correctly, sRGB, when the runtime offers it, else
+    """The color format the renderer writes correctly, sRGB, when the runtime offers it, else
     the runtime's most preferred one the renderer can use; likewise depth, by preference (None
     when it offers none, or when `submit_depth` is False: the runtime does not take a depth
     layer, so a depth swapchain would be drawn for nothing); ValueError naming the offer when
-    there is no colour format."""
+    there is no color format."""
     usable = [f for f in offered if f in color]
     chosen_color = next((f for f in usable if f in SRGB_FORMATS), usable[0] if usable else None)
     if chosen_color is None:

@@ -100,7 +100,7 @@ def test_the_plot_command(telemetry: Path, tmp_path: Path) -> None:
     assert bad.returncode == 2 and "none.toml" in bad.stderr
 
 
-WALL_GREY = 0.55  # the outlines' colour, drawn at alpha 0.6 over white
+WALL_GREY = 0.55  # the outlines' color, drawn at alpha 0.6 over white
 
 
 def _grey_pixels(png: Path) -> int:

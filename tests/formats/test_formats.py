@@ -241,7 +241,7 @@ def test_an_embedded_texture_is_written_once_to_the_cache(
             r"the texture of materials\[0\] is not a PNG or JPEG image",
         ),
     ],
-    ids=["rough", "colour", "strength", "no-texture", "missing-image", "embedded-gif"],
+    ids=["rough", "color", "strength", "no-texture", "missing-image", "embedded-gif"],
 )
 def test_a_bad_gltf_material_is_named_with_the_file_and_where_in_it(
     tmp_path: Path, material: dict[str, Any], extra: dict[str, Any], message: str

@@ -437,7 +437,7 @@ def test_every_shape_table_takes_every_look_key(tmp_path: Path) -> None:
     assert plain.look is None  # it said nothing: the renderer's palette draws it
 
 
-def test_hex_colours_are_srgb_and_read_as_linear(tmp_path: Path) -> None:
+def test_hex_colors_are_srgb_and_read_as_linear(tmp_path: Path) -> None:
     scene = load_scene(
         write(
             tmp_path,

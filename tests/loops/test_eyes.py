@@ -94,8 +94,8 @@ def swapchain_image(made: list[int], image_format: int, size: tuple[int, int] = 
     return name.value
 
 
-def read_colour(gl: Context, name: int, size: tuple[int, int] = SIZE) -> np.ndarray:
-    """The bytes stored in a colour image (no sRGB decoding): (height, width, 4), bottom row
+def read_color(gl: Context, name: int, size: tuple[int, int] = SIZE) -> np.ndarray:
+    """The bytes stored in a color image (no sRGB decoding): (height, width, 4), bottom row
     first as GL keeps them."""
     texture = gl.external_texture(name, size, 4, 0, "f1")
     return np.frombuffer(texture.read(), dtype=np.uint8).reshape(size[1], size[0], 4)
@@ -151,7 +151,7 @@ def raw_rgba(target: Offscreen) -> np.ndarray:
 def eye_against_preview(
     gl: Context, images: list[int], fade: float = 0.0, gl_encodes: bool = False
 ) -> np.ndarray:
-    """|stored sRGB eye - preview| per colour channel, in levels of 0..255: the playground
+    """|stored sRGB eye - preview| per color channel, in levels of 0..255: the playground
     (faded by `fade`) drawn into a ``GL_SRGB8_ALPHA8`` image by the eye drawer, against the
     preview's picture of the same eye. `gl_encodes` leaves GL's own sRGB encoding switched on
     before the eye is drawn, as another library might."""
@@ -172,7 +172,7 @@ def eye_against_preview(
             )
         finally:
             gl.disable_direct(GL_FRAMEBUFFER_SRGB)
-        stored = read_colour(gl, image)[..., :3].astype(np.float64)
+        stored = read_color(gl, image)[..., :3].astype(np.float64)
         return np.abs(stored - shown)
     finally:
         preview.release()
@@ -235,7 +235,7 @@ def test_the_eye_s_depth_image_holds_the_scene_s_depth(
     gl: Context, images: list[int], depth_format: int
 ) -> None:
     """A wall 3 m ahead covering the middle of the view: in the depth image it is at the depth
-    the projection puts 3 m at, around it the clear value (far); colour is drawn as well, and
+    the projection puts 3 m at, around it the clear value (far); color is drawn as well, and
     the whole depth image is what the renderer's own depth buffer gets from the same view."""
     world = World()
     world.spawn(
@@ -246,11 +246,11 @@ def test_the_eye_s_depth_image_holds_the_scene_s_depth(
     pose = Pose.identity()
     square = Fov(-math.pi / 4, math.pi / 4, math.pi / 4, -math.pi / 4)
     renderer = Renderer(gl)
-    colour = swapchain_image(images, views.GL_SRGB8_ALPHA8)
+    color = swapchain_image(images, views.GL_SRGB8_ALPHA8)
     depth = swapchain_image(images, depth_format)
     reference = Offscreen(gl, SIZE)
     try:
-        target = EyeTarget(colour, depth, *SIZE, views.GL_SRGB8_ALPHA8, depth_format)
+        target = EyeTarget(color, depth, *SIZE, views.GL_SRGB8_ALPHA8, depth_format)
         draw_eye(renderer, world, pose, target, square)
         drawn = read_depth(depth)
         # the wall's front face is 2.95 m away; tolerance: 16-bit depth steps
@@ -261,8 +261,8 @@ def test_the_eye_s_depth_image_holds_the_scene_s_depth(
         assert drawn[0, 0] == 1.0 and drawn[-1, -1] == 1.0  # the sky: the clear value
         covered = drawn < 1.0
         assert 0.1 < covered.mean() < 0.6
-        # the colour image has the wall where the depth image has it
-        wall = read_colour(gl, colour)[..., :3].astype(int)
+        # the color image has the wall where the depth image has it
+        wall = read_color(gl, color)[..., :3].astype(int)
         assert (np.abs(wall - wall[0, 0]).sum(axis=-1) > 0)[covered].mean() > 0.99
         # and the same depth as the renderer's own depth buffer, everywhere
         renderer.prepare(world)
@@ -277,7 +277,7 @@ def test_the_eye_s_depth_image_holds_the_scene_s_depth(
 
 def test_without_a_depth_image_the_eye_brings_its_own_depth(gl: Context, images: list[int]) -> None:
     """No depth swapchain (the runtime takes no depth layer): the near box still hides the far
-    one, in the colour image alone."""
+    one, in the color image alone."""
     world = World()
     for z, kind in ((-3.0, Prop("near")), (-6.0, Scenery("far"))):
         box = Colliders(Collider(Box((1.0, 1.0, 1.0))))
@@ -286,13 +286,13 @@ def test_without_a_depth_image_the_eye_brings_its_own_depth(gl: Context, images:
     palette = Palette(
         prop=Material((*green, 1.0), emissive=green), static=Material((*red, 1.0), emissive=red)
     )
-    dark = Lighting(colour=(0.0, 0.0, 0.0), sky=(0.0, 0.0, 0.0), ground=(0.0, 0.0, 0.0))
+    dark = Lighting(color=(0.0, 0.0, 0.0), sky=(0.0, 0.0, 0.0), ground=(0.0, 0.0, 0.0))
     renderer = Renderer(gl, palette=palette, lighting=dark)
-    colour = swapchain_image(images, views.GL_RGBA8)
+    color = swapchain_image(images, views.GL_RGBA8)
     try:
-        target = EyeTarget(colour, None, *SIZE, views.GL_RGBA8, None)
+        target = EyeTarget(color, None, *SIZE, views.GL_RGBA8, None)
         draw_eye(renderer, world, Pose.identity(), target)
-        pixel = read_colour(gl, colour)[SIZE[1] // 2, SIZE[0] // 2]
+        pixel = read_color(gl, color)[SIZE[1] // 2, SIZE[0] // 2]
         assert pixel[1] > 100 and pixel[0] < 20  # green (near), not red (far)
     finally:
         renderer.release()
@@ -415,7 +415,7 @@ def test_without_the_depth_extension_no_depth_swapchain_is_made(
         for info in answers.created
     )
     assert [t.depth_texture for t in targets] == [None, None]
-    assert answers.acquired == [1, 2]  # colour only
+    assert answers.acquired == [1, 2]  # color only
     assert [view["depth"] for view in answers.ended[0]] == [None, None]
 
 
@@ -426,7 +426,7 @@ def test_with_the_depth_extension_each_view_carries_its_depth(
     shown, targets = run_one_frame(answers, ["XR_MNDX_egl_enable", display.DEPTH_LAYER])
     assert shown.submits_depth
     formats = [info.format for info in answers.created]
-    # colour then depth per eye; depth in the runtime's preferred format (32F for Monado)
+    # color then depth per eye; depth in the runtime's preferred format (32F for Monado)
     assert formats == [views.GL_SRGB8_ALPHA8, views.GL_DEPTH_COMPONENT32F] * 2
     assert answers.created[1].usage_flags & xr.SwapchainUsageFlags.DEPTH_STENCIL_ATTACHMENT_BIT
     assert [(t.depth_texture, t.depth_format) for t in targets] == [
@@ -435,8 +435,8 @@ def test_with_the_depth_extension_each_view_carries_its_depth(
     ]
     (submitted,) = answers.ended
     for eye, view in enumerate(submitted):
-        colour_chain, depth_chain = 2 * eye + 1, 2 * eye + 2
-        assert view["swapchain"] == colour_chain
+        color_chain, depth_chain = 2 * eye + 1, 2 * eye + 2
+        assert view["swapchain"] == color_chain
         assert view["depth"]["swapchain"] == depth_chain
         assert view["depth"]["extent"] == (64 + eye, 48)
         assert view["depth"]["range"] == (0.0, 1.0)

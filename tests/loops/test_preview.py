@@ -13,6 +13,7 @@ import math
 import os
 import subprocess
 import sys
+import textwrap
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -363,6 +364,72 @@ def test_the_preview_window_plays_from_the_keyboard(xvfb: str, tmp_path: Path) -
     assert head is not None and head.pose.position.z < -0.3  # W walked forward (-Z)
     flick = RigSettings().flick_on
     assert any(s.right.stick[0] >= flick for s in samples)  # C flicked the right stick
+
+
+SCORE_UNDER_THE_HELP = """
+    import json
+    from pathlib import Path
+
+    import numpy as np
+
+    from playspace.app import build_world
+    from playspace.components.text import ScreenText
+    from playspace.formats.scene import load_scene
+    from playspace.net.scoreline import add_score_line, show_score
+    from playspace.render.preview import Preview, frame_view, preview_window
+    from playspace.render.text import FONT_PIXELS, rasterise
+    from playspace.systems.input import LiveSource
+    from playspace.systems.input.simulator import Simulator
+
+    score = [None]
+    simulator = Simulator()
+    with preview_window("score", (1280, 720)) as window:
+        world, _ = build_world(load_scene(Path("examples/scenes/playground.toml")),
+                               LiveSource(simulator.sample))
+        add_score_line(world, lambda _: score[0])  # as a client shows the host's score
+        world.advance(1 / 60)
+        preview = Preview(world, simulator, window)
+        preview.draw(1 / 60, 1)
+        without = preview.read().astype(int)
+        score[0] = "host 2 - bob 1"
+        show_score(world)
+        preview.draw(1 / 60, 1)
+        shown = preview.read().astype(int)
+        size = window.buffer_size
+        view = frame_view(world, size)
+    # the plate's size on screen: the rasterised line, at the screen text's angular height
+    plate = np.array(rasterise(world.resource(ScreenText).lines[-1])[1], dtype=float)
+    pixels = plate * ScreenText().height / FONT_PIXELS * view.projection[1, 1] / 2 * size[1]
+    # the figures at the bottom change every frame (the systems' times): the top half only
+    rows, columns = np.nonzero(np.abs(shown - without)[: size[1] // 2].max(axis=2) > 8)
+    print(json.dumps({
+        "help": preview.overlay.top,
+        "score": [int(columns.min()), int(rows.min()), int(columns.max()), int(rows.max())],
+        "plate": pixels.tolist(),
+    }))
+"""
+
+
+@pytest.mark.slow
+def test_the_score_line_sits_under_the_key_help_in_a_real_window(xvfb: str) -> None:
+    """A networked match's score line (the game's screen text) and the preview's key help
+    share the window's top left: the score is drawn below the help's last line, where both
+    can be read, not under it (pixels of a real window, with the score shown and not: the
+    whole of its plate shows, and starts below the help)."""
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(SCORE_UNDER_THE_HELP)],
+        capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
+        env={**without_display(), "DISPLAY": xvfb},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout.splitlines()[-1])
+    left, top, right, bottom = said["score"]
+    width, height = said["plate"]
+    assert said["help"] > 0  # the help at the top
+    assert top >= said["help"]  # the score starts below the help...
+    assert right - left + 1 == pytest.approx(width, abs=3)  # ...and shows whole, at the left
+    assert bottom - top + 1 == pytest.approx(height, abs=3)
+    assert left < 1280 / 4
 
 
 def test_the_preview_says_why_the_view_went_dark_when_the_player_walked_into_a_wall() -> None:

@@ -293,7 +293,7 @@ def test_host_options_for_playing_need_play(flag: str) -> None:
 @pytest.mark.parametrize("shown", [True, False], ids=["avatars", "control"])
 def test_the_host_player_sees_the_other_player_across_the_field(gl: Context, shown: bool) -> None:
     """In the host's own view (its window draws the host's world), Bob stands 9 m ahead, drawn
-    as a client draws another player: his body, head and hands in the opponents' colour,
+    as a client draws another player: his body, head and hands in the opponents' color,
     across the middle of the picture. Without the avatars (the control) his rig shows
     nothing there: a body capsule is never drawn."""
     endpoint = _endpoint()
@@ -318,7 +318,7 @@ def test_the_host_player_sees_the_other_player_across_the_field(gl: Context, sho
         peer.close()  # type: ignore[no-untyped-call]
         host.close()
     r, g, b = picture[..., 0], picture[..., 1], picture[..., 2]
-    yellow = (r > 180) & (g > 150) & (b < 100)  # the opponents' colour, lit; nothing else is
+    yellow = (r > 180) & (g > 150) & (b < 100)  # the opponents' color, lit; nothing else is
     seen = int(yellow[:, 140:180].sum())  # straight ahead, where Bob stands
     assert (seen > 30) if shown else (seen == 0), seen
 

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from moderngl import Context
 
 SIZE = (96, 64)
-ORANGE = (0.8, 0.4, 0.0)  # Rapier's colour for fixed colliders (linear)
+ORANGE = (0.8, 0.4, 0.0)  # Rapier's color for fixed colliders (linear)
 WHITE = (1.0, 1.0, 1.0)  # a contact's normal
 
 
@@ -38,8 +38,8 @@ def crate_on_floor() -> World:
     return world
 
 
-def has_colour(lines: PhysicsDebug, colour: tuple[float, float, float]) -> bool:
-    return bool((np.abs(lines.colours[:, :3] - colour).max(axis=1) < 0.01).any())
+def has_color(lines: PhysicsDebug, color: tuple[float, float, float]) -> bool:
+    return bool((np.abs(lines.colors[:, :3] - color).max(axis=1) < 0.01).any())
 
 
 def test_physics_fills_the_lines_only_while_shown() -> None:
@@ -49,16 +49,16 @@ def test_physics_fills_the_lines_only_while_shown() -> None:
     debug.shown = True
     world.step(1)
     assert debug.lines.shape[1:] == (2, 3) and len(debug.lines) >= 24  # two boxes' edges
-    assert debug.colours.shape == (len(debug.lines), 4)
-    assert has_colour(debug, ORANGE) and has_colour(debug, WHITE)  # the floor, a contact
+    assert debug.colors.shape == (len(debug.lines), 4)
+    assert has_color(debug, ORANGE) and has_color(debug, WHITE)  # the floor, a contact
     top = float(debug.lines[..., 1].max())
     assert 0.45 < top < 0.55  # the crate's top edge, resting on the floor at y = 0
     debug.contacts = False
     world.step(1)
-    assert has_colour(debug, ORANGE) and not has_colour(debug, WHITE)
+    assert has_color(debug, ORANGE) and not has_color(debug, WHITE)
     debug.shown = False
     world.step(1)
-    assert len(debug.lines) == 0 and len(debug.colours) == 0
+    assert len(debug.lines) == 0 and len(debug.colors) == 0
 
 
 def test_a_game_may_bring_its_own_debug_resource() -> None:
@@ -85,7 +85,7 @@ def draw(gl: Context, world: World) -> np.ndarray:
 
 
 def encoded(linear: tuple[float, ...]) -> np.ndarray:
-    """What a linear colour is in the picture: the renderer writes sRGB."""
+    """What a linear color is in the picture: the renderer writes sRGB."""
     c = np.asarray(linear)
     return np.where(c <= 0.0031308, 12.92 * c, 1.055 * c ** (1 / 2.4) - 0.055)
 

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 SIZE = (128, 96)
 DOWN = spatial.from_axis_angle(spatial.vec3(1.0, 0.0, 0.0), -math.pi / 2)
-DARK = Lighting(colour=(0.0, 0.0, 0.0), sky=(0.0, 0.0, 0.0), ground=(0.0, 0.0, 0.0))
+DARK = Lighting(color=(0.0, 0.0, 0.0), sky=(0.0, 0.0, 0.0), ground=(0.0, 0.0, 0.0))
 BLACK_SKY = Sky((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), sun=(0.0, 0.0, 0.0))
 
 
@@ -149,17 +149,17 @@ def highlight(
 def test_a_smooth_surface_has_a_specular_highlight_and_a_rough_one_none(gl: Context) -> None:
     red = (0.5, 0.05, 0.05, 1.0)
     peak, off = highlight(gl, Appearance(color=red, roughness=0.15))
-    assert peak.min() > 0.9  # white: the light's own colour, reflected
+    assert peak.min() > 0.9  # white: the light's own color, reflected
     assert off.min() < 0.5
     rough_peak, rough_off = highlight(gl, Appearance(color=red, roughness=1.0))
     assert rough_peak[1] < 0.5  # no white spot: Lambert's red, a little brighter than off it
     assert abs(rough_peak - rough_off).max() < 0.12
 
 
-def test_low_quality_has_no_highlights_but_keeps_colour_and_metal(gl: Context) -> None:
+def test_low_quality_has_no_highlights_but_keeps_color_and_metal(gl: Context) -> None:
     """The low preset drops the specular term (its cost on a software renderer): no white
-    spot on a smooth surface, the same lit colour off it, and a metal still darker than a
-    dielectric of its colour."""
+    spot on a smooth surface, the same lit color off it, and a metal still darker than a
+    dielectric of its color."""
     red = (0.5, 0.05, 0.05, 1.0)
     peak, off = highlight(gl, Appearance(color=red, roughness=0.15), LOW)
     assert peak[1] < 0.5  # red, not white
@@ -173,8 +173,8 @@ def test_low_quality_has_no_highlights_but_keeps_colour_and_metal(gl: Context) -
 
 
 def test_a_metal_has_no_diffuse_light(gl: Context) -> None:
-    """Off its highlight a metal shows only dim reflections; a dielectric of the same colour
-    shows its colour, lit."""
+    """Off its highlight a metal shows only dim reflections; a dielectric of the same color
+    shows its color, lit."""
     red = (0.9, 0.1, 0.1, 1.0)
     _, metal = highlight(gl, Appearance(color=red, roughness=0.5, metallic=1.0))
     _, plastic = highlight(gl, Appearance(color=red, roughness=0.5, metallic=0.0))
@@ -300,7 +300,7 @@ def test_a_lit_floor_has_no_shadow_acne(gl: Context) -> None:
 # Looks and textures -----------------------------------------------------------------------
 
 
-def test_a_checker_texture_shows_both_colours(gl: Context, tmp_path: Path) -> None:
+def test_a_checker_texture_shows_both_colors(gl: Context, tmp_path: Path) -> None:
     checker = np.zeros((64, 64, 3), dtype=np.uint8)
     cells = (np.add.outer(np.arange(64) // 16, np.arange(64) // 16) % 2).astype(bool)
     checker[cells], checker[~cells] = (230, 30, 30), (30, 200, 30)
@@ -312,7 +312,7 @@ def test_a_checker_texture_shows_both_colours(gl: Context, tmp_path: Path) -> No
         Prop("board"),
         Appearance(color=(1.0, 1.0, 1.0, 1.0), roughness=1.0, texture=tmp_path / "checker.png"),
     )
-    everywhere = Lighting(colour=(0.0, 0.0, 0.0), sky=(1.0, 1.0, 1.0), ground=(1.0, 1.0, 1.0))
+    everywhere = Lighting(color=(0.0, 0.0, 0.0), sky=(1.0, 1.0, 1.0), ground=(1.0, 1.0, 1.0))
     image = render(gl, world, level_view(), lighting=everywhere, quality=LOW)
     middle = image[30:66, 40:88].reshape(-1, 3)
     reds = (middle[:, 0] > 0.7) & (middle[:, 1] < 0.35)
@@ -410,7 +410,7 @@ def test_a_uniform_is_sent_when_it_changes_and_only_then(gl: Context) -> None:
 # sRGB, sky, grid --------------------------------------------------------------------------
 
 
-def test_a_linear_colour_lands_at_its_srgb_encoding(gl: Context) -> None:
+def test_a_linear_color_lands_at_its_srgb_encoding(gl: Context) -> None:
     """Emissive linear (0.2, 0.5, 0.8) with no light: the picture holds its sRGB encoding,
     (124, 188, 231), as a display and a headset's sRGB swapchain expect."""
     world = World()
@@ -446,7 +446,7 @@ def seen_towards(
 
 def test_the_sky_turns_with_the_eye_and_stays_where_it_is_as_the_eye_moves(gl: Context) -> None:
     """An eye far from the origin, turned and looking up: the sun's disc is drawn where the
-    light comes from and the ground colour starts below the horizon, wherever the eye is."""
+    light comes from and the ground color starts below the horizon, wherever the eye is."""
     sky, lighting = Sky(), Lighting(direction=(-0.3, -0.4, 0.6))
     # turned right and up: the sun (31 degrees up) 15 degrees to the eye's left, above its centre
     turned = spatial.yaw_rotation(math.radians(-41.6)) * spatial.from_axis_angle(

@@ -23,7 +23,7 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parents[2]
 Picture = npt.NDArray[np.int_]
 
-# Colours measured in the pictures (sRGB bytes, as the PNG holds them)
+# Colors measured in the pictures (sRGB bytes, as the PNG holds them)
 BEE = (255, 250, 70)  # a lit bee's yellow, where the sun faces it
 GHOST_OVER_PLASTER = (178, 169, 156)  # the cast-iron pan's ghost in front of the back wall
 GHOST_IN_WALL = (179, 189, 183)  # the pan's ghost seen through the pale green pantry wall
@@ -33,7 +33,7 @@ WALLS = (186, 186, 186)  # the plots' grey fill of walls and furniture
 # columns): the white head block and the snowballs on the pile are outside it
 ARC = (slice(300, 400), slice(380, 620))
 # where, in the kitchen picture, the pan is pushed into the pantry wall: the floor's grid
-# lines, lower down, can come out in the ghost's colours
+# lines, lower down, can come out in the ghost's colors
 PAN = (slice(250, 450), slice(400, 760))
 
 
@@ -55,9 +55,9 @@ def load(path: Path) -> Picture:
     return np.asarray(Image.open(path).convert("RGB")).astype(int)
 
 
-def near(picture: Picture, colour: tuple[int, int, int], within: int = 3) -> int:
-    """How many pixels are `colour`, each channel within `within`."""
-    return int(np.sum(np.abs(picture - np.array(colour)).max(axis=2) <= within))
+def near(picture: Picture, color: tuple[int, int, int], within: int = 3) -> int:
+    """How many pixels are `color`, each channel within `within`."""
+    return int(np.sum(np.abs(picture - np.array(color)).max(axis=2) <= within))
 
 
 def screenshot(name: str, out: Path, seconds: float | None = None) -> Picture:
@@ -87,12 +87,12 @@ def test_the_snowball_flies_on_a_trail_from_the_hand_to_the_red_target(
     tmp_path: Path, ctx: Context
 ) -> None:
     shown = screenshot("snowball-throw.png", tmp_path)
-    for colour in TARGETS.values():
-        assert near(shown, colour, within=10) > 2000
+    for color in TARGETS.values():
+        assert near(shown, color, within=10) > 2000
     distances = [
         np.abs(np.subtract(a, b)).max() for a in TARGETS.values() for b in TARGETS.values()
     ]
-    assert min(d for d in distances if d) > 60  # three colours a reader tells apart
+    assert min(d for d in distances if d) > 60  # three colors a reader tells apart
     assert np.sum(shown[ARC].min(axis=2) > 235) > 200  # the white dots of the arc
     before = screenshot("snowball-throw.png", tmp_path, seconds=1.3)  # still in the hand
     assert np.sum(before[ARC].min(axis=2) > 235) == 0

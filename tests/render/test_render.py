@@ -94,13 +94,13 @@ SIZE = (96, 64)
 
 
 def glow(material: Material) -> Material:
-    """`material` giving off its own colour: with the lights off (UNLIT) that is exactly what
+    """`material` giving off its own color: with the lights off (UNLIT) that is exactly what
     it shows, wherever it faces."""
-    return Material(material.colour, material.texture, emissive=material.colour[:3])
+    return Material(material.color, material.texture, emissive=material.color[:3])
 
 
 def shown(linear: tuple[float, ...]) -> np.ndarray:
-    """What a linear colour is in a picture (sRGB-encoded, 0..1)."""
+    """What a linear color is in a picture (sRGB-encoded, 0..1)."""
     c = np.clip(np.asarray(linear[:3], dtype=np.float64), 0.0, 1.0)
     encoded: np.ndarray = np.where(c <= 0.0031308, 12.92 * c, 1.055 * c ** (1 / 2.4) - 0.055)
     return encoded
@@ -109,8 +109,8 @@ def shown(linear: tuple[float, ...]) -> np.ndarray:
 RED = glow(Material((1.0, 0.0, 0.0, 1.0)))
 GREEN = glow(Material((0.0, 1.0, 0.0, 1.0)))
 GREY = glow(Material((0.5, 0.5, 0.5, 1.0)))
-# No light at all: every surface shows its emissive colour exactly (see glow()).
-UNLIT = Lighting(colour=(0.0, 0.0, 0.0), sky=(0.0, 0.0, 0.0), ground=(0.0, 0.0, 0.0))
+# No light at all: every surface shows its emissive color exactly (see glow()).
+UNLIT = Lighting(color=(0.0, 0.0, 0.0), sky=(0.0, 0.0, 0.0), ground=(0.0, 0.0, 0.0))
 BACKGROUND_LINEAR: RGB = (0.0, 0.0, 0.25)
 BACKGROUND = shown(BACKGROUND_LINEAR)  # the plain sky below, as it shows in a picture
 PLAIN_SKY = Sky(BACKGROUND_LINEAR, BACKGROUND_LINEAR, BACKGROUND_LINEAR, sun=(0.0, 0.0, 0.0))
@@ -169,7 +169,7 @@ def test_another_players_avatar_is_drawn_where_it_is_placed_and_gone_when_despaw
     gl: Context,
 ) -> None:
     """A remote player's head (an Avatar: no collider, no body) shows in the opponents'
-    colour at its Transform, follows it when moved, and is no longer drawn once despawned."""
+    color at its Transform, follows it when moved, and is no longer drawn once despawned."""
     world = World()
     head = world.spawn(Transform(spatial.vec3(0, 0, -3)), Avatar("bob", "head", Sphere(0.5)))
     palette = Palette(opponent=RED)
@@ -205,11 +205,11 @@ def test_a_ghost_behind_a_wall_shows_through_it_fainter(gl: Context) -> None:
     image = draw(gl, world, ghost=settings, palette=palette)
     row = SIZE[1] // 2
     behind, in_front = image[row, SIZE[0] // 2 - 12], image[row, SIZE[0] // 2 + 12]
-    wall = shown(GREY.colour)
-    # a face turned to the eye has no rim: colour as the material, opacity facing_alpha
+    wall = shown(GREY.color)
+    # a face turned to the eye has no rim: color as the material, opacity facing_alpha
     strong = settings.in_front * settings.facing_alpha
     faint = settings.behind * settings.facing_alpha
-    red = shown(RED.colour)
+    red = shown(RED.color)
     assert in_front == pytest.approx(BACKGROUND * (1 - strong) + red * strong, abs=0.02)
     assert behind == pytest.approx(wall * (1 - faint) + red * faint, abs=0.02)
     assert faint < strong
@@ -269,8 +269,8 @@ def test_a_textured_mesh_from_a_file(gl: Context, tmp_path: Path) -> None:
     world = World()
     entity = world.spawn(Transform(spatial.vec3(0, 0, -1.5)))
     white = Material((1.0, 1.0, 1.0, 1.0), load_texture(tmp_path / "halves.png"), roughness=1.0)
-    # white light from everywhere, no specular at low quality: the texture's own colours
-    everywhere = Lighting(colour=(0.0, 0.0, 0.0), sky=(1.0, 1.0, 1.0), ground=(1.0, 1.0, 1.0))
+    # white light from everywhere, no specular at low quality: the texture's own colors
+    everywhere = Lighting(color=(0.0, 0.0, 0.0), sky=(1.0, 1.0, 1.0), ground=(1.0, 1.0, 1.0))
     renderer = Renderer(gl, lighting=everywhere, quality=LOW)
     renderer.instances.set_appearance(entity, load_mesh_file(obj), white)
     target = Offscreen(gl, SIZE)
@@ -886,12 +886,12 @@ def test_a_headset_eye_is_drawn_into_its_swapchain_image(gl: Context) -> None:
 
 
 @pytest.mark.parametrize(
-    ("problem", "colour"),
+    ("problem", "color"),
     [(None, "aim_valid"), (AimProblem.SLOPE, "aim_refused")],
     ids=["valid", "refused"],
 )
 def test_the_teleport_arc_and_its_target_are_drawn_green_or_red(
-    gl: Context, problem: AimProblem | None, colour: str
+    gl: Context, problem: AimProblem | None, color: str
 ) -> None:
     """A teleport being aimed is seen: dots along the arc and a disc where it lands, green when
     the body can stand there and red when the teleport would be refused; nothing when no
@@ -903,7 +903,7 @@ def test_the_teleport_arc_and_its_target_are_drawn_green_or_red(
     down = spatial.from_axis_angle(spatial.vec3(1, 0, 0), -math.pi / 2)
     above = View(Pose(spatial.vec3(0.0, 2.0, -2.0), down), perspective(math.pi / 2, 1.5))
     palette = Palette(aim_valid=glow(Palette().aim_valid), aim_refused=glow(Palette().aim_refused))
-    expected = shown(getattr(palette, colour).colour)
+    expected = shown(getattr(palette, color).color)
     quiet = draw(gl, world, above, palette=palette)
     aim = world.get(origin, TeleportAim)
     aim.aiming, aim.target, aim.problem = True, spatial.vec3(0.0, 0.0, -2.0), problem
@@ -916,7 +916,7 @@ def test_the_teleport_arc_and_its_target_are_drawn_green_or_red(
 
 
 def test_what_a_hand_would_grab_is_drawn_highlighted(gl: Context) -> None:
-    """The object a free hand would take if it gripped now shows in the hover colour; the
+    """The object a free hand would take if it gripped now shows in the hover color; the
     same object out of reach shows its own."""
     world = World()
     prop = world.spawn(
@@ -931,12 +931,12 @@ def test_what_a_hand_would_grab_is_drawn_highlighted(gl: Context) -> None:
     world.get(hand, Hand).hovering = prop
     highlighted = centre(draw(gl, world, palette=palette))
     assert plain == pytest.approx([1.0, 0.0, 0.0], abs=0.02)
-    assert highlighted == pytest.approx(shown(palette.hover.colour), abs=0.02)
+    assert highlighted == pytest.approx(shown(palette.hover.color), abs=0.02)
 
 
 def test_a_socket_that_would_take_the_held_object_shows_its_zone(gl: Context) -> None:
     """Held over a rack's hook, an object it accepts: the hook's zone shows, translucent, in
-    the hover colour (the sky behind it shows through); not while nothing is over it."""
+    the hover color (the sky behind it shows through); not while nothing is over it."""
     world = World()
     rack = world.spawn(Transform(spatial.vec3(0.0, 0.0, -2.0)), Socket(zone=Sphere(0.5)))
     palette = Palette(hover=glow(Palette().hover))
@@ -944,8 +944,8 @@ def test_a_socket_that_would_take_the_held_object_shows_its_zone(gl: Context) ->
     world.get(rack, Socket).hovering = world.spawn()
     shown_zone = centre(draw(gl, world, palette=palette))
     assert empty == pytest.approx(BACKGROUND, abs=0.02)
-    hover = shown(palette.hover.colour)
+    hover = shown(palette.hover.color)
     assert np.abs(shown_zone - BACKGROUND).max() > 0.1  # something drawn over the sky...
-    # ...tinted towards the hover colour, not covering the sky
+    # ...tinted towards the hover color, not covering the sky
     assert np.abs(shown_zone - hover).max() < np.abs(BACKGROUND - hover).max()
     assert np.abs(shown_zone - hover).max() > 0.02

@@ -16,7 +16,7 @@ from playspace.components.text import Label, ScreenText
 from playspace.ecs import World
 from playspace.render import Offscreen, Renderer, View, fov_projection, perspective
 from playspace.render.quality import LOW
-from playspace.render.text import FONT_PIXELS, REASON_COLOUR, REASONS, TextPass, rasterise
+from playspace.render.text import FONT_PIXELS, REASON_COLOR, REASONS, TextPass, rasterise
 from playspace.spatial import Pose
 
 if TYPE_CHECKING:
@@ -49,19 +49,19 @@ def draw(gl: Context, world: World, *views: View, text: TextPass | None = None) 
         renderer.release()
 
 
-def ink(image: np.ndarray, colour: tuple[float, ...]) -> np.ndarray:
-    """Where the picture shows text of `colour` (pure primaries: nothing else in these scenes
+def ink(image: np.ndarray, color: tuple[float, ...]) -> np.ndarray:
+    """Where the picture shows text of `color` (pure primaries: nothing else in these scenes
     is that saturated): a (rows, columns) mask."""
-    wanted = np.asarray(colour[:3]) > 0.5
+    wanted = np.asarray(color[:3]) > 0.5
     mask: np.ndarray = np.all(np.where(wanted, image > 0.75, image < 0.3), axis=2)
     return mask
 
 
-def test_a_label_shows_its_colour_above_its_entity(gl: Context) -> None:
+def test_a_label_shows_its_color_above_its_entity(gl: Context) -> None:
     world = World()
     crate = world.spawn(Transform(spatial.vec3(0.0, -0.4, -2.0)))
     (plain,) = draw(gl, world)
-    world.add(crate, Label("HELLO", offset=0.5, height=0.25, colour=GREEN))
+    world.add(crate, Label("HELLO", offset=0.5, height=0.25, color=GREEN))
     (labelled,) = draw(gl, world)
     assert not ink(plain, GREEN).any()
     rows, columns = np.nonzero(ink(labelled, GREEN))
@@ -73,7 +73,7 @@ def test_a_label_shows_its_colour_above_its_entity(gl: Context) -> None:
 
 def test_a_label_turns_to_face_the_viewer_and_hides_behind_walls(gl: Context) -> None:
     world = World()
-    world.spawn(Transform(spatial.vec3(0.0, 0.0, -2.0)), Label("SIDE", height=0.4, colour=GREEN))
+    world.spawn(Transform(spatial.vec3(0.0, 0.0, -2.0)), Label("SIDE", height=0.4, color=GREEN))
     side = Pose(spatial.vec3(2.0, 0.3, -2.0), spatial.yaw_rotation(math.pi / 2))  # faces -X
     front, from_side = draw(gl, world, camera(), camera(side))
     assert ink(front, GREEN).sum() > 30
@@ -88,7 +88,7 @@ def test_screen_text_sits_top_left_in_every_view(gl: Context) -> None:
     """In the preview, turned, and in a headset's off-centre eye, the text is in the top left
     corner of the picture, in the same place whichever way the view faces."""
     world = World()
-    world.insert_resource(ScreenText(["SCORE 10"], colour=YELLOW, height=0.15))
+    world.insert_resource(ScreenText(["SCORE 10"], color=YELLOW, height=0.15))
     turned = Pose(spatial.vec3(3.0, 1.0, 2.0), spatial.yaw_rotation(2.0))
     eye = View(Pose.identity(), fov_projection(-0.9, 0.75, 0.85, -0.8))
     images = draw(gl, world, camera(), camera(turned), eye)
@@ -104,13 +104,13 @@ def test_screen_text_sits_top_left_in_every_view(gl: Context) -> None:
     assert not ink(empty, YELLOW).any()
 
 
-def test_a_colour_given_as_a_list_or_an_array_is_drawn_and_followed(gl: Context) -> None:
-    """A game's colour may be a list it changes in place or a numpy array; a kept renderer
-    draws each frame in the colour the text has then (the program compares what it last sent
+def test_a_color_given_as_a_list_or_an_array_is_drawn_and_followed(gl: Context) -> None:
+    """A game's color may be a list it changes in place or a numpy array; a kept renderer
+    draws each frame in the color the text has then (the program compares what it last sent
     by value, and a list kept by reference would have been changed with it)."""
-    colour = [1.0, 1.0, 0.0, 1.0]
+    color = [1.0, 1.0, 0.0, 1.0]
     world = World()
-    screen = ScreenText(["SCORE 10"], colour=colour, height=0.15)  # type: ignore[arg-type]
+    screen = ScreenText(["SCORE 10"], color=color, height=0.15)  # type: ignore[arg-type]
     world.insert_resource(screen)
     renderer = Renderer(gl, quality=LOW)
     renderer.add_pass(TextPass(gl))
@@ -119,9 +119,9 @@ def test_a_colour_given_as_a_list_or_an_array_is_drawn_and_followed(gl: Context)
     try:
         for green in (1.0, 0.0, 1.0, None):
             if green is None:
-                screen.colour = np.array(GREEN)  # type: ignore[assignment]
+                screen.color = np.array(GREEN)  # type: ignore[assignment]
             else:
-                colour[1] = green  # yellow, red, yellow again
+                color[1] = green  # yellow, red, yellow again
             renderer.prepare(world)
             renderer.draw(camera(), target.framebuffer)
             image = target.read() / 255.0
@@ -142,7 +142,7 @@ def test_unchanged_text_is_rasterised_once(gl: Context) -> None:
             text.prepare(world)
         assert text.rasterised == 2
         world.resource(ScreenText).lines = ["SCORE 2"]
-        world.get(crate, Label).colour = GREEN  # tinted in the shader: not rasterised again
+        world.get(crate, Label).color = GREEN  # tinted in the shader: not rasterised again
         text.prepare(world)
         assert text.rasterised == 3
     finally:
@@ -174,7 +174,7 @@ def test_a_refused_teleport_says_why_above_its_marker(gl: Context) -> None:
     # the marker 1.4 m ahead, at row 64 + tan(25 - atan(0.8 / 1.4)) * 96 = 71 of 128; the
     # words 0.15 m to 0.3 m above it, up to 20 rows higher
     above = (slice(40, 71), slice(SIZE[0] // 2 - 50, SIZE[0] // 2 + 50))
-    assert min(REASON_COLOUR[:3]) > 0.65  # light ink: brighter than the floor and the haze
+    assert min(REASON_COLOR[:3]) > 0.65  # light ink: brighter than the floor and the haze
     (refused,) = draw(gl, aimed_world(AimProblem.SLOPE), view)
     (valid,) = draw(gl, aimed_world(None), view)
     assert (refused[above].min(axis=2) > 0.6).sum() > 10
@@ -189,5 +189,5 @@ def test_every_refusal_has_words() -> None:
 def test_bad_text_settings_are_named() -> None:
     with pytest.raises(ValueError, match="Label 'x': height"):
         Label("x", height=0.0)
-    with pytest.raises(ValueError, match="ScreenText: colour"):
-        ScreenText(["a"], colour=(2.0, 0.0, 0.0, 1.0))
+    with pytest.raises(ValueError, match="ScreenText: color"):
+        ScreenText(["a"], color=(2.0, 0.0, 0.0, 1.0))

@@ -6,8 +6,8 @@ Every shape table takes ``color``, ``texture``, ``roughness``, ``metallic`` and 
 shapes. A shape's own keys override its material's, key by key; a shape that says nothing keeps
 no look at all, so the renderer's palette draws it as before.
 
-Colours are linear RGB(A) numbers in [0, 1], as glTF's factors are (``emissive`` may be
-brighter than 1), or ``"#rrggbb"`` strings, which are sRGB (what a colour picker shows, as in
+Colors are linear RGB(A) numbers in [0, 1], as glTF's factors are (``emissive`` may be
+brighter than 1), or ``"#rrggbb"`` strings, which are sRGB (what a color picker shows, as in
 glTF tools and Unity) and are converted to linear here. A texture is checked to be a PNG or
 JPEG file (glTF's two image formats) by its first bytes, but not decoded: the renderer does
 that.

@@ -60,7 +60,7 @@ class SceneBox:
     size: Triple
     position: Triple
     rotation: Triple  # degrees about x, y, z; see playspace.scene for the order
-    look: Appearance | None = None  # None: the file said nothing; drawn in its kind's colour
+    look: Appearance | None = None  # None: the file said nothing; drawn in its kind's color
     climbable: bool = False  # the hands hold on to it (the ClimbPlugin)
 
 

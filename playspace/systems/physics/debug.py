@@ -1,7 +1,7 @@
 """The physics debug view's data: Rapier's own outlines of every collider, and its contacts.
 
 Rapier's debug-render pipeline walks the engine's bodies, colliders and contact pairs and
-emits coloured line segments: each collider's shape (fixed orange, dynamic purple, kinematic
+emits colored line segments: each collider's shape (fixed orange, dynamic purple, kinematic
 blue, darker while asleep; sensors too, and the player's capsule, which the scene's surfaces
 do not show), and, with contacts on, each contact point's normal (white) and depth (green).
 That is what a player debugging "why did I not fit through there" or "why does this crate
@@ -53,11 +53,11 @@ class PhysicsDebugView:
         if not debug.shown:
             if len(debug.lines):  # just hidden: nothing stale is kept for the next showing
                 debug.lines = np.zeros((0, 2, 3), dtype=np.float32)
-                debug.colours = np.zeros((0, 4), dtype=np.float32)
+                debug.colors = np.zeros((0, 4), dtype=np.float32)
             return
         mode = _SHAPES | _CONTACTS if debug.contacts else _SHAPES
         if self._pipeline is None:
             self._pipeline = rp.DebugRenderPipeline(mode)
         elif self._pipeline.mode.bits != mode.bits:
             self._pipeline.mode = mode
-        debug.lines, debug.colours = world.resource(Physics).debug_lines(self._pipeline)
+        debug.lines, debug.colors = world.resource(Physics).debug_lines(self._pipeline)

@@ -481,12 +481,12 @@ class Physics(Queries):
 
     def debug_lines(self, pipeline: rp.DebugRenderPipeline) -> tuple[FloatArray, FloatArray]:
         """What `pipeline` draws of the engine as the last step left it: segment end points
-        (N, 2, 3) and their RGBA colours (N, 4), float32 (the debug view)."""
+        (N, 2, 3) and their RGBA colors (N, 4), float32 (the debug view)."""
         e = self._engine
-        lines, colours, _ = pipeline.render_to_arrays(
+        lines, colors, _ = pipeline.render_to_arrays(
             e.rigid_bodies, e.colliders, e.impulse_joints, e.multibody_joints, e.narrow_phase
         )
-        return lines, colours
+        return lines, colors
 
     def static_extent(self) -> tuple[Vec3, Vec3] | None:
         """The smallest world box around every fixed body's colliders (lowest, highest

@@ -220,9 +220,9 @@ def test_a_world_without_panels_never_loads_dear_imgui() -> None:
 SIZE = (320, 240)
 GREY = (0.3, 0.3, 0.3, 1.0)
 LOOK = PointerLook(
-    ray_colour=(1.0, 0.0, 0.0, 1.0),
+    ray_color=(1.0, 0.0, 0.0, 1.0),
     ray_width=0.02,
-    cursor_colour=(0.0, 1.0, 0.0, 1.0),
+    cursor_color=(0.0, 1.0, 0.0, 1.0),
     cursor_radius=0.03,
 )
 
@@ -247,9 +247,9 @@ def picture(gl: Context, run: Run, eye: Pose) -> np.ndarray:
         panels.release()
 
 
-def where(image: np.ndarray, colour: tuple[float, ...]) -> np.ndarray:
-    """Which pixels of `image` are `colour` (RGB, to 0.05)."""
-    found: np.ndarray = np.abs(image - np.array(colour[:3])).max(axis=2) < 0.05
+def where(image: np.ndarray, color: tuple[float, ...]) -> np.ndarray:
+    """Which pixels of `image` are `color` (RGB, to 0.05)."""
+    found: np.ndarray = np.abs(image - np.array(color[:3])).max(axis=2) < 0.05
     return found
 
 
@@ -268,14 +268,14 @@ def test_the_panel_its_beam_and_its_cursor_are_drawn(gl: Context) -> None:
     # the cursor: 0.1 m right of the panel's centre, 12 px right of the middle; its bottom
     # right is behind the beam, which comes from the hand below and nearer the eye
     cursor = image[middle_y - 3 : middle_y, middle_x + 10 : middle_x + 14]
-    assert where(cursor, LOOK.cursor_colour).all()
-    assert where(image, LOOK.ray_colour).sum() > 100  # the beam, nearer and wider below
+    assert where(cursor, LOOK.cursor_color).all()
+    assert where(image, LOOK.ray_color).sum() > 100  # the beam, nearer and wider below
 
     hidden, _ = panel_world(aiming((0.5, 0.0, -1.0), lambda t: False), "label")
     hidden.world.step(10)
     elsewhere = picture(gl, hidden, eye)
-    assert not where(elsewhere, LOOK.ray_colour).any()
-    assert not where(elsewhere, LOOK.cursor_colour).any()
+    assert not where(elsewhere, LOOK.ray_color).any()
+    assert not where(elsewhere, LOOK.cursor_color).any()
     assert where(elsewhere, BACKGROUND).sum() > 0.9 * 72 * 48  # the panel is still there
     run.world.get(panel, Panel).visible = False
     assert not where(picture(gl, run, eye), BACKGROUND).any()

@@ -198,7 +198,7 @@ def test_a_stopped_hand_is_drawn_where_it_stopped_not_inside_the_table() -> None
 
 
 def test_a_blocked_hand_is_drawn_on_the_table_and_its_ghost_inside_it(gl: Context) -> None:
-    """Seen from the side, pushed 10 cm into the table: the solid hand in the hand's colour
+    """Seen from the side, pushed 10 cm into the table: the solid hand in the hand's color
     just over the top, and its ghost tinting the table's side where the tracked hand is. (The
     ghost is the hand's own model and material: uploaded as a batch of its own, it took the
     solid hand's place, and only the ghost was drawn.)"""
@@ -219,7 +219,7 @@ def test_a_blocked_hand_is_drawn_on_the_table_and_its_ghost_inside_it(gl: Contex
     renderer = Renderer(
         gl,
         palette=palette,
-        lighting=Lighting(colour=dark, sky=dark, ground=dark),  # emissive colours exactly
+        lighting=Lighting(color=dark, sky=dark, ground=dark),  # emissive colors exactly
         sky=Sky(dark, dark, dark, sun=dark),
         ghost=GhostSettings(in_front=1.0, behind=1.0, facing_alpha=1.0),
     )
