@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from playspace.cli.common import has_display, os_error
+from playspace.cli.common import add_debug, has_display, os_error
 from playspace.loops.stopping import StopRequest
 
 if TYPE_CHECKING:
@@ -34,6 +34,7 @@ def add(commands: Any) -> None:
     demo.add_argument(
         "--headless", action="store_true", help="replay the trace even when there is a display"
     )
+    add_debug(demo)
     demo.set_defaults(handler=handle, usage=demo)
 
 

@@ -14,6 +14,7 @@ from playspace.cli.common import (
     CAMERAS,
     QUALITY_NAMES,
     Refused,
+    add_debug,
     has_display,
     headset,
     interrupted,
@@ -130,6 +131,7 @@ def add(commands: Any) -> None:
         help="with --vr: the GL context the headset session binds: egl (no window), glx (a "
         "hidden window's; WGL on Windows) or auto (EGL where the runtime offers it)",
     )
+    add_debug(run)
 
 
 def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
