@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +19,7 @@ from playspace.loops.stopping import StopRequest
 
 if TYPE_CHECKING:
     from playspace.render.capture import Capture
+    from playspace.systems.telemetry import Tally
 
 
 def add(commands: Any) -> None:
@@ -107,14 +107,10 @@ def run(out: Path, render: bool = True, stop: Callable[[], bool] | None = None) 
     if replayed.interrupted:
         raise KeyboardInterrupt(f"after {replayed.steps} steps; telemetry so far in {telemetry}")
     steps = replayed.steps
-    happened = _count(telemetry)
-    throws = [speed for speed in happened.throw_speeds if speed > 0.5]
     lines = [
         f"playspace demo: the kitchen (BeeBeeQ), {steps} fixed steps ({steps / 90:.2f} s) "
         f"replayed headless from {KITCHEN.parent.name}/traces/kitchen.jsonl",
-        f"grabs {happened.grabs}, throws {len(throws)}, hits {happened.hits}, "
-        f"floor snaps {happened.floor_snaps}, steps with a held object ghosted "
-        f"{happened.ghost_steps}",
+        happened(replayed.tally),
     ]
     summary = replayed.summary()
     if summary is not None:
@@ -138,28 +134,12 @@ def _capture(path: Path) -> tuple[Capture | None, str]:
         return None, f"none ({error})"
 
 
-@dataclass(slots=True)
-class Happened:
-    """What the telemetry says happened, in the player's terms."""
-
-    grabs: int = 0
-    hits: int = 0
-    floor_snaps: int = 0
-    ghost_steps: int = 0
-    throw_speeds: list[float] = field(default_factory=list)
-
-
-def _count(telemetry: Path) -> Happened:
-    from playspace.formats.telemetry import read_telemetry
-
-    happened = Happened()
-    for step in read_telemetry(telemetry).steps:
-        for event in step["events"]:
-            kind = event["type"]
-            happened.grabs += kind == "grab"
-            happened.hits += kind == "hit"
-            happened.floor_snaps += kind == "floor_snap"
-            if kind == "release":
-                happened.throw_speeds.append(sum(v * v for v in event["linear"]) ** 0.5)
-        happened.ghost_steps += any(o["ghost"] for o in step["objects"])
-    return happened
+def happened(tally: Tally) -> str:
+    """What the kitchen shows off, counted in the world as it ran (the window's run or the
+    trace's replay): grabs, throws, hits on the bees, floor snaps, ghosted steps."""
+    counts = tally.counts
+    return (
+        f"grabs {counts['grab']}, throws {tally.throws}, hits {counts['hit']}, "
+        f"floor snaps {counts['floor_snap']}, steps with a held object ghosted "
+        f"{tally.ghost_steps}"
+    )

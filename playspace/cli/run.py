@@ -246,6 +246,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 stop=args.stop, debug_physics=args.debug_physics,
             )  # fmt: skip
             summary = replayed.summary()
+            happened = replayed.tally.line()
     except KeyboardInterrupt:
         return interrupted(out)
     except (SceneError, TraceError, TargetError) as error:
@@ -266,8 +267,16 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if capture is not None and args.frames:
         done.append(f"{capture.frame_count} frames in {args.frames}")
     print(", ".join(done))
+    print(happened)
     if summary is not None:
         print(summary)
+    if args.trace is None and args.seconds is None and args.scene.suffix == ".toml":
+        print(
+            "playspace run: no input was given, so the player stood still for a single fixed "
+            "step; play a recording with --trace FILE, or stand still for S seconds with "
+            "--seconds S",
+            file=sys.stderr,
+        )
     return 0
 
 
