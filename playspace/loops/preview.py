@@ -167,8 +167,8 @@ def preview(
         if record is not None:
             writer = stack.enter_context(TraceWriter(record, fixed_hz))
             source = recorder = Recorder(source, writer)
-        tally = TallyPlugin(telemetry_events())
-        added = [tally, *plugins, *([example.build] if example is not None else [])]
+        counted = TallyPlugin(telemetry_events())
+        added = [counted, *plugins, *([example.build] if example is not None else [])]
         world, _ = build_world(scene, source, fixed_hz, seed, added)
         if debug_physics:
             show_physics_debug(world)
