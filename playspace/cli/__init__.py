@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from playspace import __version__
 from playspace.cli import demo, doctor, drive, host, join, plot, run, validate
-from playspace.cli.common import reader_left
+from playspace.cli.common import reader_left, system_failed
 from playspace.loops.stopping import INTERRUPTED, StopRequest
 
 SUBCOMMANDS = (demo, run, validate, host, join, doctor, plot, drive)
@@ -32,7 +32,9 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """The command. Ctrl-C, SIGTERM and SIGHUP are noted (:mod:`playspace.loops.stopping`) and
     each run stops at its next step or frame, keeping what it wrote: one line, exit status 130.
-    A KeyboardInterrupt that gets through all the same (before a run starts) is that line too."""
+    A KeyboardInterrupt that gets through all the same (before a run starts) is that line too.
+    A game's system that raises is one line too, naming it, exit status 1 (``--debug``: its
+    traceback)."""
     stop = StopRequest()
     try:
         with stop.installed():
@@ -53,5 +55,12 @@ def _main(argv: Sequence[str] | None, stop: StopRequest) -> int:
     if handler is None:
         made.print_help()
         return 0
-    status: int = handler(args, args.usage)  # the command's own parser, for its usage
+    try:
+        status: int = handler(args, args.usage)  # the command's own parser, for its usage
+    except RuntimeError as error:  # a SystemFailed is one; a run has loaded its module
+        from playspace.ecs import SystemFailed
+
+        if not isinstance(error, SystemFailed):
+            raise
+        return system_failed(f"playspace {args.command}", error, getattr(args, "debug", False))
     return status

@@ -7,11 +7,16 @@ import argparse
 import contextlib
 import os
 import sys
+import traceback
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from playspace.formats.quoting import clipped
 from playspace.loops.outputs import LineStream
 from playspace.loops.stopping import INTERRUPTED
+
+if TYPE_CHECKING:  # a command that runs no world loads no ecs
+    from playspace.ecs import SystemFailed
 
 READER_LEFT = 128 + 13  # the exit status of a process that SIGPIPE ended
 # playspace.render.cameras.CAMERAS and playspace.render.quality.QUALITY_NAMES, named here
@@ -42,6 +47,32 @@ def interrupted(telemetry: LineStream | None) -> int:
         kept = f"; telemetry of {telemetry.lines - 1} steps in {telemetry.name}"
     print(f"playspace run: interrupted{kept}", file=sys.stderr)
     return INTERRUPTED
+
+
+LONGEST_FAILURE = 500  # characters of a failed system's line; --debug shows it all
+
+
+def add_debug(command: argparse.ArgumentParser) -> None:
+    """``--debug``, on the commands that run a world."""
+    command.add_argument(
+        "--debug",
+        action="store_true",
+        help="when a system fails, print its whole traceback instead of one line",
+    )
+
+
+def system_failed(command: str, failed: SystemFailed, debug: bool) -> int:
+    """A system of the world raised: one line naming it, its line and the step (with `debug`,
+    the whole traceback, the system's own exception first); exit 1. What the run wrote so far
+    stays written. A pipe whose reader left while telemetry streamed into it is no failure:
+    the run ends quietly, as :func:`main` ends it when the reader leaves elsewhere."""
+    if isinstance(failed.error, BrokenPipeError):
+        return reader_left()
+    if debug:
+        traceback.print_exception(failed)
+    else:
+        print(f"{command}: {clipped(str(failed), LONGEST_FAILURE)}", file=sys.stderr)
+    return 1
 
 
 def reader_left() -> int:
@@ -138,3 +169,4 @@ def add_match_options(side: argparse.ArgumentParser) -> None:
         "--drive", type=Path, metavar="TRACE",
         help="with --vr: play TRACE into Monado's remote driver (tests, CI)",
     )  # fmt: skip
+    add_debug(side)

@@ -1,9 +1,12 @@
-"""``playspace demo``: the kitchen, replayed headless from its trace, said in a few lines.
+"""``playspace demo``: the kitchen, played in the preview window or replayed headless from its
+trace, said in a few lines.
 
 It is the first thing a VR developer runs: the rig, slope quantization's floor snaps, grabbing,
 the held-object layers (a pan that ghosts inside a wall and cannot hit the bee behind it),
-hits on a bee, throwing. Without a display it replays ``examples/kitchen.py``'s trace
-headless, writes a screenshot (when GL can be had) and telemetry, and prints what happened.
+hits on a bee, throwing. With a display it opens ``examples/kitchen.py`` in the preview window
+and says what to do there and with which keys (the window's own help line); without one it
+replays the kitchen's trace headless, writes a screenshot (when GL can be had) and telemetry.
+Either way it ends saying what happened, counted in the world as it ran.
 """
 
 from __future__ import annotations
@@ -11,15 +14,18 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from playspace.cli.common import has_display, os_error
-from playspace.loops.stopping import StopRequest
+from playspace.cli.common import add_debug, has_display, os_error
+from playspace.loops.stopping import INTERRUPTED, StopRequest
 
 if TYPE_CHECKING:
+    from playspace.loops.preview import PreviewRun
     from playspace.render.capture import Capture
+    from playspace.systems.telemetry import Tally
+
+NAMED = "the kitchen (BeeBeeQ)"
 
 
 def add(commands: Any) -> None:
@@ -34,6 +40,7 @@ def add(commands: Any) -> None:
     demo.add_argument(
         "--headless", action="store_true", help="replay the trace even when there is a display"
     )
+    add_debug(demo)
     demo.set_defaults(handler=handle, usage=demo)
 
 
@@ -51,6 +58,9 @@ def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             return 2
         except OSError as error:
             return os_error("playspace demo", error)
+        except KeyboardInterrupt as interrupt:
+            print(f"playspace demo: interrupted {interrupt}", file=sys.stderr)
+            return INTERRUPTED
         return 0
 
     def no_window(reason: str) -> int:
@@ -63,8 +73,39 @@ def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
         kitchen = command_parser().parse_args(["run", str(KITCHEN)])
         kitchen.stop = stop
-        return preview(kitchen, parser, no_window)
+        return preview(
+            kitchen, parser, no_window, command="playspace demo", announce=_plays,
+            report=_played,
+        )  # fmt: skip
     return headless()
+
+
+def _plays(keys: str) -> None:
+    """What the window plays, what to do in it and the window's keys (its help line, made from
+    the simulator's bindings), once it is open."""
+    from playspace.systems.input.simulator import GRIP
+    from playspace.systems.input.simulator import keys as key_names
+
+    print(
+        f"playspace demo: {NAMED} in the preview window: grab the pan (hold "
+        f"{key_names(*GRIP)}), hit a bee with it, let go mid-swing to throw it; a pan pushed "
+        "into a wall ghosts and cannot hit a bee through it",
+        flush=True,
+    )
+    print(f"keys: {keys}", flush=True)
+
+
+def _played(window: PreviewRun) -> list[str]:
+    """What the window's run did, as the headless replay says it."""
+    steps = window.steps
+    lines = [
+        f"playspace demo: {NAMED}, {steps} fixed steps ({steps / 90:.2f} s) played in the window"
+    ]
+    if window.tally is not None:
+        lines.append(happened(window.tally))
+    if window.summary is not None:
+        lines.append(window.summary)
+    return lines
 
 
 def _examples() -> Path:
@@ -106,14 +147,10 @@ def run(out: Path, render: bool = True, stop: Callable[[], bool] | None = None) 
     if replayed.interrupted:
         raise KeyboardInterrupt(f"after {replayed.steps} steps; telemetry so far in {telemetry}")
     steps = replayed.steps
-    happened = _count(telemetry)
-    throws = [speed for speed in happened.throw_speeds if speed > 0.5]
     lines = [
-        f"playspace demo: the kitchen (BeeBeeQ), {steps} fixed steps ({steps / 90:.2f} s) "
+        f"playspace demo: {NAMED}, {steps} fixed steps ({steps / 90:.2f} s) "
         f"replayed headless from {KITCHEN.parent.name}/traces/kitchen.jsonl",
-        f"grabs {happened.grabs}, throws {len(throws)}, hits {happened.hits}, "
-        f"floor snaps {happened.floor_snaps}, steps with a held object ghosted "
-        f"{happened.ghost_steps}",
+        happened(replayed.tally),
     ]
     summary = replayed.summary()
     if summary is not None:
@@ -137,28 +174,12 @@ def _capture(path: Path) -> tuple[Capture | None, str]:
         return None, f"none ({error})"
 
 
-@dataclass(slots=True)
-class Happened:
-    """What the telemetry says happened, in the player's terms."""
-
-    grabs: int = 0
-    hits: int = 0
-    floor_snaps: int = 0
-    ghost_steps: int = 0
-    throw_speeds: list[float] = field(default_factory=list)
-
-
-def _count(telemetry: Path) -> Happened:
-    from playspace.formats.telemetry import read_telemetry
-
-    happened = Happened()
-    for step in read_telemetry(telemetry).steps:
-        for event in step["events"]:
-            kind = event["type"]
-            happened.grabs += kind == "grabbed"
-            happened.hits += kind == "hit"
-            happened.floor_snaps += kind == "floor_snapped"
-            if kind == "released":
-                happened.throw_speeds.append(sum(v * v for v in event["linear"]) ** 0.5)
-        happened.ghost_steps += any(o["ghost"] for o in step["objects"])
-    return happened
+def happened(tally: Tally) -> str:
+    """What the kitchen shows off, counted in the world as it ran (the window's run or the
+    trace's replay): grabs, throws, hits on the bees, floor snaps, ghosted steps."""
+    counts = tally.counts
+    return (
+        f"grabs {counts['grabbed']}, throws {tally.throws}, hits {counts['hit']}, "
+        f"floor snaps {counts['floor_snapped']}, steps with a held object ghosted "
+        f"{tally.ghost_steps}"
+    )

@@ -27,9 +27,9 @@ def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from playspace.cli.telemetry_plot import PlotError, plot_telemetry
 
     try:
-        plot_telemetry(args.telemetry, args.out, args.scene)
+        panels = plot_telemetry(args.telemetry, args.out, args.scene)
     except PlotError as error:
         print(f"playspace plot: {error}", file=sys.stderr)
         return 2
-    print(f"{args.out}: head and floor heights, the path from above, release speeds")
+    print(f"{args.out}: {', '.join(panels)}")
     return 0

@@ -14,6 +14,7 @@ from playspace.cli.common import (
     CAMERAS,
     QUALITY_NAMES,
     Refused,
+    add_debug,
     has_display,
     headset,
     interrupted,
@@ -24,6 +25,7 @@ from playspace.loops.outputs import LineStream, output_problem
 from playspace.loops.stopping import INTERRUPTED
 
 if TYPE_CHECKING:  # annotations only (the render package loads GL: runs that draw import it)
+    from playspace.loops.preview import PreviewRun
     from playspace.render.capture import Capture
 
 
@@ -130,6 +132,7 @@ def add(commands: Any) -> None:
         help="with --vr: the GL context the headset session binds: egl (no window), glx (a "
         "hidden window's; WGL on Windows) or auto (EGL where the runtime offers it)",
     )
+    add_debug(run)
 
 
 def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -244,6 +247,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 stop=args.stop, debug_physics=args.debug_physics,
             )  # fmt: skip
             summary = replayed.summary()
+            happened = replayed.tally.line()
     except KeyboardInterrupt:
         return interrupted(out)
     except (SceneError, TraceError, TargetError) as error:
@@ -264,8 +268,16 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if capture is not None and args.frames:
         done.append(f"{capture.frame_count} frames in {args.frames}")
     print(", ".join(done))
+    print(happened)
     if summary is not None:
         print(summary)
+    if args.trace is None and args.seconds is None and args.scene.suffix == ".toml":
+        print(
+            "playspace run: no input was given, so the player stood still for a single fixed "
+            "step; play a recording with --trace FILE, or stand still for S seconds with "
+            "--seconds S",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -315,10 +327,17 @@ def preview(
     args: argparse.Namespace,
     parser: argparse.ArgumentParser,
     no_window: Callable[[str], int] | None = None,
+    *,
+    command: str = "playspace run",
+    announce: Callable[[str], None] | None = None,
+    report: Callable[[PreviewRun], list[str]] | None = None,
 ) -> int:
     """The desktop preview: the scene in a window, driven by the XR simulator, or with
     ``--trace`` the recording played in it as the headless replay plays it. When no window
-    opens, `no_window` (given the reason) decides what happens instead, if given."""
+    opens, `no_window` (given the reason) decides what happens instead, if given. `command`
+    names what runs it in messages; `announce` is given the window's keys when it opens;
+    `report` says what a live preview did when it ends (by default: frames and steps, the
+    events, the game's summary)."""
     viewing = args.trace is not None
     played = "the viewer plays the trace in a window" if viewing else "the preview is played live"
     for flag, value in (
@@ -362,21 +381,26 @@ def preview(
         if viewing:
             run, player = view_trace(args.scene, args.trace, fixed_hz=args.fixed_hz, **shown)
         else:
-            run, recorded = preview(args.scene, fixed_hz=fixed_hz, record=args.record, **shown)
+            run, recorded = preview(
+                args.scene, fixed_hz=fixed_hz, record=args.record, announce=announce, **shown
+            )
     except (SceneError, TargetError, TraceError) as error:
         print(error, file=sys.stderr)
         return 2
     except PreviewError as error:
         if no_window is not None:
             return no_window(str(error))
-        print(f"playspace run: {error}; run headless instead: {headless}", file=sys.stderr)
+        print(f"{command}: {error}; run headless instead: {headless}", file=sys.stderr)
         return 2
     except OSError as error:
-        return os_error("playspace run", error)
+        return os_error(command, error)
     if run.interrupted:
         kept = f"; the recording so far is in {args.record}" if args.record else ""
-        print(f"playspace run: interrupted{kept}", file=sys.stderr)
+        print(f"{command}: interrupted{kept}", file=sys.stderr)
         return INTERRUPTED
+    if report is not None:
+        print("\n".join(report(run)))
+        return 0
     if viewing:
         hz, steps = player.replay.fixed_hz, player.replay.steps
         done = [
@@ -394,4 +418,7 @@ def preview(
     if recorded is not None:
         done.append(f"{recorded} samples recorded in {args.record}")
     print(", ".join(done))
+    for line in (None if run.tally is None else run.tally.line(), run.summary):
+        if line is not None:
+            print(line)
     return 0

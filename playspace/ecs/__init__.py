@@ -27,6 +27,7 @@ from playspace.ecs.errors import (
     MissingResource,
     PluginError,
     ScheduleError,
+    SystemFailed,
 )
 from playspace.ecs.events import EventQueue
 from playspace.ecs.schedule import Phase, Schedule, SystemSet, SystemSpec, SystemStats, system
@@ -46,6 +47,7 @@ __all__ = [
     "PluginError",
     "Schedule",
     "ScheduleError",
+    "SystemFailed",
     "SystemSet",
     "SystemSpec",
     "SystemStats",

@@ -13,8 +13,11 @@ Query results are esper's cached lists: read them, never sort, pop or keep them.
 
 from __future__ import annotations
 
+import inspect
 import itertools
+import os
 import threading
+import traceback
 import weakref
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
@@ -24,7 +27,13 @@ from typing import Any, Protocol, TypeVar, overload
 import esper
 
 from playspace.ecs.clock import NS_PER_S, FixedClock, FixedTime, Time
-from playspace.ecs.errors import ComponentError, MissingComponent, MissingResource, PluginError
+from playspace.ecs.errors import (
+    ComponentError,
+    MissingComponent,
+    MissingResource,
+    PluginError,
+    SystemFailed,
+)
 from playspace.ecs.events import EventQueue, Events
 from playspace.ecs.schedule import Declaration, Phase, Schedule, SystemSet, SystemSpec
 
@@ -82,13 +91,43 @@ def _check_instance(item: object, what: str, where: str) -> None:
         )
 
 
+def _where(spec: SystemSpec, error: BaseException) -> str | None:
+    """``FILE:LINE`` of the deepest frame of `error`'s traceback in the file that defines the
+    system (the game's own line, not the runtime's below it); FILE relative to the working
+    folder when it is inside it. None when the traceback never passed through that file."""
+    source = spec.source
+    try:
+        defined = inspect.getsourcefile(source if inspect.isroutine(source) else type(source))
+    except TypeError:  # a builtin, or a class defined in no file
+        return None
+    if defined is None:
+        return None
+    home = os.path.realpath(defined)
+    lines = [
+        frame.lineno
+        for frame in traceback.extract_tb(error.__traceback__)
+        if os.path.realpath(frame.filename) == home
+    ]
+    if not lines:
+        return None
+    try:
+        shown = os.path.relpath(home)
+    except ValueError:  # Windows: another drive than the working folder's
+        shown = home
+    return f"{home if shown.startswith('..') else shown}:{lines[-1]}"
+
+
 class World:
     """One simulation: entities, components, resources, events, systems and a fixed clock.
 
     Several worlds may live in one process (a host and a player, a test's twins) and step in
     several threads: their frames take turns (:data:`WORLDS_LOCK`), as esper has one current
     world a process. Outside a frame, use a world from the thread that steps it, or hold
-    ``WORLDS_LOCK`` while you do."""
+    ``WORLDS_LOCK`` while you do.
+
+    A system that raises ends the frame there with :class:`SystemFailed`, which names the
+    system, its line and the step (its own exception the cause): a game's bug is then one
+    line to its author, not a traceback through the loop that stepped the world."""
 
     def __init__(self, fixed_hz: float = 90.0, max_frame: float = 0.25, max_substeps: int = 8):
         self.name = f"playspace-{next(_world_numbers)}"
@@ -387,6 +426,13 @@ class World:
         start = perf_counter_ns()
         try:
             spec.run(self)
+        except SystemFailed:
+            raise  # a world stepped inside this system said which of its systems failed
+        except Exception as error:
+            step = self.clock.steps
+            raise SystemFailed(
+                spec.name, spec.phase.value, step, _where(spec, error), error
+            ) from error
         finally:
             self._running = None
         took = perf_counter_ns() - start

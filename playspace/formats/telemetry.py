@@ -6,9 +6,9 @@ Numbers are written rounded to 6 decimals (micrometres), so the same replay writ
 bytes; a number that is not finite is written as null, which JSON can hold.
 
 Telemetry is written so comfort and feel can be judged from outside the process: by
-``playspace plot``, by the demo's summary, by tests that replay a scene and look at what the
-player would have seen. All of them read it here, so a file one of them accepts the others
-accept too, and a bad one is refused with the same message naming the file and line.
+``playspace plot``, by tests that replay a scene and look at what the player would have
+seen. All of them read it here, so a file one of them accepts the others accept too, and a
+bad one is refused with the same message naming the file and line.
 
 A last line cut short (the run was killed, or the disk filled, mid-line) is the end of the
 file, as the format asks of a reader: it is left out with a warning naming it, and what came

@@ -14,13 +14,13 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from moderngl_window.context.base import BaseWindow
 
-from playspace.app import build_world, load_target
+from playspace.app import build_world, load_target, telemetry_events
 from playspace.components.debug import PhysicsDebug
 from playspace.components.input import InputSource
 from playspace.ecs import World
@@ -29,6 +29,7 @@ from playspace.render.capture import write_png
 from playspace.render.preview import Action, Preview, poll_gamepads, preview_window
 from playspace.systems.input import LiveSource, Recorder, TraceWriter
 from playspace.systems.input.simulator import Simulator
+from playspace.systems.telemetry import Tally, TallyPlugin
 
 if TYPE_CHECKING:
     from playspace.net import Host
@@ -38,11 +39,15 @@ DEBUG_KEY = "f3"  # shows or hides the physics debug view, as debug overlays in 
 
 @dataclass(frozen=True, slots=True)
 class PreviewRun:
-    """What a preview did: frames drawn and fixed steps run, until it was closed."""
+    """What a preview did: frames drawn and fixed steps run, until it was closed; for a
+    preview of a scene or a game, what happened in it (the events by kind) and the game's own
+    summary line, when it has one."""
 
     frames: int
     steps: int
     interrupted: bool = False  # stopped by Ctrl-C, SIGTERM or SIGHUP, not closed
+    tally: Tally | None = None
+    summary: str | None = None
 
 
 def debug_actions(world: Callable[[], World]) -> dict[str, Action]:
@@ -103,15 +108,19 @@ def run_preview(
     stop: Callable[[], bool] | None = None,
     camera: str = "head",
     quality: str = "auto",
+    announce: Callable[[str], None] | None = None,
 ) -> PreviewRun:
     """Run the world in `window`, played through `simulator`, until it is closed (Esc),
     `frames` frames have been drawn, the world's clock passes `seconds` or `stop` says so
     (asked each frame); `screenshot` saves the last frame as a PNG. `camera` is the one shown
-    first; `quality` the renderer's preset."""
+    first; `quality` the renderer's preset. `announce` is given the window's help line (every
+    key it answers) once the window shows the world, before the first frame."""
     if window.name == "glfw":  # gamepads come from glfw, which only the glfw window starts
         simulator.gamepads = poll_gamepads
     actions = debug_actions(lambda: world)
     preview = Preview(world, simulator, window, camera=camera, quality=quality, actions=actions)
+    if announce is not None:
+        announce(preview.help_line())
 
     def frame(seconds: float) -> int:
         simulator.update(seconds)
@@ -141,12 +150,14 @@ def preview(
     camera: str = "head",
     quality: str = "auto",
     debug_physics: bool = False,
+    announce: Callable[[str], None] | None = None,
 ) -> tuple[PreviewRun, int | None]:
     """Run a scene or an example module in the preview window until it is closed; what it did
-    and, with `record`, how many samples the trace holds. `camera` is the one shown first;
-    `debug_physics` shows the physics debug view from the start. Raises what loading the
-    target raises, :class:`~playspace.render.preview.PreviewError` when no window opens,
-    OSError when the recording cannot be written."""
+    (what happened in it counted as a headless run counts it) and, with `record`, how many
+    samples the trace holds. `camera` is the one shown first; `debug_physics` shows the
+    physics debug view from the start; `announce` is given the window's keys when it opens.
+    Raises what loading the target raises, :class:`~playspace.render.preview.PreviewError`
+    when no window opens, OSError when the recording cannot be written."""
     scene, example = load_target(target)
     simulator = Simulator()
     recorder: Recorder | None = None
@@ -156,14 +167,17 @@ def preview(
         if record is not None:
             writer = stack.enter_context(TraceWriter(record, fixed_hz))
             source = recorder = Recorder(source, writer)
-        added = [*plugins, *([example.build] if example is not None else [])]
+        counted = TallyPlugin(telemetry_events())
+        added = [counted, *plugins, *([example.build] if example is not None else [])]
         world, _ = build_world(scene, source, fixed_hz, seed, added)
         if debug_physics:
             show_physics_debug(world)
         run = run_preview(
             world, simulator, window, frames=frames, seconds=seconds, screenshot=screenshot,
-            stop=stop, camera=camera, quality=quality,
+            stop=stop, camera=camera, quality=quality, announce=announce,
         )  # fmt: skip
+    said = None if example is None or example.summary is None else example.summary(world)
+    run = replace(run, tally=world.resource(Tally), summary=said)
     return run, None if recorder is None else recorder.samples
 
 

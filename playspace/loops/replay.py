@@ -17,7 +17,7 @@ from playspace.app.replay import prepare_replay
 from playspace.components.debug import PhysicsDebug
 from playspace.ecs import World
 from playspace.systems.drawn import place_drawn
-from playspace.systems.telemetry import Lines, TelemetryPlugin
+from playspace.systems.telemetry import Lines, Tally, TallyPlugin, TelemetryPlugin
 
 
 def show_physics_debug(world: World) -> None:
@@ -45,6 +45,11 @@ class Replayed:
     def fixed_hz(self) -> float:
         return self.world.clock.hz
 
+    @property
+    def tally(self) -> Tally:
+        """What happened, by event kind (:class:`~playspace.systems.telemetry.Tally`)."""
+        return self.world.resource(Tally)
+
     def summary(self) -> str | None:
         """The example's own line on what happened, when it has one."""
         if self.example is None or self.example.summary is None:
@@ -68,10 +73,12 @@ def run_headless(
     90 Hz). Deterministic: the same inputs write the same telemetry, whether or not
     `after_step` watches. `stop` is asked after each step; when it says so, the run ends
     there, `interrupted`. `debug_physics` shows the physics debug view from the start (for
-    captures to draw)."""
+    captures to draw). What happened is counted as it happens (:attr:`Replayed.tally`)."""
     replay = prepare_replay(target, trace, seconds, fixed_hz, seed)
     events = telemetry_events()
-    plugins: list[object] = [TelemetryPlugin(telemetry, events)] if telemetry is not None else []
+    plugins: list[object] = [TallyPlugin(events)]
+    if telemetry is not None:
+        plugins.append(TelemetryPlugin(telemetry, events))
     world = replay.world(plugins)
     if debug_physics:
         show_physics_debug(world)

@@ -5,12 +5,25 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
 
-from playspace.cli.telemetry_plot import PlotError, plot_telemetry, scene_outlines
+from playspace.app.game import load_example
+from playspace.cli.telemetry_plot import (
+    PlotError,
+    Step,
+    comfort_figure,
+    plot_telemetry,
+    scene_outlines,
+)
 from tests.game_helpers import EXAMPLES, replay
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
 
 
 @pytest.fixture
@@ -143,10 +156,76 @@ def test_a_scene_the_plot_cannot_read_is_named(telemetry: Path, tmp_path: Path) 
         plot_telemetry(telemetry, tmp_path / "x.png", tmp_path / "nowhere.toml")
 
 
-def test_no_empty_throw_panel(telemetry: Path, tmp_path: Path) -> None:
-    from PIL import Image
+def figure_of(example: str, scene: Path | None = None) -> tuple[Figure, list[Step]]:
+    """The comfort figure of an example replayed from its own trace (a game module's rules
+    added), and the steps it draws."""
+    from matplotlib.figure import Figure
 
-    out = tmp_path / "stairs.png"
-    plot_telemetry(telemetry, out)  # the stairs throw nothing: two panels, not three
-    with Image.open(out) as image:
-        assert image.size == (1000, 450)
+    game = EXAMPLES / f"{example}.py"
+    build = load_example(game).build if game.exists() else None
+    played = EXAMPLES / (f"{example}.toml" if build is None else load_example(game).scene.name)
+    steps = replay(played, EXAMPLES / "traces" / f"{example}.jsonl", build)
+    outlines = [] if scene is None else scene_outlines(scene)
+    return comfort_figure(Figure, example, steps, outlines), steps
+
+
+def labelled(axes: Axes, label: str) -> Line2D:
+    (found,) = [line for line in axes.get_lines() if line.get_label() == label]
+    return found
+
+
+def test_snap_turns_and_the_teleport_are_marked_on_the_path_not_walked() -> None:
+    from matplotlib.text import Annotation
+
+    figure, steps = figure_of("roomscale", EXAMPLES / "roomscale.toml")
+    _, above = figure.axes
+    turned = [steps[i]["head"]["p"] for i, s in enumerate(steps) if has(s, "turned")]
+    assert len(turned) == 3  # the trace's three snap turns
+    turns = labelled(above, "snap turn")
+    assert np.allclose(np.column_stack(turns.get_data()), [(p[0], p[2]) for p in turned])
+    ((at, teleport),) = [(i, e) for i, s in enumerate(steps) for e in s["events"]
+                         if e["type"] == "teleported"]  # fmt: skip
+    landed = labelled(above, "teleport")
+    assert np.allclose(np.column_stack(landed.get_data()), [(teleport["to"][0], teleport["to"][2])])
+    (jump,) = [a for a in above.texts if isinstance(a, Annotation)]
+    before = steps[at - 1]["body"]["p"]
+    assert np.allclose(jump.xyann, (before[0], before[2]))  # from where the player stood
+    assert np.allclose(jump.xy, (teleport["to"][0], teleport["to"][2]))  # to where they landed
+    for part in ("head", "body"):
+        x, z = (np.asarray(a, dtype=float) for a in labelled(above, part).get_data())
+        assert np.isnan(x[at]) and np.isnan(z[at])  # the path breaks at the jump
+        assert np.count_nonzero(np.isnan(x)) == 1  # and nowhere else
+
+
+def test_no_legend_covers_a_panel() -> None:
+    figure, _ = figure_of("roomscale", EXAMPLES / "roomscale.toml")
+    figure.draw_without_rendering()
+    for axes in figure.axes:
+        legend = axes.get_legend()
+        assert legend is not None
+        box, panel = legend.get_window_extent(), axes.get_window_extent()
+        assert not box.overlaps(panel), axes.get_title()
+
+
+def test_no_panel_has_nothing_to_show() -> None:
+    """The kitchen's one release sets the pan down (0 m/s): no throw, no throw panel; the
+    snowball's throw gets its bar."""
+    from matplotlib.patches import Rectangle
+
+    kitchen, steps = figure_of("kitchen")
+    assert any(e["type"] == "released" for s in steps for e in s["events"])
+    assert [a.get_title() for a in kitchen.axes] == [
+        "head and floor heights",
+        "the path from above",
+    ]
+    for axes in kitchen.axes:
+        assert axes.has_data()
+    snowball, _ = figure_of("snowball")
+    thrown = snowball.axes[2]
+    assert thrown.get_title().startswith("throw speeds")
+    (bar,) = thrown.patches
+    assert isinstance(bar, Rectangle) and bar.get_height() > 5.0  # the 7.3 m/s throw
+
+
+def has(step: Step, kind: str) -> bool:
+    return any(e["type"] == kind for e in step["events"])

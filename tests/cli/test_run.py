@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -240,3 +242,48 @@ def test_neither_a_scene_nor_an_example_exits_2(tmp_path: Path) -> None:
     done = playspace("run", module, "--headless")
     assert done.returncode == 2
     assert "must define build(world)" in done.stderr
+
+
+def said_events(line: str) -> dict[str, int]:
+    """``events: grabbed 1, released 1 (throws 0), hit 1; ...`` as {kind: count}."""
+    assert line.startswith("events: "), line
+    listed = line.removeprefix("events: ").split(";")[0]
+    found = re.findall(r"(\w+) (\d+)(?: \(throws \d+\))?", listed)
+    return {kind: int(count) for kind, count in found}
+
+
+@pytest.mark.parametrize(
+    ("target", "trace"),
+    [
+        ("examples/kitchen.py", None),  # grab, release, hit, the pan ghosting in the wall
+        ("examples/snowball.py", None),  # a throw, and the game's own target_hit
+        ("examples/roomscale.toml", "examples/traces/roomscale.jsonl"),  # turns, a teleport
+    ],
+)
+def test_a_headless_run_says_what_happened_as_its_telemetry_does(
+    target: str, trace: str | None, tmp_path: Path
+) -> None:
+    out = tmp_path / "t.jsonl"
+    traced = ["--trace", trace] if trace else []
+    done = playspace("run", target, "--headless", *traced, "--telemetry", out)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""  # input was given: no hint
+    line = next(x for x in done.stdout.splitlines() if x.startswith("events: "))
+    steps = read_telemetry(out).steps
+    written = Counter(e["type"] for s in steps for e in s["events"])
+    assert said_events(line) == dict(written) and written
+    ghosted = sum(any(o["ghost"] for o in s["objects"]) for s in steps)
+    assert (f"; a held object ghosted in {ghosted} steps" in line) == (ghosted > 0)
+
+
+def test_a_scene_run_with_no_input_says_how_to_give_one(scene: Path, trace: Path) -> None:
+    done = playspace("run", scene, "--headless")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [f"{scene}: 1 fixed steps (0.01 s) headless", "events: none"]
+    assert done.stderr == (
+        "playspace run: no input was given, so the player stood still for a single fixed step; "
+        "play a recording with --trace FILE, or stand still for S seconds with --seconds S\n"
+    )
+    for given in (["--seconds", "0.1"], ["--trace", str(trace)]):
+        done = playspace("run", scene, "--headless", *given)
+        assert done.returncode == 0 and done.stderr == "", done.stderr

@@ -17,7 +17,7 @@ from playspace.components.input import InputSource, InputState
 from playspace.components.interaction import GrabSettings
 from playspace.components.rig import Rig
 from playspace.components.session import HeadsetSession, SessionState
-from playspace.ecs import Phase, World, system
+from playspace.ecs import Phase, SystemFailed, World, system
 from playspace.formats.scene import load_scene
 from playspace.loops.headset import run_vr
 from playspace.loops.replay import run_headless
@@ -394,6 +394,23 @@ def test_run_vr_exits_1_with_one_line_when_the_runtime_fails(
         "playspace run --vr: stopped: the OpenXR runtime failed (xrWaitFrame: "
         "RuntimeFailureError: the compositor crashed)"
     ]
+
+
+def test_a_games_system_failing_in_the_headset_ends_the_run_and_the_session(scene: Path) -> None:
+    """The failure reaches the command (which says it in one line) and the runtime's session
+    is destroyed on the way out, not left running behind a dead loop."""
+
+    @system(Phase.FIXED)
+    def fails(world: World) -> None:
+        if world.fixed_time.step == 5:
+            raise ValueError("the game's bug")
+
+    runtime = FakeRuntime()
+    with pytest.raises(SystemFailed, match=r"system 'fails' .* at fixed step 5: ValueError"):
+        run_vr(scene, plugins=[lambda world: world.add_systems(fails)], seconds=1.0,
+               opener=lambda name, graphics: runtime, out=io.StringIO(), clock=runtime.clock,
+               sleep=runtime.sleep)  # fmt: skip
+    assert runtime.calls[-1] == "destroy"
 
 
 def test_run_vr_takes_an_example_module_and_the_games_plugins() -> None:

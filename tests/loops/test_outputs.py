@@ -63,6 +63,19 @@ def test_a_run_ended_by_a_signal_keeps_its_telemetry_and_says_how_far_it_got(
     assert f"interrupted; telemetry of {len(steps)} steps in {telemetry}" in err
 
 
+def test_ctrl_c_in_the_headless_demo_is_said_in_the_demos_name(tmp_path: Path) -> None:
+    demo = start("demo", "--headless", "--no-render", "--out", tmp_path)
+    telemetry = tmp_path / "kitchen-telemetry.jsonl"
+    wait_for_steps(telemetry, 50, demo)
+    demo.send_signal(signal.SIGINT)
+    _, err = demo.communicate(timeout=60)
+    assert demo.returncode == 130, err
+    steps = len(whole(telemetry).steps)
+    assert (
+        err == f"playspace demo: interrupted after {steps} steps; telemetry so far in {telemetry}\n"
+    )
+
+
 def test_a_game_systems_error_leaves_the_telemetry_written_up_to_it(tmp_path: Path) -> None:
     game = tmp_path / "buggy.py"
     game.write_text(

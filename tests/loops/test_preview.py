@@ -11,6 +11,8 @@ import contextlib
 import json
 import math
 import os
+import re
+import signal
 import subprocess
 import sys
 import textwrap
@@ -30,7 +32,14 @@ from playspace.ecs import World
 from playspace.formats.scene import load_scene
 from playspace.render.preview import frame_view, gamepad_from_state, stats_line
 from playspace.spatial import yaw
-from playspace.systems.input import LiveSource, Recorder, ReplaySource, TraceWriter, load_trace
+from playspace.systems.input import (
+    LiveSource,
+    Recorder,
+    ReplaySource,
+    TraceWriter,
+    load_trace,
+    simulator,
+)
 from playspace.systems.input.simulator import (
     LOOK_RATE,
     MAX_PITCH,
@@ -180,6 +189,19 @@ def test_the_help_line_lists_the_keys() -> None:
     assert "(left)" in sim.help_line()
 
 
+def test_the_help_line_says_the_keys_the_bindings_hold(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One place holds each binding: rebound, the key does the job and the help says so."""
+    monkeypatch.setattr(simulator, "GRIP", ("f", "mouse_left"))
+    monkeypatch.setattr(simulator, "TELEPORT", "space")
+    sim = Simulator()
+    line = sim.help_line()
+    assert "F/LMB grip" in line and "hold Space teleport" in line
+    sim.key_down("f")
+    sim.key_down("space")
+    frame = sim.sample(0.0)
+    assert frame.right.grip == 1.0 and frame.right.stick == (0.0, 1.0)
+
+
 # --- the window's pure parts -------------------------------------------------------------
 
 
@@ -313,24 +335,34 @@ def flicked(trace: Path) -> bool:
     return False
 
 
-def test_the_preview_window_plays_from_the_keyboard(xvfb: str, tmp_path: Path) -> None:
-    need_program("xdotool", "xdotool")
-    env = {**without_display(), "DISPLAY": xvfb}
-    shot, trace = tmp_path / "preview.png", tmp_path / "session.jsonl"
-    args = ["--quit-after", "5000", "--screenshot", str(shot), "--record", str(trace)]
-    run = subprocess.Popen(
-        [sys.executable, "-m", "playspace.cli", "run", str(PLAYGROUND), *args],
-        cwd=ROOT,
+def xdo(env: dict[str, str], *words: str) -> str:
+    """xdotool on the display of `env`: what it printed (``search`` prints the windows)."""
+    return subprocess.run(
+        ["xdotool", *words], env=env, capture_output=True, text=True, timeout=30, check=True
+    ).stdout
+
+
+def started(env: dict[str, str], *args: str, cwd: Path = ROOT) -> subprocess.Popen[str]:
+    """``playspace ARGS`` started on the display of `env`, its output kept."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "playspace.cli", *args],
+        cwd=cwd,
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
 
+
+def test_the_preview_window_plays_from_the_keyboard(xvfb: str, tmp_path: Path) -> None:
+    need_program("xdotool", "xdotool")
+    env = {**without_display(), "DISPLAY": xvfb}
+    shot, trace = tmp_path / "preview.png", tmp_path / "session.jsonl"
+    args = ["--quit-after", "5000", "--screenshot", str(shot), "--record", str(trace)]
+    run = started(env, "run", str(PLAYGROUND), *args)
+
     def xdotool(*words: str) -> str:
-        return subprocess.run(
-            ["xdotool", *words], env=env, capture_output=True, text=True, timeout=30, check=True
-        ).stdout
+        return xdo(env, *words)
 
     try:
         window = xdotool("search", "--sync", "--name", "playspace: playground.toml").split()[0]
@@ -356,6 +388,7 @@ def test_the_preview_window_plays_from_the_keyboard(xvfb: str, tmp_path: Path) -
             run.wait()
     assert run.returncode == 0, err
     assert "previewed" in out and "screenshot in" in out
+    assert re.search(r"^events: .*\bturned [1-9]", out, re.MULTILINE)  # counted as it happened
     picture = np.asarray(Image.open(shot).convert("RGB"))
     assert picture.shape == (480, 640, 3)  # the window's new size, drawn at its new aspect
     assert picture.std() > 10 and len(np.unique(picture.reshape(-1, 3), axis=0)) > 20
@@ -430,6 +463,77 @@ def test_the_score_line_sits_under_the_key_help_in_a_real_window(xvfb: str) -> N
     assert right - left + 1 == pytest.approx(width, abs=3)  # ...and shows whole, at the left
     assert bottom - top + 1 == pytest.approx(height, abs=3)
     assert left < 1280 / 4
+
+
+def test_the_demo_in_a_window_says_what_plays_the_keys_and_what_happened(
+    xvfb: str, tmp_path: Path
+) -> None:
+    """On opening, what to do in the kitchen and the window's keys (its own help line, made
+    from the simulator's bindings); on closing, what happened, as the headless demo says it."""
+    need_program("xdotool", "xdotool")
+    env = {**without_display(), "DISPLAY": xvfb}
+    demo = started(env, "demo", cwd=tmp_path)
+    try:
+        xdo(env, "search", "--sync", "--name", "playspace: kitchen.py")
+        xdo(env, "key", "Escape")
+        out, err = demo.communicate(timeout=60)
+    finally:
+        if demo.poll() is None:
+            demo.kill()
+            demo.wait()
+    assert demo.returncode == 0, err
+    plays, keys, *said = out.splitlines()
+    assert plays.startswith(
+        "playspace demo: the kitchen (BeeBeeQ) in the preview window: grab the pan (hold G/LMB)"
+    )
+    assert keys.startswith(f"keys: {Simulator().help_line()} | F5 camera (head) | F3 physics")
+    assert keys.endswith("Esc quit")
+    assert re.fullmatch(
+        r"playspace demo: the kitchen \(BeeBeeQ\), [1-9]\d* fixed steps \([\d.]+ s\) played "
+        r"in the window",
+        said[0],
+    )
+    assert re.fullmatch(
+        r"grabs \d+, throws \d+, hits \d+, floor snaps \d+, steps with a held object ghosted \d+",
+        said[1],
+    )
+    assert re.fullmatch(r"bees hit: \d+", said[2]) and len(said) == 3
+    assert not list(tmp_path.iterdir())  # the window writes nothing
+
+
+def test_ctrl_c_in_the_demos_window_is_said_in_the_demos_name(xvfb: str, tmp_path: Path) -> None:
+    need_program("xdotool", "xdotool")
+    env = {**without_display(), "DISPLAY": xvfb}
+    demo = started(env, "demo", cwd=tmp_path)
+    try:
+        xdo(env, "search", "--sync", "--name", "playspace: kitchen.py")
+        demo.send_signal(signal.SIGINT)
+        _, err = demo.communicate(timeout=60)
+    finally:
+        if demo.poll() is None:
+            demo.kill()
+            demo.wait()
+    assert demo.returncode == 130
+    assert err == "playspace demo: interrupted\n"
+
+
+def test_a_failing_system_in_the_window_is_one_line(xvfb: str, tmp_path: Path) -> None:
+    (tmp_path / "scene.toml").write_text(
+        '[[box]]\nname = "floor"\nsize = [4, 0.2, 4]\nposition = [0, -0.1, 0]\n'
+    )
+    (tmp_path / "game.py").write_text(
+        "from playspace.prelude import Phase, World, system\n\nSCENE = 'scene.toml'\n\n\n"
+        "@system(Phase.FIXED)\ndef late_bug(world: World) -> None:\n"
+        "    if world.fixed_time.step == 9:\n        raise ValueError('no bees')\n\n\n"
+        "def build(world: World) -> None:\n    world.add_systems(late_bug)\n"
+    )
+    env = {**without_display(), "DISPLAY": xvfb}
+    window = started(env, "run", "game.py", "--quit-after", "5000", cwd=tmp_path)
+    _, err = window.communicate(timeout=120)
+    assert window.returncode == 1
+    assert err == (
+        "playspace run: system 'late_bug' (game.py:9) failed at fixed step 9: ValueError: no bees\n"
+    )
 
 
 def test_the_preview_says_why_the_view_went_dark_when_the_player_walked_into_a_wall() -> None:

@@ -48,7 +48,10 @@ REST: dict[Hand, Vec3] = {
     "right": spatial.vec3(0.2, -0.3, -0.45),
 }
 
-WALK = {"w": (0.0, -1.0), "s": (0.0, 1.0), "a": (-1.0, 0.0), "d": (1.0, 0.0)}  # x, z
+# The bindings, by key name; the help line is made from these, so it says what the keys do.
+WALK = {"w": (0.0, -1.0), "a": (-1.0, 0.0), "s": (0.0, 1.0), "d": (1.0, 0.0)}  # x, z
+DOWN, UP = "q", "e"  # crouch, stand up
+SWITCH_HAND, HAND_MODE, RESET_HANDS = "tab", "h", "r"
 MOVE = {"up": (0.0, 1.0), "down": (0.0, -1.0), "left": (-1.0, 0.0), "right": (1.0, 0.0)}
 GRIP = ("g", "mouse_left")
 TRIGGER = ("t", "mouse_right")
@@ -60,12 +63,20 @@ FACE_BUTTONS: dict[Hand, tuple[Button, Button]] = {
     "left": (Button.X, Button.Y),
     "right": (Button.A, Button.B),
 }
+LABELS = {"mouse_left": "LMB", "mouse_right": "RMB"}  # as a key is written for the player
+ARROWS = {"up", "down", "left", "right"}
 
-HELP = (
-    "mouse look | WASD walk | Q/E down/up | Tab hand ({hand}) | H mouse moves hand "
-    "({mode}; wheel: depth, R: reset) | G/LMB grip | T/RMB trigger | Z/C snap turn | "
-    "hold X teleport | arrows move | B/N buttons, V stick, Enter menu"
-)
+
+def keys(*names: str) -> str:
+    """Keys as the help writes them: ``G/LMB``, ``Tab``; the four arrow keys are ``arrows``,
+    letters that share one job run together (``WASD``)."""
+    if set(names) == ARROWS:
+        return "arrows"
+    if len(names) > 2 and all(len(name) == 1 for name in names):
+        return "".join(names).upper()
+    return "/".join(
+        LABELS.get(name, name.upper() if len(name) == 1 else name.title()) for name in names
+    )
 
 
 def no_gamepads() -> Sequence[Gamepad]:
@@ -113,11 +124,11 @@ class Simulator:
 
     def key_down(self, name: str) -> None:
         """A key (or mouse button) went down; names the simulator does not use are ignored."""
-        if name == "tab":
+        if name == SWITCH_HAND:
             self.hand = "left" if self.hand == "right" else "right"
-        elif name == "h":
+        elif name == HAND_MODE:
             self.hand_mode = not self.hand_mode
-        elif name == "r":
+        elif name == RESET_HANDS:
             self.hands = dict(REST)
         self._held.add(name)
         self._unseen.add(name)
@@ -165,7 +176,7 @@ class Simulator:
             head.position = head.position + spatial.rotate(
                 head.heading(), spatial.vec3(x * step, 0.0, z * step)
             )
-        rise = ("e" in self._held) - ("q" in self._held)
+        rise = (UP in self._held) - (DOWN in self._held)
         if rise:
             low, high = HEIGHT_RANGE
             height = min(high, max(low, head.position.y + rise * CROUCH_SPEED * dt))
@@ -232,4 +243,19 @@ class Simulator:
 
     def help_line(self) -> str:
         """The keys, one line, with the selected hand and what the mouse moves."""
-        return HELP.format(hand=self.hand, mode="hand" if self.hand_mode else "head")
+        mode = "hand" if self.hand_mode else "head"
+        said = (
+            "mouse look",
+            f"{keys(*WALK)} walk",
+            f"{keys(DOWN, UP)} down/up",
+            f"{keys(SWITCH_HAND)} hand ({self.hand})",
+            f"{keys(HAND_MODE)} mouse moves hand ({mode}; wheel: depth, "
+            f"{keys(RESET_HANDS)}: reset)",
+            f"{keys(*GRIP)} grip",
+            f"{keys(*TRIGGER)} trigger",
+            f"{keys(*SNAP)} snap turn",
+            f"hold {keys(TELEPORT)} teleport",
+            f"{keys(*MOVE)} move",
+            f"{keys(PRIMARY, SECONDARY)} buttons, {keys(STICK_CLICK)} stick, {keys(MENU)} menu",
+        )
+        return " | ".join(said)

@@ -32,6 +32,7 @@ from playspace.render.projection import perspective
 from playspace.render.views import View
 from playspace.spatial import Pose
 from playspace.systems.panels import PanelsPlugin, add_panel_content, panel_hit
+from tests.ecs_helpers import raised_in_a_system
 from tests.rig_helpers import Run, head_at, rig_world
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -182,8 +183,8 @@ def test_a_held_press_keeps_its_panel_past_the_edge() -> None:
 def test_content_that_is_not_registered_is_an_error_naming_it() -> None:
     run, _ = panel_world(aiming(PANEL_AT, lambda t: False))
     run.world.spawn(Transform(), Panel("inventory"))
-    with pytest.raises(
-        LookupError, match=r"'inventory' is not registered \(registered: label, turning\)"
+    with raised_in_a_system(
+        LookupError, r"'inventory' is not registered \(registered: label, turning\)"
     ):
         run.world.step(1)
 
@@ -194,6 +195,7 @@ def test_a_world_without_panels_never_loads_dear_imgui() -> None:
         "from rig_helpers import rig_world\n"
         "from playspace.components import Transform\n"
         "from playspace.components.panels import Panel\n"
+        "from playspace.ecs import SystemFailed\n"
         "from playspace.systems.input import standing_frame\n"
         "from playspace.systems.panels import PanelsPlugin\n"
         "run = rig_world(lambda t: standing_frame(), plugins=(PanelsPlugin(),))\n"
@@ -203,7 +205,7 @@ def test_a_world_without_panels_never_loads_dear_imgui() -> None:
         "    run.world.spawn(Transform(), Panel('x'))\n"
         "    try:\n"
         "        run.world.step(1)\n"
-        "    except LookupError:\n"
+        "    except SystemFailed:\n"
         "        pass\n"
         "    print('imgui_bundle' in sys.modules)\n"
     )
