@@ -1,6 +1,6 @@
 """The lit renderer, pixel by pixel: metallic-roughness shading, the sun's shadow, textures
 and emissive light from a ``Appearance``, the floor grid, the sky, the sRGB output and the quality
-presets. Offscreen on Mesa's software renderer through EGL, as tests/test_render.py."""
+presets. Offscreen on Mesa's software renderer through EGL, as tests/render/test_render.py."""
 
 from __future__ import annotations
 
