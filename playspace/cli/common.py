@@ -8,6 +8,7 @@ import contextlib
 import os
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -170,3 +171,20 @@ def add_match_options(side: argparse.ArgumentParser) -> None:
         help="with --vr: play TRACE into Monado's remote driver (tests, CI)",
     )  # fmt: skip
     add_debug(side)
+
+
+def in_a_match(command: str, run: Callable[[], int]) -> int:
+    """`run` a host or a player of a match; what stops it before it starts (the network, the
+    scene, the game, a trace, a file) said in one line: exit 2."""
+    from playspace.app import TargetError
+    from playspace.formats.scene import SceneError
+    from playspace.net import NetError
+    from playspace.systems.input import TraceError
+
+    try:
+        return run()
+    except (NetError, SceneError, TargetError, TraceError) as error:
+        print(f"{command}: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        return os_error(command, error)

@@ -13,7 +13,7 @@ from playspace.cli.common import (
     at_least_one,
     has_display,
     headset,
-    os_error,
+    in_a_match,
 )
 from playspace.loops.outputs import LineStream
 from playspace.loops.stopping import INTERRUPTED
@@ -68,18 +68,7 @@ def add(commands: Any) -> None:
 
 
 def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from playspace.app import TargetError
-    from playspace.formats.scene import SceneError
-    from playspace.net import NetError
-    from playspace.systems.input import TraceError
-
-    try:
-        return _host(args, parser)
-    except (NetError, SceneError, TargetError, TraceError) as error:
-        print(f"playspace host: {error}", file=sys.stderr)
-        return 2
-    except OSError as error:
-        return os_error("playspace host", error)
+    return in_a_match("playspace host", lambda: _host(args, parser))
 
 
 def _host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from playspace.cli.common import add_match_options, has_display, headset, os_error
+from playspace.cli.common import add_match_options, has_display, headset, in_a_match
 from playspace.loops.stopping import INTERRUPTED
 
 if TYPE_CHECKING:
@@ -34,18 +34,7 @@ def add(commands: Any) -> None:
 
 
 def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from playspace.app import TargetError
-    from playspace.formats.scene import SceneError
-    from playspace.net import NetError
-    from playspace.systems.input import TraceError
-
-    try:
-        return _join(args, parser)
-    except (NetError, SceneError, TargetError, TraceError) as error:
-        print(f"playspace join: {error}", file=sys.stderr)
-        return 2
-    except OSError as error:
-        return os_error("playspace join", error)
+    return in_a_match("playspace join", lambda: _join(args, parser))
 
 
 def _joined(session: str, player: str, standing: Standing) -> str:
