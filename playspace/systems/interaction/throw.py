@@ -108,7 +108,17 @@ def _jumped(last: Sample, p: Vec3, now: float) -> bool:
     Phase.FIXED,
     in_set=FixedSet.THROW,
     after=(throw_history,),
-    reads=(LetGo, GrabSettings, Grabbable, Hand, Physics, Rig, ThrowHistory, TrackedDevice),
+    reads=(
+        LetGo,
+        GrabSettings,
+        Grabbable,
+        Hand,
+        Physics,
+        Rig,
+        ThrowHistory,
+        TrackedDevice,
+        Transform,
+    ),
     writes=(BodyCommands, Released),
 )
 def throw(world: World) -> None:

@@ -2,15 +2,15 @@
 
 A teleport is a :class:`~playspace.components.physics.Teleport` sent to the
 :class:`~playspace.components.physics.BodyCommands`, which the physics system applies with the
-component edits; its Transform moves now too, so the systems after the sender see where it
-went, and its previous pose with it, so nothing is drawn in between.
+component edits (its previous pose too, so nothing is drawn in between); its Transform moves
+now, so the systems after the sender see where it went.
 """
 
 from __future__ import annotations
 
 from playspace import spatial
 from playspace.components import Transform
-from playspace.components.physics import BodyCommands, PreviousTransform, Teleport
+from playspace.components.physics import BodyCommands, Teleport
 from playspace.ecs import World
 from playspace.spatial import Quat, Vec3
 
@@ -21,7 +21,4 @@ def teleport_body(world: World, entity: int, position: Vec3, rotation: Quat | No
     turned = transform.rotation if rotation is None else spatial.normalize(rotation)
     command = Teleport(entity, Vec3(position), turned)  # refuses what is not finite, first
     transform.position, transform.rotation = Vec3(position), turned
-    previous = world.try_get(entity, PreviousTransform)
-    if previous is not None:
-        previous.position, previous.rotation = Vec3(position), turned
     world.resource(BodyCommands).send(command)

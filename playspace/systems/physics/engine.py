@@ -551,6 +551,9 @@ class Physics(Queries):
             else:
                 self.redrawn.append([body])
                 rotation = command.rotation or body.transform.rotation
+                if body.previous is not None:  # drawn there, not swept from where it was
+                    body.previous.position = spatial.Vec3(command.position)
+                    body.previous.rotation = rotation
                 place = isometry(command.position, rotation)
                 body.rigid_body.position = rp.Isometry3(*place)
                 if body.kind is BodyKind.KINEMATIC:
