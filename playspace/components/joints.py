@@ -27,6 +27,8 @@ from playspace.components.checks import check_finite
 from playspace.components.physics import EditFlag, flag_edit
 from playspace.spatial import Vec3
 
+SHORTEST_AXIS = 1e-6  # a joint axis shorter than this has no direction to normalise
+
 
 class JointKind(Enum):
     """What a joint lets the entity do: turn about its axis (a door, a lever, a dial) or move
@@ -102,7 +104,7 @@ class Joint:
         for what, v in (("anchor", self.anchor), ("axis", self.axis)):
             if not all(math.isfinite(c) for c in (v.x, v.y, v.z)):
                 raise ValueError(f"joint {what} must be finite, got {tuple(v)}")
-        if spatial.length(self.axis) < 1e-6:
+        if spatial.length(self.axis) < SHORTEST_AXIS:
             raise ValueError(f"joint axis must not be zero, got {tuple(self.axis)}")
         if self.limits is not None:
             if len(self.limits) != 2:

@@ -658,7 +658,7 @@ BAD_VALUES = [
     ),
     (
         RAMP + "angle = 20\ndirection = [1]\n",
-        "[[ramp]] 1, key 'direction': expected two or three finite numbers, got [1]",
+        "[[ramp]] 1, key 'direction': expected two or three numbers >= -1e+06 and <= 1e+06, got [1]",
     ),
     (RAMP + "angle = 90\n", f"{ANGLE}, got 90"),
     (RAMP + "angle = 0\n", f"{ANGLE}, got 0"),
@@ -1323,7 +1323,17 @@ BAD_JOINTS = [
     ),
     (
         BALL + 'joint = { kind = "hinge", axis = [0, 0, 0] }\n',
-        f"{PROP_1}'joint.axis': expected a direction, not [0, 0, 0], got [0, 0, 0]",
+        f"{PROP_1}'joint.axis': expected a direction at least 1e-06 long, not [0, 0, 0], "
+        "got [0, 0, 0]",
+    ),
+    (  # numbers a file may write that the maths cannot use: refused, not run to a crash
+        BALL + 'joint = { kind = "hinge", axis = [1e-200, 1e-200, 0] }\n',
+        f"{PROP_1}'joint.axis': expected a direction at least 1e-06 long, not [0, 0, 0], "
+        "got [1e-200, 1e-200, 0]",
+    ),
+    (
+        BALL + 'joint = { kind = "hinge", axis = [1e308, 0, 0] }\n',
+        f"{PROP_1}'joint.axis': expected three numbers >= -1e+06 and <= 1e+06, got [1e+308, 0, 0]",
     ),
     (
         BALL + 'joint = { kind = "hinge", limits = [0, 200] }\n',
@@ -1526,8 +1536,8 @@ def test_the_new_keys_are_checked_all_at_once(tmp_path: Path) -> None:
         "prop (grabbable = true), got true",
         f"{file}: [[prop]] 2, key 'mass': expected no mass on a kinematic prop "
         '(kind = "kinematic"): nothing pushes it, got 2',
-        f"{file}: [[prop]] 2, key 'path.period': expected a number > 0 and < 100000 (seconds), "
-        "got 0",
+        f"{file}: [[prop]] 2, key 'path.period': expected a number >= 0.1 and <= 100000 "
+        "(seconds), got 0",
         f"{file}: [[prop]] 2, key 'path.to': expected a point other than the prop's position "
         "(it moves between the two), got [0, 1, 0]",
         f"{file}: [[prop]] 3, key 'path': expected kind = \"kinematic\" with it (a path moves a "

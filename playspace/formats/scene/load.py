@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from playspace.components.appearance import Appearance
 from playspace.components.interactables import Dial, Lever, PushButton
 from playspace.components.interaction import GrabSettings
-from playspace.components.joints import Spring
+from playspace.components.joints import SHORTEST_AXIS, Spring
 from playspace.components.locomotion import ClimbSettings
 from playspace.components.physics import (
     DEFAULT_LAYERS,
@@ -89,7 +89,7 @@ DEGREES = Number(unit="degrees")
 SLOPE = Number(low=0.0, high=90.0, exclusive=True, unit="degrees")
 STEPS = Number(low=1, high=1000, whole=True)
 SCALE = Number(low=0.0, high=REACH, exclusive=True)
-DIRECTION = Number()
+DIRECTION = Number(low=-1e6, high=1e6)  # only the direction counts; larger overflows maths
 ACCELERATION = Number(low=-1000.0, high=1000.0, unit="m/s^2")
 THRESHOLD = Number(low=0.0, high=REACH, unit="metres")
 FIELD_OF_VIEW = Number(low=0.0, high=180.0, exclusive=True, unit="degrees")
@@ -106,7 +106,7 @@ DEPTH = Number(low=0.0, high=1.0, exclusive=True, unit="metres")
 STEP_ANGLE = Number(low=0.0, high=360.0, exclusive=True, unit="degrees")
 JOINT_KINDS = ("hinge", "slider")
 BODY_KINDS = ("dynamic", "kinematic")
-PERIOD = Number(low=0.0, high=1e5, exclusive=True, unit="seconds")
+PERIOD = Number(low=0.1, high=1e5, unit="seconds")  # shorter than a few steps: no path
 EASE = Number(low=0.0, high=60.0, unit="seconds")
 CONE = Number(low=0.0, high=90.0, exclusive=True, unit="degrees")
 GRIP = Number(low=0.0, high=1.0)
@@ -302,7 +302,7 @@ class _SceneReader:
         raw = t.vector("direction", DIRECTION, FORWARD, counts=(2, 3))
         x, z = raw[0], raw[-1]
         length = math.hypot(x, z)
-        if length == 0.0:
+        if length < SHORTEST_AXIS:
             t.reject("direction", "a direction with a horizontal part ([x, z], not [0, 0])")
             return FORWARD
         return x / length, 0.0, z / length
@@ -549,8 +549,8 @@ class _SceneReader:
         t.skip("to")
         anchor = _triple(t.vector("anchor", METRES, ZERO))
         axis = _triple(t.vector("axis", DIRECTION, (0.0, 1.0, 0.0)))
-        if "axis" not in t.bad and not any(axis):
-            t.reject("axis", "a direction, not [0, 0, 0]")
+        if "axis" not in t.bad and math.hypot(*axis) < SHORTEST_AXIS:
+            t.reject("axis", f"a direction at least {SHORTEST_AXIS:g} long, not [0, 0, 0]")
         friction = t.number("friction", FRICTION, 0.0)
         if kind not in JOINT_KINDS:
             t.skip("limits", "spring")  # their units depend on the kind
