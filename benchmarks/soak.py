@@ -1,17 +1,19 @@
-"""A long session: the kitchen and the snowball range played at random for N simulated minutes.
+"""A long session: every example played at random for N simulated minutes.
 
 Each example's trace is played again and again, each take a little different (its speed
 varied by up to 20 %, the hands' reach turned up to 25 degrees about the head, now and then a
 snap turn), so grabs, throws, hits, refills, drops and despawns keep happening in new ways.
 Every simulated minute it prints the process's resident memory, the mean and slowest fixed
 step, the events waiting in the world's queues, the props in the world, the props lost (fallen
-out of the world from above the floor: through it) and those thrown past the floor's edge.
+out of the world from above the floor: through it), those thrown past the floor's edge, and
+whether the player stayed in the world (the times they were rescued, and where they end).
 
-Goals (issue 13): memory flat within 2 MB over 30 simulated minutes (after the first, which
-warms caches up), no prop lost.
+Goals (issues 13 and 36): memory flat within 2 MB over the session (after the first minute,
+which warms caches up), no prop lost, the player in the world at the end.
 
-Run: ``python benchmarks/soak.py [--minutes 30] [--example kitchen snowball] [--seed 1]``.
-The last line printed is one JSON object of the figures.
+Run: ``python benchmarks/soak.py [--minutes 30] [--example kitchen snowball ...] [--seed 1]``
+(every example by default: a module's own trace, a scene's ``traces/NAME.jsonl``). The last
+line printed is one JSON object of the figures.
 """
 
 from __future__ import annotations
@@ -35,12 +37,19 @@ from playspace.app import build_world, load_target  # noqa: E402
 from playspace.components import Transform  # noqa: E402
 from playspace.components.input import DevicePose, HandInput, InputFrame  # noqa: E402
 from playspace.components.physics import Box, Colliders  # noqa: E402
+from playspace.components.rig import Rig  # noqa: E402
 from playspace.components.scene import Prop, Scenery  # noqa: E402
 from playspace.ecs import Phase, World, system  # noqa: E402
+from playspace.systems.events import PlayerRescued  # noqa: E402
 from playspace.systems.input import ReplaySource, ScriptedSource, load_trace  # noqa: E402
 from playspace.systems.physics import FellOutOfWorld  # noqa: E402
 
 FIXED_HZ = 90
+EXAMPLES = ROOT / "examples"
+TRACED = {p.stem for p in (EXAMPLES / "traces").glob("*.jsonl")}
+EVERY = sorted(
+    {p.stem for p in EXAMPLES.glob("*.py")} | {p.stem for p in EXAMPLES.glob("*.toml")} & TRACED
+)
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
@@ -109,13 +118,16 @@ def _floor(world: World) -> tuple[float, float, float, float]:
 
 
 def soak(example: str, minutes: float, seed: int) -> dict[str, Any]:
-    scene, module = load_target(ROOT / "examples" / f"{example}.py")
-    assert module is not None and module.trace is not None
+    game = EXAMPLES / f"{example}.py"
+    scene, module = load_target(game if game.is_file() else EXAMPLES / f"{example}.toml")
+    trace = module.trace if module is not None else EXAMPLES / "traces" / f"{example}.jsonl"
+    assert trace is not None, f"{example}: no trace to play"
     lost: list[FellOutOfWorld] = []  # fell through the floor: what must never happen
     off: list[FellOutOfWorld] = []  # thrown past the floor's edge, and fell: the game's rules
+    rescued: list[PlayerRescued] = []
 
     def count_lost(world: World) -> None:
-        @system(Phase.LATE, reads=(FellOutOfWorld,))
+        @system(Phase.LATE, reads=(FellOutOfWorld, PlayerRescued))
         def fallen(w: World) -> None:
             for fell in w.read_events(FellOutOfWorld, reader=fallen):
                 over = (
@@ -123,11 +135,13 @@ def soak(example: str, minutes: float, seed: int) -> dict[str, Any]:
                     and floor[2] <= fell.position.z <= floor[3]
                 )
                 (lost if over else off).append(fell)
+            rescued.extend(w.read_events(PlayerRescued, reader=fallen))
 
         world.add_systems(fallen)
 
-    source = ScriptedSource(Takes(module.trace, seed))
-    world, _ = build_world(scene, source, FIXED_HZ, seed, [module.build, count_lost])
+    source = ScriptedSource(Takes(trace, seed))
+    plugins = [module.build] if module is not None else []
+    world, _ = build_world(scene, source, FIXED_HZ, seed, [*plugins, count_lost])
     floor = _floor(world)
     rows = []
     print(f"{example}: {'minute':>6} {'memory MB':>10} {'step ms':>8} {'(max)':>7} "
@@ -152,6 +166,8 @@ def soak(example: str, minutes: float, seed: int) -> dict[str, Any]:
             print(f"{'':>{len(example) + 1}} {minute:>6} {row['memory_mb']:>10.2f} "
                   f"{mean_ms:>8.3f} {row['step_ms_max']:>7.2f} {queued:>7} "
                   f"{row['props']:>6} {row['lost']:>5} {len(off):>10}")  # fmt: skip
+        feet = world.get(world.resource(Rig).body, Transform).position
+        in_world = floor[0] <= feet.x <= floor[1] and floor[2] <= feet.z <= floor[3]
     settled = [r["memory_mb"] for r in rows[1:]] or [rows[0]["memory_mb"]]
     return {
         "example": example,
@@ -159,6 +175,8 @@ def soak(example: str, minutes: float, seed: int) -> dict[str, Any]:
         "memory_growth_mb": round(max(settled) - min(settled), 2),
         "props_lost": len(lost),
         "props_thrown_off": len(off),
+        "player_rescued": len(rescued),
+        "player_in_world": in_world,
         "step_ms_mean": round(sum(r["step_ms"] for r in rows) / len(rows), 3),
         "per_minute": rows,
     }
@@ -167,13 +185,16 @@ def soak(example: str, minutes: float, seed: int) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=30.0, help="simulated, each (30)")
-    parser.add_argument("--example", nargs="+", default=["kitchen", "snowball"])
+    parser.add_argument("--example", nargs="+", default=EVERY, choices=EVERY)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     results = [soak(name, args.minutes, args.seed) for name in args.example]
     for result in results:
+        where = "in" if result["player_in_world"] else "OUT OF"
         print(f"{result['example']}: memory grew {result['memory_growth_mb']} MB after the first "
-              f"minute, {result['props_lost']} props lost (goals: 2 MB, none)")  # fmt: skip
+              f"minute, {result['props_lost']} props lost, the player rescued "
+              f"{result['player_rescued']} times and {where} the world at the end "
+              "(goals: 2 MB, none, in)")  # fmt: skip
     print(json.dumps({"runs": results}))
 
 

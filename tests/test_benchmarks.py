@@ -17,7 +17,7 @@ SMALL = {
     "frame.py": ["--awake", "20", "--asleep", "20", "--rounds", "1", "--block", "3"],
     "render.py": ["--counts", "100", "--frames", "3", "--lit-frames", "2"],
     "vr_frame.py": ["--seconds", "1"],
-    "soak.py": ["--minutes", "0.05"],
+    "soak.py": ["--minutes", "0.05", "--example", "kitchen", "workshop"],
     "startup.py": ["--rounds", "1"],
 }
 
