@@ -42,7 +42,8 @@ from playspace.components.scene import Prop, Scenery  # noqa: E402
 from playspace.ecs import Phase, World, system  # noqa: E402
 from playspace.systems.events import PlayerRescued  # noqa: E402
 from playspace.systems.input import ReplaySource, ScriptedSource, load_trace  # noqa: E402
-from playspace.systems.physics import FellOutOfWorld  # noqa: E402
+from playspace.systems.physics import FellOutOfWorld, Physics  # noqa: E402
+from playspace.systems.player.rescue import MARGIN  # noqa: E402
 
 FIXED_HZ = 90
 EXAMPLES = ROOT / "examples"
@@ -117,6 +118,20 @@ def _floor(world: World) -> tuple[float, float, float, float]:
     raise ValueError("the scene has no floor")
 
 
+def _in_world(world: World) -> bool:
+    """Whether the player's feet are where the rescue leaves a player be: above the kill
+    height, and within its margin of the level's geometry across the floor."""
+    physics = world.resource(Physics)
+    feet = world.get(world.resource(Rig).body, Transform).position
+    extent = physics.static_extent()
+    if feet.y < physics.kill_height or extent is None:
+        return extent is None
+    low, high = extent
+    return (
+        low.x - MARGIN <= feet.x <= high.x + MARGIN and low.z - MARGIN <= feet.z <= high.z + MARGIN
+    )
+
+
 def soak(example: str, minutes: float, seed: int) -> dict[str, Any]:
     game = EXAMPLES / f"{example}.py"
     scene, module = load_target(game if game.is_file() else EXAMPLES / f"{example}.toml")
@@ -166,8 +181,7 @@ def soak(example: str, minutes: float, seed: int) -> dict[str, Any]:
             print(f"{'':>{len(example) + 1}} {minute:>6} {row['memory_mb']:>10.2f} "
                   f"{mean_ms:>8.3f} {row['step_ms_max']:>7.2f} {queued:>7} "
                   f"{row['props']:>6} {row['lost']:>5} {len(off):>10}")  # fmt: skip
-        feet = world.get(world.resource(Rig).body, Transform).position
-        in_world = floor[0] <= feet.x <= floor[1] and floor[2] <= feet.z <= floor[3]
+        in_world = _in_world(world)
     settled = [r["memory_mb"] for r in rows[1:]] or [rows[0]["memory_mb"]]
     return {
         "example": example,
