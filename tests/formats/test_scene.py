@@ -658,7 +658,8 @@ BAD_VALUES = [
     ),
     (
         RAMP + "angle = 20\ndirection = [1]\n",
-        "[[ramp]] 1, key 'direction': expected two or three numbers >= -1e+06 and <= 1e+06, got [1]",
+        "[[ramp]] 1, key 'direction': "
+        "expected two or three numbers >= -1e+06 and <= 1e+06, got [1]",
     ),
     (RAMP + "angle = 90\n", f"{ANGLE}, got 90"),
     (RAMP + "angle = 0\n", f"{ANGLE}, got 0"),
