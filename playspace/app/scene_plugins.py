@@ -15,7 +15,7 @@ import math
 from typing import TYPE_CHECKING
 
 from playspace.app.spawn import SpawnedScene
-from playspace.components.interaction import GrabSettings, Hand
+from playspace.components.interaction import DistanceGrab, GrabSettings, Hand
 from playspace.components.locomotion import (
     ClimbSettings,
     CrouchSettings,
@@ -95,15 +95,15 @@ class PlayerScenePlugin:
 
 
 class DistanceHandsPlugin:
-    """Both hands grab from a distance (``Hand.distance_grab``), as ``[grab] distance_grab``
-    asks. Add it after the GrabPlugin, which gives the hands their ``Hand``."""
+    """Both hands grab from a distance (``DistanceGrab``), as ``[grab] distance_grab`` asks.
+    Add it after the GrabPlugin, which gives the hands their ``Hand``."""
 
     def build(self, world: World) -> None:
         rig = world.try_resource(Rig)
         if rig is None or world.try_get(rig.left_hand, Hand) is None:
             raise PluginError("DistanceHandsPlugin needs the hands: add the GrabPlugin first")
         for entity in (rig.left_hand, rig.right_hand):
-            world.get(entity, Hand).distance_grab = True
+            world.add(entity, DistanceGrab())
 
 
 def grab_plugins_for(scene: Scene) -> list[GrabPlugin | DistanceHandsPlugin]:

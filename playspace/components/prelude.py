@@ -32,7 +32,15 @@ from playspace.components.input import (
     InputState,
 )
 from playspace.components.interactables import Dial, Lever, PushButton
-from playspace.components.interaction import GrabSettings, Hand
+from playspace.components.interaction import (
+    DistanceGrab,
+    GrabSettings,
+    Grip,
+    Hand,
+    Holding,
+    Hover,
+    PhysicsHand,
+)
 from playspace.components.joints import Joint, JointKind, Spring
 from playspace.components.locomotion import (
     Climbable,
@@ -104,9 +112,11 @@ __all__ = [
     "DevicePose",
     "DeviceRole",
     "Dial",
+    "DistanceGrab",
     "Gamepad",
     "GrabSettings",
     "Grabbable",
+    "Grip",
     "Hand",
     "HandControls",
     "HandInput",
@@ -114,6 +124,8 @@ __all__ = [
     "HandJoints",
     "HapticPulse",
     "HapticQueue",
+    "Holding",
+    "Hover",
     "InputFrame",
     "InputSource",
     "InputState",
@@ -129,6 +141,7 @@ __all__ = [
     "OriginMotion",
     "Panel",
     "PhysicsDebug",
+    "PhysicsHand",
     "PlayerStart",
     "Pointer",
     "PointerSettings",

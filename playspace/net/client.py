@@ -29,7 +29,7 @@ from playspace.components import Transform
 from playspace.components.avatars import Avatar
 from playspace.components.drawn import DrawnPoses
 from playspace.components.input import InputFrame, InputState
-from playspace.components.interaction import Hand
+from playspace.components.interaction import Holding
 from playspace.components.physics import Box, Capsule, Shape, Sphere
 from playspace.components.rig import Rig
 from playspace.components.scene import Opponent, Prop
@@ -447,7 +447,7 @@ class Client:
         world.insert_resource(RemoteDrawn(self))
         add_score_line(world, lambda _: self.remote.score)  # the host's: every number is
         world.add_system(
-            draw_remote, phase=Phase.LATE, after=(late_placement,), reads=(Rig, Hand, Prop),
+            draw_remote, phase=Phase.LATE, after=(late_placement,), reads=(Rig, Holding, Prop),
             writes=(DrawnPoses, RemoteDrawn, Avatar),
         )  # fmt: skip
 
@@ -493,7 +493,7 @@ def draw_remote(world: World) -> None:
     remote = drawn.client.poses(now)
     names = drawn.client.remote.names
     local = _local_names(world, drawn)
-    held = {hand.holding for _, (hand,) in world.query(Hand) if hand.holding is not None}
+    held = {h.object for _, h in world.each(Holding) if h.object is not None}
     shown: set[int] = set()
     for host_entity, pose in remote.items():
         entity = local.get(names.get(host_entity, ""))

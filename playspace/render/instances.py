@@ -23,9 +23,9 @@ collider shapes with a mesh from a file.
 Cost. Working out *what* is drawn (which entity, which parts, which batch, which offsets)
 is redone only when the world's structure changes: esper hands out the same cached query
 list until an entity or component is added or removed, so the list's identity, plus the
-count of changes to collider parts (``Parts.edits``: a part appended, cut or replaced, or
-its shape, offset or sensor set) and
-the number of hulls physics has built, says when to rebuild. Scenery
+bodies whose ``Colliders`` the world says changed (``world.changed``) and that are drawn
+otherwise now (a part added or cut, another shape, offset or sensor: not a new friction or
+layer), and the number of hulls physics has built, says when to rebuild. Scenery
 (``Scenery`` with no body) never moves, so its matrices are made then too. Each frame only the
 moving entities' poses are read, one PyGLM array per field (only for those LATE did not
 place), and everything else is numpy over all instances at once: model matrices, part
@@ -46,7 +46,7 @@ from playspace.components import Grabbable, Opponent, Prop, Scenery, Trail, Tran
 from playspace.components.appearance import Appearance
 from playspace.components.avatars import Avatar
 from playspace.components.drawn import DrawnPoses
-from playspace.components.interaction import Hand
+from playspace.components.interaction import Hover, PhysicsHand
 from playspace.components.physics import (
     Box,
     Capsule,
@@ -55,7 +55,6 @@ from playspace.components.physics import (
     ColliderSurfaces,
     ConvexHull,
     Cylinder,
-    Parts,
     RigidBody,
     Shape,
     Sphere,
@@ -127,7 +126,9 @@ class SceneInstances:
         self._warned_no_physics = False
         self._looks: dict[Appearance, Material] = {}
         self._textures: dict[Path, Texture | None] = {}  # None: the file cannot be read
-        self._parts_edits = -1  # Parts.edits when the layout was made
+        self._stale = False  # an appearance set or cleared since the layout was made
+        # what each entity's colliders were drawn from: its parts' shapes, offsets, sensors
+        self._drawn_from: dict[int, tuple[tuple[object, ...], ...]] = {}
         self._version = 0
         self._transforms: list[Transform] = []
         self._entities: list[int] = []  # the entity of each moving row
@@ -157,12 +158,12 @@ class SceneInstances:
         collider shapes or marker; for a mesh loaded with :func:`load_mesh_file`."""
         offset = pose_matrix(local) if local is not None else np.eye(4)
         self._appearances[entity] = (mesh, material, offset)
-        self._parts_edits = -1
+        self._stale = True
 
     def clear_appearance(self, entity: int) -> None:
         """Draw `entity` by its colliders again."""
         if self._appearances.pop(entity, None) is not None:
-            self._parts_edits = -1
+            self._stale = True
 
     # Layout ------------------------------------------------------------------------------
 
@@ -297,7 +298,8 @@ class SceneInstances:
         self._controllers = _controllers(world)
         self._surfaces = world.try_resource(ColliderSurfaces)
         self._hull_count = _hull_count(self._surfaces)
-        self._parts_edits = Parts.edits
+        self._stale = False
+        self._drawn_from = {e: _drawn_of(c) for e, (_, c) in entries}
         self._transforms, self._entities, self._ghostable, self._devices = [], [], [], []
         planned = [(e, t, self._plan(world, e, c)) for e, (t, c) in entries]
         extra = set(self._appearances)  # drawn without colliders: appearances, the rig,
@@ -365,7 +367,8 @@ class SceneInstances:
             entries is not self._entries
             or world.try_resource(Rig) is not self._rig
             or _controllers(world) != self._controllers
-            or Parts.edits != self._parts_edits
+            or self._stale
+            or self._redrawn(world)
             or _hull_count(world.try_resource(ColliderSurfaces)) != self._hull_count
         ):
             self._rebuild(world, entries)
@@ -386,6 +389,15 @@ class SceneInstances:
         ]
         # the world's own batches are one per key already
         return _one_per_key([*self._batches, *extra]) if extra else list(self._batches)
+
+    def _redrawn(self, world: World) -> bool:
+        """Whether a body whose colliders changed since the last look is drawn otherwise now."""
+        for entity in world.changed(Colliders, self):
+            colliders = world.try_get(entity, Colliders)
+            drawn = None if colliders is None else _drawn_of(colliders)
+            if drawn != self._drawn_from.get(entity):
+                return True
+        return False
 
     def _split(self, placed: F32Array, ghosts: list[int], hidden: list[int]) -> None:
         """Move the parts of ghosted rows from the lit instances to the ghost ones, and drop
@@ -476,7 +488,7 @@ class SceneInstances:
         ]  # fmt: skip
 
     def _ghost_hands(self, world: World) -> list[Batch]:
-        """A physics hand the environment keeps from its tracked pose (``Hand.blocked``) is
+        """A physics hand the environment keeps from its tracked pose (``PhysicsHand.blocked``) is
         drawn where it stopped; the tracked hand is drawn again as a ghost, inside the table,
         so the player sees where their real hand is."""
         rig = self._rig
@@ -487,11 +499,11 @@ class SceneInstances:
             (rig.left_hand, DeviceRole.LEFT_HAND),
             (rig.right_hand, DeviceRole.RIGHT_HAND),
         ):
-            hand = world.try_get(entity, Hand)
-            if hand is None or not hand.blocked or hand.tracked is None:
+            hand = world.try_get(entity, PhysicsHand)
+            if hand is None or not hand.blocked or hand.controller is None:
                 continue
             model = controller_mesh(self._controllers, side)
-            ghost = column_major(pose_matrix(hand.tracked)[np.newaxis])
+            ghost = column_major(pose_matrix(hand.controller)[np.newaxis])
             batches.append(Batch(model, self.palette.hand, self._version, NO_INSTANCES,
                                  ghosts=ghost))  # fmt: skip
         return batches
@@ -578,7 +590,7 @@ def _one_per_key(batches: list[Batch]) -> list[Batch]:
 
 
 def _hovered(world: World) -> set[int]:
-    return {hand.hovering for _, hand in world.each(Hand) if hand.hovering is not None}
+    return {hover.object for _, hover in world.each(Hover) if hover.object is not None}
 
 
 def _placed(points: FloatArray, size: tuple[float, float, float]) -> F32Array:
@@ -588,6 +600,12 @@ def _placed(points: FloatArray, size: tuple[float, float, float]) -> F32Array:
     matrices[:, :3, 3] = points
     matrices[:, 3, 3] = 1.0
     return column_major(matrices)
+
+
+def _drawn_of(colliders: Colliders) -> tuple[tuple[object, ...], ...]:
+    """What of a body's colliders is drawn: each part's shape, offset and whether it is a
+    sensor (not drawn)."""
+    return tuple((part.shape, part.offset, part.sensor) for part in colliders.parts)
 
 
 def _controllers(world: World) -> str | None:

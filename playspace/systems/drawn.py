@@ -29,7 +29,7 @@ from playspace import spatial
 from playspace.components import DeviceRole, TrackedDevice, Transform
 from playspace.components.drawn import DrawnPoses
 from playspace.components.input import InputState
-from playspace.components.interaction import Hand
+from playspace.components.interaction import Holding, PhysicsHand
 from playspace.components.physics import PreviousTransform
 from playspace.components.rig import Rig
 from playspace.components.scene import Grabbable
@@ -185,23 +185,21 @@ def _place_tracked(world: World, drawn: DrawnPoses) -> None:
         sample = sample_of(state.latest, role)
         if sample is not None and entity in drawn.rows:
             placed[entity] = tracked_world_pose(origin.pose(), sample.pose)
-    for entity, hand in world.each(Hand):
+    for entity, hand in world.each(PhysicsHand):
         stopped = placed.get(entity)
-        if stopped is not None and hand.blocked and hand.physical and hand.tracked:
+        if stopped is not None and hand.blocked and hand.physical and hand.controller:
             # a physics hand stopped by the table: drawn where it stopped, by this step's gap
-            # between the tracked and the stopped hand (its ghost shows the tracked one)
-            gap = hand.physical.position - hand.tracked.position
+            # between the controller and the stopped hand (its ghost shows the controller's)
+            gap = hand.physical.position - hand.controller.position
             placed[entity] = Pose(stopped.position + gap, hand.physical.rotation)
     seconds = second_hands(world, {e: pose.position for e, pose in placed.items()})
-    for entity, hand in world.each(Hand):
-        grip = placed.get(entity)
-        if grip is None or hand.holding is None or hand.second or hand.offset is None:
+    for entity, holding in world.each(Holding):
+        grip, held = placed.get(entity), holding.object
+        if grip is None or held is None or holding.second or holding.offset is None:
             continue
-        grabbable = world.try_get(hand.holding, Grabbable)
-        if grabbable is not None and hand.holding in drawn.rows:
-            placed[hand.holding] = held_pose(
-                hand.offset, grip, grabbable, seconds.get(hand.holding)
-            )
+        grabbable = world.try_get(held, Grabbable)
+        if grabbable is not None and held in drawn.rows:
+            placed[held] = held_pose(holding.offset, grip, grabbable, seconds.get(held))
     for entity, pose in placed.items():
         row = drawn.rows[entity]
         p, q = pose.position, spatial.normalize(pose.rotation)
@@ -211,7 +209,16 @@ def _place_tracked(world: World, drawn: DrawnPoses) -> None:
 
 @system(
     Phase.LATE,
-    reads=(Transform, PreviousTransform, TrackedDevice, Grabbable, Hand, InputState, Rig),
+    reads=(
+        Transform,
+        PreviousTransform,
+        TrackedDevice,
+        Grabbable,
+        Holding,
+        PhysicsHand,
+        InputState,
+        Rig,
+    ),
     writes=(DrawnPoses, DrawnLayout, Physics),
 )
 def late_placement(world: World) -> None:

@@ -22,7 +22,7 @@ from playspace.app.spawn import (
 from playspace.components import Appearance, SceneCamera, Transform
 from playspace.components.input import Button, InputFrame
 from playspace.components.interactables import Dial, Lever, PushButton
-from playspace.components.interaction import GrabSettings, Hand
+from playspace.components.interaction import DistanceGrab, GrabSettings
 from playspace.components.joints import Joint, JointKind, Spring
 from playspace.components.locomotion import (
     Climbable,
@@ -1477,8 +1477,7 @@ def test_grab_climb_seated_and_moving_props_from_a_scene(tmp_path: Path) -> None
     assert settings.distance_angle == pytest.approx(math.radians(8.0))
     assert settings.pull_time == 0.3
     rig = world.resource(Rig)
-    assert world.get(rig.left_hand, Hand).distance_grab
-    assert world.get(rig.right_hand, Hand).distance_grab
+    assert world.has(rig.left_hand, DistanceGrab) and world.has(rig.right_hand, DistanceGrab)
     assert world.resource(ClimbSettings) == ClimbSettings(0.1, 0.8, 0.2)
     assert world.resource(RigSettings).eye_height == 1.6
     assert world.has(entities["wall"], Climbable)

@@ -11,6 +11,7 @@ import math
 import subprocess
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +24,7 @@ from playspace.app.replay import replay_source
 from playspace.components import DeviceRole, Grabbable, Prop, Scenery, TrackedDevice, Transform
 from playspace.components.avatars import Avatar
 from playspace.components.drawn import DrawnPoses
-from playspace.components.interaction import Hand
+from playspace.components.interaction import Hand, Hover
 from playspace.components.physics import (
     BodyKind,
     Box,
@@ -436,9 +437,10 @@ def test_shapes_are_drawn_as_physics_sees_them() -> None:
 
 
 def test_a_part_replaced_cut_or_reshaped_is_drawn_as_the_body_now_is() -> None:
-    """Replacing a collider part or setting its shape (a crate grown, a capsule crouched)
-    keeps the count of parts, so the layout must learn of it from the change itself, as
-    physics does."""
+    """Replacing a collider part by one of another shape (a crate grown, a capsule crouched)
+    keeps the count of parts, so the layout must learn of it from the change the world
+    recorded, as physics does; a new friction or layer is nothing drawn, and lays nothing out
+    anew."""
     world = World()
     crate = world.spawn(Transform(), Colliders(Collider(Box((1.0, 1.0, 1.0)))), Prop("crate"))
     instances = SceneInstances()
@@ -447,15 +449,19 @@ def test_a_part_replaced_cut_or_reshaped_is_drawn_as_the_body_now_is() -> None:
         return [np.diag(m)[:3].tolist() for m in moving_matrices(instances.collect(world))]
 
     assert sizes() == [[1.0, 1.0, 1.0]]
-    parts = world.get(crate, Colliders).parts
-    parts[0] = Collider(Box((2.0, 3.0, 4.0)))
+    world.get_mut(crate, Colliders).parts[0] = Collider(Box((2.0, 3.0, 4.0)))
     assert sizes() == [[2.0, 3.0, 4.0]]
-    parts.append(Collider(Sphere(0.5)))
+    world.get_mut(crate, Colliders).parts.append(Collider(Sphere(0.5)))
     assert sorted(sizes()) == [[0.5, 0.5, 0.5], [2.0, 3.0, 4.0]]
-    parts.pop(0)
+    world.get_mut(crate, Colliders).parts.pop(0)
     assert sizes() == [[0.5, 0.5, 0.5]]
-    parts[0].shape = Sphere(0.25)  # a field set: the part is built and drawn anew
+    parts = world.get_mut(crate, Colliders).parts
+    parts[0] = replace(parts[0], shape=Sphere(0.25))
     assert sizes() == [[0.25, 0.25, 0.25]]
+    laid_out = instances.collect(world)[0].version
+    parts = world.get_mut(crate, Colliders).parts
+    parts[0] = replace(parts[0], friction=0.0, layer="held")
+    assert instances.collect(world)[0].version == laid_out
 
 
 def test_a_part_at_an_offset_is_drawn_where_the_same_part_stands_at_the_composed_pose() -> None:
@@ -925,10 +931,10 @@ def test_what_a_hand_would_grab_is_drawn_highlighted(gl: Context) -> None:
         Colliders(Collider(Box((0.6, 0.6, 0.6)))),
         Prop("pan"),
     )
-    hand = world.spawn(Transform(), Hand(DeviceRole.RIGHT_HAND))
+    hand = world.spawn(Transform(), Hand(DeviceRole.RIGHT_HAND), Hover())
     palette = Palette(prop=RED, hover=glow(Palette().hover))
     plain = centre(draw(gl, world, palette=palette))
-    world.get(hand, Hand).hovering = prop
+    world.get(hand, Hover).object = prop
     highlighted = centre(draw(gl, world, palette=palette))
     assert plain == pytest.approx([1.0, 0.0, 0.0], abs=0.02)
     assert highlighted == pytest.approx(shown(palette.hover.color), abs=0.02)

@@ -18,7 +18,7 @@ from playspace.app import build_world
 from playspace.components import Transform
 from playspace.components.drawn import DrawnPoses
 from playspace.components.input import InputFrame, InputSource, InputState
-from playspace.components.interaction import Hand
+from playspace.components.interaction import Holding
 from playspace.components.physics import PreviousTransform
 from playspace.components.rig import Rig
 from playspace.ecs import World
@@ -124,11 +124,11 @@ def test_what_a_hand_holds_is_drawn_with_the_hand() -> None:
     def watch() -> None:
         world = loop.world
         assert world is not None
-        hand = world.get(world.resource(Rig).right_hand, Hand)
+        hand = world.get(world.resource(Rig).right_hand, Holding)
         drawn = world.resource(DrawnPoses)
-        if hand.holding is None or hand.offset is None:
+        if hand.object is None or hand.offset is None:
             return
-        grip, held = drawn.pose(world.resource(Rig).right_hand), drawn.pose(hand.holding)
+        grip, held = drawn.pose(world.resource(Rig).right_hand), drawn.pose(hand.object)
         assert grip is not None and held is not None
         expected = spatial.compose(grip, hand.offset)
         offsets.append(spatial.length(held.position - expected.position))
@@ -207,10 +207,10 @@ def test_only_what_physics_changed_is_gathered_again_and_the_picture_is_the_same
     drawn, layout = world.resource(DrawnPoses), world.resource(DrawnLayout)
     rig = world.resource(Rig)
     tracked = {rig.head, rig.left_hand, rig.right_hand}
-    held = {h.holding for _, h in world.each(Hand)}
+    held = {h.object for _, h in world.each(Holding)}
     for _ in range(400):
         world.advance(float(rng.choice([1 / 120, 1 / 90, 1 / 72, 1 / 45, 0.03])))
-        held = {h.holding for _, h in world.each(Hand)}
+        held = {h.object for _, h in world.each(Holding)}
         alpha = world.fixed_time.alpha
         now = spatial.vec3_rows([t.position for t in layout.current])
         was = spatial.vec3_rows([p.position for p in layout.previous])

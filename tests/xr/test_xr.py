@@ -17,7 +17,7 @@ from playspace import spatial
 from playspace.components import DeviceRole
 from playspace.components.haptics import HapticPulse, HapticQueue
 from playspace.components.input import Button
-from playspace.components.interaction import GrabSettings, Hand
+from playspace.components.interaction import GrabSettings, Hand, Holding
 from playspace.components.session import SessionState
 from playspace.ecs import World
 from playspace.loops.headset import run_vr
@@ -348,7 +348,7 @@ def test_grab_release_and_hit_buzz_the_hands_they_are_about() -> None:
     with World() as world:
         world.add_plugin(HapticsPlugin(GRAB_EVENTS))
         left = world.spawn(Hand(DeviceRole.LEFT_HAND))
-        world.spawn(Hand(DeviceRole.RIGHT_HAND, gripping=True, holding=7))
+        world.spawn(Hand(DeviceRole.RIGHT_HAND), Holding(object=7))
         world.send(Grabbed(hand=left, object=3))
         world.send(Hit(object=7, opponent=9, speed=4.0))
         world.step()

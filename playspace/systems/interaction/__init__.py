@@ -9,7 +9,7 @@ the accepted grabbables let go inside its zone. Add :class:`ThrowPlugin` after i
 and what is let go flies from the controller's centre of mass. A grabbable on a ``Joint`` is
 moved through its joint instead (``hold.py``); :class:`InteractablesPlugin`
 (``interactables.py``) adds levers, buttons and dials, pressed by a tracked hand's index tip
-(a poke) or a controller's grip point. A hand that collides (``Hand.collide``,
+(a poke) or a controller's grip point. A hand that collides (``PhysicsHand.collide``,
 ``GrabSettings.hand_collision``) stops at the environment while the tracked hand goes on
 (``hand_collision.py``).
 
@@ -27,7 +27,14 @@ import importlib
 from typing import TYPE_CHECKING
 
 from playspace.components import TrackedDevice
-from playspace.components.interaction import GrabSettings, Hand
+from playspace.components.interaction import (
+    GrabSettings,
+    Grip,
+    Hand,
+    Holding,
+    Hover,
+    PhysicsHand,
+)
 from playspace.components.physics import BodyKind, Collider, Colliders, RigidBody, Sphere
 from playspace.components.rig import Rig
 from playspace.ecs import PluginError, World
@@ -112,12 +119,20 @@ class GrabPlugin:
 
     def _hands(self, world: World, rig: Rig) -> None:
         """Make a player's two tracked hands hands that grab: each a kinematic sensor sphere
-        of the reach on the ``hands`` layer."""
+        of the reach on the ``hands`` layer, with its grip, hold, hover and physics hand."""
         for entity in (rig.left_hand, rig.right_hand):
             side = world.get(entity, TrackedDevice).role
             sensor = Collider(Sphere(self.settings.reach), layer="hands", sensor=True)
-            hand = Hand(side, player=rig.player)
-            world.add(entity, hand, RigidBody(kind=BodyKind.KINEMATIC), Colliders(sensor))
+            world.add(
+                entity,
+                Hand(side, player=rig.player),
+                Grip(),
+                Holding(),
+                Hover(),
+                PhysicsHand(),
+                RigidBody(kind=BodyKind.KINEMATIC),
+                Colliders(sensor),
+            )
 
 
 __all__ = [

@@ -15,7 +15,7 @@ from typing import TypeAlias
 
 from playspace.components import DeviceRole
 from playspace.components.haptics import HapticPulse, HapticQueue
-from playspace.components.interaction import Hand
+from playspace.components.interaction import Hand, Holding
 from playspace.ecs import Phase, World
 
 PulseShape: TypeAlias = tuple[
@@ -48,7 +48,7 @@ def _hands_of(world: World, event: object) -> list[DeviceRole]:
         return [] if component is None else [component.side]
     held = getattr(event, "object", None)
     if isinstance(held, int):
-        return [h.side for _, h in world.each(Hand) if h.holding == held]
+        return [h.side for _, (h, holding) in world.query(Hand, Holding) if holding.object == held]
     return []
 
 
@@ -71,7 +71,7 @@ class HapticsPlugin:
         world.add_system(
             self,
             phase=Phase.LATE,
-            reads=(*self.events, Hand),
+            reads=(*self.events, Hand, Holding),
             writes=(HapticQueue,),
             name="haptic_feedback",
         )

@@ -9,7 +9,7 @@ import pytest
 from playspace import spatial
 from playspace.components import DeviceRole, Transform
 from playspace.components.input import DevicePose, HandInput, InputFrame
-from playspace.components.interaction import Hand
+from playspace.components.interaction import Hand, Hover
 from playspace.components.physics import (
     BodyKind,
     Box,
@@ -305,10 +305,11 @@ def test_a_free_hand_hovers_what_it_would_grab(wall: bool) -> None:
     run = ball_within_reach(wall, grip_from=0.5)
     run.world.step(20)
     ball = next(e for e, p in run.world.each(Prop) if p.name == "ball")
-    hand = next(h for _, h in run.world.each(Hand) if h.side is DeviceRole.RIGHT_HAND)
-    assert hand.hovering == (None if wall else ball)
+    right = next(e for e, h in run.world.each(Hand) if h.side is DeviceRole.RIGHT_HAND)
+    hover = run.world.get(right, Hover)
+    assert hover.object == (None if wall else ball)
     run.world.step(40)
-    assert hand.hovering is None  # holding it now, or never could
+    assert hover.object is None  # holding it now, or never could
 
 
 def test_hover_events_frame_the_grab_as_a_hand_approaches_grabs_releases_and_leaves() -> None:

@@ -11,7 +11,7 @@ import pytest
 from playspace import spatial
 from playspace.components import Transform
 from playspace.components.input import DevicePose, HandInput, InputFrame
-from playspace.components.interaction import Grabbable, GrabSettings, Hand
+from playspace.components.interaction import DistanceGrab, Grabbable, GrabSettings, Grip, Hover
 from playspace.components.physics import Box, Sphere
 from playspace.components.rig import Rig
 from playspace.ecs import World
@@ -254,7 +254,8 @@ def distance_world(
         lambda t: head_at(0, 1.7, 0, right=right(HAND, 1.0 if t > 0.3 else 0.0)), build
     )
     rig = run.world.resource(Rig)
-    run.world.get(rig.right_hand, Hand).distance_grab = hand_opts_in
+    if hand_opts_in:
+        run.world.add(rig.right_hand, DistanceGrab())
     return run
 
 
@@ -289,7 +290,7 @@ def test_an_object_in_the_aim_is_pulled_into_the_hand(case: dict, pulled: bool) 
     ball = named(run.world, "ball")
     rig = run.world.resource(Rig)
     run.world.step(round(0.25 * 90))
-    assert run.world.get(rig.right_hand, Hand).hovering == (ball if pulled else None)
+    assert run.world.get(rig.right_hand, Hover).object == (ball if pulled else None)
     run.world.step(round(0.15 * 90))  # gripped at 0.3 s: in flight at 0.4 s
     here = run.world.get(ball, Transform).position
     travelled = spatial.length(here - spatial.vec3(*ball_at))
@@ -308,15 +309,15 @@ def test_an_object_that_opts_in_or_out_while_the_world_runs_is_pulled_or_left() 
     started is hovered on the next step, and one that opts out again no longer is."""
     run = distance_world(IN_AIM, hand_opts_in=False)
     ball = named(run.world, "ball")
-    hand = run.world.get(run.world.resource(Rig).right_hand, Hand)
+    hand = run.world.get(run.world.resource(Rig).right_hand, Hover)
     run.world.step(5)
-    assert hand.hovering is None
-    run.world.get(ball, Grabbable).distance_grab = True
+    assert hand.object is None
+    run.world.get_mut(ball, Grabbable).distance_grab = True
     run.world.step(1)
-    assert hand.hovering == ball
-    run.world.get(ball, Grabbable).distance_grab = False
+    assert hand.object == ball
+    run.world.get_mut(ball, Grabbable).distance_grab = False
     run.world.step(1)
-    assert hand.hovering is None
+    assert hand.object is None
 
 
 def test_a_hand_within_reach_of_something_takes_that_rather_than_what_it_aims_at() -> None:
@@ -329,7 +330,7 @@ def test_a_hand_within_reach_of_something_takes_that_rather_than_what_it_aims_at
     run = grab_world(
         lambda t: head_at(0, 1.7, 0, right=right(HAND, 1.0 if t > 0.2 else 0.0)), build
     )
-    run.world.get(run.world.resource(Rig).right_hand, Hand).distance_grab = True
+    run.world.add(run.world.resource(Rig).right_hand, DistanceGrab())
     run.world.step(45)
     (grab,) = run.events("grabbed")
     assert grab["object"] == named(run.world, "near")
@@ -358,7 +359,7 @@ def test_grip_as_hold_or_as_toggle(setting: bool, hand: bool | None, toggle: boo
     run = grab_world(squeezes, ball_in_hand)
     run.world.resource(GrabSettings).grip_toggle = setting
     rig = run.world.resource(Rig)
-    run.world.get(rig.right_hand, Hand).grip_toggle = hand
+    run.world.get(rig.right_hand, Grip).toggle = hand
     ball = run.world.get(named(run.world, "ball"), Grabbable)
     run.world.step(round(0.4 * 90))
     assert ball.held_by == (rig.right_hand if toggle else None)

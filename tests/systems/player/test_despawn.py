@@ -13,7 +13,7 @@ import pytest
 from playspace import spatial
 from playspace.components import Transform
 from playspace.components.input import InputFrame
-from playspace.components.interaction import Hand
+from playspace.components.interaction import Hand, Holding
 from playspace.components.physics import BodyKind, Box, Collider, Colliders, RigidBody, Sphere
 from playspace.components.rig import Rig
 from playspace.components.scene import Grabbable, Opponent, Prop
@@ -70,7 +70,7 @@ def chaos(seed: int) -> object:
                 Transform(position=at), RigidBody(mass=0.2), Colliders(Collider(shape)),
                 Prop(f"thing {made}"), Grabbable(),
             )  # fmt: skip
-        held = [h.holding for _, h in world.each(Hand) if h.holding is not None]
+        held = [h.object for _, h in world.each(Holding) if h.object is not None]
         if held and rng.random() < 0.02:
             world.despawn(rng.choice(held))  # out of the player's hand
         elif props and rng.random() < 0.05:
@@ -108,7 +108,7 @@ def test_ten_thousand_steps_of_grabbing_and_despawning_break_nothing_and_leak_no
         assert grabbable.held_by is None or world.has(grabbable.held_by, Hand)
     rig = world.resource(Rig)
     assert set(world.resource(ThrowHistory).hands) <= {rig.left_hand, rig.right_hand}
-    for _, hand in world.each(Hand):
-        assert hand.holding is None or world.exists(hand.holding)
+    for _, holding in world.each(Holding):
+        assert holding.object is None or world.exists(holding.object)
     bodies = set(physics(world).bodies)
     assert bodies <= {e for e, _ in world.each(Transform)}
