@@ -10,7 +10,7 @@ from typing import Any
 from playspace import spatial
 from playspace.components.input import Button, DevicePose, HandInput, InputFrame
 from playspace.components.physics import Box
-from playspace.components.rig import RigSettings
+from playspace.components.rig import Rig, RigSettings
 from playspace.components.scene import PlayerStart
 from playspace.ecs import Phase, World
 from playspace.formats.telemetry import parse_telemetry
@@ -18,6 +18,7 @@ from playspace.systems.input import ScriptedSource, device_pose, hand_input
 from playspace.systems.physics import PhysicsPlugin
 from playspace.systems.player import RigPlugin
 from playspace.systems.player.events import RIG_EVENTS
+from playspace.systems.player.players import local_rig
 from playspace.systems.sets import FixedSet
 from playspace.systems.telemetry import TelemetryPlugin
 from tests.physics_helpers import floor, static
@@ -58,6 +59,13 @@ def rig_world(
     out = io.StringIO()
     world.add_plugin(TelemetryPlugin(out, (*RIG_EVENTS, *events)))
     return Run(world, out)
+
+
+def rig_of(world: World) -> Rig:
+    """The rig of the player the world shows (``LocalPlayer``): a test's world has one."""
+    rig = local_rig(world)
+    assert rig is not None, "the world shows no player"
+    return rig
 
 
 def head_at(x: float, y: float, z: float, yaw: float = 0.0, **hands: HandInput) -> InputFrame:

@@ -74,6 +74,7 @@ from playspace.components.physics import (
 from playspace.components.rig import (
     SLOPE_QUANTIZATION,
     Crouch,
+    LocalPlayer,
     MoveRelativeTo,
     OriginMotion,
     Rig,
@@ -134,6 +135,7 @@ __all__ = [
     "JumpSettings",
     "Label",
     "Lever",
+    "LocalPlayer",
     "Locomotion",
     "MoveRelativeTo",
     "Mover",

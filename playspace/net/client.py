@@ -31,9 +31,8 @@ from playspace.components.drawn import DrawnPoses
 from playspace.components.input import InputFrame, InputState
 from playspace.components.interaction import Holding
 from playspace.components.physics import Box, Capsule, Shape, Sphere
-from playspace.components.rig import Rig
 from playspace.components.scene import Opponent, Prop
-from playspace.ecs import Phase, World
+from playspace.ecs import Phase, PluginError, World
 from playspace.net.correction import Correction, add_correction
 from playspace.net.scoreline import add_score_line
 from playspace.net.session import NetError, Network, check_name, paced
@@ -51,6 +50,7 @@ from playspace.net.wire import (
 from playspace.spatial import Pose, Vec3, identity, lerp_pose, normalize, vec3
 from playspace.systems.drawn import late_placement
 from playspace.systems.input import Recorder
+from playspace.systems.player.players import local_rig
 
 INTERPOLATION_DELAY = 0.03  # seconds the remote world is drawn behind the host, at least
 OFFSETS = 180  # recent states whose arrival sets the host's clock and the delay (2 s at 90 Hz)
@@ -439,15 +439,18 @@ class Client:
         """Send `world`'s input to the host, one frame per fixed step, draw the host's bodies
         in it (:meth:`draw_remote`) and its score line on screen, and, for a player, correct
         its own body from the host's."""
-        state = world.resource(InputState)
+        rig = local_rig(world)
+        if rig is None:
+            raise PluginError("a client plays the player this process shows: add the RigPlugin")
+        state = world.get(rig.origin, InputState)
         sender = _Sender(self.send)
         state.source = Recorder(state.source, sender)
-        if not self.observer and world.try_resource(Rig) is not None:
+        if not self.observer:
             add_correction(world, self.correction, self.host_body, lambda: sender.step)
         world.insert_resource(RemoteDrawn(self))
         add_score_line(world, lambda _: self.remote.score)  # the host's: every number is
         world.add_system(
-            draw_remote, phase=Phase.LATE, after=(late_placement,), reads=(Rig, Holding, Prop),
+            draw_remote, phase=Phase.LATE, after=(late_placement,), reads=(Holding, Prop),
             writes=(DrawnPoses, RemoteDrawn, Avatar),
         )  # fmt: skip
 

@@ -30,7 +30,7 @@ from typing import Protocol
 from playspace import spatial
 from playspace.components import SceneCamera, Transform
 from playspace.components.drawn import DrawnPoses
-from playspace.components.rig import Rig
+from playspace.components.rig import LocalPlayer, Rig
 from playspace.ecs import World
 from playspace.render.views import View, preview_view
 from playspace.spatial import Pose, Vec3
@@ -51,11 +51,17 @@ class Camera(Protocol):
     def view(self, world: World, aspect: float) -> View: ...
 
 
+def shown_rig(world: World) -> Rig | None:
+    """The rig of the player this process shows (``LocalPlayer``), or None."""
+    found = world.query(Rig, LocalPlayer)
+    return found[0][1][0] if found else None
+
+
 def head_pose(world: World) -> Pose:
-    """The rig head where LATE drew it this frame, so the camera and the hands are drawn at one
-    instant (at its Transform without late placement; the world's origin, looking down -Z,
-    when the world has no rig)."""
-    rig = world.try_resource(Rig)
+    """The shown player's head where LATE drew it this frame, so the camera and the hands are
+    drawn at one instant (at its Transform without late placement; the world's origin,
+    looking down -Z, when the world has no such player)."""
+    rig = shown_rig(world)
     if rig is None:
         return Pose.identity()
     drawn = world.try_resource(DrawnPoses)

@@ -19,8 +19,9 @@ the world.
 from __future__ import annotations
 
 from playspace.components.comfort import VignetteSettings
-from playspace.components.rig import OriginMotion, Rig, ViewFade
+from playspace.components.rig import OriginMotion, ViewFade
 from playspace.ecs import World
+from playspace.render.cameras import shown_rig
 
 
 class Comfort:
@@ -37,7 +38,7 @@ class Comfort:
 
     def update(self, world: World) -> tuple[float, float]:
         """This frame's (vignette, fade), each 0..1."""
-        rig = world.try_resource(Rig)
+        rig = shown_rig(world)
         if rig is None:
             return 0.0, 0.0
         settings = self.used = world.try_resource(VignetteSettings) or self.settings

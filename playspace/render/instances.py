@@ -66,6 +66,7 @@ from playspace.components.tracking import DeviceRole, TrackedDevice
 from playspace.ecs import World
 from playspace.render import meshes
 from playspace.render.assets import AssetError, Texture, load_texture
+from playspace.render.cameras import shown_rig
 from playspace.render.controllers import controller_mesh
 from playspace.render.materials import Material, Palette
 from playspace.render.matrices import NO_INSTANCES, column_major, scale_matrix, trs_many
@@ -294,7 +295,7 @@ class SceneInstances:
         self, world: World, entries: list[tuple[int, tuple[Transform, Colliders]]]
     ) -> None:
         self._version += 1
-        self._entries, self._rig = entries, world.try_resource(Rig)
+        self._entries, self._rig = entries, shown_rig(world)
         self._controllers = _controllers(world)
         self._surfaces = world.try_resource(ColliderSurfaces)
         self._hull_count = _hull_count(self._surfaces)
@@ -365,7 +366,7 @@ class SceneInstances:
         entries = world.query(Transform, Colliders)
         if (
             entries is not self._entries
-            or world.try_resource(Rig) is not self._rig
+            or shown_rig(world) != self._rig
             or _controllers(world) != self._controllers
             or self._stale
             or self._redrawn(world)

@@ -34,8 +34,8 @@ from playspace.components.panels import (
     PointerSettings,
 )
 from playspace.components.renamed import renamed_fields
-from playspace.components.rig import Rig
 from playspace.ecs import World
+from playspace.render.cameras import shown_rig
 from playspace.render.gpu import Program
 from playspace.render.matrices import column_major
 from playspace.render.views import View
@@ -304,7 +304,7 @@ def _model(pose: Pose, size: tuple[float, float]) -> np.ndarray:
 def _rays(world: World) -> list[tuple[Vec3, Vec3, Vec3]]:
     """Each hand pointing at a panel: the beam's start (its aim pose where LATE drew the
     hand), its end (the hit) and the front of the panel hit."""
-    rig = world.try_resource(Rig)
+    rig = shown_rig(world)
     settings = world.try_resource(PointerSettings)
     if rig is None or settings is None:
         return []

@@ -35,9 +35,9 @@ from moderngl_window.context.base import BaseWindow
 from moderngl_window.text.bitmapped.text_2d import TextWriter2D
 
 from playspace.components.input import Gamepad, PadButton
-from playspace.components.rig import Rig, Separation, ViewFade
+from playspace.components.rig import Separation, ViewFade
 from playspace.ecs import World
-from playspace.render.cameras import CAMERAS, Camera, camera_named, has_scene_camera
+from playspace.render.cameras import CAMERAS, Camera, camera_named, has_scene_camera, shown_rig
 from playspace.render.capture import U8Image
 from playspace.render.passes import add_standard_passes
 from playspace.render.quality import AUTO, quality_named
@@ -143,7 +143,7 @@ def fade_line(world: World) -> str | None:
     """Why the view is dark, when it is because the player walked into something: a newcomer
     who sees the preview go black otherwise thinks it crashed. None while the view is clear,
     or dark for another reason (a teleport's blink)."""
-    rig = world.try_resource(Rig)
+    rig = shown_rig(world)
     if rig is None:
         return None
     fade = world.try_get(rig.head, ViewFade)

@@ -38,10 +38,11 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from playspace.components.drawn import DrawnPoses
-from playspace.components.rig import AimProblem, Rig, TeleportAim
+from playspace.components.rig import AimProblem, TeleportAim
 from playspace.components.text import RGBA, Label, ScreenText
 from playspace.components.transform import Transform
 from playspace.ecs import World
+from playspace.render.cameras import shown_rig
 from playspace.render.gpu import Program
 from playspace.render.matrices import column_major
 from playspace.render.projection import view_matrix
@@ -194,7 +195,7 @@ class TextPass:
 
     def _refusal(self, world: World) -> _Placed | None:
         """The reason the aimed teleport is refused, over its target; None when it is not."""
-        rig = world.try_resource(Rig)
+        rig = shown_rig(world)
         aim = None if rig is None else world.try_get(rig.origin, TeleportAim)
         if aim is None or not aim.aiming or aim.target is None or aim.problem is None:
             return None

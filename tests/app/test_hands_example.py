@@ -26,6 +26,7 @@ from playspace.systems.player.events import HeightCalibrated
 from playspace.systems.sets import FixedSet
 from playspace.systems.telemetry import record_events
 from tests.game_helpers import EXAMPLES, events, replay
+from tests.rig_helpers import rig_of
 
 SCENE = EXAMPLES / "hands.toml"
 TRACE = EXAMPLES / "traces" / "hands.jsonl"
@@ -51,7 +52,7 @@ class RightHand:
 )
 def _log_right_hand(world: World) -> None:
     log = world.resource(RightHand)
-    entity = world.resource(Rig).right_hand
+    entity = rig_of(world).right_hand
     hand = world.get(entity, PhysicsHand)
     # a hand that does not collide (no PhysicsHand.controller) is where it is tracked
     tracked = hand.controller or world.get(entity, Transform).pose()
@@ -66,7 +67,7 @@ def _run(scene: Path = SCENE, trace: Path = TRACE) -> tuple[list[dict[str, Any]]
     def build(world: World) -> None:
         world.add_event(HeightCalibrated)  # also without seated play: then none is sent
         record_events(world, *INTERACTABLE_EVENTS, HeightCalibrated)
-        log.entity = world.resource(Rig).right_hand
+        log.entity = rig_of(world).right_hand
         world.insert_resource(log)
         world.add_system(_log_right_hand)
 

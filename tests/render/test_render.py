@@ -39,6 +39,7 @@ from playspace.components.physics import (
 )
 from playspace.components.rig import (
     AimProblem,
+    LocalPlayer,
     OriginMotion,
     Rig,
     RigSettings,
@@ -83,7 +84,7 @@ from playspace.render.quality import LOW
 from playspace.spatial import Pose
 from playspace.systems.drawn import DrawnPlugin, place_drawn
 from tests.physics_helpers import physics, physics_world
-from tests.rig_helpers import head_at, with_sticks
+from tests.rig_helpers import head_at, rig_of, with_sticks
 from tests.rig_helpers import rig_world as player_world
 
 if TYPE_CHECKING:
@@ -487,7 +488,7 @@ def test_scenery_is_placed_once_and_the_rig_gets_hands_and_a_head() -> None:
     world = World()
     box(world, (0, -0.1, 0), (10, 0.2, 10), Scenery("floor"))
     origin, head, left, right, body = (world.spawn(Transform()) for _ in range(5))
-    world.insert_resource(Rig(origin, head, left, right, body))
+    world.add(origin, Rig(origin, head, left, right, body), LocalPlayer())
     instances = SceneInstances()
     batches = instances.collect(world)
     assert sum(len(b.scenery) for b in batches) == 1
@@ -517,7 +518,7 @@ def test_a_hand_that_is_not_tracked_is_not_drawn(gl: Context) -> None:
     )
     origin, head, body = (world.spawn(Transform()) for _ in range(3))
     right = world.spawn(Transform(spatial.vec3(0.0, 0.0, 1.0)))  # behind the camera
-    world.insert_resource(Rig(origin, head, left, right, body))
+    world.add(origin, Rig(origin, head, left, right, body), LocalPlayer())
     palette = Palette(hand=RED)
 
     def red_pixels() -> int:
@@ -536,7 +537,7 @@ def test_the_hands_are_the_bound_profiles_controllers() -> None:
     their model, from the next frame on."""
     world = World()
     origin, head, left, right, body = (world.spawn(Transform()) for _ in range(5))
-    world.insert_resource(Rig(origin, head, left, right, body))
+    world.add(origin, Rig(origin, head, left, right, body), LocalPlayer())
     session = world.insert_resource(HeadsetSession())
     instances = SceneInstances()
 
@@ -725,7 +726,9 @@ def rig_world() -> tuple[World, Rig]:
     origin = world.spawn(Transform(), OriginMotion())
     head = world.spawn(Transform(), ViewFade())
     left, right, body = (world.spawn(Transform()) for _ in range(3))
-    return world, world.insert_resource(Rig(origin, head, left, right, body))
+    rig = Rig(origin, head, left, right, body)
+    world.add(origin, rig, LocalPlayer())
+    return world, rig
 
 
 def test_the_vignette_eases_in_while_carried_smoothly_and_has_an_off_switch() -> None:
@@ -759,7 +762,7 @@ def test_smooth_turning_brings_the_vignette_and_a_snap_turn_does_not(
     for _ in range(30):
         run.world.step(1)
         seen.append(comfort.update(run.world)[0])
-    turned = abs(spatial.yaw(run.world.get(run.world.resource(Rig).origin, Transform).rotation))
+    turned = abs(spatial.yaw(run.world.get(rig_of(run.world).origin, Transform).rotation))
     assert turned > 0.3  # it turned either way
     assert (max(seen) == comfort.settings.strength) is vignette
 
@@ -905,7 +908,7 @@ def test_the_teleport_arc_and_its_target_are_drawn_green_or_red(
     world = World()
     origin = world.spawn(Transform(), TeleportAim())
     head, left, right, body = (world.spawn(Transform()) for _ in range(4))
-    world.insert_resource(Rig(origin, head, left, right, body))
+    world.add(origin, Rig(origin, head, left, right, body), LocalPlayer())
     down = spatial.from_axis_angle(spatial.vec3(1, 0, 0), -math.pi / 2)
     above = View(Pose(spatial.vec3(0.0, 2.0, -2.0), down), perspective(math.pi / 2, 1.5))
     palette = Palette(aim_valid=glow(Palette().aim_valid), aim_refused=glow(Palette().aim_refused))

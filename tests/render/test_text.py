@@ -11,7 +11,7 @@ import pytest
 from playspace import spatial
 from playspace.components import Scenery, Transform
 from playspace.components.physics import Box, Collider, Colliders
-from playspace.components.rig import AimProblem, Rig, TeleportAim
+from playspace.components.rig import AimProblem, LocalPlayer, Rig, TeleportAim
 from playspace.components.text import Label, ScreenText
 from playspace.ecs import World
 from playspace.render import Offscreen, Renderer, View, fov_projection, perspective
@@ -160,7 +160,7 @@ def aimed_world(problem: AimProblem | None) -> World:
     world = World()
     origin = world.spawn(Transform(), TeleportAim())
     head, left, right, body = (world.spawn(Transform()) for _ in range(4))
-    world.insert_resource(Rig(origin, head, left, right, body))
+    world.add(origin, Rig(origin, head, left, right, body), LocalPlayer())
     aim = world.get(origin, TeleportAim)
     aim.aiming, aim.target, aim.problem = True, spatial.vec3(0.0, 0.0, -2.0), problem
     aim.arc = [spatial.vec3(0.0, 1.0 - 0.1 * i, -1.0 - 0.1 * i) for i in range(11)]

@@ -62,7 +62,7 @@ from playspace.systems.interaction.layers import HeldSensors, held_layers
 from playspace.systems.interaction.pullable import Pullable
 from playspace.systems.interaction.sockets import sockets
 from playspace.systems.interaction.throw import ThrowHistory, ThrowPlugin
-from playspace.systems.player.players import set_up_players
+from playspace.systems.player.players import PlayerSetups, set_up_players
 from playspace.systems.sets import add_fixed_sets
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ class GrabPlugin:
         self.settings = settings or GrabSettings()
 
     def build(self, world: World) -> None:
-        if world.try_resource(Rig) is None:
+        if world.try_resource(PlayerSetups) is None:
             raise PluginError("GrabPlugin needs the RigPlugin (for the hands): add it first")
         world.insert_resource(self.settings)
         world.insert_resource(HeldSensors())

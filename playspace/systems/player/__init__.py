@@ -25,6 +25,7 @@ from playspace.systems.player.platforms import ride_platforms
 from playspace.systems.player.players import (
     PlayerSetups,
     despawn_player,
+    local_rig,
     set_up_players,
     spawn_player,
     spawn_rig,
@@ -77,7 +78,7 @@ class RigPlugin:
         )
         for provider in (smooth_move, teleport, turning):
             add_provider(world, provider)
-        spawn_player(world, self.source, start)
+        spawn_player(world, self.source, start, local=True)
 
 
 __all__ = [
@@ -85,6 +86,7 @@ __all__ = [
     "RigPlugin",
     "Roster",
     "despawn_player",
+    "local_rig",
     "set_up_players",
     "spawn_player",
     "spawn_rig",

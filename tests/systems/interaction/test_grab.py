@@ -17,7 +17,6 @@ from playspace.components.physics import (
     RigidBody,
     Sphere,
 )
-from playspace.components.rig import Rig
 from playspace.components.scene import Grabbable, Prop
 from playspace.ecs import World
 from playspace.systems.input import hand_input
@@ -37,7 +36,7 @@ from tests.grab_helpers import (
     throw_script,
 )
 from tests.physics_helpers import physics, static
-from tests.rig_helpers import Run, head_at
+from tests.rig_helpers import Run, head_at, rig_of
 
 
 def ball_within_reach(wall: bool, grip_from: float) -> Run:
@@ -89,7 +88,7 @@ def test_grip_hysteresis_and_the_nearest_object() -> None:
 
     run = grab_world(script, build)
     run.world.step(round(0.6 * 90))
-    near = run.world.resource(Rig)
+    near = rig_of(run.world)
     grabs, releases = run.events("grabbed"), run.events("released")
     assert len(grabs) == 1 and len(releases) == 1
     names = {o["id"]: o["name"] for o in run.steps()[0]["objects"]}
@@ -182,7 +181,7 @@ def test_an_object_can_be_taken_from_one_hand_by_the_other() -> None:
 
     run = grab_world(script, lambda w: prop(w, "ball", spatial.vec3(*HAND), Sphere(0.04)))
     run.world.step(round(0.8 * 90))
-    rig = run.world.resource(Rig)
+    rig = rig_of(run.world)
     assert [g["hand"] for g in run.events("grabbed")] == [rig.right_hand, rig.left_hand]
     ball = next(e for e, p in run.world.each(Prop) if p.name == "ball")
     assert run.world.get(ball, Grabbable).held_by == rig.left_hand
@@ -340,7 +339,7 @@ def test_hover_events_frame_the_grab_as_a_hand_approaches_grabs_releases_and_lea
     steps = [step for step, _ in order]
     assert steps[0] < steps[1] == steps[2] < steps[3] < steps[4] < steps[5]
     assert steps[4] == steps[3] + 1  # let go, then hovered again at the next step
-    rig = run.world.resource(Rig)
+    rig = rig_of(run.world)
     ball = named(run.world, "ball")
     hovers = [e for s in run.steps() for e in s["events"] if e["type"].startswith("hover")]
     assert all(e["hand"] == rig.right_hand and e["object"] == ball for e in hovers)

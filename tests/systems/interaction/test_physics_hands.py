@@ -16,7 +16,6 @@ from playspace.components.drawn import DrawnPoses
 from playspace.components.input import HandInput, InputFrame
 from playspace.components.interaction import GrabSettings, Holding, PhysicsHand
 from playspace.components.physics import Box
-from playspace.components.rig import Rig
 from playspace.ecs import World
 from playspace.render import (
     GhostSettings,
@@ -36,7 +35,7 @@ from playspace.systems.interaction.hand_collision import SKIN
 from tests.grab_helpers import grab_world, prop, right
 from tests.hand_helpers import hand as bare_hand
 from tests.physics_helpers import static
-from tests.rig_helpers import Run, head_at
+from tests.rig_helpers import Run, head_at, rig_of
 
 if TYPE_CHECKING:
     from moderngl import Context
@@ -63,14 +62,14 @@ def pushed_down(depth: float, grip: float = 0.0) -> Callable[[float], InputFrame
 def run_pushed(collide: bool | None, settings: bool = False) -> Run:
     run = grab_world(pushed_down(0.1), table)
     run.world.resource(GrabSettings).hand_collision = settings
-    hand = run.world.get(run.world.resource(Rig).right_hand, PhysicsHand)
+    hand = run.world.get(rig_of(run.world).right_hand, PhysicsHand)
     hand.collide = collide
     run.world.step(90)
     return run
 
 
 def right_hand(run: Run) -> tuple[int, PhysicsHand]:
-    entity = run.world.resource(Rig).right_hand
+    entity = rig_of(run.world).right_hand
     return entity, run.world.get(entity, PhysicsHand)
 
 

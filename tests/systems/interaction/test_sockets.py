@@ -20,14 +20,13 @@ from playspace.components.physics import (
     RigidBody,
     Sphere,
 )
-from playspace.components.rig import Rig
 from playspace.components.sockets import Socket
 from playspace.ecs import World
 from playspace.spatial import Pose
 from playspace.systems.interaction.events import SOCKET_EVENTS
 from tests.grab_helpers import HAND, grab_world, named, prop, right
 from tests.physics_helpers import physics
-from tests.rig_helpers import Run, head_at, with_sticks
+from tests.rig_helpers import Run, head_at, rig_of, with_sticks
 
 RACK = (0.25, 1.1, -0.55)  # a hook on the rack, in reach of the right hand
 # where a socketed tool sits: 2 cm above the hook's centre, turned a quarter about +Y
@@ -183,7 +182,7 @@ def test_a_holster_on_the_body_carries_its_tool_as_the_player_walks_and_turns(
         return with_sticks(head_at(0.0, 1.7, 0.0), left=stick, right=turn)
 
     run = grab_world(script, lambda w: tool(w, frozenset({"pistol"}), at=(0.0, 0.1, -1.0)))
-    rig = run.world.resource(Rig)
+    rig = rig_of(run.world)
     pistol = named(run.world, "wrench")
     run.world.spawn(
         Transform(),
