@@ -27,7 +27,7 @@ import zenoh
 from playspace.app.replay import prepare_replay
 from playspace.components import Transform
 from playspace.components.avatars import Avatar
-from playspace.components.drawn import DrawnPoses
+from playspace.components.drawn import DrawnPoses, Figure
 from playspace.components.input import InputFrame, InputState
 from playspace.components.interaction import Holding
 from playspace.components.physics import Box, Capsule, Shape, Sphere
@@ -48,9 +48,9 @@ from playspace.net.wire import (
     encode_input,
 )
 from playspace.spatial import Pose, Vec3, identity, lerp_pose, normalize, vec3
-from playspace.systems.drawn import late_placement
 from playspace.systems.input import Recorder
 from playspace.systems.player.players import local_rig
+from playspace.systems.sets import LateSet, add_late_sets
 
 INTERPOLATION_DELAY = 0.03  # seconds the remote world is drawn behind the host, at least
 OFFSETS = 180  # recent states whose arrival sets the host's clock and the delay (2 s at 90 Hz)
@@ -449,9 +449,10 @@ class Client:
             add_correction(world, self.correction, self.host_body, lambda: sender.step)
         world.insert_resource(RemoteDrawn(self))
         add_score_line(world, lambda _: self.remote.score)  # the host's: every number is
+        add_late_sets(world)
         world.add_system(
-            draw_remote, phase=Phase.LATE, after=(late_placement,), reads=(Holding, Prop),
-            writes=(DrawnPoses, RemoteDrawn, Avatar),
+            draw_remote, phase=Phase.LATE, in_set=LateSet.REMOTE, reads=(Holding, Prop),
+            writes=(DrawnPoses, RemoteDrawn, Avatar, Figure),
         )  # fmt: skip
 
     def close(self) -> None:
@@ -541,7 +542,7 @@ def _draw_avatars(
         entity = drawn.avatars.get((player, part))
         if entity is None:
             shape, offset = AVATAR[part]
-            entity = world.spawn(Transform(), Avatar(player, part, shape, offset))
+            entity = world.spawn(Transform(), Avatar(player, part), Figure(shape, offset))
             drawn.avatars[(player, part)] = entity
         transform = world.get(entity, Transform)
         transform.position, transform.rotation = pose.position, normalize(pose.rotation)

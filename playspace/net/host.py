@@ -58,6 +58,7 @@ from playspace.app.game import Example
 from playspace.app.spawn import player_start_for
 from playspace.components import Transform
 from playspace.components.avatars import Avatar
+from playspace.components.drawn import Figure
 from playspace.components.input import InputFrame, InputSource
 from playspace.components.rig import LocalPlayer, Rig
 from playspace.components.scene import Opponent, PlayerStart, Prop
@@ -564,7 +565,7 @@ class Host:
             parts = (rig.head, rig.left_hand, rig.right_hand, rig.body)
             for entity, part in zip(parts, PARTS, strict=True):
                 shape, offset = AVATAR[part]
-                world.add(entity, Avatar(f"player {rig.player}", part, shape, offset))
+                world.add(entity, Avatar(f"player {rig.player}", part), Figure(shape, offset))
 
         set_up_players(self.world, setup)
 

@@ -40,6 +40,7 @@ from playspace.systems.input.placement import tracked_world_pose
 from playspace.systems.input.tracking import sample_of
 from playspace.systems.interaction.hold import held_pose, second_hands
 from playspace.systems.physics import Physics
+from playspace.systems.sets import LateSet, add_late_sets
 
 _Moving = list[tuple[int, tuple[Transform, PreviousTransform]]]
 # Row numbers, sorted. numpy indexes by an array in half the time it takes to index by a list
@@ -208,6 +209,7 @@ def _place_tracked(world: World, drawn: DrawnPoses) -> None:
 
 @system(
     Phase.LATE,
+    in_set=LateSet.PLACEMENT,
     reads=(
         Transform,
         PreviousTransform,
@@ -231,6 +233,7 @@ class DrawnPlugin:
     def build(self, world: World) -> None:
         world.insert_resource(DrawnPoses())
         world.insert_resource(DrawnLayout())
+        add_late_sets(world)
         world.add_systems(late_placement)
 
 

@@ -27,6 +27,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 from playspace.components import TrackedDevice
+from playspace.components.drawn import Ghosts, Highlights
 from playspace.components.interaction import (
     GrabSettings,
     Grip,
@@ -59,11 +60,12 @@ from playspace.systems.interaction.events import (
 from playspace.systems.interaction.hand_collision import collide_hands
 from playspace.systems.interaction.hold import grab, hold
 from playspace.systems.interaction.layers import HeldSensors, held_layers
+from playspace.systems.interaction.looks import show_hands
 from playspace.systems.interaction.pullable import Pullable
 from playspace.systems.interaction.sockets import sockets
 from playspace.systems.interaction.throw import ThrowHistory, ThrowPlugin
 from playspace.systems.player.players import PlayerSetups, set_up_players
-from playspace.systems.sets import add_fixed_sets
+from playspace.systems.sets import add_fixed_sets, add_late_sets
 
 if TYPE_CHECKING:
     from playspace.systems.interaction.interactables import (
@@ -111,11 +113,16 @@ class GrabPlugin:
         world.insert_resource(self.settings)
         world.insert_resource(HeldSensors())
         world.insert_resource(Pullable())
+        world.insert_resource(Highlights())
+        world.insert_resource(Ghosts())
         for kind in (*GRAB_EVENTS, *HOVER_EVENTS, *SOCKET_EVENTS):
             world.add_event(kind)
         set_up_players(world, self._hands)
         add_fixed_sets(world)
-        world.add_systems(forget_despawned, collide_hands, grab, hold, held_layers, sockets)
+        add_late_sets(world)
+        world.add_systems(
+            forget_despawned, collide_hands, grab, hold, held_layers, sockets, show_hands
+        )
 
     def _hands(self, world: World, rig: Rig) -> None:
         """Make a player's two tracked hands hands that grab: each a kinematic sensor sphere

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from playspace import spatial
 from playspace.components import DeviceRole, TrackedDevice, Transform
+from playspace.components.drawn import Figure, Markers, Model
 from playspace.components.input import InputSource, InputState
 from playspace.components.physics import CharacterBody, CharacterMotion
 from playspace.components.rig import (
@@ -74,7 +75,8 @@ def on_origin(make: Callable[[], object]) -> PlayerSetup:
 
 
 def spawn_rig(world: World, start: PlayerStart, settings: RigSettings, player: int = 0) -> Rig:
-    """Spawn the origin where the player starts, the tracked devices and the body."""
+    """Spawn the origin where the player starts, the tracked devices and the body; the head
+    and the controllers are drawn as the renderer's models (the controllers once tracked)."""
     facing = spatial.yaw_rotation(start.yaw)
     origin = world.spawn(
         Transform(position=spatial.Vec3(start.position), rotation=facing),
@@ -85,10 +87,15 @@ def spawn_rig(world: World, start: PlayerStart, settings: RigSettings, player: i
         MoveState(),
         Crouch(),
         Seated(),
+        Markers(),
     )
     head, left_hand, right_hand = (
-        world.spawn(TrackedDevice(role), Transform(position=spatial.Vec3(start.position)))
-        for role in (DeviceRole.HEAD, DeviceRole.LEFT_HAND, DeviceRole.RIGHT_HAND)
+        world.spawn(TrackedDevice(role), Transform(position=spatial.Vec3(start.position)), look)
+        for role, look in (
+            (DeviceRole.HEAD, Figure(Model.HEAD)),
+            (DeviceRole.LEFT_HAND, Figure(Model.LEFT_CONTROLLER, shown=False)),
+            (DeviceRole.RIGHT_HAND, Figure(Model.RIGHT_CONTROLLER, shown=False)),
+        )
     )
     world.add(head, ViewFade())
     world.add(left_hand, HandControls())

@@ -8,6 +8,7 @@ import pytest
 
 from playspace import spatial
 from playspace.components import DeviceRole, Transform
+from playspace.components.drawn import Ghosts, Highlights
 from playspace.components.input import DevicePose, HandInput, InputFrame
 from playspace.components.interaction import Hand, Hover
 from playspace.components.physics import (
@@ -135,10 +136,13 @@ def test_a_held_pan_swung_through_a_wall_at_an_opponent_raises_no_hit_and_ghosts
         bee(world, spatial.vec3(HAND[0], HAND[1] - 0.25, -1.3))  # inside the wall's far half
 
     run = grab_world(swing, build)
-    run.world.step(round(1.5 * 90))
+    drawn_as_ghost = []
+    for _ in range(round(1.5 * 90)):
+        run.world.step(1)
+        drawn_as_ghost.append(named(run.world, "pan") in run.world.resource(Ghosts).entities)
     assert run.events("hit") == []
     ghosted = [o["ghost"] for s in run.steps() for o in s["objects"] if o["name"] == "pan"]
-    assert any(ghosted)
+    assert any(ghosted) and drawn_as_ghost == ghosted  # drawn see-through while inside
 
 
 def test_the_same_swing_in_the_open_raises_a_hit() -> None:
@@ -298,17 +302,18 @@ def test_an_object_resting_on_the_counter_is_not_inside_it(sink: float, ghost: b
 
 @pytest.mark.parametrize("wall", [False, True], ids=["open", "behind a wall"])
 def test_a_free_hand_hovers_what_it_would_grab(wall: bool) -> None:
-    """Within reach, a free hand names the object it would take (what the renderer
-    highlights); behind a wall, or once holding it, nothing."""
+    """Within reach, a free hand names the object it would take, and it is drawn highlighted;
+    behind a wall, or once holding it, nothing."""
 
     run = ball_within_reach(wall, grip_from=0.5)
     run.world.step(20)
     ball = next(e for e, p in run.world.each(Prop) if p.name == "ball")
     right = next(e for e, h in run.world.each(Hand) if h.side is DeviceRole.RIGHT_HAND)
-    hover = run.world.get(right, Hover)
+    hover, highlights = run.world.get(right, Hover), run.world.resource(Highlights)
     assert hover.object == (None if wall else ball)
+    assert highlights.entities == (set() if wall else {ball})
     run.world.step(40)
-    assert hover.object is None  # holding it now, or never could
+    assert hover.object is None and highlights.entities == set()  # held now, or never could
 
 
 def test_hover_events_frame_the_grab_as_a_hand_approaches_grabs_releases_and_leaves() -> None:

@@ -20,9 +20,10 @@ from playspace.app.game import load_example
 from playspace.app.replay import replay_source
 from playspace.components import Transform
 from playspace.components.comfort import VignetteSettings
+from playspace.components.drawn import DrawnView
 from playspace.components.input import DevicePose, HandInput, InputFrame
 from playspace.components.panels import Panel, PanelDrawing, Pointer
-from playspace.components.rig import LocalPlayer, OriginMotion, Rig, RigSettings, TurnMode
+from playspace.components.rig import RigSettings, TurnMode
 from playspace.ecs import World
 from playspace.formats.scene import load_scene
 from playspace.render.capture import Offscreen
@@ -329,9 +330,7 @@ def test_the_vignette_follows_the_worlds_choice_over_the_renderers() -> None:
     """A menu turns the vignette off in the world; the renderer's own settings (on) give way,
     and without the world's choice they apply."""
     world = World()
-    origin, head, left, right, body = (world.spawn() for _ in range(5))
-    world.add(origin, OriginMotion(continuous=True))
-    world.add(origin, Rig(origin, head, left, right, body), LocalPlayer())
+    world.insert_resource(DrawnView(carried=True))  # a provider carries the player
     world.insert_resource(VignetteSettings(enabled=False))
     comfort = Comfort(VignetteSettings(ramp=0.0))
     assert comfort.update(world)[0] == 0.0

@@ -9,6 +9,7 @@ import pytest
 
 from playspace import spatial
 from playspace.components import Transform
+from playspace.components.drawn import Markers, Tint
 from playspace.components.input import InputFrame
 from playspace.components.interaction import Grabbable
 from playspace.components.physics import (
@@ -84,10 +85,14 @@ def test_a_tool_let_go_over_the_rack_snaps_into_place_and_stays(
     )
     run.world.step(round(0.9 * 90))  # the hand holds the tool over the hook
     wrench = named(run.world, "wrench")
-    socket = next(s for _, s in run.world.each(Socket))
+    hook, socket = next(iter(run.world.each(Socket)))
+    zone = run.world.get(hook, Markers)  # what is drawn of it
     assert socket.hovering == (wrench if snaps else None)
+    assert [(m.shape, m.tint, m.see_through) for m in zone.shown] == (
+        [(socket.zone, Tint.HOVER, True)] if snaps else []
+    )
     run.world.step(round(2.1 * 90))
-    assert socket.hovering is None
+    assert socket.hovering is None and zone.shown == []
     end = path(run)[-1]
     if snaps:
         assert [e["object"] for e in run.events("socketed")] == [wrench]
