@@ -45,9 +45,9 @@ from playspace import spatial  # noqa: E402
 from playspace.components import Transform  # noqa: E402
 from playspace.components.drawn import DrawnPoses  # noqa: E402
 from playspace.components.input import InputFrame  # noqa: E402
-from playspace.components.rig import Rig  # noqa: E402
 from playspace.ecs import World  # noqa: E402
 from playspace.systems.input import Trace, device_pose, hand_input  # noqa: E402
+from playspace.systems.player.players import local_rig  # noqa: E402
 
 KITCHEN = ROOT / "examples" / "kitchen.py"
 SETTLE = 30  # frames left out at the start: focus arrives, the hands appear
@@ -162,7 +162,8 @@ def measure(display_hz: float, speed: float, seconds: float) -> dict[str, Any]:
             return  # once a frame, not once an eye
         drawn_frame = world.time.frame
         fresh = loop.mapped.frame.right.pose
-        rig = world.resource(Rig)
+        rig = local_rig(world)
+        assert rig is not None
         drawn = world.resource(DrawnPoses).pose(rig.right_hand)
         if fresh is None or drawn is None:
             return

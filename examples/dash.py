@@ -23,6 +23,7 @@ from playspace.prelude import (
     Transform,
     World,
     add_provider,
+    local_rig,
     locomotion_provider,
     on_origin,
     set_up_players,
@@ -95,5 +96,6 @@ def build(world: World) -> None:
 
 
 def summary(world: World) -> str:
-    went = world.get(world.resource(Rig).origin, Dash).dashes
+    rig = local_rig(world)
+    went = [] if rig is None else world.get(rig.origin, Dash).dashes
     return f"dashes: {len(went)} ({', '.join(f'{d:.2f} m' for d in went) or 'none'})"

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from playspace.prelude import (
     FixedSet,
     InputState,
+    LocalPlayer,
     Opponent,
     Phase,
     Physics,
@@ -26,6 +27,7 @@ from playspace.prelude import (
     Vec3,
     World,
     events,
+    local_rig,
     spatial,
     system,
 )
@@ -52,13 +54,24 @@ def _bees(world: World) -> list[tuple[int, Transform]]:
     return [(e, t) for e, (o, t) in world.query(Opponent, Transform) if o.name.startswith("bee")]
 
 
+def _chef(world: World) -> Rig:
+    """The chef: the player this process shows (the kitchen has one)."""
+    chef = local_rig(world)
+    if chef is None:
+        raise ValueError("the kitchen needs its chef: a world with the player's plugin")
+    return chef
+
+
 @system(
-    Phase.FIXED, in_set=FixedSet.GAME, reads=(events.Hit, Rig, Transform), writes=(Hive, RunRandom)
+    Phase.FIXED,
+    in_set=FixedSet.GAME,
+    reads=(events.Hit, Rig, LocalPlayer, Transform),
+    writes=(Hive, RunRandom),
 )
 def bee_hits(world: World) -> None:
     """A bee struck by a held object is knocked back, away from the chef, and scores."""
     hive, rng = world.resource(Hive), world.resource(RunRandom).rng
-    head = world.get(world.resource(Rig).head, Transform).position
+    head = world.get(_chef(world).head, Transform).position
     for hit in world.read_events(events.Hit, reader=bee_hits):
         bee = world.try_get(hit.opponent, Transform)
         if bee is None or hit.opponent in hive.knocked:
@@ -76,14 +89,15 @@ def bee_hits(world: World) -> None:
     Phase.FIXED,
     in_set=FixedSet.GAME,
     after=(bee_hits,),
-    reads=(InputState, Opponent, Physics, Rig),
+    reads=(InputState, Opponent, Physics, Rig, LocalPlayer),
     writes=(Hive, Transform),
 )
 def bee_flight(world: World) -> None:
-    """Fly each bee: knocked back, by its gamepad, or toward the chef it can see."""
-    hive, dt = world.resource(Hive), world.fixed_time.dt
-    pads = world.resource(InputState).frame.pads
-    head = world.get(world.resource(Rig).head, Transform).position
+    """Fly each bee: knocked back, by its gamepad (the chef's input's), or toward the chef it
+    can see."""
+    hive, dt, chef = world.resource(Hive), world.fixed_time.dt, _chef(world)
+    pads = world.get(chef.origin, InputState).frame.pads
+    head = world.get(chef.head, Transform).position
     physics = world.resource(Physics)
     for i, (entity, transform) in enumerate(_bees(world)):
         knocked = hive.knocked.get(entity)

@@ -11,7 +11,7 @@ The snowballs' own rules (a pile that refills in the scene's look, a trail on re
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from playspace.prelude import (
@@ -135,7 +135,8 @@ def add_snowballs(world: World, *piles: spatial.Vec3, ccd: bool = False) -> None
     scene = [(e, c) for e, (p, c) in world.query(Prop, Colliders) if "snowball" in p.name]
     board = world.insert_resource(Piles(piles, made=len(scene), ccd=ccd))
     for entity, colliders in scene:
-        colliders.parts[0].report_contacts = True
+        colliders.parts[0] = replace(colliders.parts[0], report_contacts=True)
+        world.set_changed(entity, Colliders)
         world.get(entity, RigidBody).ccd = ccd
         board.look = world.try_get(entity, Appearance)
     world.add_plugin(TrailPlugin())

@@ -8,9 +8,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from playspace import spatial
+from playspace.components.drawn import DrawnView
 from playspace.components.input import Button, DevicePose, HandInput, InputFrame
 from playspace.components.physics import Box
-from playspace.components.rig import RigSettings
+from playspace.components.rig import LocalPlayer, Rig, RigSettings
 from playspace.components.scene import PlayerStart
 from playspace.ecs import Phase, World
 from playspace.formats.telemetry import parse_telemetry
@@ -18,7 +19,9 @@ from playspace.systems.input import ScriptedSource, device_pose, hand_input
 from playspace.systems.physics import PhysicsPlugin
 from playspace.systems.player import RigPlugin
 from playspace.systems.player.events import RIG_EVENTS
-from playspace.systems.sets import FixedSet
+from playspace.systems.player.looks import show_players
+from playspace.systems.player.players import local_rig, spawn_rig
+from playspace.systems.sets import FixedSet, add_late_sets
 from playspace.systems.telemetry import TelemetryPlugin
 from tests.physics_helpers import floor, static
 
@@ -58,6 +61,25 @@ def rig_world(
     out = io.StringIO()
     world.add_plugin(TelemetryPlugin(out, (*RIG_EVENTS, *events)))
     return Run(world, out)
+
+
+def rig_of(world: World) -> Rig:
+    """The rig of the player the world shows (``LocalPlayer``): a test's world has one."""
+    rig = local_rig(world)
+    assert rig is not None, "the world shows no player"
+    return rig
+
+
+def shown_player(world: World) -> Rig:
+    """The player this process shows, made as the rig's plugin makes them (their origin's
+    markers, their head's and controllers' figures), whose looks LATE says each frame: a
+    player as the renderer sees one, with no physics or input of their own."""
+    rig = spawn_rig(world, PlayerStart(), RigSettings())
+    world.add(rig.origin, rig, LocalPlayer())
+    world.insert_resource(DrawnView())
+    add_late_sets(world)
+    world.add_systems(show_players)
+    return rig
 
 
 def head_at(x: float, y: float, z: float, yaw: float = 0.0, **hands: HandInput) -> InputFrame:

@@ -15,7 +15,7 @@ import math
 from typing import TYPE_CHECKING
 
 from playspace.app.spawn import SpawnedScene
-from playspace.components.interaction import GrabSettings, Hand
+from playspace.components.interaction import DistanceGrab, GrabSettings
 from playspace.components.locomotion import (
     ClimbSettings,
     CrouchSettings,
@@ -27,6 +27,7 @@ from playspace.components.sockets import Socket
 from playspace.ecs import PluginError, World
 from playspace.formats.scene.model import Scene
 from playspace.systems.interaction import GrabPlugin
+from playspace.systems.player.players import local_rig, set_up_players
 
 if TYPE_CHECKING:
     from playspace.systems.interaction.interactables import InteractablesPlugin
@@ -66,15 +67,15 @@ def movement_plugins_for(scene: Scene) -> list[MovementPlugin]:
 
 class PlayerScenePlugin:
     """The scene's ``head_radius`` and a seated player's ``eye_height`` on the rig's settings,
-    and its holsters carried by the player's body (the sockets spawned by
-    :class:`~playspace.app.ScenePlugin`, found through the ``SpawnedScene`` resource). Add it
-    after the rig."""
+    and its holsters carried by the body of the player this process shows (the sockets spawned
+    by :class:`~playspace.app.ScenePlugin`, found through the ``SpawnedScene`` resource). Add
+    it after the rig."""
 
     def __init__(self, scene: Scene) -> None:
         self.scene = scene
 
     def build(self, world: World) -> None:
-        rig = world.try_resource(Rig)
+        rig = local_rig(world)
         if rig is None:
             raise PluginError("PlayerScenePlugin needs the player's rig: add the RigPlugin first")
         if self.scene.player.head_radius is not None:
@@ -95,15 +96,19 @@ class PlayerScenePlugin:
 
 
 class DistanceHandsPlugin:
-    """Both hands grab from a distance (``Hand.distance_grab``), as ``[grab] distance_grab``
-    asks. Add it after the GrabPlugin, which gives the hands their ``Hand``."""
+    """Every player's hands grab from a distance (``DistanceGrab``), as ``[grab]
+    distance_grab`` asks. Add it after the GrabPlugin, which gives the hands their ``Hand``."""
 
     def build(self, world: World) -> None:
-        rig = world.try_resource(Rig)
-        if rig is None or world.try_get(rig.left_hand, Hand) is None:
+        if not world.has_plugin(GrabPlugin):
             raise PluginError("DistanceHandsPlugin needs the hands: add the GrabPlugin first")
-        for entity in (rig.left_hand, rig.right_hand):
-            world.get(entity, Hand).distance_grab = True
+        set_up_players(world, _distance_hands)
+
+
+def _distance_hands(world: World, rig: Rig) -> None:
+    """A player's hands pull what they aim at."""
+    for entity in (rig.left_hand, rig.right_hand):
+        world.add(entity, DistanceGrab())
 
 
 def grab_plugins_for(scene: Scene) -> list[GrabPlugin | DistanceHandsPlugin]:

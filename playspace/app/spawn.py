@@ -122,7 +122,7 @@ def spawn_scene(world: World, scene: Scene) -> SpawnedScene:
     spawned = SpawnedScene(entities, spawn(statics), spawn(props), spawn(opponents))
     for prop in scene.props:  # a joint's other entity, by name, may come later in the file
         if prop.joint is not None and prop.joint.to is not None:
-            world.get(entities[prop.name], Joint).to = entities[prop.joint.to]
+            world.get_mut(entities[prop.name], Joint).to = entities[prop.joint.to]
     sockets = [(s.name, _socket(s, entities)) for s in scene.sockets]  # holding: a prop's entity
     spawned = replace(spawned, sockets=spawn(sockets))
     player = scene.player

@@ -157,7 +157,7 @@ class InputSource(Protocol):
 class InputState:
     """A player's input source, the frame it gave for the current fixed step, and the newest
     frame read for the display time (what LATE places the head and hands from). On each
-    player's origin; the resource is the first player's (this process's own)."""
+    player's origin."""
 
     source: InputSource
     frame: InputFrame = field(default_factory=InputFrame)

@@ -1,5 +1,6 @@
-"""Holding, as data on its two ends: the :class:`Hand` (what it holds, and how) and the
-:class:`Grabbable` (who holds it, and what it was before). The grab system takes and lets go;
+"""Holding, as data on its two ends: the hand (:class:`Hand` and the small components beside
+it: what it grips, holds and hovers) and the :class:`Grabbable` (who holds it, and what it was
+before). The grab system takes and lets go;
 the layers system ghosts and restores; the throw system only sets the velocity an object
 leaves with. Nothing about holding is kept anywhere else."""
 
@@ -9,52 +10,83 @@ import math
 from dataclasses import dataclass, field
 
 from playspace import spatial
-from playspace.components.physics import BodyKind, Box, EditFlag, Shape, flag_edit
+from playspace.components.physics import BodyKind, Box, Shape
 from playspace.components.tracking import DeviceRole
 from playspace.spatial import Pose, Vec3
 
 
 @dataclass(slots=True)
 class Hand:
-    """A hand that grabs: its grip state and what it holds.
+    """A hand that grabs: which one, and whose (``Rig.player``). What it does is in small
+    components beside it on the hand's entity, one concern each, so a system reads and writes
+    only what it works with: :class:`Grip`, :class:`Holding`, :class:`Hover`,
+    :class:`PhysicsHand`, and :class:`DistanceGrab` where the hand opts in."""
+
+    side: DeviceRole
+    player: int = 0
+
+
+@dataclass(slots=True)
+class Grip:
+    """Whether the hand grips (past ``GrabSettings.grip_on``, until below ``grip_off``), and
+    whether its grip is a toggle: one squeeze grabs and the next lets go (XR Tools' grip
+    toggle; None follows ``GrabSettings.grip_toggle``)."""
+
+    gripping: bool = False
+    toggle: bool | None = None
+
+
+@dataclass(slots=True)
+class Holding:
+    """What the hand holds (`object`, None when empty), and how.
 
     `offset` is the held object's pose in the hand's frame now: at a grab, where it was
     grabbed, so the object does not jump into the palm. While `easing_to` is set, the offset
     moves to it, reaching it in `ease_left` seconds: an attach point's pose (the grip of a
     pistol meets the hand, as XRI's attach ease-in) or the palm, for an object pulled from a
     distance. `second` is True when this hand holds an object's second grab point (the object
-    is aimed from the first hand toward this one). `hovering` is what a free hand would take
-    if it gripped now, as XRI's hover and Godot XR Tools' highlight show it.
-
-    `distance_grab` lets this hand take any grabbable in its aim a few metres away
-    (``GrabSettings.distance_range``), not only those within reach. `grip_toggle` makes one
-    squeeze grab and the next let go (XR Tools' grip toggle): None follows
-    ``GrabSettings.grip_toggle``.
-
-    `collide` makes this a physics hand (XR Tools' collision hands, Hurricane VR's physics
-    hands): the hand, a ``GrabSettings.hand_shape``, stops at the environment instead of
-    passing through it, while the tracked hand goes on; None follows
-    ``GrabSettings.hand_collision``. Then `physical` is where the hand is (what grabs, what
-    held objects follow, its ``Transform``), `tracked` where the controller is, both in the
-    world, and `blocked` is True while the two are apart: the renderer then draws the tracked
-    hand as a ghost. All three stay None / False for a hand that does not collide.
+    is aimed from the first hand toward this one).
     """
 
-    side: DeviceRole
-    gripping: bool = False
-    holding: int | None = None
+    object: int | None = None
     offset: Pose | None = None
     second: bool = False
-    hovering: int | None = None  # what it would take if it gripped now (drawn highlighted)
     easing_to: Pose | None = None  # the offset it is moving to (None: there)
     ease_left: float = 0.0  # seconds until the offset reaches `easing_to`
-    distance_grab: bool = False  # takes what it aims at, a few metres away
-    grip_toggle: bool | None = None  # one squeeze grabs, the next lets go (None: the setting)
-    collide: bool | None = None  # stops at the environment (None: GrabSettings.hand_collision)
-    blocked: bool = False  # the environment keeps the hand from the tracked pose (ghost drawn)
-    physical: Pose | None = None  # where a colliding hand is, in the world
-    tracked: Pose | None = None  # where its controller is, in the world (the ghost)
-    player: int = 0  # whose hand it is (``Rig.player``)
+
+
+@dataclass(slots=True)
+class Hover:
+    """What a free hand would take if it gripped now (`object`), as XRI's hover and Godot XR
+    Tools' highlight show it; None when nothing."""
+
+    object: int | None = None
+
+
+@dataclass(slots=True)
+class DistanceGrab:
+    """On a hand: it takes any grabbable in its aim a few metres away
+    (``GrabSettings.distance_range``), not only those within reach or those that opt in
+    (``Grabbable.distance_grab``)."""
+
+
+@dataclass(slots=True)
+class PhysicsHand:
+    """A hand that collides with the world (XR Tools' collision hands, Hurricane VR's physics
+    hands): `collide` makes the hand, a ``GrabSettings.hand_shape``, stop at the environment
+    instead of passing through it, while the controller goes on; None follows
+    ``GrabSettings.hand_collision``.
+
+    While it collides, `physical` is where the hand is (what grabs, what held objects follow,
+    its ``Transform``) and `controller` where its controller is, both in the world, and
+    `blocked` is True while the two are apart: the controller's hand is then drawn as a
+    ghost. They stay None / False for a hand that does not collide.
+    """
+
+    collide: bool | None = None
+    blocked: bool = False
+    physical: Pose | None = None
+    controller: Pose | None = None
 
 
 @dataclass(slots=True)
@@ -85,7 +117,8 @@ class Grabbable:
     (XRI's attach transform, XR Tools' grab points): grabbed, the object moves so that pose
     meets the hand's grip pose, over `attach_ease` seconds (0: at once), wherever it was
     grabbed. None keeps the pose it was grabbed at. `distance_grab` lets any hand pull it
-    from a few metres away (``Hand.distance_grab`` opts a hand in for everything).
+    from a few metres away (a hand's :class:`DistanceGrab` opts it in for everything); set it
+    through ``world.get_mut``, so the distance grab sees it.
     """
 
     held_by: int | None = None
@@ -102,14 +135,6 @@ class Grabbable:
     before: HeldBefore | None = None
     last_clear: Pose | None = None
     dropped: dict[int, str] = field(default_factory=dict)
-    # set by the grab plugin: an edit of `distance_grab` is flagged where it is made, so the
-    # distance grab's candidates are not found by scanning every Grabbable each step
-    edit_flag: EditFlag | None = field(default=None, init=False, repr=False, compare=False)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        object.__setattr__(self, name, value)
-        if name == "distance_grab":
-            flag_edit(self)
 
     def __post_init__(self) -> None:
         if isinstance(self.tags, str) or not all(isinstance(t, str) for t in self.tags):
@@ -125,15 +150,15 @@ class GrabSettings:
     depends on the controller (OpenXR's interaction profile chooses it) and is where the throw
     measures v and w, so that v + w x r uses one tracked point throughout.
 
-    A distance grab (``Hand.distance_grab``, ``Grabbable.distance_grab``) takes the object
+    A distance grab (``DistanceGrab``, ``Grabbable.distance_grab``) takes the object
     nearest the aim (the grip pose's -Z) within `distance_angle` of it and `distance_range`
     away, with nothing of the environment between, and pulls it into the palm over
     `pull_time` (XR Tools' ranged pickup: 5 m and 5 degrees; a cone a little wider forgives
     a shaking hand). `grip_toggle` makes every hand's grip a toggle unless a hand says
-    otherwise.
+    otherwise (``Grip.toggle``).
 
     `hand_collision` makes every hand a physics hand unless a hand says otherwise
-    (``Hand.collide``): a `hand_shape` that slides along the environment and stops at it.
+    (``PhysicsHand.collide``): a `hand_shape` that slides along the environment and stops at it.
     It is in a controller's grip pose frame (OpenXR's: X the palm's normal, Z along the
     handle): the default box is a fist round a controller, 8 cm from the palm through the
     back of the hand, 4 cm across, 12 cm along the handle. A bare hand's pose (the palm's)

@@ -2,9 +2,9 @@
 world.
 
 The physics system (``playspace.systems.physics``) builds a Rapier joint from each
-:class:`Joint`, rebuilds or updates it when a field is edited, removes it when either entity
-goes, and writes the joint's current position (an angle or a distance) back into the component
-after every step, where game code reads it.
+:class:`Joint`, rebuilds or updates it when a field is changed through ``world.get_mut``,
+removes it when either entity goes, and writes the joint's current position (an angle or a
+distance) back into the component after every step, where game code reads it.
 
 The joint's frame is taken where the bodies are when it is built: `anchor` and `axis` are in
 the entity's own frame, and the other body (or the world) gets the same point and direction as
@@ -24,7 +24,6 @@ from enum import Enum
 
 from playspace import spatial
 from playspace.components.checks import check_finite
-from playspace.components.physics import EditFlag, flag_edit
 from playspace.spatial import Vec3
 
 SHORTEST_AXIS = 1e-6  # a joint axis shorter than this has no direction to normalise
@@ -60,9 +59,6 @@ class Spring:
         check_finite(self.damping, "spring damping", 0.0)
 
 
-_BUILT = frozenset({"kind", "to", "anchor", "axis", "limits", "spring", "friction"})
-
-
 @dataclass(slots=True)
 class Joint:
     """A hinge or slider holding this entity's body to `to`'s body, or to the world (None).
@@ -75,7 +71,8 @@ class Joint:
 
     `position` (radians or metres) and `velocity` are the joint's state, written by the
     physics system after every step; a hinge without limits counts whole turns (3 pi is one
-    and a half turns, not -pi). Writing any other field takes effect on the next step:
+    and a half turns, not -pi). Writing any other field (through ``world.get_mut``, so physics
+    sees it) takes effect on the next step:
     `limits`, `spring` and `friction` change the built joint, `kind`, `to`, `anchor` and `axis`
     rebuild it from where the bodies are then.
     """
@@ -89,12 +86,6 @@ class Joint:
     friction: float = 0.0
     position: float = 0.0
     velocity: float = 0.0
-    edit_flag: EditFlag | None = field(default=None, init=False, repr=False, compare=False)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        object.__setattr__(self, name, value)
-        if name in _BUILT:
-            flag_edit(self)
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, JointKind):

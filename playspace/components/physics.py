@@ -12,10 +12,10 @@ height, caps included, as in Unity and Godot.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any, ClassVar, Self, SupportsIndex, TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 
@@ -183,25 +183,6 @@ class BodyKind(Enum):
 
 
 @dataclass(slots=True)
-class EditFlag:
-    """Where an edit to a component physics builds a body from is flagged: the set of entities
-    edited since the physics last caught up, and the entity this component belongs to. The
-    physics system gives one to each ``RigidBody``, ``Colliders`` and ``Collider`` it builds
-    from, so it applies edits where they were made, not by looking at every body every step
-    (a level of sleeping props would cost that look alone)."""
-
-    edited: set[int]
-    entity: int
-
-
-def flag_edit(component: object) -> None:
-    """Flag the entity of `component` as edited, once the physics gave it an EditFlag."""
-    flag = getattr(component, "edit_flag", None)  # unset while the dataclass initialises
-    if flag is not None:
-        flag.edited.add(flag.entity)
-
-
-@dataclass(slots=True)
 class RigidBody:
     """A body the physics engine simulates (dynamic), follows (kinematic) or keeps still.
 
@@ -209,7 +190,8 @@ class RigidBody:
     the colliders' densities decide. A kinematic body follows its Transform every step through
     Rapier's next-kinematic-position, so what it pushes gets a real velocity. Changing `kind`
     at run time takes effect on the next step; the other fields are read when the body is
-    made (a body keeps the mass it was made with, whatever its parts become).
+    made (a body keeps the mass it was made with, whatever its parts become). Change `kind`
+    through ``world.get_mut``, so physics sees it.
     """
 
     kind: BodyKind = BodyKind.DYNAMIC
@@ -219,12 +201,6 @@ class RigidBody:
     gravity_scale: float = 1.0
     ccd: bool = False
     can_sleep: bool = True
-    edit_flag: EditFlag | None = field(default=None, init=False, repr=False, compare=False)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        object.__setattr__(self, name, value)
-        if name == "kind":
-            flag_edit(self)
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, BodyKind):
@@ -236,22 +212,21 @@ class RigidBody:
         check_finite(self.gravity_scale, "gravity scale")
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(frozen=True, slots=True)
 class Collider:
     """One collision shape of a body, placed at `offset` in the body's frame.
 
-    `layer` names a layer of the :class:`~playspace.systems.physics.Layers` matrix. Any field
-    may be set at run time and takes effect on the next step: a new shape, offset or `sensor`
-    rebuilds the collider (what touched it is touched anew); the layer, the surface
-    (friction, restitution, density) and `report_contacts` are changed on the collider as it
-    is. A value the constructor would refuse is refused. Set a field to a new value: a glm
-    vector of `offset` changed in place is not seen (assign a new Pose).
+    `layer` names a layer of the :class:`~playspace.systems.physics.Layers` matrix. A collider
+    is a value, checked when it is made: to change one while the game runs, put a new one in
+    its place in the body's ``Colliders`` (``dataclasses.replace(part, friction=0.0)``, through
+    ``world.get_mut``), so a value the constructor refuses never reaches a body. Physics
+    compares the new one with what it built: a new shape, offset or `sensor` rebuilds the
+    collider (what touched it is touched anew); the layer, the surface (friction, restitution,
+    density) and `report_contacts` are changed on the collider as it is.
 
     A `sensor` detects overlaps and pushes nothing; sensors always report enter and exit,
     solids report contacts when `report_contacts` is set (contact events for every collider
-    would cost a Python call per touching pair). Colliders compare by identity: each one is
-    one collider in the engine, and replacing it in its ``Colliders`` (even by an equal one)
-    rebuilds that collider.
+    would cost a Python call per touching pair).
     """
 
     shape: Shape
@@ -262,26 +237,12 @@ class Collider:
     restitution: float = 0.0
     density: float = 1000.0
     report_contacts: bool = False
-    edit_flag: EditFlag | None = field(default=None, init=False, repr=False, compare=False)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        # set once constructed: edit_flag is the last field the constructor sets (keep it last)
-        made = hasattr(self, "edit_flag")
-        before = getattr(self, name, None)
-        object.__setattr__(self, name, value)
-        if made and name != "edit_flag":
-            try:
-                self.__post_init__()  # a value the constructor would refuse
-            except (TypeError, ValueError):
-                object.__setattr__(self, name, before)
-                raise
-            if name in BUILT_FROM:
-                Parts.edits += 1  # what is drawn of it changes too (a shape, a sensor hidden)
-            flag_edit(self)
 
     def __post_init__(self) -> None:
         if not isinstance(self.shape, Shape):
             raise TypeError(f"collider shape must be one of {_SHAPE_NAMES}, got {self.shape!r}")
+        if not isinstance(self.offset, Pose):
+            raise TypeError(f"collider offset must be a Pose, got {self.offset!r}")
         if not self.layer or not isinstance(self.layer, str):
             raise ValueError(f"collider layer must be a layer name, got {self.layer!r}")
         check_finite(self.friction, "friction", 0.0)
@@ -292,120 +253,37 @@ class Collider:
 _SHAPE_NAMES = "Sphere, Box, Capsule, Cylinder, ConvexHull, TriangleMesh"
 
 
-# the fields of a Collider the engine builds its collider from: setting one rebuilds it
+# the fields of a Collider the engine builds its collider from: a new value rebuilds it
 BUILT_FROM = ("shape", "offset", "sensor")
 # the fields of its surface, changed on the engine's collider as it is
 SURFACE = ("friction", "restitution", "density")
 
 
-class Parts(list[Collider]):
-    """A body's colliders, in order. Every change to the list (appending, inserting, cutting,
-    replacing, reordering) flags the body, as writing a field of a ``Collider`` does, and
-    counts in :attr:`Parts.edits`."""
-
-    __slots__ = ("edit_flag",)
-    # changes to any body's parts in this process (to the lists, and to the fields of a
-    # Collider that are drawn: BUILT_FROM), a version for what is built from them (the
-    # renderer's layout): comparing one number instead of looking at every body
-    edits: ClassVar[int] = 0
-
-    def __init__(self, parts: Iterable[Collider] = ()) -> None:
-        super().__init__(parts)
-        self.edit_flag: EditFlag | None = None
-
-    def _edited(self) -> None:
-        Parts.edits += 1
-        flag_edit(self)
-
-    def append(self, part: Collider) -> None:
-        super().append(part)
-        self._edited()
-
-    def extend(self, parts: Iterable[Collider]) -> None:
-        super().extend(parts)
-        self._edited()
-
-    def insert(self, index: SupportsIndex, part: Collider) -> None:
-        super().insert(index, part)
-        self._edited()
-
-    def pop(self, index: SupportsIndex = -1) -> Collider:
-        part = super().pop(index)
-        self._edited()
-        return part
-
-    def remove(self, part: Collider) -> None:
-        super().remove(part)
-        self._edited()
-
-    def clear(self) -> None:
-        super().clear()
-        self._edited()
-
-    def sort(self, *args: Any, **kwargs: Any) -> None:
-        super().sort(*args, **kwargs)
-        self._edited()
-
-    def reverse(self) -> None:
-        super().reverse()
-        self._edited()
-
-    def __setitem__(self, index: Any, value: Any) -> None:
-        super().__setitem__(index, value)
-        self._edited()
-
-    def __delitem__(self, index: Any) -> None:
-        super().__delitem__(index)
-        self._edited()
-
-    def __iadd__(self, parts: Iterable[Collider]) -> Self:  # type: ignore[override,misc]
-        super().__iadd__(parts)
-        self._edited()
-        return self
-
-    def __imul__(self, times: SupportsIndex) -> Self:
-        super().__imul__(times)
-        self._edited()
-        return self
-
-
-def _checked(parts: tuple[Collider, ...]) -> Parts:
+def check_parts(parts: Sequence[object]) -> None:
+    """Refuse what a body cannot be made of: no part, or a part that is not a Collider."""
     if not parts:
         raise ValueError("Colliders needs at least one Collider")
     for i, part in enumerate(parts):
         if not isinstance(part, Collider):
             raise TypeError(f"collider part {i} must be a Collider, got {part!r}")
-    return Parts(parts)
 
 
+@dataclass(slots=True, init=False)
 class Colliders:
-    """The colliders of one entity's body (an entity may carry several).
+    """The colliders of one entity's body (an entity may carry several), in order.
 
-    Parts may be appended, cut or replaced while the game runs (the held-object layers add
-    and remove sensor twins, a crouching capsule is replaced); the physics system builds what
-    changed before the next step. Events name a part by its index here.
+    `parts` is a plain list: parts may be appended, cut, replaced or the list assigned anew
+    while the game runs (the held-object layers add and remove sensor twins, a crouching
+    capsule is replaced), through ``world.get_mut(entity, Colliders)``; the physics system
+    builds what changed before the next step, and refuses a list the constructor would.
+    Events name a part by its index here.
     """
 
-    __slots__ = ("_parts",)
+    parts: list[Collider]
 
     def __init__(self, *parts: Collider) -> None:
-        self._parts = _checked(parts)
-
-    @property
-    def parts(self) -> Parts:
-        """The parts, in order; a new list assigned here is a change to every part, checked
-        as the constructor checks them and flagged like a change to the list."""
-        return self._parts
-
-    @parts.setter
-    def parts(self, parts: Iterable[Collider]) -> None:
-        replaced = _checked(tuple(parts))
-        replaced.edit_flag, self._parts.edit_flag = self._parts.edit_flag, None
-        self._parts = replaced
-        replaced._edited()
-
-    def __repr__(self) -> str:
-        return f"Colliders({', '.join(map(repr, self.parts))})"
+        check_parts(parts)
+        self.parts = list(parts)
 
 
 def _finite_vector(value: Vec3 | Quat | None, what: str) -> None:

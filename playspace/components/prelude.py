@@ -32,7 +32,15 @@ from playspace.components.input import (
     InputState,
 )
 from playspace.components.interactables import Dial, Lever, PushButton
-from playspace.components.interaction import GrabSettings, Hand
+from playspace.components.interaction import (
+    DistanceGrab,
+    GrabSettings,
+    Grip,
+    Hand,
+    Holding,
+    Hover,
+    PhysicsHand,
+)
 from playspace.components.joints import Joint, JointKind, Spring
 from playspace.components.locomotion import (
     Climbable,
@@ -66,6 +74,7 @@ from playspace.components.physics import (
 from playspace.components.rig import (
     SLOPE_QUANTIZATION,
     Crouch,
+    LocalPlayer,
     MoveRelativeTo,
     OriginMotion,
     Rig,
@@ -104,9 +113,11 @@ __all__ = [
     "DevicePose",
     "DeviceRole",
     "Dial",
+    "DistanceGrab",
     "Gamepad",
     "GrabSettings",
     "Grabbable",
+    "Grip",
     "Hand",
     "HandControls",
     "HandInput",
@@ -114,6 +125,8 @@ __all__ = [
     "HandJoints",
     "HapticPulse",
     "HapticQueue",
+    "Holding",
+    "Hover",
     "InputFrame",
     "InputSource",
     "InputState",
@@ -122,6 +135,7 @@ __all__ = [
     "JumpSettings",
     "Label",
     "Lever",
+    "LocalPlayer",
     "Locomotion",
     "MoveRelativeTo",
     "Mover",
@@ -129,6 +143,7 @@ __all__ = [
     "OriginMotion",
     "Panel",
     "PhysicsDebug",
+    "PhysicsHand",
     "PlayerStart",
     "Pointer",
     "PointerSettings",

@@ -82,8 +82,7 @@ class RigSettings:
 
 @dataclass(slots=True)
 class Rig:
-    """One player's entities, on that player's origin; and, as a resource, the rig of the
-    player this process shows (its headset's or its preview's: the first player).
+    """One player's entities, on that player's origin.
 
     Their state is in small components on them: the body's :class:`Separation`, the head's
     :class:`ViewFade`, the origin's :class:`OriginMotion`, :class:`TeleportAim` and
@@ -192,6 +191,14 @@ class Seated:
 @dataclass(slots=True)
 class Origin:
     """Marks the origin entity; its Transform maps tracking space into the world."""
+
+
+@dataclass(slots=True)
+class LocalPlayer:
+    """Marks the origin of the player this process shows: its headset's, its preview's (the
+    first player of a world; a networked host holds others, a client shows its own). What
+    is drawn from the player's eyes, the telemetry's head and hands and the headset's
+    controllers follow this player; every player system serves every player alike."""
 
 
 @dataclass(slots=True)

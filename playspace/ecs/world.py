@@ -9,6 +9,10 @@ Storage and queries are esper's. Mind its cost model: any structural change (spa
 adding or removing a component) rebuilds *every* query cache of the world. Keep per-frame state
 in fields (``held_by``, ``ghost``), never in tag components added and removed every frame.
 Query results are esper's cached lists: read them, never sort, pop or keep them.
+
+A component is a plain dataclass, so the world cannot see its fields written: a system that
+changes one others must notice (a body's kind, its colliders, a joint) asks for it with
+:meth:`World.get_mut`, and the readers ask :meth:`World.changed` (``playspace.ecs.changes``).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from typing import Any, Protocol, TypeVar, overload
 
 import esper
 
+from playspace.ecs.changes import ChangeLog
 from playspace.ecs.clock import NS_PER_S, FixedClock, FixedTime, Time
 from playspace.ecs.errors import (
     ComponentError,
@@ -144,6 +149,8 @@ class World:
         self._despawned = self.add_event(Despawned)
         self._running: SystemSpec | None = None
         self._audit: dict[str, set[type]] | None = None
+        self._changes: dict[type, ChangeLog] = {}
+        self._change_count = 0
 
     def _use(self) -> None:
         if esper.current_world is not self.name:
@@ -218,6 +225,37 @@ class World:
             state = "has no" if esper.entity_exists(entity) else "does not exist, so no"
             raise MissingComponent(f"entity {entity} {state} {kind.__qualname__}")
         return found
+
+    def get_mut(self, entity: int, kind: type[C]) -> C:
+        """The entity's component of type `kind`, to change: the world records the change
+        for whoever reads changes of `kind` (physics, the renderer), as Bevy's ``Mut<T>``.
+        Change a body's components, a joint or a grabbable's opt-ins through this."""
+        found = self.get(entity, kind)
+        self.set_changed(entity, kind)
+        return found
+
+    def set_changed(self, entity: int, kind: type) -> None:
+        """Record that the entity's component of type `kind` changed (one got from a query
+        and changed in place)."""
+        if self._audit is not None:
+            self._touch(kind)
+        log = self._changes.get(kind)
+        if log is None:
+            log = self._changes[kind] = ChangeLog()
+        self._change_count += 1
+        log.mark(entity, self._change_count)
+
+    def changed(self, kind: type, reader: Hashable) -> list[int]:
+        """The entities whose component of type `kind` changed since `reader` last asked
+        (every one recorded, the first time), each once, oldest change first; Bevy's
+        ``Changed<T>``. A despawned entity is forgotten once it is gone (the frame's next
+        system)."""
+        if self._audit is not None:
+            self._touch(kind)
+        log = self._changes.get(kind)
+        if log is None:
+            log = self._changes[kind] = ChangeLog()
+        return log.read(reader, self._change_count)
 
     def try_get(self, entity: int, kind: type[C]) -> C | None:
         if self._audit is not None:
@@ -469,4 +507,6 @@ class World:
         esper.clear_dead_entities()
         dead, self._dead = self._dead, []
         for entity, components in dead:
+            for log in self._changes.values():
+                log.forget(entity)
             self._despawned.send(Despawned(entity, components))

@@ -35,12 +35,12 @@ from playspace.components import Transform
 from playspace.components.haptics import HapticPulse, HapticQueue
 from playspace.components.input import HandInput, InputFrame, InputSource
 from playspace.components.interaction import GrabSettings
-from playspace.components.rig import Rig
 from playspace.components.session import HeadsetSession
 from playspace.ecs import World
 from playspace.spatial import Pose
 from playspace.systems.input import LiveSource
 from playspace.systems.player.events import RecenterRequested
+from playspace.systems.player.players import local_rig
 from playspace.xr.bindings import com_offset_for, profile_name
 from playspace.xr.mapping import (
     ActionStates,
@@ -340,5 +340,7 @@ class VrLoop:
 
     def _origin(self) -> Pose:
         assert self.world is not None
-        origin = self.world.get(self.world.resource(Rig).origin, Transform)
-        return origin.pose()
+        rig = local_rig(self.world)
+        if rig is None:
+            return Pose.identity()  # no player shown: tracking space is the world
+        return self.world.get(rig.origin, Transform).pose()

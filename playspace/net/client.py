@@ -27,13 +27,12 @@ import zenoh
 from playspace.app.replay import prepare_replay
 from playspace.components import Transform
 from playspace.components.avatars import Avatar
-from playspace.components.drawn import DrawnPoses
+from playspace.components.drawn import DrawnPoses, Figure
 from playspace.components.input import InputFrame, InputState
-from playspace.components.interaction import Hand
+from playspace.components.interaction import Holding
 from playspace.components.physics import Box, Capsule, Shape, Sphere
-from playspace.components.rig import Rig
 from playspace.components.scene import Opponent, Prop
-from playspace.ecs import Phase, World
+from playspace.ecs import Phase, PluginError, World
 from playspace.net.correction import Correction, add_correction
 from playspace.net.scoreline import add_score_line
 from playspace.net.session import NetError, Network, check_name, paced
@@ -49,8 +48,9 @@ from playspace.net.wire import (
     encode_input,
 )
 from playspace.spatial import Pose, Vec3, identity, lerp_pose, normalize, vec3
-from playspace.systems.drawn import late_placement
 from playspace.systems.input import Recorder
+from playspace.systems.player.players import local_rig
+from playspace.systems.sets import LateSet, add_late_sets
 
 INTERPOLATION_DELAY = 0.03  # seconds the remote world is drawn behind the host, at least
 OFFSETS = 180  # recent states whose arrival sets the host's clock and the delay (2 s at 90 Hz)
@@ -439,16 +439,20 @@ class Client:
         """Send `world`'s input to the host, one frame per fixed step, draw the host's bodies
         in it (:meth:`draw_remote`) and its score line on screen, and, for a player, correct
         its own body from the host's."""
-        state = world.resource(InputState)
+        rig = local_rig(world)
+        if rig is None:
+            raise PluginError("a client plays the player this process shows: add the RigPlugin")
+        state = world.get(rig.origin, InputState)
         sender = _Sender(self.send)
         state.source = Recorder(state.source, sender)
-        if not self.observer and world.try_resource(Rig) is not None:
+        if not self.observer:
             add_correction(world, self.correction, self.host_body, lambda: sender.step)
         world.insert_resource(RemoteDrawn(self))
         add_score_line(world, lambda _: self.remote.score)  # the host's: every number is
+        add_late_sets(world)
         world.add_system(
-            draw_remote, phase=Phase.LATE, after=(late_placement,), reads=(Rig, Hand, Prop),
-            writes=(DrawnPoses, RemoteDrawn, Avatar),
+            draw_remote, phase=Phase.LATE, in_set=LateSet.REMOTE, reads=(Holding, Prop),
+            writes=(DrawnPoses, RemoteDrawn, Avatar, Figure),
         )  # fmt: skip
 
     def close(self) -> None:
@@ -493,7 +497,7 @@ def draw_remote(world: World) -> None:
     remote = drawn.client.poses(now)
     names = drawn.client.remote.names
     local = _local_names(world, drawn)
-    held = {hand.holding for _, (hand,) in world.query(Hand) if hand.holding is not None}
+    held = {h.object for _, h in world.each(Holding) if h.object is not None}
     shown: set[int] = set()
     for host_entity, pose in remote.items():
         entity = local.get(names.get(host_entity, ""))
@@ -538,7 +542,7 @@ def _draw_avatars(
         entity = drawn.avatars.get((player, part))
         if entity is None:
             shape, offset = AVATAR[part]
-            entity = world.spawn(Transform(), Avatar(player, part, shape, offset))
+            entity = world.spawn(Transform(), Avatar(player, part), Figure(shape, offset))
             drawn.avatars[(player, part)] = entity
         transform = world.get(entity, Transform)
         transform.position, transform.rotation = pose.position, normalize(pose.rotation)

@@ -52,13 +52,14 @@ from typing import ClassVar
 from playspace import spatial
 from playspace.components import Transform
 from playspace.components.physics import BodyCommands, CharacterMotion
-from playspace.components.rig import PlayerBody, Rig
+from playspace.components.rig import LocalPlayer, PlayerBody, Rig
 from playspace.ecs import Phase, World, system
 from playspace.net.wire import Played
 from playspace.spatial import Vec3
 from playspace.systems.physics import Physics
 from playspace.systems.physics.commands import teleport_body
 from playspace.systems.player.events import BlinkRequested, FloorSnapRequested
+from playspace.systems.player.players import local_rig
 from playspace.systems.player.poses import horizontal, turn_around
 from playspace.systems.sets import FixedSet
 from playspace.systems.telemetry import Telemetry
@@ -204,7 +205,7 @@ def decide_turn(own: OwnBody, settings: Correction, step: int, host: float) -> f
 @system(
     Phase.FIXED,
     in_set=FixedSet.CORRECTION,
-    reads=(Rig, Correction, PlayerBody),
+    reads=(Rig, LocalPlayer, Correction, PlayerBody),
     writes=(
         OwnBody,
         CharacterMotion,
@@ -221,8 +222,8 @@ def correct_body(world: World) -> None:
     """Compare the host's newest word on the body with this body's record, decide a
     correction of its place and of its turn, and make this step's part of them (after the
     body follows the head, before locomotion and the character controller)."""
-    own, settings, rig = world.resource(OwnBody), world.resource(Correction), world.resource(Rig)
-    if not settings.enabled or not world.get(rig.body, PlayerBody).placed:
+    own, settings, rig = world.resource(OwnBody), world.resource(Correction), local_rig(world)
+    if rig is None or not settings.enabled or not world.get(rig.body, PlayerBody).placed:
         return
     latest = own.latest()
     if latest is not None and latest.echo > own.compared:
@@ -281,11 +282,18 @@ def _snap(world: World, rig: Rig, own: OwnBody, by: Vec3, rise: float) -> None:
     world.send(BlinkRequested(rig.player))
 
 
-@system(Phase.FIXED, in_set=FixedSet.TELEMETRY, reads=(Rig, Transform), writes=(OwnBody,))
+@system(
+    Phase.FIXED,
+    in_set=FixedSet.TELEMETRY,
+    reads=(Rig, LocalPlayer, Transform),
+    writes=(OwnBody,),
+)
 def note_body(world: World) -> None:
     """Keep where the body stands after this step (what is left of a correction added in)
     and which way the origin faces, under the input step this frame went to the host as."""
-    own, rig = world.resource(OwnBody), world.resource(Rig)
+    own, rig = world.resource(OwnBody), local_rig(world)
+    if rig is None:
+        return
     step = own.step()
     own.history[step] = world.get(rig.body, Transform).position + own.pending
     own.turns[step] = spatial.yaw(world.get(rig.origin, Transform).rotation)

@@ -58,8 +58,9 @@ from playspace.app.game import Example
 from playspace.app.spawn import player_start_for
 from playspace.components import Transform
 from playspace.components.avatars import Avatar
+from playspace.components.drawn import Figure
 from playspace.components.input import InputFrame, InputSource
-from playspace.components.rig import Rig
+from playspace.components.rig import LocalPlayer, Rig
 from playspace.components.scene import Opponent, PlayerStart, Prop
 from playspace.ecs import Phase, World, system
 from playspace.formats.scene import Scene
@@ -559,12 +560,12 @@ class Host:
             add_score_line(self.world, example.summary)
 
         def setup(world: World, rig: Rig) -> None:
-            if rig.player == 0:
+            if world.has(rig.origin, LocalPlayer):
                 return  # the host's own player
             parts = (rig.head, rig.left_hand, rig.right_hand, rig.body)
             for entity, part in zip(parts, PARTS, strict=True):
                 shape, offset = AVATAR[part]
-                world.add(entity, Avatar(f"player {rig.player}", part, shape, offset))
+                world.add(entity, Avatar(f"player {rig.player}", part), Figure(shape, offset))
 
         set_up_players(self.world, setup)
 

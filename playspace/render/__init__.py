@@ -1,10 +1,11 @@
 """Drawing the world with ModernGL: the preview, the headset's eyes and headless captures.
 
-The renderer reads components (``DrawnPoses``, ``Transform``, ``Colliders``, the
-markers of ``playspace.components.scene``, ``Grabbable.ghost``, the ``Rig``) and writes
-nothing back. It draws the world as physics sees it, each entity in its ``Appearance`` (glTF's
-metallic-roughness material) or its kind's color, under a sun with shadows and a sky, one
-instanced draw call per mesh and material::
+The renderer reads the scene's drawable components (``Transform``, ``Colliders``, the
+markers of ``playspace.components.scene``, ``Appearance``) and what LATE wrote for it to draw
+(``playspace.components.drawn``: the poses, the view, figures, highlights, ghosts, markers),
+never a feature's own state, and writes nothing back. It draws the world as physics sees it,
+each entity in its ``Appearance`` (glTF's metallic-roughness material) or its kind's color,
+under a sun with shadows and a sky, one instanced draw call per mesh and material::
 
     from playspace.render import Offscreen, Renderer, create_context, preview_view
 

@@ -1,7 +1,8 @@
 """Cameras: where the preview and captures look from.
 
-- ``head``: the player's eyes, the rig head where LATE drew it this frame (what a headset
-  shows). The renderer's head marker is then around the camera and, culled from inside, unseen.
+- ``head``: the eyes of the player this process shows, where LATE drew their head this
+  frame (``DrawnView``: what a headset shows). The renderer's head marker is then around the
+  camera and, culled from inside, unseen.
 - ``spectator``: a third-person view, behind and above the player's head along the head's
   heading, looking at the head, so the head marker and the hands are in the picture. It follows
   smoothly: the point it looks at and its heading each close a fixed share of their distance to
@@ -28,9 +29,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from playspace import spatial
-from playspace.components import SceneCamera, Transform
-from playspace.components.drawn import DrawnPoses
-from playspace.components.rig import Rig
+from playspace.components import SceneCamera
+from playspace.components.drawn import DrawnView
 from playspace.ecs import World
 from playspace.render.views import View, preview_view
 from playspace.spatial import Pose, Vec3
@@ -52,15 +52,12 @@ class Camera(Protocol):
 
 
 def head_pose(world: World) -> Pose:
-    """The rig head where LATE drew it this frame, so the camera and the hands are drawn at one
-    instant (at its Transform without late placement; the world's origin, looking down -Z,
-    when the world has no rig)."""
-    rig = world.try_resource(Rig)
-    if rig is None:
-        return Pose.identity()
-    drawn = world.try_resource(DrawnPoses)
-    pose = drawn.pose(rig.head) if drawn is not None else None
-    return pose if pose is not None else world.get(rig.head, Transform).pose()
+    """The shown player's head where LATE drew it this frame (``DrawnView``), so the camera and
+    the hands are drawn at one instant; the world's origin, looking down -Z, when the world
+    has no player to show."""
+    view = world.try_resource(DrawnView)
+    head = None if view is None else view.head
+    return head if head is not None else Pose.identity()
 
 
 class HeadCamera:

@@ -5,12 +5,12 @@ movement, smooth turning): optic flow at the edges of vision is what makes vecti
 and darkening it is the standard remedy (Fernandes and Feiner, "Combating VR sickness
 through subtle dynamic field-of-view modification", 2016; Google Earth VR, XR Interaction
 Toolkit's tunnelling vignette). Snap turns and teleports are not smooth motion and get none;
-the fade (the head's ``ViewFade``, from the separation policy and the blink of a teleport or a
-rescue) covers those.
+the fade (from the separation policy and the blink of a teleport or a rescue) covers those.
 
-Every locomotion provider that carries the player continuously (smooth movement, smooth
-turning, a game's flying) says so in the origin's ``OriginMotion``, so the vignette needs no
-knowledge of any of them. It eases in and out over `ramp` seconds, so it never pops. The
+Both come from the view LATE wrote (``DrawnView``): its fade, and whether a locomotion provider
+carried the player continuously (smooth movement, smooth turning, a game's flying), so the
+vignette needs no knowledge of any of them. It eases in and out over `ramp` seconds, so it
+never pops. The
 player's choice is the world's ``VignetteSettings`` resource when there is one (a menu changes
 it), else the renderer's own. The amount is the renderer's own state; it writes nothing into
 the world.
@@ -19,7 +19,7 @@ the world.
 from __future__ import annotations
 
 from playspace.components.comfort import VignetteSettings
-from playspace.components.rig import OriginMotion, Rig, ViewFade
+from playspace.components.drawn import DrawnView
 from playspace.ecs import World
 
 
@@ -37,13 +37,11 @@ class Comfort:
 
     def update(self, world: World) -> tuple[float, float]:
         """This frame's (vignette, fade), each 0..1."""
-        rig = world.try_resource(Rig)
-        if rig is None:
+        view = world.try_resource(DrawnView)
+        if view is None:
             return 0.0, 0.0
         settings = self.used = world.try_resource(VignetteSettings) or self.settings
-        carried = world.try_get(rig.origin, OriginMotion)
-        moving = carried is not None and carried.continuous
-        target = settings.strength if settings.enabled and moving else 0.0
+        target = settings.strength if settings.enabled and view.carried else 0.0
         now = world.time.elapsed
         dt = 0.0 if self._elapsed is None else max(now - self._elapsed, 0.0)
         self._elapsed = now
@@ -52,5 +50,4 @@ class Comfort:
         else:
             step = dt / settings.ramp * max(settings.strength, 1e-9)
             self.vignette += max(-step, min(step, target - self.vignette))
-        fade = world.try_get(rig.head, ViewFade)
-        return self.vignette, 0.0 if fade is None else min(max(fade.amount, 0.0), 1.0)
+        return self.vignette, view.fade

@@ -1,31 +1,34 @@
-"""What to draw this frame: every visible collider, hand and head as instance matrices, batched
+"""What to draw this frame: every visible collider and figure as instance matrices, batched
 by mesh and material. CPU only (numpy), so it is tested and measured without GL.
 
-The world is drawn as physics sees it, where LATE placed it for this frame
-(:class:`~playspace.components.drawn.DrawnPoses`; an entity without a row there, and every
-entity of a world without late placement, at its ``Transform``): each solid collider part of
-an entity is a unit mesh scaled to the shape and placed at the part's offset (a convex hull
-is the hull the physics engine built, from ``ColliderSurfaces``); sensors are invisible; the
-player's own capsule (``CharacterBody``) is not drawn. The rig's hands are drawn as controller
-models for the bound interaction profile (:mod:`playspace.render.controllers`; a generic one
-in the preview), only while their ``TrackedDevice`` is tracked (as XRI and Godot hide a lost
-controller: a hand never tracked would otherwise stand at the rig's origin, at the player's
-feet), and a head marker (a white box) for spectators and captures. Another player's avatar
-(``Avatar``: a networked client's drawing of a remote player's head, hands and body, with no
-collider) is drawn as its shape, in the opponents' color. There is one batch per
-mesh and material, whatever adds to it (a blocked hand's ghost is in its hand's batch). An
-entity with a ``Appearance`` is drawn in the material made from it (its texture file loaded once
-per path; one that cannot be read is said once, naming the entity and the file, and the
-entity drawn without it); without one, in its kind's color from the palette. A
-renderer-side appearance (:meth:`SceneInstances.set_appearance`) replaces an entity's
-collider shapes with a mesh from a file.
+The renderer knows no gameplay: it draws the scene's drawable components and what the
+features wrote in LATE for it to draw (:mod:`playspace.components.drawn`), never a rig, a
+hand, a teleport or a socket. The world is drawn as physics sees it, where LATE placed it for
+this frame (``DrawnPoses``; an entity without a row there, and every entity of a world without
+late placement, at its ``Transform``): each solid collider part of an entity is a unit mesh
+scaled to the shape and placed at the part's offset (a convex hull is the hull the physics
+engine built, from ``ColliderSurfaces``); sensors are invisible; a player's own capsule
+(``CharacterBody``) is not drawn. An entity with a ``Figure`` and no collider is drawn as the
+figure says: a head marker (a white box, for spectators and captures), a controller model for
+the bound interaction profile (:mod:`playspace.render.controllers`; a generic one in the
+preview), or a shape in the opponents' color (another player, as a networked client sees
+them); not while the figure is hidden (a controller whose tracking is lost). Over them:
+``Highlights`` (drawn again, a little larger, in the hover color), ``Ghosts`` (see-through
+where they are, or once more at another pose), every ``Markers`` (shapes at poses in a tint,
+solid or see-through) and every ``Trail``. There is one batch per mesh and material, whatever
+adds to it (a blocked hand's ghost is in its hand's batch). An entity with a ``Appearance`` is
+drawn in the material made from it (its texture file loaded once per path; one that cannot be
+read is said once, naming the entity and the file, and the entity drawn without it); without
+one, in its kind's color from the palette. A renderer-side appearance
+(:meth:`SceneInstances.set_appearance`) replaces an entity's collider shapes with a mesh from
+a file.
 
 Cost. Working out *what* is drawn (which entity, which parts, which batch, which offsets)
 is redone only when the world's structure changes: esper hands out the same cached query
-list until an entity or component is added or removed, so the list's identity, plus the
-count of changes to collider parts (``Parts.edits``: a part appended, cut or replaced, or
-its shape, offset or sensor set) and
-the number of hulls physics has built, says when to rebuild. Scenery
+list until an entity or component is added or removed, so the lists' identity, plus the
+bodies whose ``Colliders`` the world says changed (``world.changed``) and that are drawn
+otherwise now (a part added or cut, another shape, offset or sensor: not a new friction or
+layer), and the number of hulls physics has built, says when to rebuild. Scenery
 (``Scenery`` with no body) never moves, so its matrices are made then too. Each frame only the
 moving entities' poses are read, one PyGLM array per field (only for those LATE did not
 place), and everything else is numpy over all instances at once: model matrices, part
@@ -42,11 +45,17 @@ from pathlib import Path
 import numpy as np
 
 from playspace import spatial
-from playspace.components import Grabbable, Opponent, Prop, Scenery, Trail, Transform
+from playspace.components import Opponent, Prop, Scenery, Trail, Transform
 from playspace.components.appearance import Appearance
-from playspace.components.avatars import Avatar
-from playspace.components.drawn import DrawnPoses
-from playspace.components.interaction import Hand
+from playspace.components.drawn import (
+    DrawnPoses,
+    Figure,
+    Ghosts,
+    Highlights,
+    Markers,
+    Model,
+    Tint,
+)
 from playspace.components.physics import (
     Box,
     Capsule,
@@ -55,15 +64,12 @@ from playspace.components.physics import (
     ColliderSurfaces,
     ConvexHull,
     Cylinder,
-    Parts,
     RigidBody,
     Shape,
     Sphere,
 )
-from playspace.components.rig import Rig, TeleportAim
 from playspace.components.session import HeadsetSession
-from playspace.components.sockets import Socket
-from playspace.components.tracking import DeviceRole, TrackedDevice
+from playspace.components.tracking import DeviceRole
 from playspace.ecs import World
 from playspace.render import meshes
 from playspace.render.assets import AssetError, Texture, load_texture
@@ -77,9 +83,11 @@ from playspace.spatial import FloatArray, Pose
 log = logging.getLogger(__name__)
 
 HEAD_SIZE = (0.16, 0.2, 0.2)  # a head-sized block at the eyes (invisible from inside it)
-HOVER_GROWTH = 1.06  # a hovered object's highlight shell, around the object itself
-ARC_DOT = 0.015  # metres: the radius of the dots that draw a teleport arc
-MARKER = (0.3, 0.01, 0.3)  # the target's disc: the body's width, flat on the floor
+HOVER_GROWTH = 1.06  # a highlighted object's shell, around the object itself
+CONTROLLERS = {
+    Model.LEFT_CONTROLLER: DeviceRole.LEFT_HAND,
+    Model.RIGHT_CONTROLLER: DeviceRole.RIGHT_HAND,
+}
 
 
 @dataclass(slots=True)
@@ -116,29 +124,37 @@ class SceneInstances:
 
     def __init__(self, palette: Palette | None = None) -> None:
         self.palette = palette or Palette()
+        self._tints = {
+            Tint.HOVER: self.palette.hover,
+            Tint.VALID: self.palette.aim_valid,
+            Tint.REFUSED: self.palette.aim_refused,
+        }
         self._unit: dict[Hashable, MeshData] = {}
         self._shaped: dict[int, tuple[Shape, MeshData]] = {}  # by id; the shape kept alive
         self._appearances: dict[int, tuple[MeshData, Material, FloatArray]] = {}
         self._entries: object = None  # the query list the layout was made from
-        self._rig: Rig | None = None
+        self._figure_list: object = None  # ...and the Figures' list
         self._controllers: str | None = None  # the profile the hands' models were made for
         self._surfaces: ColliderSurfaces | None = None
         self._hull_count = -1  # hulls in _surfaces when the layout was made; -1 without it
         self._warned_no_physics = False
         self._looks: dict[Appearance, Material] = {}
         self._textures: dict[Path, Texture | None] = {}  # None: the file cannot be read
-        self._parts_edits = -1  # Parts.edits when the layout was made
+        self._stale = False  # an appearance set or cleared since the layout was made
+        # what each entity's colliders were drawn from: its parts' shapes, offsets, sensors
+        self._drawn_from: dict[int, tuple[tuple[object, ...], ...]] = {}
         self._version = 0
         self._transforms: list[Transform] = []
         self._entities: list[int] = []  # the entity of each moving row
+        self._row_of: dict[int, int] = {}  # ...and the moving row of each entity
+        self._planned: dict[int, list[_Part]] = {}  # what each entity is drawn as
         self._drawn_key: tuple[int, int] = (-1, -1)  # layout and DrawnPoses versions indexed
         self._placed_rows = np.zeros(0, dtype=np.intp)  # moving rows LATE placed...
         self._drawn_rows = np.zeros(0, dtype=np.intp)  # ...and their DrawnPoses rows
         self._own_rows = np.zeros(0, dtype=np.intp)  # moving rows drawn at their Transform
         self._own: list[Transform] = []
         self._all_placed: slice | None = None  # the DrawnPoses rows of every moving row
-        self._ghostable: list[tuple[int, Grabbable]] = []
-        self._devices: list[tuple[int, TrackedDevice]] = []  # the rig's hands' rows
+        self._figures: list[tuple[int, Figure]] = []  # the figures' rows
         self._rows = np.zeros(0, dtype=np.intp)
         self._locals = np.zeros((0, 4, 4))
         # a part whose offset only scales (a primitive at its body's origin, most of them)
@@ -157,12 +173,12 @@ class SceneInstances:
         collider shapes or marker; for a mesh loaded with :func:`load_mesh_file`."""
         offset = pose_matrix(local) if local is not None else np.eye(4)
         self._appearances[entity] = (mesh, material, offset)
-        self._parts_edits = -1
+        self._stale = True
 
     def clear_appearance(self, entity: int) -> None:
         """Draw `entity` by its colliders again."""
         if self._appearances.pop(entity, None) is not None:
-            self._parts_edits = -1
+            self._stale = True
 
     # Layout ------------------------------------------------------------------------------
 
@@ -215,7 +231,7 @@ class SceneInstances:
             (Scenery, self.palette.static),
             (Prop, self.palette.prop),
             (Opponent, self.palette.opponent),
-            (Avatar, self.palette.opponent),  # another player: as an opponent is drawn
+            (Figure, self.palette.opponent),  # another player's shape: as opponents are drawn
         ):
             if world.has(entity, kind):
                 return material
@@ -262,21 +278,25 @@ class SceneInstances:
                 mesh, scale = made
                 local = pose_matrix(collider.offset) @ scale
                 parts.append(_Part(-1, (mesh, material), local))
-        avatar = world.try_get(entity, Avatar)
-        if avatar is not None:  # another player's part: drawn only, never a collider
-            made = self.shape_mesh(avatar.shape, self._surfaces)
-            if made is not None:
-                local = pose_matrix(avatar.offset) @ made[1]
-                parts.append(_Part(-1, (made[0], self._material(world, entity)), local))
-        rig = self._rig
-        if rig is not None and entity == rig.head:
-            box = self._unit_mesh("box", meshes.box)
-            parts.append(_Part(-1, (box, self.palette.head), scale_matrix(*HEAD_SIZE)))
-        elif rig is not None and entity in (rig.left_hand, rig.right_hand):
-            side = DeviceRole.LEFT_HAND if entity == rig.left_hand else DeviceRole.RIGHT_HAND
-            model = controller_mesh(self._controllers, side)
-            parts.append(_Part(-1, (model, self.palette.hand), np.eye(4)))
+        figure = world.try_get(entity, Figure)
+        if figure is not None:  # drawn only, never a collider
+            parts.extend(self._figure(world, entity, figure))
         return parts
+
+    def _figure(self, world: World, entity: int, figure: Figure) -> list[_Part]:
+        """The parts a figure is drawn as: one of the renderer's models, or its shape."""
+        offset = pose_matrix(figure.offset)
+        look = figure.look
+        if look is Model.HEAD:
+            box = self._unit_mesh("box", meshes.box)
+            return [_Part(-1, (box, self.palette.head), offset @ scale_matrix(*HEAD_SIZE))]
+        if isinstance(look, Model):
+            model = controller_mesh(self._controllers, CONTROLLERS[look])
+            return [_Part(-1, (model, self.palette.hand), offset)]
+        made = self.shape_mesh(look, self._surfaces)
+        if made is None:
+            return []
+        return [_Part(-1, (made[0], self._material(world, entity)), offset @ made[1])]
 
     def _warn_unbuilt(self, entity: int) -> None:
         """Say once that hulls are missing for good: without physics nothing builds them (with
@@ -293,24 +313,22 @@ class SceneInstances:
         self, world: World, entries: list[tuple[int, tuple[Transform, Colliders]]]
     ) -> None:
         self._version += 1
-        self._entries, self._rig = entries, world.try_resource(Rig)
+        self._entries, self._figure_list = entries, world.each(Figure)
         self._controllers = _controllers(world)
         self._surfaces = world.try_resource(ColliderSurfaces)
         self._hull_count = _hull_count(self._surfaces)
-        self._parts_edits = Parts.edits
-        self._transforms, self._entities, self._ghostable, self._devices = [], [], [], []
+        self._stale = False
+        self._drawn_from = {e: _drawn_of(c) for e, (_, c) in entries}
+        self._transforms, self._entities, self._figures = [], [], []
         planned = [(e, t, self._plan(world, e, c)) for e, (t, c) in entries]
-        extra = set(self._appearances)  # drawn without colliders: appearances, the rig,
-        extra.update(entity for entity, _ in world.each(Avatar))  # other players' avatars
-        if self._rig is not None:
-            extra.update((self._rig.head, self._rig.left_hand, self._rig.right_hand))
+        extra = set(self._appearances)  # drawn without colliders: appearances, figures
+        extra.update(entity for entity, _ in self._figure_list)
         for entity in sorted(extra - {entity for entity, _ in entries}):
             transform = world.try_get(entity, Transform)
             if transform is not None:
                 planned.append((entity, transform, self._plan(world, entity, None)))
+        self._planned = {entity: own for entity, _, own in planned}
         parts: list[_Part] = []
-        rig = self._rig
-        hands = () if rig is None else (rig.left_hand, rig.right_hand)
         for entity, transform, own in planned:
             if world.has(entity, Scenery) and not world.has(entity, RigidBody):
                 placed = pose_matrix(transform.pose())
@@ -321,15 +339,13 @@ class SceneInstances:
                 row = len(self._transforms)
                 self._transforms.append(transform)
                 self._entities.append(entity)
-                grabbable = world.try_get(entity, Grabbable)
-                if grabbable is not None:
-                    self._ghostable.append((row, grabbable))
-                device = world.try_get(entity, TrackedDevice)
-                if device is not None and entity in hands:
-                    self._devices.append((row, device))
+                figure = world.try_get(entity, Figure)
+                if figure is not None:
+                    self._figures.append((row, figure))
                 for part in own:
                     part.row = row
             parts.extend(own)
+        self._row_of = {entity: row for row, entity in enumerate(self._entities)}
         self._group(parts)
 
     def _group(self, parts: list[_Part]) -> None:
@@ -363,9 +379,10 @@ class SceneInstances:
         entries = world.query(Transform, Colliders)
         if (
             entries is not self._entries
-            or world.try_resource(Rig) is not self._rig
+            or world.each(Figure) is not self._figure_list
             or _controllers(world) != self._controllers
-            or Parts.edits != self._parts_edits
+            or self._stale
+            or self._redrawn(world)
             or _hull_count(world.try_resource(ColliderSurfaces)) != self._hull_count
         ):
             self._rebuild(world, entries)
@@ -373,23 +390,37 @@ class SceneInstances:
         placed = self._placed.reshape(-1, 16)
         for batch, part_slice in zip(self._batches, self._slices, strict=True):
             batch.moving, batch.ghosts = placed[part_slice], NO_INSTANCES
-        ghosts = [row for row, grabbable in self._ghostable if grabbable.ghost]
-        hidden = [row for row, device in self._devices if not device.tracked]
+        seen_through = world.try_resource(Ghosts)
+        row_of = self._row_of
+        ghosts = [] if seen_through is None else [
+            row_of[e] for e in seen_through.entities if e in row_of
+        ]  # fmt: skip
+        hidden = [row for row, figure in self._figures if not figure.shown]
         if ghosts or hidden:
             self._split(placed, ghosts, hidden)
+        solid, see_through = self._markers(world)
         extra = [
-            *self._hover(world),
-            *self._aim(world),
+            *self._highlights(world),
+            *solid,
             *self._trails(world),
-            *self._sockets(world),
-            *self._ghost_hands(world),
+            *see_through,
+            *self._ghost_copies(world),
         ]
         # the world's own batches are one per key already
         return _one_per_key([*self._batches, *extra]) if extra else list(self._batches)
 
+    def _redrawn(self, world: World) -> bool:
+        """Whether a body whose colliders changed since the last look is drawn otherwise now."""
+        for entity in world.changed(Colliders, self):
+            colliders = world.try_get(entity, Colliders)
+            drawn = None if colliders is None else _drawn_of(colliders)
+            if drawn != self._drawn_from.get(entity):
+                return True
+        return False
+
     def _split(self, placed: F32Array, ghosts: list[int], hidden: list[int]) -> None:
         """Move the parts of ghosted rows from the lit instances to the ghost ones, and drop
-        those of hidden rows (a hand not tracked)."""
+        those of hidden rows (a figure not shown)."""
         ghost = np.zeros(len(self._transforms), dtype=bool)
         ghost[ghosts] = True
         shown = np.ones(len(self._transforms), dtype=bool)
@@ -401,13 +432,15 @@ class SceneInstances:
                 rows = placed[part_slice]
                 batch.moving, batch.ghosts = rows[keep & ~mask], rows[keep & mask]
 
-    def _hover(self, world: World) -> list[Batch]:
-        """What a free hand would take if it gripped now, drawn again in the hover color and
-        a little larger, so it shows as highlighted (XRI's hover tint)."""
-        hovered = _hovered(world)
-        if not hovered:
+    def _highlights(self, world: World) -> list[Batch]:
+        """What a feature highlights (what a free hand would take if it gripped now), drawn
+        again in the hover color and a little larger, so it shows as highlighted (XRI's hover
+        tint)."""
+        highlights = world.try_resource(Highlights)
+        if highlights is None or not highlights.entities:
             return []
-        rows = {row for row, entity in enumerate(self._entities) if entity in hovered}
+        row_of = self._row_of
+        rows = {row_of[e] for e in highlights.entities if e in row_of}
         if not rows:
             return []
         batches = []
@@ -422,25 +455,29 @@ class SceneInstances:
                 )  # fmt: skip
         return batches
 
-    def _aim(self, world: World) -> list[Batch]:
-        """The teleport being aimed: dots along its arc and a disc where it lands, green when
-        the body can stand there, red when the teleport would be refused; none while nothing
-        is aimed."""
-        aim = None if self._rig is None else world.try_get(self._rig.origin, TeleportAim)
-        if aim is None or not aim.aiming or not aim.arc:
-            return []
-        valid = aim.target is not None and aim.problem is None
-        material = self.palette.aim_valid if valid else self.palette.aim_refused
-        points = np.array([(p.x, p.y, p.z) for p in aim.arc[::2]], dtype=np.float64)
-        sphere = self._unit_mesh("sphere", meshes.sphere)
-        dots = _placed(points, (ARC_DOT, ARC_DOT, ARC_DOT))
-        batches = [Batch(sphere, material, self._version, NO_INSTANCES, dots)]
-        if aim.target is not None:
-            t = aim.target
-            disc = self._unit_mesh("cylinder", meshes.cylinder)
-            marker = _placed(np.array([(t.x, t.y + MARKER[1], t.z)]), MARKER)
-            batches.append(Batch(disc, material, self._version, NO_INSTANCES, marker))
-        return batches
+    def _markers(self, world: World) -> tuple[list[Batch], list[Batch]]:
+        """What the features show this frame (a teleport's arc dots and target, a socket's
+        zone): each marker's shape at each of its poses in its tint; the solid ones, and the
+        see-through ones (drawn with the ghost passes)."""
+        found: dict[tuple[MeshData, Material, bool], list[FloatArray]] = {}
+        for _, markers in world.each(Markers):
+            for marker in markers.shown:
+                made = self.shape_mesh(marker.shape, self._surfaces)
+                if made is None:
+                    continue
+                mesh, scale = made
+                key = (mesh, self._tints[marker.tint], marker.see_through)
+                placed = found.setdefault(key, [])
+                placed.extend(pose_matrix(pose) @ scale for pose in marker.poses)
+        solid, see_through = [], []
+        for (mesh, material, ghost), matrices in found.items():
+            columns = column_major(np.array(matrices))
+            if ghost:
+                see_through.append(Batch(mesh, material, self._version, NO_INSTANCES,
+                                         ghosts=columns))  # fmt: skip
+            else:
+                solid.append(Batch(mesh, material, self._version, NO_INSTANCES, columns))
+        return solid, see_through
 
     def _trails(self, world: World) -> list[Batch]:
         """Each :class:`Trail` as a dot at every position it recorded, in the trail's look
@@ -458,42 +495,20 @@ class SceneInstances:
             for (material, size), found in dots.items()
         ]  # fmt: skip
 
-    def _sockets(self, world: World) -> list[Batch]:
-        """A socket that would take what a hand holds if it let go now shows its zone, a
-        translucent shape in the hover color (XRI's socket hover mesh), so the player sees
-        where the object will snap."""
-        zones: dict[MeshData, list[FloatArray]] = {}
-        for _, (socket, transform) in world.query(Socket, Transform):
-            if socket.hovering is not None:
-                made = self.shape_mesh(socket.zone, None)
-                if made is not None:
-                    mesh, scale = made
-                    zones.setdefault(mesh, []).append(pose_matrix(transform.pose()) @ scale)
-        return [
-            Batch(mesh, self.palette.hover, self._version, NO_INSTANCES,
-                  ghosts=column_major(np.array(found)))
-            for mesh, found in zones.items()
-        ]  # fmt: skip
-
-    def _ghost_hands(self, world: World) -> list[Batch]:
-        """A physics hand the environment keeps from its tracked pose (``Hand.blocked``) is
-        drawn where it stopped; the tracked hand is drawn again as a ghost, inside the table,
-        so the player sees where their real hand is."""
-        rig = self._rig
-        if rig is None:
+    def _ghost_copies(self, world: World) -> list[Batch]:
+        """Entities drawn once more, as ghosts, at another pose (a physics hand the table
+        stops: its controller where the player's real hand is, inside the table)."""
+        ghosts = world.try_resource(Ghosts)
+        if ghosts is None or not ghosts.copies:
             return []
         batches = []
-        for entity, side in (
-            (rig.left_hand, DeviceRole.LEFT_HAND),
-            (rig.right_hand, DeviceRole.RIGHT_HAND),
-        ):
-            hand = world.try_get(entity, Hand)
-            if hand is None or not hand.blocked or hand.tracked is None:
-                continue
-            model = controller_mesh(self._controllers, side)
-            ghost = column_major(pose_matrix(hand.tracked)[np.newaxis])
-            batches.append(Batch(model, self.palette.hand, self._version, NO_INSTANCES,
-                                 ghosts=ghost))  # fmt: skip
+        for entity, pose in ghosts.copies.items():
+            at = pose_matrix(pose)
+            for part in self._planned.get(entity, ()):
+                mesh, material = part.batch
+                ghost = column_major((at @ part.local)[np.newaxis])
+                batches.append(Batch(mesh, material, self._version, NO_INSTANCES,
+                                     ghosts=ghost))  # fmt: skip
         return batches
 
     def _index(self, drawn: DrawnPoses | None) -> None:
@@ -577,10 +592,6 @@ def _one_per_key(batches: list[Batch]) -> list[Batch]:
     return list(joined.values())
 
 
-def _hovered(world: World) -> set[int]:
-    return {hand.hovering for _, hand in world.each(Hand) if hand.hovering is not None}
-
-
 def _placed(points: FloatArray, size: tuple[float, float, float]) -> F32Array:
     """Column-major matrices of a unit mesh scaled to `size` at each of `points` (N, 3)."""
     matrices = np.zeros((len(points), 4, 4))
@@ -588,6 +599,12 @@ def _placed(points: FloatArray, size: tuple[float, float, float]) -> F32Array:
     matrices[:, :3, 3] = points
     matrices[:, 3, 3] = 1.0
     return column_major(matrices)
+
+
+def _drawn_of(colliders: Colliders) -> tuple[tuple[object, ...], ...]:
+    """What of a body's colliders is drawn: each part's shape, offset and whether it is a
+    sensor (not drawn)."""
+    return tuple((part.shape, part.offset, part.sensor) for part in colliders.parts)
 
 
 def _controllers(world: World) -> str | None:

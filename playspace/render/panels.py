@@ -10,8 +10,8 @@ LATE drew the hand, to the point it hit, and a round cursor there. Colors are di
 values, as the rest of the picture's are once encoded, and are written unchanged.
 
 Add it to a renderer with ``renderer.add_pass(PanelPass(renderer.ctx))``. It reads ``Panel``,
-``PanelDrawing``, ``Pointer``, ``PointerSettings``, ``Transform``, ``DrawnPoses`` and the
-``Rig``, and writes nothing into the world.
+``PanelDrawing``, ``Pointer`` (every hand that points), ``PointerSettings``, ``Transform`` and
+``DrawnPoses``, and writes nothing into the world.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from playspace.components.panels import (
     PointerSettings,
 )
 from playspace.components.renamed import renamed_fields
-from playspace.components.rig import Rig
 from playspace.ecs import World
 from playspace.render.gpu import Program
 from playspace.render.matrices import column_major
@@ -304,15 +303,13 @@ def _model(pose: Pose, size: tuple[float, float]) -> np.ndarray:
 def _rays(world: World) -> list[tuple[Vec3, Vec3, Vec3]]:
     """Each hand pointing at a panel: the beam's start (its aim pose where LATE drew the
     hand), its end (the hit) and the front of the panel hit."""
-    rig = world.try_resource(Rig)
     settings = world.try_resource(PointerSettings)
-    if rig is None or settings is None:
+    if settings is None:
         return []
     drawn = world.try_resource(DrawnPoses)
     rays = []
-    for hand in (rig.left_hand, rig.right_hand):
-        pointer = world.try_get(hand, Pointer)
-        if pointer is None or pointer.panel is None or pointer.point is None:
+    for hand, pointer in world.each(Pointer):
+        if pointer.panel is None or pointer.point is None:
             continue
         pose = drawn.pose(hand) if drawn is not None else None
         if pose is None:

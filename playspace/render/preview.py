@@ -34,8 +34,8 @@ import numpy as np
 from moderngl_window.context.base import BaseWindow
 from moderngl_window.text.bitmapped.text_2d import TextWriter2D
 
+from playspace.components.drawn import DrawnView
 from playspace.components.input import Gamepad, PadButton
-from playspace.components.rig import Rig, Separation, ViewFade
 from playspace.ecs import World
 from playspace.render.cameras import CAMERAS, Camera, camera_named, has_scene_camera
 from playspace.render.capture import U8Image
@@ -143,15 +143,11 @@ def fade_line(world: World) -> str | None:
     """Why the view is dark, when it is because the player walked into something: a newcomer
     who sees the preview go black otherwise thinks it crashed. None while the view is clear,
     or dark for another reason (a teleport's blink)."""
-    rig = world.try_resource(Rig)
-    if rig is None:
-        return None
-    fade = world.try_get(rig.head, ViewFade)
-    separation = world.try_get(rig.body, Separation)
-    if fade is None or separation is None or fade.amount < 0.5 or not separation.blocked:
+    view = world.try_resource(DrawnView)
+    if view is None or view.walled_in is None or view.fade < 0.5:
         return None
     return (
-        f"the view is dark: your head is {separation.distance:.2f} m from your body, inside "
+        f"the view is dark: your head is {view.walled_in:.2f} m from your body, inside "
         "something the body cannot walk into; step back (S) toward it"
     )
 

@@ -9,7 +9,8 @@ draws in these steps, into a multisampled buffer of its own when the quality ask
 1. Lit surfaces: one instanced draw call per mesh and material (metallic-roughness shading
    under the sun, its shadow and the hemisphere ambient; a grid on the scenery's floors).
 2. The sky, a screen-covering triangle on the far plane: it fills only what no surface covers.
-3. Ghosts, for held objects flagged ``Grabbable.ghost`` (inside a wall): a fresnel shader
+3. Ghosts, for what LATE said is seen through walls (``Ghosts``: a held object inside a wall,
+   a stopped physics hand's controller) and see-through markers: a fresnel shader
    twice, blended, writing no depth. First with depth test less-or-equal, where nothing is in
    front of the object; then fainter, with depth test greater, where something is: the part
    inside the wall shows through it, dimmer, so the player still sees what they hold.

@@ -9,10 +9,10 @@
   a little above it, where LATE drew it this frame, turned towards each eye and kept upright
   (a cylindrical billboard: it turns about the vertical only, so it never rolls with the
   player's head);
-- the rig origin's ``TeleportAim``: while the aimed target is refused, the reason in the
-  player's words ("too steep", "no room to stand") just above the red target marker. The
-  marker's color says *that* the teleport will not happen; the words say *why*, so the player
-  knows whether to aim at flatter ground or at a wider gap.
+- every ``Markers``' labels, just above their marker: while an aimed teleport's target is
+  refused, the reason in the player's words ("too steep", "no room to stand") over the red
+  target. The marker's color says *that* the teleport will not happen; the words say *why*,
+  so the player knows whether to aim at flatter ground or at a wider gap.
 
 Glyphs are rasterised on the CPU with Pillow's built-in scalable font (no font files, no
 downloads) into one single-channel texture per distinct text, kept while it is used: text
@@ -37,8 +37,7 @@ import moderngl
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from playspace.components.drawn import DrawnPoses
-from playspace.components.rig import AimProblem, Rig, TeleportAim
+from playspace.components.drawn import DrawnPoses, Markers
 from playspace.components.text import RGBA, Label, ScreenText
 from playspace.components.transform import Transform
 from playspace.ecs import World
@@ -47,7 +46,7 @@ from playspace.render.matrices import column_major
 from playspace.render.projection import view_matrix
 from playspace.render.shaders import ENCODE_SRGB
 from playspace.render.views import View
-from playspace.spatial import FloatArray
+from playspace.spatial import FloatArray, Pose
 
 FONT_PIXELS = 48  # a line's height in the texture: sharp up to about that many screen pixels
 PLATE: RGBA = (0.0, 0.0, 0.0, 0.55)  # behind every text: dark, see-through
@@ -56,15 +55,9 @@ SCREEN_MAX_ANGLE = math.radians(40.0)  # from straight ahead, at most, across an
 SCREEN_MARGIN = 0.03  # tangent units between the screen text and the view's edges
 MAX_CACHED = 64  # texts kept unused before the ones not drawn this frame are freed
 
-# Why a teleport target is refused, as the player would say it (every AimProblem has words).
-REASONS: dict[AimProblem, str] = {
-    AimProblem.NO_TARGET: "nothing to land on",
-    AimProblem.SLOPE: "too steep",
-    AimProblem.ROOM: "no room to stand",
-}
-REASON_OFFSET = 0.15  # metres above the target marker
-REASON_HEIGHT = 0.15  # metres, a line of the reason: some 2 degrees at 4 m
-REASON_COLOR: RGBA = (1.0, 0.75, 0.7, 1.0)  # a light red: the refused marker's family
+MARKER_LABEL_OFFSET = 0.14  # metres above the marker (a refused target's disc)
+MARKER_LABEL_HEIGHT = 0.15  # metres, a line of the label: some 2 degrees at 4 m
+MARKER_LABEL_COLOR: RGBA = (1.0, 0.75, 0.7, 1.0)  # a light red: the refused marker's family
 
 _QUAD_UVS = np.array([(0, 0), (1, 0), (1, 1), (0, 0), (1, 1), (0, 1)], dtype=np.float32)
 VERTEX_FLOATS = 5  # position and uv
@@ -149,7 +142,7 @@ class _Placed:
 
 
 class TextPass:
-    """Draws the screen text, the labels and the teleport's refusal reason (a render pass).
+    """Draws the screen text, the labels and the markers' labels (a render pass).
 
     `rasterised` counts the texts rasterised so far: it grows only when a new text appears.
     """
@@ -179,9 +172,10 @@ class TextPass:
                 anchor = (x, y + label.offset, z)
                 text = self._text(label.text)
                 self._labels.append(_Placed(text, anchor, label.height, label.color))
-        reason = self._refusal(world)
-        if reason is not None:
-            self._labels.append(reason)
+        for _, markers in world.each(Markers):
+            for marker in markers.shown:
+                if marker.label:
+                    self._labels.append(self._over(marker.label, marker.poses[0]))
         screen = world.try_resource(ScreenText)
         self._screen = None
         if screen is not None and any(screen.lines):
@@ -192,15 +186,11 @@ class TextPass:
                 self._texts.pop(key).texture.release()
         self._reserve(len(self._labels) + 1)
 
-    def _refusal(self, world: World) -> _Placed | None:
-        """The reason the aimed teleport is refused, over its target; None when it is not."""
-        rig = world.try_resource(Rig)
-        aim = None if rig is None else world.try_get(rig.origin, TeleportAim)
-        if aim is None or not aim.aiming or aim.target is None or aim.problem is None:
-            return None
-        t = aim.target
-        anchor = (float(t.x), float(t.y) + REASON_OFFSET, float(t.z))
-        return _Placed(self._text(REASONS[aim.problem]), anchor, REASON_HEIGHT, REASON_COLOR)
+    def _over(self, label: str, at: Pose) -> _Placed:
+        """A marker's label, just above where the marker is."""
+        p = at.position
+        anchor = (float(p.x), float(p.y) + MARKER_LABEL_OFFSET, float(p.z))
+        return _Placed(self._text(label), anchor, MARKER_LABEL_HEIGHT, MARKER_LABEL_COLOR)
 
     def _text(self, text: str) -> _Text:
         found = self._texts.get(text)

@@ -5,11 +5,12 @@ Fixed steps and display frames do not line up, so nothing is drawn where the las
 - **Bodies** are drawn between their last two fixed-step poses (``PreviousTransform`` and
   ``Transform``) at the frame's overstep ``alpha``: motion is smooth at any display rate, one
   step behind the simulation (what engines that step physics at a fixed rate all do).
-- **The head, the hands and what they hold** are drawn where tracking puts them *at the display
-  time*: the newest frame the input source read (``InputState.latest``; in a headset, located
-  for the frame's predicted display time), through the rig's origin, and for a held object
-  through its hand's hold offset. Late latching, as OpenXR engines do it: a hand drawn behind
-  its fresh pose by a different amount each frame is judder, while the eyes are current.
+- **Every player's head, hands and what they hold** are drawn where tracking puts them *at the
+  display time*: the newest frame that player's input source read (``InputState.latest``; in a
+  headset, located for the frame's predicted display time), through the player's origin, and
+  for a held object through its hand's hold offset. Late latching, as OpenXR engines do it: a
+  hand drawn behind its fresh pose by a different amount each frame is judder, while the eyes
+  are current.
 
 The result is the :class:`~playspace.components.drawn.DrawnPoses` resource, which the renderer,
 the preview's camera and captures read, and nothing else. Poses are gathered and interpolated as
@@ -29,7 +30,7 @@ from playspace import spatial
 from playspace.components import DeviceRole, TrackedDevice, Transform
 from playspace.components.drawn import DrawnPoses
 from playspace.components.input import InputState
-from playspace.components.interaction import Hand
+from playspace.components.interaction import Holding, PhysicsHand
 from playspace.components.physics import PreviousTransform
 from playspace.components.rig import Rig
 from playspace.components.scene import Grabbable
@@ -39,6 +40,7 @@ from playspace.systems.input.placement import tracked_world_pose
 from playspace.systems.input.tracking import sample_of
 from playspace.systems.interaction.hold import held_pose, second_hands
 from playspace.systems.physics import Physics
+from playspace.systems.sets import LateSet, add_late_sets
 
 _Moving = list[tuple[int, tuple[Transform, PreviousTransform]]]
 # Row numbers, sorted. numpy indexes by an array in half the time it takes to index by a list
@@ -53,7 +55,7 @@ class DrawnLayout:
     changed); a resource."""
 
     entries: object = None  # the query list the rows were made from
-    rig: Rig | None = None
+    rigs: object = None  # the players' rigs the rows were made with
     current: list[Transform] = field(default_factory=list)
     previous: list[Transform | PreviousTransform] = field(default_factory=list)
     now: tuple[FloatArray, FloatArray] | None = None  # positions, rotations (xyzw)
@@ -62,17 +64,17 @@ class DrawnLayout:
 
 
 def _layout(world: World, drawn: DrawnPoses, layout: DrawnLayout) -> bool:
-    """Rows for every body that moves between steps, then the rig's head and hands; whether
-    they were made anew."""
+    """Rows for every body that moves between steps, then every player's head and hands;
+    whether they were made anew."""
     entries: _Moving = world.query(Transform, PreviousTransform)
-    rig = world.try_resource(Rig)
-    if entries is layout.entries and rig is layout.rig:
+    rigs = world.each(Rig)
+    if entries is layout.entries and rigs is layout.rigs:
         return False
-    layout.entries, layout.rig = entries, rig
+    layout.entries, layout.rigs = entries, rigs
     rows = {entity: row for row, (entity, _) in enumerate(entries)}
     layout.current = [transform for _, (transform, _) in entries]
     layout.previous = [previous for _, (_, previous) in entries]
-    for entity in (rig.head, rig.left_hand, rig.right_hand) if rig is not None else ():
+    for entity in (e for _, rig in rigs for e in (rig.head, rig.left_hand, rig.right_hand)):
         transform = world.try_get(entity, Transform)
         if entity not in rows and transform is not None:
             rows[entity] = len(layout.current)
@@ -127,8 +129,7 @@ def _changed_rows(world: World, drawn: DrawnPoses) -> tuple[Rows | None, bool]:
     for bodies in physics.redrawn:
         changed.update(row for b in bodies if (row := rows.get(b.entity)) is not None)
     physics.redrawn.clear()
-    rig = world.try_resource(Rig)
-    if rig is not None:
+    for _, rig in world.each(Rig):
         changed.update(rows[e] for e in (rig.head, rig.left_hand, rig.right_hand) if e in rows)
     return np.array(sorted(changed), dtype=np.intp), stepped
 
@@ -171,37 +172,34 @@ def _between(
 
 
 def _place_tracked(world: World, drawn: DrawnPoses) -> None:
-    """The head, the hands and what they hold, from the newest frame, through the origin."""
-    rig, state = world.try_resource(Rig), world.try_resource(InputState)
-    if rig is None or state is None:
-        return
-    origin = world.get(rig.origin, Transform)
+    """Every player's head, hands and what they hold, from that player's newest frame,
+    through their origin."""
     placed: dict[int, Pose] = {}
-    for entity, role in (
-        (rig.head, DeviceRole.HEAD),
-        (rig.left_hand, DeviceRole.LEFT_HAND),
-        (rig.right_hand, DeviceRole.RIGHT_HAND),
-    ):
-        sample = sample_of(state.latest, role)
-        if sample is not None and entity in drawn.rows:
-            placed[entity] = tracked_world_pose(origin.pose(), sample.pose)
-    for entity, hand in world.each(Hand):
+    for origin_entity, (rig, state) in world.query(Rig, InputState):
+        origin = world.get(origin_entity, Transform).pose()
+        for entity, role in (
+            (rig.head, DeviceRole.HEAD),
+            (rig.left_hand, DeviceRole.LEFT_HAND),
+            (rig.right_hand, DeviceRole.RIGHT_HAND),
+        ):
+            sample = sample_of(state.latest, role)
+            if sample is not None and entity in drawn.rows:
+                placed[entity] = tracked_world_pose(origin, sample.pose)
+    for entity, hand in world.each(PhysicsHand):
         stopped = placed.get(entity)
-        if stopped is not None and hand.blocked and hand.physical and hand.tracked:
+        if stopped is not None and hand.blocked and hand.physical and hand.controller:
             # a physics hand stopped by the table: drawn where it stopped, by this step's gap
-            # between the tracked and the stopped hand (its ghost shows the tracked one)
-            gap = hand.physical.position - hand.tracked.position
+            # between the controller and the stopped hand (its ghost shows the controller's)
+            gap = hand.physical.position - hand.controller.position
             placed[entity] = Pose(stopped.position + gap, hand.physical.rotation)
     seconds = second_hands(world, {e: pose.position for e, pose in placed.items()})
-    for entity, hand in world.each(Hand):
-        grip = placed.get(entity)
-        if grip is None or hand.holding is None or hand.second or hand.offset is None:
+    for entity, holding in world.each(Holding):
+        grip, held = placed.get(entity), holding.object
+        if grip is None or held is None or holding.second or holding.offset is None:
             continue
-        grabbable = world.try_get(hand.holding, Grabbable)
-        if grabbable is not None and hand.holding in drawn.rows:
-            placed[hand.holding] = held_pose(
-                hand.offset, grip, grabbable, seconds.get(hand.holding)
-            )
+        grabbable = world.try_get(held, Grabbable)
+        if grabbable is not None and held in drawn.rows:
+            placed[held] = held_pose(holding.offset, grip, grabbable, seconds.get(held))
     for entity, pose in placed.items():
         row = drawn.rows[entity]
         p, q = pose.position, spatial.normalize(pose.rotation)
@@ -211,7 +209,17 @@ def _place_tracked(world: World, drawn: DrawnPoses) -> None:
 
 @system(
     Phase.LATE,
-    reads=(Transform, PreviousTransform, TrackedDevice, Grabbable, Hand, InputState, Rig),
+    in_set=LateSet.PLACEMENT,
+    reads=(
+        Transform,
+        PreviousTransform,
+        TrackedDevice,
+        Grabbable,
+        Holding,
+        PhysicsHand,
+        InputState,
+        Rig,
+    ),
     writes=(DrawnPoses, DrawnLayout, Physics),
 )
 def late_placement(world: World) -> None:
@@ -225,6 +233,7 @@ class DrawnPlugin:
     def build(self, world: World) -> None:
         world.insert_resource(DrawnPoses())
         world.insert_resource(DrawnLayout())
+        add_late_sets(world)
         world.add_systems(late_placement)
 
 

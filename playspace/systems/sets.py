@@ -1,4 +1,4 @@
-"""The fixed step's sets, in the order DESIGN.md's frame gives them.
+"""The fixed step's sets, in the order DESIGN.md's frame gives them, and the LATE phase's.
 
 Plugins put their systems in these sets rather than naming each other's systems, so the
 tracking, rig, interaction and physics plugins can be added in any order, and a game orders its
@@ -49,3 +49,21 @@ def add_fixed_sets(world: World) -> None:
     """Give the world the fixed-step sets (harmless when another plugin already did)."""
     world.schedule.add_sets(Phase.FIXED, *FIXED_SETS)
     world.schedule.set_default_set(Phase.FIXED, FixedSet.GAME)
+
+
+class LateSet(Enum):
+    """The sets of the LATE phase, in the order they run: what is drawn placed for the display
+    time, then how the features look (docs/rendering.md)."""
+
+    PLACEMENT = "placement"  # bodies between steps, every player's head and hands: DrawnPoses
+    REMOTE = "remote"  # a networked client's view of the host: its bodies, other players
+    VIEW = "view"  # the player's: the view drawn from, its fade and vignette, figures, aims
+    HANDS = "hands"  # the hands': what they would grab, ghosts, sockets' zones
+
+
+LATE_SETS = tuple(LateSet)
+
+
+def add_late_sets(world: World) -> None:
+    """Give the world the LATE phase's sets (harmless when another plugin already did)."""
+    world.schedule.add_sets(Phase.LATE, *LATE_SETS)

@@ -19,12 +19,13 @@ from typing import Any, Protocol
 
 from playspace.components import Transform
 from playspace.components.physics import CharacterMotion
-from playspace.components.rig import Rig, ViewFade
+from playspace.components.rig import LocalPlayer, Rig, ViewFade
 from playspace.components.scene import Grabbable, Opponent, Prop
-from playspace.ecs import Phase, World, system
+from playspace.ecs import MissingComponent, Phase, World, system
 from playspace.formats.telemetry import FORMAT, VERSION, event_record, number, pose, vector
 from playspace.spatial import length
 from playspace.systems.interaction.events import Released
+from playspace.systems.player.players import local_rig
 from playspace.systems.sets import FixedSet, add_fixed_sets
 
 THROW_SPEED = 0.5  # m/s: a release faster than this is a throw; slower, the object was set down
@@ -65,13 +66,15 @@ class Telemetry:
 @system(
     Phase.FIXED,
     in_set=FixedSet.TELEMETRY,
-    reads=(Rig, Transform, CharacterMotion, Grabbable, Opponent, Prop, ViewFade),
+    reads=(Rig, LocalPlayer, Transform, CharacterMotion, Grabbable, Opponent, Prop, ViewFade),
     writes=(Telemetry,),
 )
 def telemetry_system(world: World) -> None:
-    """Write this step's line."""
+    """Write this step's line: the rig of the player this process shows, and the world."""
     telemetry = world.resource(Telemetry)
-    rig = world.resource(Rig)
+    rig = local_rig(world)
+    if rig is None:
+        raise MissingComponent("telemetry follows the player this process shows: none here")
     body = world.get(rig.body, Transform)
     events: list[dict[str, Any]] = []
     for kind in telemetry.events:

@@ -16,7 +16,7 @@ import pytest
 
 from playspace.components import Transform
 from playspace.components.input import JOINT_COUNT
-from playspace.components.interaction import Hand
+from playspace.components.interaction import PhysicsHand
 from playspace.components.rig import Rig
 from playspace.ecs import Phase, World, system
 from playspace.formats.scene import load_scene
@@ -26,6 +26,7 @@ from playspace.systems.player.events import HeightCalibrated
 from playspace.systems.sets import FixedSet
 from playspace.systems.telemetry import record_events
 from tests.game_helpers import EXAMPLES, events, replay
+from tests.rig_helpers import rig_of
 
 SCENE = EXAMPLES / "hands.toml"
 TRACE = EXAMPLES / "traces" / "hands.jsonl"
@@ -43,13 +44,18 @@ class RightHand:
     blocked: list[bool] = field(default_factory=list)
 
 
-@system(Phase.FIXED, in_set=FixedSet.TELEMETRY, reads=(Hand, Rig, Transform), writes=(RightHand,))
+@system(
+    Phase.FIXED,
+    in_set=FixedSet.TELEMETRY,
+    reads=(PhysicsHand, Rig, Transform),
+    writes=(RightHand,),
+)
 def _log_right_hand(world: World) -> None:
     log = world.resource(RightHand)
-    entity = world.resource(Rig).right_hand
-    hand = world.get(entity, Hand)
-    # a hand that does not collide (no Hand.tracked) is where it is tracked
-    tracked = hand.tracked or world.get(entity, Transform).pose()
+    entity = rig_of(world).right_hand
+    hand = world.get(entity, PhysicsHand)
+    # a hand that does not collide (no PhysicsHand.controller) is where it is tracked
+    tracked = hand.controller or world.get(entity, Transform).pose()
     log.tracked.append(tracked.position.y)
     log.blocked.append(hand.blocked)
 
@@ -61,7 +67,7 @@ def _run(scene: Path = SCENE, trace: Path = TRACE) -> tuple[list[dict[str, Any]]
     def build(world: World) -> None:
         world.add_event(HeightCalibrated)  # also without seated play: then none is sent
         record_events(world, *INTERACTABLE_EVENTS, HeightCalibrated)
-        log.entity = world.resource(Rig).right_hand
+        log.entity = rig_of(world).right_hand
         world.insert_resource(log)
         world.add_system(_log_right_hand)
 

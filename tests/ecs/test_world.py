@@ -117,6 +117,46 @@ def test_despawn_is_deferred_to_the_end_of_the_system_and_announced() -> None:
     assert not world.exists(doomed)
 
 
+def test_the_world_says_which_components_changed_since_each_reader_last_asked() -> None:
+    """A component handed over by ``get_mut`` (or announced by ``set_changed``) is changed;
+    one only read is not. Each reader has its own cursor: it sees each change once, in the
+    order of the last changes, and never takes changes from another reader."""
+    world = World()
+    a, b, c = (world.spawn(Position(float(i)), Velocity(0.0)) for i in range(3))
+    assert world.changed(Position, "physics") == []
+    world.get_mut(b, Position).x = 5.0
+    world.get_mut(a, Position).x = 6.0
+    world.get(c, Position)  # read, not changed
+    world.get_mut(c, Velocity)  # another type
+    assert world.changed(Position, "physics") == [b, a]
+    assert world.changed(Position, "physics") == []
+    world.set_changed(b, Position)  # one from a query, changed in place
+    world.get_mut(a, Position)
+    world.get_mut(b, Position)  # again: once, at its last change
+    assert world.changed(Position, "physics") == [a, b]
+    assert world.changed(Position, "renderer") == [a, b]  # everything recorded, the first time
+    assert world.changed(Velocity, "physics") == [c]
+
+
+def test_a_despawned_entity_is_no_longer_among_the_changed() -> None:
+    world = World()
+    kept, gone = world.spawn(Position(0.0)), world.spawn(Position(1.0))
+    world.get_mut(gone, Position)
+    world.get_mut(kept, Position)
+    world.despawn(gone)
+    world.step(1)
+    assert world.changed(Position, "reader") == [kept]
+
+
+def test_changes_are_kept_per_world() -> None:
+    first, second = World(), World()
+    entity = first.spawn(Position(0.0))
+    assert second.spawn(Position(0.0)) == entity  # the same id in each world
+    first.get_mut(entity, Position)
+    assert second.changed(Position, "reader") == []
+    assert first.changed(Position, "reader") == [entity]
+
+
 def test_despawning_a_missing_entity_is_a_clear_error() -> None:
     with pytest.raises(MissingComponent, match="cannot despawn entity 7"):
         World().despawn(7)

@@ -22,7 +22,7 @@ from playspace.app.spawn import (
 from playspace.components import Appearance, SceneCamera, Transform
 from playspace.components.input import Button, InputFrame
 from playspace.components.interactables import Dial, Lever, PushButton
-from playspace.components.interaction import GrabSettings, Hand
+from playspace.components.interaction import DistanceGrab, GrabSettings
 from playspace.components.joints import Joint, JointKind, Spring
 from playspace.components.locomotion import (
     Climbable,
@@ -41,7 +41,7 @@ from playspace.components.physics import (
     Sphere,
     TriangleMesh,
 )
-from playspace.components.rig import Rig, RigSettings
+from playspace.components.rig import RigSettings
 from playspace.components.scene import Grabbable, Opponent, PlayerStart, Prop, Scenery
 from playspace.components.sockets import Socket
 from playspace.ecs import World
@@ -61,6 +61,7 @@ from playspace.systems.input import ScriptedSource, TraceError, load_trace, stan
 from playspace.systems.physics import DEFAULT_LAYERS, FallPolicy, Layers, Physics, PhysicsPlugin
 from tests.cli_helpers import playspace
 from tests.mesh_helpers import write_gltf
+from tests.rig_helpers import rig_of
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYGROUND = ROOT / "examples" / "scenes" / "playground.toml"
@@ -1046,7 +1047,7 @@ def test_a_rack_socket_snaps_its_wrench_in_and_a_holster_rides_on_the_body(
     assert tuple(wrench.position) == pytest.approx((0.3, 1.25, -0.6), abs=1e-4)
     assert _apart(wrench.rotation, snap.rotation) < 1e-3
     assert world.get(entities["wrench"], RigidBody).kind is BodyKind.KINEMATIC  # held there
-    body = world.resource(Rig).body
+    body = rig_of(world).body
     assert world.get(entities["holster"], Socket).carried_by == body
     feet = world.get(body, Transform).position
     holster = world.get(entities["holster"], Transform).position
@@ -1084,7 +1085,7 @@ def test_a_scene_that_turns_jump_on_jumps(tmp_path: Path) -> None:
     for jump, rise in (("false", 0.0), ("true", 2.0**2 / (2 * 9.81))):
         text = FLOOR + f"[player]\njump = {jump}\n" + ("jump_speed = 2\n" if jump == "true" else "")
         world, _ = build_world(load_scene(write(tmp_path, text)), ScriptedSource(press))
-        body = world.get(world.resource(Rig).body, Transform)
+        body = world.get(rig_of(world).body, Transform)
         highest = 0.0
         for _ in range(90):
             world.step(1)
@@ -1487,9 +1488,8 @@ def test_grab_climb_seated_and_moving_props_from_a_scene(tmp_path: Path) -> None
     assert settings.hand_collision
     assert settings.distance_angle == pytest.approx(math.radians(8.0))
     assert settings.pull_time == 0.3
-    rig = world.resource(Rig)
-    assert world.get(rig.left_hand, Hand).distance_grab
-    assert world.get(rig.right_hand, Hand).distance_grab
+    rig = rig_of(world)
+    assert world.has(rig.left_hand, DistanceGrab) and world.has(rig.right_hand, DistanceGrab)
     assert world.resource(ClimbSettings) == ClimbSettings(0.1, 0.8, 0.2)
     assert world.resource(RigSettings).eye_height == 1.6
     assert world.has(entities["wall"], Climbable)

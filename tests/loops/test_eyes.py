@@ -29,7 +29,7 @@ from playspace.app import build_world
 from playspace.app.replay import replay_source
 from playspace.components import Prop, Scenery, Transform
 from playspace.components.physics import Box, Collider, Colliders
-from playspace.components.rig import Rig, ViewFade
+from playspace.components.rig import ViewFade
 from playspace.ecs import World
 from playspace.formats.scene import load_scene
 from playspace.loops.eyes import headset_eyes
@@ -47,6 +47,7 @@ from playspace.spatial import Pose
 from playspace.xr import display, views
 from playspace.xr.backend import WANTED
 from playspace.xr.views import FAR, NEAR, EyeTarget, Fov, FrameTiming
+from tests.rig_helpers import rig_of
 
 if TYPE_CHECKING:
     from moderngl import Context
@@ -156,7 +157,7 @@ def eye_against_preview(
     preview's picture of the same eye. `gl_encodes` leaves GL's own sRGB encoding switched on
     before the eye is drawn, as another library might."""
     world, pose = playground()
-    world.get(world.resource(Rig).head, ViewFade).amount = fade
+    world.get(rig_of(world).head, ViewFade).amount = fade
     renderer = Renderer(gl)
     image = swapchain_image(images, views.GL_SRGB8_ALPHA8)
     preview = preview_of(renderer, gl, world, pose)

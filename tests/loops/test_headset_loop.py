@@ -15,7 +15,6 @@ from playspace.components import DeviceRole, TrackedDevice, Transform
 from playspace.components.haptics import HapticPulse, HapticQueue
 from playspace.components.input import InputSource, InputState
 from playspace.components.interaction import GrabSettings
-from playspace.components.rig import Rig
 from playspace.components.session import HeadsetSession, SessionState
 from playspace.ecs import Phase, SystemFailed, World, system
 from playspace.formats.scene import load_scene
@@ -29,6 +28,7 @@ from playspace.systems.interaction.events import Released
 from playspace.xr import bindings
 from playspace.xr.state import ReferenceSpaceChanged, StateChanged
 from playspace.xr.views import EyeTarget, Fov
+from tests.rig_helpers import rig_of
 from tests.xr_fake import EYE_FOV, TOUCH, FakeRuntime
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,7 +64,14 @@ def loop_on(scene: Path) -> Iterator[LoopOn]:
 
         def eyes(world: World) -> Callable[[Pose, Fov, EyeTarget], None]:
             def render_eye(pose: Pose, fov: Fov, target: EyeTarget) -> None:
-                drawn.append((pose, fov, target, world.resource(InputState).frame.right.grip))
+                drawn.append(
+                    (
+                        pose,
+                        fov,
+                        target,
+                        world.get(rig_of(world).origin, InputState).frame.right.grip,
+                    )
+                )
                 if len(drawn) == 1:
                     world.resource(HapticQueue).send(HapticPulse(DeviceRole.RIGHT_HAND, 0.5, 0.01))
 
@@ -108,10 +115,10 @@ def test_a_headset_run_from_ready_to_exit(loop_on: LoopOn) -> None:
     assert runtime.discarded == 0  # every frame begun was ended
     eye, fov, target, _ = drawn[0]
     assert fov == EYE_FOV and target.color_texture == 10
-    start = world.get(world.resource(Rig).origin, Transform).position
+    start = world.get(rig_of(world).origin, Transform).position
     assert tuple(eye.position) == pytest.approx((start.x - 0.032, start.y + 1.6, start.z), abs=1e-5)
     assert max(d[3] for d in drawn) == 1.0 and drawn[-1][3] == 0.0  # input only while focused
-    head = world.get(world.resource(Rig).head, TrackedDevice)
+    head = world.get(rig_of(world).head, TrackedDevice)
     assert head.tracked and head.pose.position.y == pytest.approx(1.6)
     assert runtime.pulses == [HapticPulse(DeviceRole.RIGHT_HAND, 0.5, 0.01)]
     com = world.resource(GrabSettings).com_offset
@@ -168,7 +175,7 @@ def test_recentring_in_local_space_snaps_the_rig_and_remeasures_the_floor(loop_o
     loop, _ = loop_on(runtime, plugins=(count,))
     loop.run(seconds=0.15)
     assert loop.world is not None
-    head = loop.world.get(loop.world.resource(Rig).head, TrackedDevice)
+    head = loop.world.get(rig_of(loop.world).head, TrackedDevice)
     assert head.pose.position.y == pytest.approx(1.6)  # not 1.2: the floor was measured again
     assert len(recentred) == 1
 
@@ -251,7 +258,7 @@ def test_hands_rest_untracked_while_not_focused_and_the_head_still_moves(loop_on
     loop.run(seconds=0.3)
     world = loop.world
     assert world is not None
-    latest = world.resource(InputState).latest
+    latest = world.get(rig_of(world).origin, InputState).latest
     assert latest.head is not None and latest.right.pose is None and latest.right.grip == 0.0
 
 

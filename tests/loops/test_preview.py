@@ -27,7 +27,7 @@ from PIL import Image
 from playspace import spatial
 from playspace.app import build_world
 from playspace.components.input import Button, DevicePose, Gamepad, PadButton
-from playspace.components.rig import Rig, RigSettings, ViewFade
+from playspace.components.rig import RigSettings, ViewFade
 from playspace.ecs import World
 from playspace.formats.scene import load_scene
 from playspace.render.preview import frame_view, gamepad_from_state, stats_line
@@ -49,6 +49,7 @@ from playspace.systems.input.simulator import (
 )
 from tests.cli_helpers import playspace
 from tests.needs import need_program
+from tests.rig_helpers import rig_of
 from tests.window_helpers import free_display, transforms, without_display
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -281,7 +282,7 @@ def test_a_recorded_session_replays_to_the_same_state(tmp_path: Path) -> None:
             live.advance(dt)
     steps = live.clock.steps
     assert recorder.samples == steps  # one sample per fixed step, as the rig consumed them
-    origin = live.resource(Rig).origin
+    origin = rig_of(live).origin
     travelled = np.subtract(transforms(live)[origin][0], start[origin][0])
     assert np.linalg.norm(travelled) > 1.0  # walked, turned, teleported, moved up the stairs
 
@@ -556,6 +557,6 @@ def test_the_preview_says_why_the_view_went_dark_when_the_player_walked_into_a_w
     standing = rig_world(lambda t: head_at(0.0, 1.7, 0.0))
     standing.world.step(10)
     assert fade_line(standing.world) is None
-    rig = standing.world.resource(Rig)
+    rig = rig_of(standing.world)
     standing.world.get(rig.head, ViewFade).amount = 1.0  # a blink: dark, but not blocked
     assert fade_line(standing.world) is None

@@ -65,6 +65,7 @@ from playspace.net.wire import encode_state
 from playspace.spatial import Pose, Vec3, identity, quat_from_xyzw, vec3, yaw
 from playspace.systems.input import TraceWriter, hand_input, standing_frame
 from tests.cli_helpers import ROOT, playspace
+from tests.rig_helpers import rig_of
 
 SNOWBALL = ROOT / "examples" / "snowball.py"
 TRACE = ROOT / "examples" / "traces" / "snowball.jsonl"
@@ -596,7 +597,7 @@ SCENE = "plain.toml"
 
 
 def push(world: World) -> None:
-    rig = world.resource(Rig)
+    rig = rig_of(world)
     if -2.5 < world.get(rig.body, Transform).position.z < -1.0:
         motion = world.get(rig.body, CharacterMotion)
         motion.carried = motion.carried + vec3(world.fixed_time.dt, 0.0, 0.0)
@@ -652,7 +653,7 @@ def test_the_client_corrects_its_body_to_where_the_host_pushed_it(
 ) -> None:
     last, world = _walk_with(tmp_path, WINDY, Correction(enabled=enabled))
     hosted = vec3(*last["body"]["p"])
-    mine, own = world.get(world.resource(Rig).body, Transform).position, world.resource(OwnBody)
+    mine, own = world.get(rig_of(world).body, Transform).position, world.resource(OwnBody)
     assert hosted.x > 0.3 and hosted.z < -3.0  # the host's strip pushed it; it walked on
     apart = math.hypot(hosted.x - mine.x, hosted.z - mine.z)
     print(f"correction {'on' if enabled else 'off'}: {apart:.4f} m apart, "
@@ -678,7 +679,7 @@ SCENE = "plain.toml"
 
 
 def twist(world: World) -> None:
-    rig = world.resource(Rig)
+    rig = rig_of(world)
     origin = world.get(rig.origin, Transform)
     if world.get(rig.body, Transform).position.z < -1.0 and abs(yaw(origin.rotation)) < 0.1:
         turn_around(origin, world.get(rig.head, Transform).position, math.pi / 2)
@@ -697,7 +698,7 @@ def test_the_client_takes_a_turn_only_the_host_made(tmp_path: Path, enabled: boo
     which never turned, turns to the host's heading about its head and walks where the host's
     body did."""
     last, world = _walk_with(tmp_path, TWISTY, Correction(enabled=enabled))
-    rig, own = world.resource(Rig), world.resource(OwnBody)
+    rig, own = rig_of(world), world.resource(OwnBody)
     hosted = yaw(quat_from_xyzw(last["origin"]["q"]))
     mine = yaw(world.get(rig.origin, Transform).rotation)
     feet, body = vec3(*last["body"]["p"]), world.get(rig.body, Transform).position
@@ -735,7 +736,7 @@ def test_a_correction_moves_the_body_and_the_origin_together(
     world = replay.world([lambda w: add_correction(w, Correction(), said.latest, said.step)])
     world.events.subscribe(said, (BodyCorrected,))
     world.step(10)  # standing still: nothing to correct
-    rig, own = world.resource(Rig), world.resource(OwnBody)
+    rig, own = rig_of(world), world.resource(OwnBody)
     body, origin = (world.get(e, Transform) for e in (rig.body, rig.origin))
     was = (Vec3(body.position), Vec3(origin.position))
     step = max(own.history)
@@ -779,7 +780,7 @@ def test_a_turn_correction_turns_the_origin_about_the_head(
     world = replay.world([lambda w: add_correction(w, Correction(), said.latest, said.step)])
     world.events.subscribe(said, (TurnCorrected,))
     world.step(10)
-    rig, own = world.resource(Rig), world.resource(OwnBody)
+    rig, own = rig_of(world), world.resource(OwnBody)
     origin, head = world.get(rig.origin, Transform), world.get(rig.head, Transform)
     was = (yaw(origin.rotation), Vec3(head.position))
     step = max(own.turns)
@@ -921,7 +922,7 @@ def test_two_seated_players_walk_their_own_bodies_and_draw_each_other(tmp_path: 
     for name in ("alice", "bob"):
         hosted = next(b for _, b in reversed(bodies) if name in b)[name][0]
         world = worlds[name]
-        mine = world.get(world.resource(Rig).body, Transform).position
+        mine = world.get(rig_of(world).body, Transform).position
         assert math.hypot(mine.x - hosted.x, mine.z - hosted.z) < 0.1, (name, mine, hosted)
     # each draws the other where the host had them, and never themselves (a frame that held
     # the newest state, none after its time having come yet on a loaded machine, shows where

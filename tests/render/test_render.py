@@ -11,6 +11,7 @@ import math
 import subprocess
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,10 +21,8 @@ import pytest
 from playspace import spatial
 from playspace.app import build_world
 from playspace.app.replay import replay_source
-from playspace.components import DeviceRole, Grabbable, Prop, Scenery, TrackedDevice, Transform
-from playspace.components.avatars import Avatar
-from playspace.components.drawn import DrawnPoses
-from playspace.components.interaction import Hand
+from playspace.components import DeviceRole, Prop, Scenery, TrackedDevice, Transform
+from playspace.components.drawn import DrawnPoses, Figure, Ghosts, Highlights, Model
 from playspace.components.physics import (
     BodyKind,
     Box,
@@ -39,7 +38,6 @@ from playspace.components.physics import (
 from playspace.components.rig import (
     AimProblem,
     OriginMotion,
-    Rig,
     RigSettings,
     TeleportAim,
     TurnMode,
@@ -81,8 +79,11 @@ from playspace.render.meshes import MeshData
 from playspace.render.quality import LOW
 from playspace.spatial import Pose
 from playspace.systems.drawn import DrawnPlugin, place_drawn
+from playspace.systems.interaction.layers import HeldSensors
+from playspace.systems.interaction.looks import show_hands
+from playspace.systems.sets import add_late_sets
 from tests.physics_helpers import physics, physics_world
-from tests.rig_helpers import head_at, with_sticks
+from tests.rig_helpers import head_at, rig_of, shown_player, with_sticks
 from tests.rig_helpers import rig_world as player_world
 
 if TYPE_CHECKING:
@@ -168,10 +169,11 @@ def test_a_red_box_in_front_of_the_camera_is_red_at_the_centre(gl: Context) -> N
 def test_another_players_avatar_is_drawn_where_it_is_placed_and_gone_when_despawned(
     gl: Context,
 ) -> None:
-    """A remote player's head (an Avatar: no collider, no body) shows in the opponents'
-    color at its Transform, follows it when moved, and is no longer drawn once despawned."""
+    """A remote player's head (an avatar: a shape Figure, no collider, no body) shows in the
+    opponents' color at its Transform, follows it when moved, and is no longer drawn once
+    despawned."""
     world = World()
-    head = world.spawn(Transform(spatial.vec3(0, 0, -3)), Avatar("bob", "head", Sphere(0.5)))
+    head = world.spawn(Transform(spatial.vec3(0, 0, -3)), Figure(Sphere(0.5)))
     palette = Palette(opponent=RED)
     assert centre(draw(gl, world, palette=palette)) == pytest.approx((1, 0, 0), abs=1 / 255)
     world.get(head, Transform).position = spatial.vec3(1.5, 0.0, -3.0)  # moved to the right
@@ -201,7 +203,8 @@ def test_a_ghost_behind_a_wall_shows_through_it_fainter(gl: Context) -> None:
     palette = Palette(static=GREY, prop=RED)
     world = World()
     box(world, (-2.5, 0, -2), (5, 5, 0.1), Scenery("wall"))
-    crate = box(world, (0, 0, -3), (3, 1, 0.2), Prop("crate"), Grabbable(held_by=1, ghost=True))
+    crate = box(world, (0, 0, -3), (3, 1, 0.2), Prop("crate"))
+    ghosts = world.insert_resource(Ghosts(entities={crate}))  # held, inside the wall
     image = draw(gl, world, ghost=settings, palette=palette)
     row = SIZE[1] // 2
     behind, in_front = image[row, SIZE[0] // 2 - 12], image[row, SIZE[0] // 2 + 12]
@@ -214,7 +217,7 @@ def test_a_ghost_behind_a_wall_shows_through_it_fainter(gl: Context) -> None:
     assert behind == pytest.approx(wall * (1 - faint) + red * faint, abs=0.02)
     assert faint < strong
     # not a ghost: the wall hides it
-    world.get(crate, Grabbable).ghost = False
+    ghosts.entities.clear()
     image = draw(gl, world, palette=palette)
     assert image[row, SIZE[0] // 2 - 12] == pytest.approx(wall, abs=1 / 255)
     assert image[row, SIZE[0] // 2 + 12] == pytest.approx(red, abs=1 / 255)
@@ -436,9 +439,10 @@ def test_shapes_are_drawn_as_physics_sees_them() -> None:
 
 
 def test_a_part_replaced_cut_or_reshaped_is_drawn_as_the_body_now_is() -> None:
-    """Replacing a collider part or setting its shape (a crate grown, a capsule crouched)
-    keeps the count of parts, so the layout must learn of it from the change itself, as
-    physics does."""
+    """Replacing a collider part by one of another shape (a crate grown, a capsule crouched)
+    keeps the count of parts, so the layout must learn of it from the change the world
+    recorded, as physics does; a new friction or layer is nothing drawn, and lays nothing out
+    anew."""
     world = World()
     crate = world.spawn(Transform(), Colliders(Collider(Box((1.0, 1.0, 1.0)))), Prop("crate"))
     instances = SceneInstances()
@@ -447,15 +451,19 @@ def test_a_part_replaced_cut_or_reshaped_is_drawn_as_the_body_now_is() -> None:
         return [np.diag(m)[:3].tolist() for m in moving_matrices(instances.collect(world))]
 
     assert sizes() == [[1.0, 1.0, 1.0]]
-    parts = world.get(crate, Colliders).parts
-    parts[0] = Collider(Box((2.0, 3.0, 4.0)))
+    world.get_mut(crate, Colliders).parts[0] = Collider(Box((2.0, 3.0, 4.0)))
     assert sizes() == [[2.0, 3.0, 4.0]]
-    parts.append(Collider(Sphere(0.5)))
+    world.get_mut(crate, Colliders).parts.append(Collider(Sphere(0.5)))
     assert sorted(sizes()) == [[0.5, 0.5, 0.5], [2.0, 3.0, 4.0]]
-    parts.pop(0)
+    world.get_mut(crate, Colliders).parts.pop(0)
     assert sizes() == [[0.5, 0.5, 0.5]]
-    parts[0].shape = Sphere(0.25)  # a field set: the part is built and drawn anew
+    parts = world.get_mut(crate, Colliders).parts
+    parts[0] = replace(parts[0], shape=Sphere(0.25))
     assert sizes() == [[0.25, 0.25, 0.25]]
+    laid_out = instances.collect(world)[0].version
+    parts = world.get_mut(crate, Colliders).parts
+    parts[0] = replace(parts[0], friction=0.0, layer="held")
+    assert instances.collect(world)[0].version == laid_out
 
 
 def test_a_part_at_an_offset_is_drawn_where_the_same_part_stands_at_the_composed_pose() -> None:
@@ -477,11 +485,18 @@ def test_a_part_at_an_offset_is_drawn_where_the_same_part_stands_at_the_composed
     assert np.diag(composed)[:3] != pytest.approx(size)  # turned: not a bare scale
 
 
-def test_scenery_is_placed_once_and_the_rig_gets_hands_and_a_head() -> None:
+def figures(world: World) -> tuple[int, int, int]:
+    """A head and two hands drawn as the renderer's models (the controllers shown)."""
+    head = world.spawn(Transform(), Figure(Model.HEAD))
+    left = world.spawn(Transform(), Figure(Model.LEFT_CONTROLLER))
+    right = world.spawn(Transform(), Figure(Model.RIGHT_CONTROLLER))
+    return head, left, right
+
+
+def test_scenery_is_placed_once_and_figures_are_the_renderers_models() -> None:
     world = World()
     box(world, (0, -0.1, 0), (10, 0.2, 10), Scenery("floor"))
-    origin, head, left, right, body = (world.spawn(Transform()) for _ in range(5))
-    world.insert_resource(Rig(origin, head, left, right, body))
+    figures(world)
     instances = SceneInstances()
     batches = instances.collect(world)
     assert sum(len(b.scenery) for b in batches) == 1
@@ -505,23 +520,21 @@ def test_a_hand_that_is_not_tracked_is_not_drawn(gl: Context) -> None:
     controller at the player's feet), as XRI and Godot hide a lost controller; it is drawn
     again once it is tracked."""
     world = World()
+    rig = shown_player(world)
     across = spatial.from_axis_angle(spatial.vec3(0, 1, 0), math.pi / 2)  # seen side on
-    left = world.spawn(
-        Transform(spatial.vec3(0.0, 0.0, -0.3), across), TrackedDevice(DeviceRole.LEFT_HAND)
-    )
-    origin, head, body = (world.spawn(Transform()) for _ in range(3))
-    right = world.spawn(Transform(spatial.vec3(0.0, 0.0, 1.0)))  # behind the camera
-    world.insert_resource(Rig(origin, head, left, right, body))
+    hand = world.get(rig.left_hand, Transform)
+    hand.position, hand.rotation = spatial.vec3(0.0, 0.0, -0.3), across
     palette = Palette(hand=RED)
 
     def red_pixels() -> int:
+        world.run_phase(Phase.LATE)
         image = draw(gl, world, palette=palette)
         return int((np.abs(image - [1.0, 0.0, 0.0]).max(axis=2) < 0.05).sum())
 
     assert red_pixels() == 0
-    world.get(left, TrackedDevice).tracked = True
+    world.get(rig.left_hand, TrackedDevice).tracked = True
     assert red_pixels() > 20
-    world.get(left, TrackedDevice).tracked = False  # lost again
+    world.get(rig.left_hand, TrackedDevice).tracked = False  # lost again
     assert red_pixels() == 0
 
 
@@ -529,8 +542,7 @@ def test_the_hands_are_the_bound_profiles_controllers() -> None:
     """Before a profile binds, the generic model; once the runtime binds Touch controllers,
     their model, from the next frame on."""
     world = World()
-    origin, head, left, right, body = (world.spawn(Transform()) for _ in range(5))
-    world.insert_resource(Rig(origin, head, left, right, body))
+    figures(world)
     session = world.insert_resource(HeadsetSession())
     instances = SceneInstances()
 
@@ -568,11 +580,12 @@ def test_the_playground_is_drawn_piece_by_piece() -> None:
 
 def test_a_ghost_moves_from_the_lit_instances_to_the_ghost_ones() -> None:
     world = World()
-    crate = box(world, (0, 0, -3), (1, 1, 1), Prop("crate"), Grabbable())
+    crate = box(world, (0, 0, -3), (1, 1, 1), Prop("crate"))
+    ghosts = world.insert_resource(Ghosts())
     instances = SceneInstances()
     (batch,) = instances.collect(world)
     assert (len(batch.moving), len(batch.ghosts)) == (1, 0)
-    world.get(crate, Grabbable).ghost = True
+    ghosts.entities.add(crate)
     (batch,) = instances.collect(world)
     assert (len(batch.moving), len(batch.ghosts)) == (0, 1)
 
@@ -714,16 +727,9 @@ def test_a_missing_gl_driver_says_which(tmp_path: Path) -> None:
 # Comfort ----------------------------------------------------------------------------------
 
 
-def rig_world() -> tuple[World, Rig]:
-    world = World(fixed_hz=90)
-    origin = world.spawn(Transform(), OriginMotion())
-    head = world.spawn(Transform(), ViewFade())
-    left, right, body = (world.spawn(Transform()) for _ in range(3))
-    return world, world.insert_resource(Rig(origin, head, left, right, body))
-
-
 def test_the_vignette_eases_in_while_carried_smoothly_and_has_an_off_switch() -> None:
-    world, rig = rig_world()
+    world = World(fixed_hz=90)
+    rig = shown_player(world)
     comfort = Comfort(VignetteSettings(strength=0.6, ramp=0.1))
     world.step(1)
     assert comfort.update(world) == (0.0, 0.0)
@@ -737,6 +743,7 @@ def test_the_vignette_eases_in_while_carried_smoothly_and_has_an_off_switch() ->
     world.step(1)
     assert comfort.update(world)[0] == 0.0
     world.get(rig.head, ViewFade).amount = 0.7
+    world.step(1)
     assert comfort.update(world)[1] == 0.7
 
 
@@ -753,7 +760,7 @@ def test_smooth_turning_brings_the_vignette_and_a_snap_turn_does_not(
     for _ in range(30):
         run.world.step(1)
         seen.append(comfort.update(run.world)[0])
-    turned = abs(spatial.yaw(run.world.get(run.world.resource(Rig).origin, Transform).rotation))
+    turned = abs(spatial.yaw(run.world.get(rig_of(run.world).origin, Transform).rotation))
     assert turned > 0.3  # it turned either way
     assert (max(seen) == comfort.settings.strength) is vignette
 
@@ -897,17 +904,17 @@ def test_the_teleport_arc_and_its_target_are_drawn_green_or_red(
     the body can stand there and red when the teleport would be refused; nothing when no
     teleport is aimed."""
     world = World()
-    origin = world.spawn(Transform(), TeleportAim())
-    head, left, right, body = (world.spawn(Transform()) for _ in range(4))
-    world.insert_resource(Rig(origin, head, left, right, body))
+    rig = shown_player(world)
     down = spatial.from_axis_angle(spatial.vec3(1, 0, 0), -math.pi / 2)
     above = View(Pose(spatial.vec3(0.0, 2.0, -2.0), down), perspective(math.pi / 2, 1.5))
     palette = Palette(aim_valid=glow(Palette().aim_valid), aim_refused=glow(Palette().aim_refused))
     expected = shown(getattr(palette, color).color)
+    world.run_phase(Phase.LATE)
     quiet = draw(gl, world, above, palette=palette)
-    aim = world.get(origin, TeleportAim)
+    aim = world.get(rig.origin, TeleportAim)
     aim.aiming, aim.target, aim.problem = True, spatial.vec3(0.0, 0.0, -2.0), problem
     aim.arc = [spatial.vec3(0.0, 1.0 - 0.1 * i, -1.5 - 0.05 * i) for i in range(11)]
+    world.run_phase(Phase.LATE)
     aimed = draw(gl, world, above, palette=palette)
     middle = (slice(SIZE[1] // 2 - 3, SIZE[1] // 2 + 4), slice(SIZE[0] // 2 - 3, SIZE[0] // 2 + 4))
     assert not (np.abs(quiet - expected).max(axis=2) < 0.05).any()
@@ -916,8 +923,8 @@ def test_the_teleport_arc_and_its_target_are_drawn_green_or_red(
 
 
 def test_what_a_hand_would_grab_is_drawn_highlighted(gl: Context) -> None:
-    """The object a free hand would take if it gripped now shows in the hover color; the
-    same object out of reach shows its own."""
+    """What a feature highlights (the object a free hand would take if it gripped now) shows
+    in the hover color; the same object not highlighted shows its own."""
     world = World()
     prop = world.spawn(
         Transform(spatial.vec3(0.0, 0.0, -2.0)),
@@ -925,10 +932,10 @@ def test_what_a_hand_would_grab_is_drawn_highlighted(gl: Context) -> None:
         Colliders(Collider(Box((0.6, 0.6, 0.6)))),
         Prop("pan"),
     )
-    hand = world.spawn(Transform(), Hand(DeviceRole.RIGHT_HAND))
+    highlights = world.insert_resource(Highlights())
     palette = Palette(prop=RED, hover=glow(Palette().hover))
     plain = centre(draw(gl, world, palette=palette))
-    world.get(hand, Hand).hovering = prop
+    highlights.entities.add(prop)
     highlighted = centre(draw(gl, world, palette=palette))
     assert plain == pytest.approx([1.0, 0.0, 0.0], abs=0.02)
     assert highlighted == pytest.approx(shown(palette.hover.color), abs=0.02)
@@ -938,10 +945,17 @@ def test_a_socket_that_would_take_the_held_object_shows_its_zone(gl: Context) ->
     """Held over a rack's hook, an object it accepts: the hook's zone shows, translucent, in
     the hover color (the sky behind it shows through); not while nothing is over it."""
     world = World()
+    world.insert_resource(Highlights())
+    world.insert_resource(Ghosts())
+    world.insert_resource(HeldSensors())
+    add_late_sets(world)
+    world.add_systems(show_hands)
     rack = world.spawn(Transform(spatial.vec3(0.0, 0.0, -2.0)), Socket(zone=Sphere(0.5)))
     palette = Palette(hover=glow(Palette().hover))
+    world.run_phase(Phase.LATE)
     empty = centre(draw(gl, world, palette=palette))
     world.get(rack, Socket).hovering = world.spawn()
+    world.run_phase(Phase.LATE)
     shown_zone = centre(draw(gl, world, palette=palette))
     assert empty == pytest.approx(BACKGROUND, abs=0.02)
     hover = shown(palette.hover.color)

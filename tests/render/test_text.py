@@ -11,13 +11,15 @@ import pytest
 from playspace import spatial
 from playspace.components import Scenery, Transform
 from playspace.components.physics import Box, Collider, Colliders
-from playspace.components.rig import AimProblem, Rig, TeleportAim
+from playspace.components.rig import AimProblem, TeleportAim
 from playspace.components.text import Label, ScreenText
-from playspace.ecs import World
+from playspace.ecs import Phase, World
 from playspace.render import Offscreen, Renderer, View, fov_projection, perspective
 from playspace.render.quality import LOW
-from playspace.render.text import FONT_PIXELS, REASON_COLOR, REASONS, TextPass, rasterise
+from playspace.render.text import FONT_PIXELS, MARKER_LABEL_COLOR, TextPass, rasterise
 from playspace.spatial import Pose
+from playspace.systems.player.looks import REASONS
+from tests.rig_helpers import shown_player
 
 if TYPE_CHECKING:
     from moderngl import Context
@@ -157,13 +159,14 @@ def test_rasterised_text_has_ink_and_grows_with_lines() -> None:
 
 
 def aimed_world(problem: AimProblem | None) -> World:
+    """A player aiming a teleport at a target 2 m ahead, refused for `problem`, as LATE shows
+    it this frame."""
     world = World()
-    origin = world.spawn(Transform(), TeleportAim())
-    head, left, right, body = (world.spawn(Transform()) for _ in range(4))
-    world.insert_resource(Rig(origin, head, left, right, body))
-    aim = world.get(origin, TeleportAim)
+    rig = shown_player(world)
+    aim = world.get(rig.origin, TeleportAim)
     aim.aiming, aim.target, aim.problem = True, spatial.vec3(0.0, 0.0, -2.0), problem
     aim.arc = [spatial.vec3(0.0, 1.0 - 0.1 * i, -1.0 - 0.1 * i) for i in range(11)]
+    world.run_phase(Phase.LATE)
     return world
 
 
@@ -174,7 +177,7 @@ def test_a_refused_teleport_says_why_above_its_marker(gl: Context) -> None:
     # the marker 1.4 m ahead, at row 64 + tan(25 - atan(0.8 / 1.4)) * 96 = 71 of 128; the
     # words 0.15 m to 0.3 m above it, up to 20 rows higher
     above = (slice(40, 71), slice(SIZE[0] // 2 - 50, SIZE[0] // 2 + 50))
-    assert min(REASON_COLOR[:3]) > 0.65  # light ink: brighter than the floor and the haze
+    assert min(MARKER_LABEL_COLOR[:3]) > 0.65  # light ink: brighter than the floor and the haze
     (refused,) = draw(gl, aimed_world(AimProblem.SLOPE), view)
     (valid,) = draw(gl, aimed_world(None), view)
     assert (refused[above].min(axis=2) > 0.6).sum() > 10

@@ -18,17 +18,19 @@ from playspace.app import build_world
 from playspace.components import Transform
 from playspace.components.drawn import DrawnPoses
 from playspace.components.input import InputFrame, InputSource, InputState
-from playspace.components.interaction import Hand
+from playspace.components.interaction import Holding
 from playspace.components.physics import PreviousTransform
-from playspace.components.rig import Rig
+from playspace.components.scene import PlayerStart
 from playspace.ecs import World
 from playspace.formats.scene import load_scene
 from playspace.loops.vr_loop import VrLoop
 from playspace.render.capture import eye_view
 from playspace.spatial import Pose
-from playspace.systems.input import LiveSource, device_pose, hand_input
+from playspace.systems.input import LiveSource, ScriptedSource, device_pose, hand_input
 from playspace.systems.input.simulator import Simulator
+from playspace.systems.player import spawn_player
 from playspace.xr.views import EyeTarget, Fov
+from tests.rig_helpers import rig_of
 from tests.xr_fake import FakeRuntime
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,7 +69,7 @@ def taking_the_pan(t: float) -> InputFrame:
 
 
 def world_pose(world: World, tracked: Pose) -> Pose:
-    origin = world.get(world.resource(Rig).origin, Transform)
+    origin = world.get(rig_of(world).origin, Transform)
     return spatial.compose(origin.pose(), tracked)
 
 
@@ -89,7 +91,7 @@ def test_hands_are_drawn_at_the_display_time_not_where_the_last_step_left_them(
     def eyes(world: World) -> Callable[[Pose, Fov, EyeTarget], None]:
         def render_eye(pose: Pose, fov: Fov, target: EyeTarget) -> None:
             fresh = loop.mapped.frame.right.pose
-            rig = world.resource(Rig)
+            rig = rig_of(world)
             drawn = world.resource(DrawnPoses).pose(rig.right_hand)
             if fresh is None or drawn is None or target.color_texture != 10:
                 return
@@ -111,6 +113,30 @@ def test_hands_are_drawn_at_the_display_time_not_where_the_last_step_left_them(
         assert max(step_gaps) > 0.5 * speed / 90 and min(step_gaps) < 1e-6
 
 
+def test_every_players_head_and_hands_are_drawn_at_the_display_time() -> None:
+    """A second player (a client on a host) is placed as the first is: each frame, at 72 Hz
+    over 90 Hz steps, their head and hands are drawn where their own input puts them for
+    that frame's time, through their own origin, not where the last step left them."""
+    world = build_world(load_scene(KITCHEN), ScriptedSource(swinging(1.0)), 90.0)[0]
+    start = PlayerStart(position=spatial.vec3(2.0, 0.0, 0.0))
+    other = spawn_player(world, ScriptedSource(swinging(5.0)), start)
+    drawn = world.resource(DrawnPoses)
+    gaps, step_gaps = [], []
+    for _ in range(72):
+        world.advance(1 / 72)
+        latest = world.get(other.origin, InputState).latest
+        origin = world.get(other.origin, Transform).pose()
+        for entity, tracked in ((other.head, latest.head), (other.right_hand, latest.right.pose)):
+            assert tracked is not None
+            at = spatial.compose(origin, tracked.pose).position
+            placed = drawn.pose(entity)
+            assert placed is not None, "the second player's head and hands are drawn"
+            gaps.append(spatial.length(placed.position - at))
+            step_gaps.append(spatial.length(world.get(entity, Transform).position - at))
+    assert max(gaps) < 1e-6
+    assert max(step_gaps) > 0.5 * 5.0 / 90  # where the last step left the hand: behind
+
+
 def test_what_a_hand_holds_is_drawn_with_the_hand() -> None:
     runtime = FakeRuntime(hz=72.0, player=taking_the_pan)
     offsets: list[float] = []
@@ -124,11 +150,11 @@ def test_what_a_hand_holds_is_drawn_with_the_hand() -> None:
     def watch() -> None:
         world = loop.world
         assert world is not None
-        hand = world.get(world.resource(Rig).right_hand, Hand)
+        hand = world.get(rig_of(world).right_hand, Holding)
         drawn = world.resource(DrawnPoses)
-        if hand.holding is None or hand.offset is None:
+        if hand.object is None or hand.offset is None:
             return
-        grip, held = drawn.pose(world.resource(Rig).right_hand), drawn.pose(hand.holding)
+        grip, held = drawn.pose(rig_of(world).right_hand), drawn.pose(hand.object)
         assert grip is not None and held is not None
         expected = spatial.compose(grip, hand.offset)
         offsets.append(spatial.length(held.position - expected.position))
@@ -177,12 +203,12 @@ def test_the_previews_camera_and_hands_are_drawn_at_one_instant() -> None:
             simulator.mouse_moved(7.0, 0.0)
             simulator.update(dt)
             world.advance(dt)
-            latest = world.resource(InputState).latest
+            latest = world.get(rig_of(world).origin, InputState).latest
             assert latest.head is not None and latest.right.pose is not None
             camera = eye_view(world, 16 / 9).pose
             head = world_pose(world, latest.head.pose)
             assert spatial.length(camera.position - head.position) < 1e-9
-            rig = world.resource(Rig)
+            rig = rig_of(world)
             hand = world.resource(DrawnPoses).pose(rig.right_hand)
             assert hand is not None
             fresh = world_pose(world, latest.right.pose.pose)
@@ -205,12 +231,12 @@ def test_only_what_physics_changed_is_gathered_again_and_the_picture_is_the_same
     world, _ = build_world(scene, replay_source(module.trace), plugins=[module.build])
     rng = np.random.default_rng(5)
     drawn, layout = world.resource(DrawnPoses), world.resource(DrawnLayout)
-    rig = world.resource(Rig)
+    rig = rig_of(world)
     tracked = {rig.head, rig.left_hand, rig.right_hand}
-    held = {h.holding for _, h in world.each(Hand)}
+    held = {h.object for _, h in world.each(Holding)}
     for _ in range(400):
         world.advance(float(rng.choice([1 / 120, 1 / 90, 1 / 72, 1 / 45, 0.03])))
-        held = {h.holding for _, h in world.each(Hand)}
+        held = {h.object for _, h in world.each(Holding)}
         alpha = world.fixed_time.alpha
         now = spatial.vec3_rows([t.position for t in layout.current])
         was = spatial.vec3_rows([p.position for p in layout.previous])

@@ -33,7 +33,6 @@ import pytest
 
 from playspace import spatial
 from playspace.components import Transform
-from playspace.components.rig import Rig
 from playspace.loops.replay import run_headless
 from playspace.net import Client, Host, Network
 from playspace.net.session import paced
@@ -52,6 +51,7 @@ from tests.realxr import (
     service,
     vr_env,
 )
+from tests.rig_helpers import rig_of
 
 pytestmark = needs_runtime
 
@@ -480,7 +480,7 @@ def test_a_player_joins_a_match_from_the_headset_and_walks_the_host_s_rig(
 
     def step() -> None:
         host.step()
-        feet.append(host.world.get(host.world.resource(Rig).body, Transform).position.z)
+        feet.append(host.world.get(rig_of(host.world).body, Transform).position.z)
 
     hosting = threading.Thread(target=lambda: paced(step, 90.0, None, lambda: stop))
     hosting.start()

@@ -9,7 +9,7 @@ the accepted grabbables let go inside its zone. Add :class:`ThrowPlugin` after i
 and what is let go flies from the controller's centre of mass. A grabbable on a ``Joint`` is
 moved through its joint instead (``hold.py``); :class:`InteractablesPlugin`
 (``interactables.py``) adds levers, buttons and dials, pressed by a tracked hand's index tip
-(a poke) or a controller's grip point. A hand that collides (``Hand.collide``,
+(a poke) or a controller's grip point. A hand that collides (``PhysicsHand.collide``,
 ``GrabSettings.hand_collision``) stops at the environment while the tracked hand goes on
 (``hand_collision.py``).
 
@@ -27,7 +27,15 @@ import importlib
 from typing import TYPE_CHECKING
 
 from playspace.components import TrackedDevice
-from playspace.components.interaction import GrabSettings, Hand
+from playspace.components.drawn import Ghosts, Highlights
+from playspace.components.interaction import (
+    GrabSettings,
+    Grip,
+    Hand,
+    Holding,
+    Hover,
+    PhysicsHand,
+)
 from playspace.components.physics import BodyKind, Collider, Colliders, RigidBody, Sphere
 from playspace.components.rig import Rig
 from playspace.ecs import PluginError, World
@@ -52,11 +60,12 @@ from playspace.systems.interaction.events import (
 from playspace.systems.interaction.hand_collision import collide_hands
 from playspace.systems.interaction.hold import grab, hold
 from playspace.systems.interaction.layers import HeldSensors, held_layers
+from playspace.systems.interaction.looks import show_hands
 from playspace.systems.interaction.pullable import Pullable
 from playspace.systems.interaction.sockets import sockets
 from playspace.systems.interaction.throw import ThrowHistory, ThrowPlugin
-from playspace.systems.player.players import set_up_players
-from playspace.systems.sets import add_fixed_sets
+from playspace.systems.player.players import PlayerSetups, set_up_players
+from playspace.systems.sets import add_fixed_sets, add_late_sets
 
 if TYPE_CHECKING:
     from playspace.systems.interaction.interactables import (
@@ -99,25 +108,38 @@ class GrabPlugin:
         self.settings = settings or GrabSettings()
 
     def build(self, world: World) -> None:
-        if world.try_resource(Rig) is None:
+        if world.try_resource(PlayerSetups) is None:
             raise PluginError("GrabPlugin needs the RigPlugin (for the hands): add it first")
         world.insert_resource(self.settings)
         world.insert_resource(HeldSensors())
         world.insert_resource(Pullable())
+        world.insert_resource(Highlights())
+        world.insert_resource(Ghosts())
         for kind in (*GRAB_EVENTS, *HOVER_EVENTS, *SOCKET_EVENTS):
             world.add_event(kind)
         set_up_players(world, self._hands)
         add_fixed_sets(world)
-        world.add_systems(forget_despawned, collide_hands, grab, hold, held_layers, sockets)
+        add_late_sets(world)
+        world.add_systems(
+            forget_despawned, collide_hands, grab, hold, held_layers, sockets, show_hands
+        )
 
     def _hands(self, world: World, rig: Rig) -> None:
         """Make a player's two tracked hands hands that grab: each a kinematic sensor sphere
-        of the reach on the ``hands`` layer."""
+        of the reach on the ``hands`` layer, with its grip, hold, hover and physics hand."""
         for entity in (rig.left_hand, rig.right_hand):
             side = world.get(entity, TrackedDevice).role
             sensor = Collider(Sphere(self.settings.reach), layer="hands", sensor=True)
-            hand = Hand(side, player=rig.player)
-            world.add(entity, hand, RigidBody(kind=BodyKind.KINEMATIC), Colliders(sensor))
+            world.add(
+                entity,
+                Hand(side, player=rig.player),
+                Grip(),
+                Holding(),
+                Hover(),
+                PhysicsHand(),
+                RigidBody(kind=BodyKind.KINEMATIC),
+                Colliders(sensor),
+            )
 
 
 __all__ = [

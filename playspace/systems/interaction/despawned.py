@@ -13,13 +13,13 @@ them; the systems after it skip an entity despawned later in the same step.
 from __future__ import annotations
 
 from playspace.components import Transform
-from playspace.components.interaction import Grabbable, Hand
+from playspace.components.interaction import Grabbable, Holding, Hover
 from playspace.components.joints import Joint
 from playspace.components.physics import Colliders, RigidBody
 from playspace.components.sockets import Socket
 from playspace.ecs import Despawned, Phase, World, system
 from playspace.systems.interaction.events import HoverExited, LetGo
-from playspace.systems.interaction.hold import open_hand
+from playspace.systems.interaction.hold import empty, open_hand
 from playspace.systems.interaction.layers import HeldSensors
 from playspace.systems.interaction.sockets import give_back
 from playspace.systems.physics import Physics
@@ -31,16 +31,16 @@ def forget(world: World, entity: int, components: dict[type, object]) -> None:
     hand holding it holds nothing (a hand hovering it says it stopped), a socket holding it is
     empty, what a socket held is given back as it was, what a hand held is let go where it is
     (a player who left), and its sensor twins and what they overlapped are forgotten."""
-    gone_hand = components.get(Hand)
-    if isinstance(gone_hand, Hand) and gone_hand.holding is not None:
+    gone_hand = components.get(Holding)
+    if isinstance(gone_hand, Holding) and gone_hand.object is not None:
         open_hand(world, entity, gone_hand, tracked=False)
-    for hand_entity, hand in world.each(Hand):
-        if hand.holding == entity:
-            hand.holding, hand.offset, hand.second = None, None, False
-            hand.easing_to, hand.ease_left = None, 0.0
-        if hand.hovering == entity:
-            hand.hovering = None
-            world.send(HoverExited(hand_entity, entity))
+    for _, holding in world.each(Holding):
+        if holding.object == entity:
+            empty(holding)
+    for hand, hover in world.each(Hover):
+        if hover.object == entity:
+            hover.object = None
+            world.send(HoverExited(hand, entity))
     for _, socket in world.each(Socket):
         if socket.holding == entity:
             socket.holding, socket.before = None, None
@@ -66,7 +66,8 @@ def forget(world: World, entity: int, components: dict[type, object]) -> None:
     in_set=FixedSet.DESPAWNED,
     reads=(Despawned, Transform, Joint),
     writes=(
-        Hand,
+        Holding,
+        Hover,
         Socket,
         Grabbable,
         RigidBody,

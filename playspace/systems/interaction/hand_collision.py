@@ -1,6 +1,6 @@
 """Physics hands: a hand that stops at the table while the tracked hand goes on (opt-in:
-``Hand.collide``, ``GrabSettings.hand_collision``), as XR Tools' collision hands and Hurricane
-VR's physics hands.
+``PhysicsHand.collide``, ``GrabSettings.hand_collision``), as XR Tools' collision hands and
+Hurricane VR's physics hands.
 
 Each fixed step, after the rig put the hands at their tracked poses and before the grab system
 reads them, a colliding hand moves from where it was toward where it is tracked the way a
@@ -8,10 +8,10 @@ character controller moves: its shape (``GrabSettings.hand_shape``; a bare hand'
 quarter turn about Z, see ``BARE_HAND_TURN``) is swept toward the tracked pose against the
 environment, stops a skin's width short of what it meets and slides along it
 for what is left of the motion. Where it ends is the hand's ``Transform`` (what grabs, what held
-objects follow, what its kinematic body moves to) and ``Hand.physical``; the tracked pose is
-kept in ``Hand.tracked``, and ``Hand.blocked`` says the two are apart, so the renderer draws the
-tracked hand as a ghost. The hand turns with the controller unless turning would put it into
-the environment.
+objects follow, what its kinematic body moves to) and ``PhysicsHand.physical``; where the
+controller is is kept in ``PhysicsHand.controller``, and ``PhysicsHand.blocked`` says the two
+are apart, so the controller's hand is drawn as a ghost. The hand turns with the controller
+unless turning would put it into the environment.
 
 Why a kinematic sweep and not a dynamic body driven by velocity: the hand only needs to stop at
 what does not move, and a sweep does that exactly, in the step it happens, with nothing to tune
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from playspace import spatial
 from playspace.components import TrackedDevice, Transform
-from playspace.components.interaction import GrabSettings, Hand
+from playspace.components.interaction import GrabSettings, PhysicsHand
 from playspace.components.physics import Shape
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose, Quat, Vec3
@@ -53,15 +53,15 @@ BARE_HAND_TURN = spatial.from_axis_angle(spatial.vec3(0.0, 0.0, 1.0), math.pi / 
     in_set=FixedSet.GRAB,
     before=(grab,),
     reads=(GrabSettings, TrackedDevice, Physics),
-    writes=(Hand, Transform),
+    writes=(PhysicsHand, Transform),
 )
 def collide_hands(world: World) -> None:
     """Move each physics hand toward its tracked pose, stopping at the environment."""
     settings = world.resource(GrabSettings)
-    for _, (hand, device, transform) in world.query(Hand, TrackedDevice, Transform):
+    for _, (hand, device, transform) in world.query(PhysicsHand, TrackedDevice, Transform):
         collide = settings.hand_collision if hand.collide is None else hand.collide
         if not collide or not device.tracked:
-            hand.physical, hand.tracked, hand.blocked = None, None, False
+            hand.physical, hand.controller, hand.blocked = None, None, False
             continue
         tracked = transform.pose()
         turn = BARE_HAND_TURN if device.bare else spatial.identity()
@@ -69,7 +69,7 @@ def collide_hands(world: World) -> None:
         start = hand.physical or tracked
         physical = _move(world.resource(Physics), shape, settings.hand_snap, start, tracked)
         transform.position, transform.rotation = physical.position, physical.rotation
-        hand.physical, hand.tracked = physical, tracked
+        hand.physical, hand.controller = physical, tracked
         apart = spatial.length(physical.position - tracked.position)
         hand.blocked = apart > BLOCKED_APART
 

@@ -1,4 +1,6 @@
-"""Haptic feedback for what happens: grab, release and hit buzz the hands they are about.
+"""Haptic feedback for what happens: grab, release and hit buzz the hands they are about, in
+the hands of the player this process shows (``LocalPlayer``: the headset's controllers buzz;
+another player's grab on a host is not felt here).
 
 :class:`HapticsPlugin` gives grab, release and hit their short default pulses
 (:data:`DEFAULT_PULSES`, by event ``kind``), so every game gets that feedback without set-up;
@@ -15,7 +17,8 @@ from typing import TypeAlias
 
 from playspace.components import DeviceRole
 from playspace.components.haptics import HapticPulse, HapticQueue
-from playspace.components.interaction import Hand
+from playspace.components.interaction import Hand, Holding
+from playspace.components.rig import LocalPlayer, Rig
 from playspace.ecs import Phase, World
 
 PulseShape: TypeAlias = tuple[
@@ -39,16 +42,20 @@ def pulse_for(
     return None if shape is None else HapticPulse(hand, *shape)
 
 
-def _hands_of(world: World, event: object) -> list[DeviceRole]:
-    """The hands an event is about: its `hand` entity's side, or the hands holding its
-    `object`."""
+def _hands_of(world: World, event: object, local: set[int]) -> list[DeviceRole]:
+    """The hands of the players numbered `local` an event is about: its `hand` entity's
+    side, or the sides of the hands holding its `object`."""
     hand = getattr(event, "hand", None)
     if isinstance(hand, int):
         component = world.try_get(hand, Hand)
-        return [] if component is None else [component.side]
+        return [] if component is None or component.player not in local else [component.side]
     held = getattr(event, "object", None)
     if isinstance(held, int):
-        return [h.side for _, h in world.each(Hand) if h.holding == held]
+        return [
+            h.side
+            for _, (h, holding) in world.query(Hand, Holding)
+            if holding.object == held and h.player in local
+        ]
     return []
 
 
@@ -71,7 +78,7 @@ class HapticsPlugin:
         world.add_system(
             self,
             phase=Phase.LATE,
-            reads=(*self.events, Hand),
+            reads=(*self.events, Hand, Holding, Rig, LocalPlayer),
             writes=(HapticQueue,),
             name="haptic_feedback",
         )
@@ -79,10 +86,11 @@ class HapticsPlugin:
     def run(self, world: World) -> None:
         """Turn this frame's events into pulses (LATE: after every fixed step that sent one)."""
         queue = world.resource(HapticQueue)
+        local = {rig.player for _, (rig, _) in world.query(Rig, LocalPlayer)}
         for kind in self.events:
             name = str(getattr(kind, "kind", ""))
             for event in world.read_events(kind, reader=self):
-                for hand in _hands_of(world, event):
+                for hand in _hands_of(world, event, local):
                     pulse = pulse_for(name, hand, self.pulses)
                     if pulse is not None:
                         queue.send(pulse)

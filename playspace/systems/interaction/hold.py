@@ -11,7 +11,7 @@ the hand's grip (XRI's attach transform and ease-in). A hand or an object that o
 distance grab, with nothing within reach, aims: the grabbable nearest the grip pose's -Z within
 a cone, a few metres off and with no environment between, is hovered, and gripped it is taken
 the same way, its offset moving it into the palm over ``GrabSettings.pull_time``. With grip
-toggle (``GrabSettings.grip_toggle``, ``Hand.grip_toggle``) one squeeze takes and the next
+toggle (``GrabSettings.grip_toggle``, ``Grip.toggle``) one squeeze takes and the next
 lets go. A held object becomes a kinematic body that follows the hand every fixed step,
 after locomotion moved the origin, so it neither lags nor jitters while the player moves; what
 it strikes gets a real velocity from Rapier's next-kinematic-position. Letting go restores the
@@ -35,10 +35,20 @@ second where it is. Only the last hand to let go sends a ``LetGo``.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from playspace import spatial
 from playspace.components import DeviceRole, TrackedDevice, Transform
-from playspace.components.interaction import Grabbable, GrabSettings, Hand, HeldBefore
+from playspace.components.interaction import (
+    DistanceGrab,
+    Grabbable,
+    GrabSettings,
+    Grip,
+    Hand,
+    HeldBefore,
+    Holding,
+    Hover,
+)
 from playspace.components.joints import Joint, JointKind
 from playspace.components.physics import (
     BodyCommands,
@@ -71,9 +81,11 @@ LEVER_ARM = 0.1
 @system(
     Phase.FIXED,
     in_set=FixedSet.GRAB,
-    reads=(GrabSettings, TrackedDevice, HandControls),
+    reads=(GrabSettings, TrackedDevice, HandControls, Hand, DistanceGrab),
     writes=(
-        Hand,
+        Grip,
+        Holding,
+        Hover,
         Grabbable,
         Pullable,
         Colliders,
@@ -96,39 +108,45 @@ def grab(world: World) -> None:
     settings = world.resource(GrabSettings)
     pullable: list[int] | None = None  # free objects that opt in to distance grabs, if asked
     taken: set[int] = set()  # what hands took this step
-    for entity, (hand, device, controls) in world.query(Hand, TrackedDevice, HandControls):
-        grip = controls.grip
-        free = device.tracked and hand.holding is None
+    for entity, (grip, holding, hover, device) in world.query(Grip, Holding, Hover, TrackedDevice):
+        squeeze = world.get(entity, HandControls).grip
+        free = device.tracked and holding.object is None
         candidate, far = None, False
         if free:
-            if pullable is None and not hand.distance_grab and settings.distance_range > 0:
+            everything = world.has(entity, DistanceGrab)
+            if pullable is None and not everything and settings.distance_range > 0:
                 pullable = free_pullable(world)
-            candidate, far = _candidate(world, entity, hand, settings, pullable or [])
-        _hover(world, entity, hand, candidate)
-        toggle = settings.grip_toggle if hand.grip_toggle is None else hand.grip_toggle
-        if not hand.gripping and grip > settings.grip_on:
-            hand.gripping = True
-            if toggle and hand.holding is not None:
-                open_hand(world, entity, hand, device.tracked)
-            elif hand.hovering is not None and not _snatch(world, entity, hand.hovering, taken):
-                taken.add(hand.hovering)
-                _take(world, entity, hand, hand.hovering, far)
-                _hover(world, entity, hand, None)
-        elif hand.gripping and grip < settings.grip_off:
-            hand.gripping = False
-            if not toggle and hand.holding is not None:
-                open_hand(world, entity, hand, device.tracked)
+            candidate, far = _candidate(world, entity, everything, settings, pullable or [])
+        _hover(world, entity, hover, candidate)
+        toggle = settings.grip_toggle if grip.toggle is None else grip.toggle
+        if not grip.gripping and squeeze > settings.grip_on:
+            grip.gripping = True
+            if toggle and holding.object is not None:
+                open_hand(world, entity, holding, device.tracked)
+            elif hover.object is not None and not _snatch(world, entity, hover.object, taken):
+                taken.add(hover.object)
+                _take(world, entity, holding, hover.object, far)
+                _hover(world, entity, hover, None)
+        elif grip.gripping and squeeze < settings.grip_off:
+            grip.gripping = False
+            if not toggle and holding.object is not None:
+                open_hand(world, entity, holding, device.tracked)
 
 
-def open_hand(world: World, entity: int, hand: Hand, tracked: bool) -> None:
+def empty(holding: Holding) -> None:
+    """Make `holding` hold nothing."""
+    holding.object, holding.offset, holding.second = None, None, False
+    holding.easing_to, holding.ease_left = None, 0.0
+
+
+def open_hand(world: World, entity: int, holding: Holding, tracked: bool) -> None:
     """The hand `entity` lets go of what it holds: a second hand leaves the object to the
     first, a first hand hands it to a second one, and a lone hand gives it back (thrown when
     the hand is `tracked`; where it is, at rest, when not)."""
-    held, offset = hand.holding, hand.offset
+    held, offset, second = holding.object, holding.offset, holding.second
     assert held is not None
-    hand.holding, hand.offset, hand.easing_to, hand.ease_left = None, None, None, 0.0
-    if hand.second:
-        hand.second = False
+    empty(holding)
+    if second:
         _one_handed(world, held)
         return
     other = _second_hand(world, held)
@@ -140,7 +158,7 @@ def open_hand(world: World, entity: int, hand: Hand, tracked: bool) -> None:
 
 def _second_hand(world: World, held: int) -> int | None:
     """The hand entity holding `held` by its second grab point, if one does."""
-    return next((e for e, h in world.each(Hand) if h.holding == held and h.second), None)
+    return next((e for e, h in world.each(Holding) if h.object == held and h.second), None)
 
 
 def _one_handed(world: World, held: int) -> None:
@@ -149,7 +167,7 @@ def _one_handed(world: World, held: int) -> None:
     grabbable = world.try_get(held, Grabbable)
     if grabbable is None or grabbable.held_by is None:
         return
-    first = world.get(grabbable.held_by, Hand)
+    first = world.get(grabbable.held_by, Holding)
     if first.offset is None or grabbable.attach_ease <= 0.0:
         return
     rest = first.easing_to or first.offset
@@ -160,8 +178,8 @@ def _one_handed(world: World, held: int) -> None:
 def _hand_over(world: World, entity: int, held: int) -> None:
     """The first hand let go of `held` while the hand `entity` held its second grab point:
     `entity` holds it now, where it holds it, and the object does not move."""
-    hand, grabbable = world.get(entity, Hand), world.get(held, Grabbable)
-    hand.second, hand.offset = False, _offset_now(world, entity, held)
+    holding, grabbable = world.get(entity, Holding), world.get(held, Grabbable)
+    holding.second, holding.offset = False, _offset_now(world, entity, held)
     grabbable.held_by = entity
 
 
@@ -171,26 +189,26 @@ def _offset_now(world: World, hand: int, held: int) -> Pose:
     return spatial.compose(spatial.invert(own), world.get(held, Transform).pose())
 
 
-def _hover(world: World, entity: int, hand: Hand, candidate: int | None) -> None:
+def _hover(world: World, entity: int, hover: Hover, candidate: int | None) -> None:
     """Make `candidate` what the hand `entity` hovers, with an exit for the one it leaves
     before an enter for the new one, so a game's highlight never shows two at once."""
-    if candidate == hand.hovering:
+    if candidate == hover.object:
         return
-    if hand.hovering is not None:
-        world.send(HoverExited(entity, hand.hovering))
-    hand.hovering = candidate
+    if hover.object is not None:
+        world.send(HoverExited(entity, hover.object))
+    hover.object = candidate
     if candidate is not None:
         world.send(HoverEntered(entity, candidate))
 
 
 def _candidate(
-    world: World, entity: int, hand: Hand, settings: GrabSettings, pullable: list[int]
+    world: World, entity: int, everything: bool, settings: GrabSettings, pullable: list[int]
 ) -> tuple[int | None, bool]:
     """What the hand `entity` would take if it gripped now, and whether from a distance: the
-    grabbable within reach whose centre of mass is nearest, else (for a hand or an object
-    that allows it) the one nearest its aim; never one with the environment between (no
-    grabbing through walls). `pullable` are the free objects that opt in to distance grabs,
-    for a hand that does not itself."""
+    grabbable within reach whose centre of mass is nearest, else (for a hand that pulls
+    `everything`, or an object that allows it) the one nearest its aim; never one with the
+    environment between (no grabbing through walls). `pullable` are the free objects that opt
+    in to distance grabs, for a hand that does not itself."""
     physics = world.resource(Physics)
     here = world.get(entity, Transform).position
     reach = physics.overlap(Sphere(settings.reach), here, spatial.identity(), GRABBABLE_LAYERS)
@@ -201,9 +219,9 @@ def _candidate(
     for candidate in candidates:
         if _in_sight(physics, here, physics.center_of_mass(candidate)):
             return candidate, False
-    if settings.distance_range <= 0.0 or not (hand.distance_grab or pullable):
+    if settings.distance_range <= 0.0 or not (everything or pullable):
         return None, False
-    return _aimed_at(world, entity, hand, settings, pullable), True
+    return _aimed_at(world, entity, everything, settings, pullable), True
 
 
 def _in_sight(physics: Physics, here: spatial.Vec3, there: spatial.Vec3) -> bool:
@@ -216,7 +234,7 @@ def _in_sight(physics: Physics, here: spatial.Vec3, there: spatial.Vec3) -> bool
 
 
 def _aimed_at(
-    world: World, entity: int, hand: Hand, settings: GrabSettings, pullable: list[int]
+    world: World, entity: int, everything: bool, settings: GrabSettings, pullable: list[int]
 ) -> int | None:
     """The free grabbable a distance grab would pull: within the cone about the hand's aim
     (the grip pose's -Z), the nearest the aim, then the nearest; one that neither the hand
@@ -225,7 +243,7 @@ def _aimed_at(
     grip = world.get(entity, Transform).pose()
     aim = spatial.rotate(grip.rotation, spatial.vec3(0.0, 0.0, -1.0))
     here, cosine = grip.position, math.cos(settings.distance_angle)
-    if hand.distance_grab:  # everything within range: the physics query finds it
+    if everything:  # everything within range: the physics query finds it
         found = physics.overlap(
             Sphere(settings.distance_range), here, spatial.identity(), GRABBABLE_LAYERS
         )
@@ -237,7 +255,7 @@ def _aimed_at(
         grabbable = world.try_get(candidate, Grabbable)
         if grabbable is None or grabbable.held_by is not None or world.has(candidate, Joint):
             continue
-        if not (hand.distance_grab or grabbable.distance_grab):
+        if not (everything or grabbable.distance_grab):
             continue
         between = physics.center_of_mass(candidate) - here
         distance = spatial.length(between)
@@ -259,43 +277,41 @@ def _snatch(world: World, entity: int, held: int, taken: set[int]) -> bool:
     holder = grabbable.held_by
     if held not in taken or holder is None or holder == entity:
         return False
-    return grabbable.second_grip is None or world.get(holder, Hand).second
+    return grabbable.second_grip is None or world.get(holder, Holding).second
 
 
-def _take(world: World, entity: int, hand: Hand, held: int, far: bool) -> None:
+def _take(world: World, entity: int, holding: Holding, held: int, far: bool) -> None:
     """The hand `entity` takes `held`: from where it lies (pulled into the palm when `far`),
     from the other hand, or by its second grab point when the other hand holds it."""
     grabbable = world.get(held, Grabbable)
     holder = grabbable.held_by
     if holder is not None and holder != entity:
-        other = world.get(holder, Hand)
+        other = world.get(holder, Holding)
         if grabbable.second_grip is not None and not other.second:
-            hand.holding, hand.second = held, True  # both hands now: aimed first to second
+            holding.object, holding.second = held, True  # both hands now: aimed first to second
             world.send(Grabbed(entity, held))
             return
-        other.holding, other.offset, other.second = None, None, False  # taken from the other hand
-        other.easing_to, other.ease_left = None, 0.0
+        empty(other)  # taken from the other hand
     else:
         _start_holding(world, held)
-    hand.holding = held
-    hand.offset = _offset_now(world, entity, held)
-    hand.easing_to, hand.ease_left = None, 0.0
+    holding.object = held
+    holding.offset = _offset_now(world, entity, held)
+    holding.easing_to, holding.ease_left = None, 0.0
     if not world.has(held, Joint):  # a jointed object is held where it was grabbed
-        attach = (
-            grabbable.attach_left if hand.side is DeviceRole.LEFT_HAND else grabbable.attach_right
-        )
+        left = world.get(entity, Hand).side is DeviceRole.LEFT_HAND
+        attach = grabbable.attach_left if left else grabbable.attach_right
         settings = world.resource(GrabSettings)
         if attach is not None:
-            hand.easing_to, hand.ease_left = spatial.invert(attach), grabbable.attach_ease
+            holding.easing_to, holding.ease_left = spatial.invert(attach), grabbable.attach_ease
         elif far:
-            hand.easing_to, hand.ease_left = _palm(world, held, hand.offset), 0.0
+            holding.easing_to, holding.ease_left = _palm(world, held, holding.offset), 0.0
         if far:
-            hand.ease_left = max(hand.ease_left, settings.pull_time)
-        if hand.easing_to is not None and hand.ease_left <= 0.0:
-            hand.offset, hand.easing_to = hand.easing_to, None
+            holding.ease_left = max(holding.ease_left, settings.pull_time)
+        if holding.easing_to is not None and holding.ease_left <= 0.0:
+            holding.offset, holding.easing_to = holding.easing_to, None
             # into the hand at once, as a teleport: driven there in one step, a kinematic
             # body would sweep what lies in its way aside at tens of metres a second
-            at = spatial.compose(world.get(entity, Transform).pose(), hand.offset)
+            at = spatial.compose(world.get(entity, Transform).pose(), holding.offset)
             teleport_body(world, held, at.position, at.rotation)
     grabbable.held_by = entity
     world.send(Grabbed(entity, held))
@@ -318,7 +334,7 @@ def _start_holding(world: World, held: int) -> None:
         grabbable.before = HeldBefore(kind=body.kind, layers={}, reported={})
         grabbable.last_clear = Pose(spatial.Vec3(transform.position), transform.rotation)
         return
-    parts = world.get(held, Colliders).parts
+    parts = world.get_mut(held, Colliders).parts
     solids = [i for i, c in enumerate(parts) if not c.sensor]
     grabbable.before = HeldBefore(
         kind=body.kind,
@@ -327,8 +343,9 @@ def _start_holding(world: World, held: int) -> None:
     )
     grabbable.last_clear = Pose(spatial.Vec3(transform.position), transform.rotation)
     body.kind = BodyKind.KINEMATIC
+    world.set_changed(held, RigidBody)
     for i in solids:
-        parts[i].layer, parts[i].report_contacts = "held", True
+        parts[i] = replace(parts[i], layer="held", report_contacts=True)
 
 
 def _let_go(world: World, hand: int, tracked: bool, held: int, offset: Pose) -> None:
@@ -351,12 +368,10 @@ def _let_go(world: World, hand: int, tracked: bool, held: int, offset: Pose) -> 
         transform = world.get(held, Transform)
         start = transform.pose()
     grabbable.held_by, grabbable.before, grabbable.ghost = None, None, False
-    world.get(held, RigidBody).kind = before.kind
-    parts = world.get(held, Colliders).parts
-    for part, reported in before.reported.items():
-        parts[part].report_contacts = reported
-    for part in before.layers:
-        parts[part].layer = "dropped"  # until clear of the player's body
+    world.get_mut(held, RigidBody).kind = before.kind
+    parts = world.get_mut(held, Colliders).parts
+    for part in before.layers:  # on "dropped" until clear of the player's body
+        parts[part] = replace(parts[part], layer="dropped", report_contacts=before.reported[part])
     grabbable.dropped = dict(before.layers)
     teleport_body(world, held, start.position, start.rotation)
     still = spatial.vec3(0.0, 0.0, 0.0)
@@ -368,43 +383,44 @@ def _let_go(world: World, hand: int, tracked: bool, held: int, offset: Pose) -> 
     Phase.FIXED,
     in_set=FixedSet.GRAB,
     after=(grab,),
-    reads=(Grabbable, Hand, TrackedDevice, Joint),
-    writes=(Transform, Physics, BodyCommands),
+    reads=(Grabbable, TrackedDevice, Joint),
+    writes=(Holding, Transform, Physics, BodyCommands),
 )
 def hold(world: World) -> None:
     """Move each held object with its hand (aimed at the second hand when two hold it); set
     a jointed one moving toward it."""
     seconds = second_hands(
-        world, {e: world.get(e, Transform).position for e, _ in world.each(Hand)}
+        world, {e: world.get(e, Transform).position for e, _ in world.each(Holding)}
     )
     dt = world.fixed_time.dt
-    for _, (hand, device, transform) in world.query(Hand, TrackedDevice, Transform):
-        if hand.holding is None or hand.second or hand.offset is None or not device.tracked:
+    for _, (holding, device, transform) in world.query(Holding, TrackedDevice, Transform):
+        held = holding.object
+        if held is None or holding.second or holding.offset is None or not device.tracked:
             continue  # a hand that lost tracking leaves the object where it was
-        grabbable = world.try_get(hand.holding, Grabbable)
+        grabbable = world.try_get(held, Grabbable)
         if grabbable is None:
             continue  # despawned during this step: forgotten at the next
-        if hand.easing_to is not None:
-            _ease(hand, dt)
-        pose = held_pose(hand.offset, transform.pose(), grabbable, seconds.get(hand.holding))
-        joint = world.try_get(hand.holding, Joint)
+        if holding.easing_to is not None:
+            _ease(holding, dt)
+        pose = held_pose(holding.offset, transform.pose(), grabbable, seconds.get(held))
+        joint = world.try_get(held, Joint)
         if joint is not None:
-            grip = spatial.invert(hand.offset).position  # the hand in the object's frame
-            _drive(world, hand.holding, joint, pose, grip)
+            grip = spatial.invert(holding.offset).position  # the hand in the object's frame
+            _drive(world, held, joint, pose, grip)
             continue
-        obj = world.get(hand.holding, Transform)
+        obj = world.get(held, Transform)
         obj.position, obj.rotation = pose.position, pose.rotation
 
 
-def _ease(hand: Hand, dt: float) -> None:
+def _ease(holding: Holding, dt: float) -> None:
     """Move the hand's offset one step of `dt` toward `easing_to`, at an even pace that
     arrives when `ease_left` runs out."""
-    assert hand.offset is not None and hand.easing_to is not None
-    if hand.ease_left <= dt:
-        hand.offset, hand.easing_to, hand.ease_left = hand.easing_to, None, 0.0
+    assert holding.offset is not None and holding.easing_to is not None
+    if holding.ease_left <= dt:
+        holding.offset, holding.easing_to, holding.ease_left = holding.easing_to, None, 0.0
         return
-    hand.offset = spatial.lerp_pose(hand.offset, hand.easing_to, dt / hand.ease_left)
-    hand.ease_left -= dt
+    holding.offset = spatial.lerp_pose(holding.offset, holding.easing_to, dt / holding.ease_left)
+    holding.ease_left -= dt
 
 
 def _drive(world: World, entity: int, joint: Joint, target: Pose, grip: spatial.Vec3) -> None:
@@ -455,9 +471,9 @@ def second_hands(world: World, where: dict[int, spatial.Vec3]) -> dict[int, spat
     """Object -> where its second hand is, for objects held in both hands (`where` says where
     each hand entity is)."""
     return {
-        hand.holding: where[e]
-        for e, hand in world.each(Hand)
-        if hand.second and hand.holding is not None and e in where
+        holding.object: where[e]
+        for e, holding in world.each(Holding)
+        if holding.second and holding.object is not None and e in where
     }
 
 

@@ -99,10 +99,12 @@ def drive_interactables(world: World) -> None:
         if grabbable is not None and grabbable.held_by is not None:
             if joint.spring is not None:
                 joint.spring = None
+                world.set_changed(entity, Joint)
             continue
         spring = Spring(lever.detents[_nearest(lever, joint)], lever.stiffness, lever.damping)
         if joint.spring != spring:
             joint.spring = spring
+            world.set_changed(entity, Joint)
 
 
 def poke_points(world: World) -> list[Vec3]:

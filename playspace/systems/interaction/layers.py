@@ -18,7 +18,7 @@ player's feet never launches them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from playspace import spatial
 from playspace.components import Transform
@@ -83,9 +83,9 @@ def held_layers(world: World) -> None:
             continue  # despawned during this step: forgotten at the next
         inside = bool(held.inside.get(entity))
         if inside != grabbable.ghost:
-            parts = world.get(entity, Colliders).parts
+            parts = world.get_mut(entity, Colliders).parts
             for part in grabbable.before.layers:  # the solids
-                parts[part].layer = "ghost" if inside else "held"
+                parts[part] = replace(parts[part], layer="ghost" if inside else "held")
             grabbable.ghost = inside
         if not inside:
             transform = world.get(entity, Transform)
@@ -104,6 +104,7 @@ def _follow_holds(world: World, held: HeldSensors, physics: Physics) -> None:
             continue  # despawned since the grab
         if grabbed.object in held.sensors:
             continue  # taken from the other hand: it has its sensors
+        world.set_changed(grabbed.object, Colliders)
         held.dropped.discard(grabbed.object)
         solids = list(grabbable.before.layers)  # what the grab recorded of its solid parts
         held.sensors[grabbed.object] = set(
@@ -125,6 +126,7 @@ def _follow_holds(world: World, held: HeldSensors, physics: Physics) -> None:
         colliders = world.try_get(let_go.object, Colliders)
         if made and colliders is not None:
             del colliders.parts[min(made) :]
+            world.set_changed(let_go.object, Colliders)
         if colliders is not None:
             held.dropped.add(let_go.object)
 
@@ -178,10 +180,10 @@ def _restore_dropped(world: World, held: HeldSensors, physics: Physics) -> None:
     held.dropped = {e for e, _ in dropped}
     for entity, grabbable in dropped:
         if entity not in touching:
-            parts = world.get(entity, Colliders).parts
+            parts = world.get_mut(entity, Colliders).parts
             for part, layer in grabbable.dropped.items():
                 if parts[part].layer == "dropped":
-                    parts[part].layer = layer
+                    parts[part] = replace(parts[part], layer=layer)
             grabbable.dropped = {}
             held.dropped.discard(entity)
 

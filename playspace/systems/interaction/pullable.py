@@ -4,8 +4,8 @@ A hand that does not opt in to distance grabs looks only at these, and a level m
 thousands of grabbables of which a handful opt in. Scanning every Grabbable each step for the
 flag cost 0.07-0.3 ms at 5,000, the grab system's largest cost in a level at rest; so the
 opted-in ones are indexed: walked once when the world's Grabbables change (esper hands back a
-new list after a structural change), and kept up to date where the flag is edited (each
-Grabbable carries an :class:`~playspace.components.physics.EditFlag` naming this index).
+new list after a structural change), and kept up to date from the Grabbables the world says
+were changed (``world.get_mut``) since the index last asked.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from playspace.components.interaction import Grabbable
-from playspace.components.physics import EditFlag
 from playspace.ecs import World
 
 
@@ -23,30 +22,23 @@ class Pullable:
 
     seen: object = None  # the Grabbable list last walked
     opted: set[int] = field(default_factory=set)
-    edited: set[int] = field(default_factory=set)  # Grabbables whose flag was set since
 
 
 def free_pullable(world: World) -> list[int]:
     """The free grabbables that opt in to distance grabs, in entity order."""
     index = world.resource(Pullable)
     grabbables = world.each(Grabbable)
+    changed = world.changed(Grabbable, free_pullable)
     if grabbables is not index.seen:
-        index.seen, index.opted = grabbables, set()
-        index.edited.clear()
-        for entity, grabbable in grabbables:
-            flag = grabbable.edit_flag
-            if flag is None or flag.edited is not index.edited or flag.entity != entity:
-                grabbable.edit_flag = EditFlag(index.edited, entity)
-            if grabbable.distance_grab:
-                index.opted.add(entity)
-    elif index.edited:
-        for entity in index.edited:
+        index.seen = grabbables
+        index.opted = {entity for entity, grabbable in grabbables if grabbable.distance_grab}
+    else:
+        for entity in changed:
             found = world.try_get(entity, Grabbable)
             if found is not None and found.distance_grab:
                 index.opted.add(entity)
             else:
                 index.opted.discard(entity)
-        index.edited.clear()  # in place: every flag names this very set
     free = []
     for entity in sorted(index.opted):
         found = world.try_get(entity, Grabbable)

@@ -21,9 +21,11 @@ before physics steps, so a socketed object never falls for a step.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from playspace import spatial
 from playspace.components import Transform
-from playspace.components.interaction import Grabbable, Hand, HeldBefore
+from playspace.components.interaction import Grabbable, HeldBefore, Holding
 from playspace.components.physics import (
     BodyCommands,
     BodyKind,
@@ -49,7 +51,7 @@ Found = list[tuple[int, tuple[Socket, Transform]]]
     Phase.FIXED,
     in_set=FixedSet.LAYERS,
     after=(held_layers,),
-    reads=(Grabbed, LetGo, Hand),
+    reads=(Grabbed, LetGo, Holding),
     writes=(
         Socket,
         Grabbable,
@@ -97,9 +99,9 @@ def sockets(world: World) -> None:
             pose = spatial.compose(transform.pose(), socket.snap)
             obj.position, obj.rotation = pose.position, pose.rotation
         socket.hovering = None
-    for _, hand in world.each(Hand):
-        held = hand.holding
-        if held is None or hand.second:
+    for _, holding in world.each(Holding):
+        held = holding.object
+        if held is None or holding.second:
             continue
         grabbable = world.try_get(held, Grabbable)
         if grabbable is not None:
@@ -178,8 +180,8 @@ def _put_in(world: World, entity: int, socket: Socket, obj: int) -> None:
         raise ValueError(f"socket {entity} holds entity {obj}, which is not a grabbable body")
     if grabbable.held_by is not None or grabbable.socketed_in not in (None, entity):
         raise ValueError(f"socket {entity} holds entity {obj}, held by a hand or another socket")
-    body = world.get(obj, RigidBody)
-    parts = world.get(obj, Colliders).parts
+    body = world.get_mut(obj, RigidBody)
+    parts = world.get_mut(obj, Colliders).parts
     solids = [i for i, c in enumerate(parts) if not c.sensor]
     socket.before = HeldBefore(
         kind=body.kind,
@@ -188,7 +190,7 @@ def _put_in(world: World, entity: int, socket: Socket, obj: int) -> None:
     )
     body.kind = BodyKind.KINEMATIC
     for i in solids:
-        parts[i].layer = "held"
+        parts[i] = replace(parts[i], layer="held")
     grabbable.dropped = {}
     world.resource(HeldSensors).dropped.discard(obj)  # its layers are the socket's now
     grabbable.socketed_in = entity
@@ -231,12 +233,10 @@ def give_back(world: World, obj: int, before: HeldBefore | None) -> None:
     grabbable.socketed_in = None
     if before is None:
         return
-    world.get(obj, RigidBody).kind = before.kind
-    parts = world.get(obj, Colliders).parts
-    for part, reported in before.reported.items():
-        parts[part].report_contacts = reported
+    world.get_mut(obj, RigidBody).kind = before.kind
+    parts = world.get_mut(obj, Colliders).parts
     for part in before.layers:
-        parts[part].layer = "dropped"
+        parts[part] = replace(parts[part], layer="dropped", report_contacts=before.reported[part])
     grabbable.dropped = dict(before.layers)
     world.resource(HeldSensors).dropped.add(obj)
     still = spatial.vec3(0.0, 0.0, 0.0)

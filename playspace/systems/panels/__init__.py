@@ -28,26 +28,32 @@ from playspace.components.rig import Rig
 from playspace.ecs import PluginError, World
 from playspace.systems.panels.pointer import aim_ray, panel_hit, point
 from playspace.systems.panels.ui import Content, PanelContent, PanelContexts, draw_panels
+from playspace.systems.player.players import PlayerSetups, set_up_players
 from playspace.systems.sets import add_fixed_sets
 
 
 class PanelsPlugin:
-    """Pointers on the rig's hands, the panels' interfaces, and `settings` for the aim ray."""
+    """Pointers on every player's hands, the panels' interfaces, and `settings` for the aim
+    ray."""
 
     def __init__(self, settings: PointerSettings | None = None) -> None:
         self.settings = settings or PointerSettings()
 
     def build(self, world: World) -> None:
-        rig = world.try_resource(Rig)
-        if rig is None:
+        if world.try_resource(PlayerSetups) is None:
             raise PluginError("PanelsPlugin needs the RigPlugin (for the hands): add it first")
         world.insert_resource(self.settings)
         world.insert_resource(PanelContent())
         world.insert_resource(PanelContexts())
-        for hand in (rig.left_hand, rig.right_hand):
-            world.add(hand, Pointer())
+        set_up_players(world, _pointers)
         add_fixed_sets(world)
         world.add_systems(point, draw_panels)
+
+
+def _pointers(world: World, rig: Rig) -> None:
+    """A player's hands point at panels."""
+    for hand in (rig.left_hand, rig.right_hand):
+        world.add(hand, Pointer())
 
 
 def add_panel_content(

@@ -134,6 +134,7 @@ def _mover(world: World, physics: Physics, entity: int, body: CharacterBody) -> 
     capsule = colliders.parts[0]
     if not isinstance(capsule.shape, Capsule) or capsule.shape.height != body.height:
         colliders.parts[0] = character_colliders(body).parts[0]  # crouched or stood up
+        world.set_changed(entity, Colliders)
     return _Mover(physics, body, record.handle, world.fixed_time.dt)
 
 

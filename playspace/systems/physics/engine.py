@@ -31,7 +31,6 @@ from playspace.components.physics import (
     Colliders,
     ColliderSurfaces,
     ConvexHull,
-    EditFlag,
     FallPolicy,
     PreviousTransform,
     RigidBody,
@@ -55,9 +54,9 @@ _KINDS = {
 
 @dataclass(slots=True)
 class Part:
-    """One collider as created: its handle, the component it came from, and what of the
-    component was applied to the engine: its layer, whether it reports contacts, the fields
-    it was built from (when they change, it is built again) and its surface (changed on the
+    """One collider as created: its handle, the component value it was last brought up to date
+    with, and what of it was applied to the engine: its layer, whether it reports contacts,
+    the fields it was built from (a new value rebuilds it) and its surface (changed on the
     engine's collider as it is)."""
 
     handle: rp.ColliderHandle
@@ -78,12 +77,12 @@ class Part:
             _fields(collider, SURFACE),
         )
 
-    def outdated(self) -> bool:
-        """Whether a field the collider was built from has been set since."""
-        return self.built != _fields(self.collider, BUILT_FROM)
+    def outdated(self, collider: Collider) -> bool:
+        """Whether `collider`, now in this part's place, differs in a field it is built from."""
+        return self.built != _fields(collider, BUILT_FROM)
 
     def resurfaced(self) -> bool:
-        """Whether its friction, restitution or density has been set since."""
+        """Whether its friction, restitution or density differ from what the engine has."""
         return self.surface != _fields(self.collider, SURFACE)
 
 
@@ -161,9 +160,6 @@ class Physics(Queries):
         # What the systems remember between steps: the query lists last seen (esper returns
         # the same cached list until a structural change) and the bodies that moved.
         self.seen_queries: tuple[object, object] = (None, None)
-        # the entities whose RigidBody, Colliders or a Collider was edited since the engine
-        # last caught up: each watched component carries an EditFlag naming this set
-        self.edited: set[int] = set()
         self.moved: list[Body] = []  # the dynamic bodies the last write-back wrote
         # bodies whose Transform or PreviousTransform physics changed since what is drawn last
         # looked (written back, stopped, teleported, made or unmade kinematic): late placement
@@ -171,11 +167,9 @@ class Physics(Queries):
         self.redrawn: list[list[Body]] = []
         self.redrawn_all = False
         self.writes = 0  # write-backs so far: a body's `written` says if this one wrote it
-        # The joints built from Joint components, by the entity that carries one; the entities
-        # whose Joint was edited since (each Joint's EditFlag names this set); the list of
+        # The joints built from Joint components, by the entity that carries one; the list of
         # Joints last seen; the fixed body at the world's origin that world joints hold to.
         self.joints: dict[int, BuiltJoint] = {}
-        self.joints_edited: set[int] = set()
         self.seen_joints: object = None
         self._ground: rp.RigidBodyHandle | None = None
         # The character controllers, with the capsule and query filter they move with, by the
@@ -245,7 +239,6 @@ class Physics(Queries):
             self._attach(body, part, built)
         self.bodies[entity] = body
         self.by_handle[handle] = body
-        self._watch(body)
         if kind is BodyKind.KINEMATIC:
             self.kinematic[entity] = body
         elif kind is BodyKind.DYNAMIC:
@@ -264,7 +257,6 @@ class Physics(Queries):
         added = body.colliders.parts[len(body.parts) :]
         for collider in added:
             self._attach(body, collider, self._collider(collider, body.entity, body.mass, 0))
-            collider.edit_flag = EditFlag(self.edited, body.entity)
         if not all(collider.sensor for collider in added):
             self._share_mass(body)
 
@@ -282,8 +274,8 @@ class Physics(Queries):
             self._share_mass(body)
 
     def replace_part(self, body: Body, index: int) -> None:
-        """Rebuild collider `index`, whose Collider was replaced (a crouching capsule) or had a
-        field it is built from set.
+        """Rebuild collider `index`, whose Collider was replaced by one of another shape, offset
+        or sensor (a crouching capsule).
 
         A body given a mass has it spread over its solid parts by volume again, so it
         weighs what it was given whatever shape the part takes now, or if it became a sensor.
@@ -298,7 +290,6 @@ class Physics(Queries):
         self._engine.colliders[handle].collision_groups = self.groups(collider.layer)
         self.parts[handle] = (body.entity, index)
         body.parts[index] = Part.of(handle, collider)
-        collider.edit_flag = EditFlag(self.edited, body.entity)
         self._share_mass(body)
         body.rigid_body.wake_up()  # it may no longer rest as it did (made a sensor, grown)
 
@@ -350,9 +341,7 @@ class Physics(Queries):
     def _unjoin(self, body: Body) -> None:
         """Forget the joints Rapier removed with `body`: its own, and those of others held to
         it (kept unbuilt until their Joint is edited)."""
-        own = self.joints.pop(body.entity, None)
-        if own is not None:
-            own.component.edit_flag = None
+        self.joints.pop(body.entity, None)
         for built in self.joints.values():
             if built.other is body:
                 built.handle = None
@@ -405,16 +394,6 @@ class Physics(Queries):
             memberships=rp.Group(self.layers.membership(layer)),
             filter=rp.Group(self.layers.filter(layer)),
         )
-
-    def _watch(self, body: Body) -> None:
-        """Give the components `body` is built from the flag their edits raise."""
-        flag = EditFlag(self.edited, body.entity)
-        if body.component is not None:
-            body.component.edit_flag = flag
-        if body.colliders is not None:
-            body.colliders.parts.edit_flag = flag
-            for collider in body.colliders.parts:
-                collider.edit_flag = flag
 
     def _cover(self, index: int) -> None:
         if index >= len(self.dynamic):
@@ -519,9 +498,10 @@ class Physics(Queries):
         """The layer a collider is on (as its component says: the engine follows before the
         step), or None if the entity has no such collider."""
         body = self.bodies.get(entity)
-        if body is None or part >= len(body.parts):
+        if body is None or body.colliders is None or part >= len(body.parts):
             return None
-        return body.parts[part].collider.layer
+        parts = body.colliders.parts
+        return (parts[part] if part < len(parts) else body.parts[part].collider).layer
 
     # Commands ----------------------------------------------------------------------------
     # Things done to a body (moved at once, pushed, set moving) come as BodyCommands and reach

@@ -1,7 +1,7 @@
 """Joints in the engine: Rapier impulse joints built from ``Joint`` components.
 
-The sync builds a joint for each new ``Joint`` once both bodies exist, applies edits where the
-component's flag says they were made (limits, spring and friction change the joint in place;
+The sync builds a joint for each new ``Joint`` once both bodies exist, applies the edits the
+world recorded (``world.get_mut``) (limits, spring and friction change the joint in place;
 kind, the other entity, anchor and axis rebuild it from where the bodies are then) and removes
 it with the component. Rapier removes a body's joints with the body, so a despawned entity
 takes its joints along: the record of a joint whose other entity went stays, unbuilt, until
@@ -24,7 +24,6 @@ import rapier3d as rp
 
 from playspace import spatial
 from playspace.components.joints import Joint, JointKind
-from playspace.components.physics import EditFlag
 from playspace.spatial import Pose, Quat, Vec3
 from playspace.systems.physics.convert import PhysicsError, isometry
 from playspace.systems.physics.engine import Body, Physics
@@ -61,10 +60,12 @@ def _pose(body: Body | None) -> Pose:
     return Pose(spatial.vec3_from(rb.translation.to_tuple()), Quat(w, x, y, z))
 
 
-def sync_joints(physics: Physics, found: list[tuple[int, Joint]], fresh: bool) -> bool:
+def sync_joints(
+    physics: Physics, found: list[tuple[int, Joint]], fresh: bool, edited: list[int]
+) -> bool:
     """Build the joints of `found` not yet built, remove those whose component went (when the
-    list is `fresh`: esper's cached list changed), and apply flagged edits. Whether anything
-    in the engine changed."""
+    list is `fresh`: esper's cached list changed), and apply the edits of the joints of the
+    entities `edited` (as the world recorded them). Whether anything in the engine changed."""
     changed = False
     if fresh:
         present = {entity for entity, _ in found}
@@ -78,14 +79,11 @@ def sync_joints(physics: Physics, found: list[tuple[int, Joint]], fresh: bool) -
                     remove_joint(physics, entity)
                 build_joint(physics, entity, joint)
                 changed = True
-    if physics.joints_edited:
-        edited = list(physics.joints_edited)
-        physics.joints_edited.clear()
-        for entity in edited:
-            built = physics.joints.get(entity)
-            if built is not None:
-                _apply_edit(physics, built)
-                changed = True
+    for entity in edited:
+        built = physics.joints.get(entity)
+        if built is not None:
+            _apply_edit(physics, built)
+            changed = True
     return changed
 
 
@@ -113,7 +111,6 @@ def build_joint(physics: Physics, entity: int, joint: Joint) -> None:
     built = BuiltJoint(entity, joint, joint.kind, None, body, other, own, frame)
     _insert(physics, built)
     physics.joints[entity] = built
-    joint.edit_flag = EditFlag(physics.joints_edited, entity)
     joint.position, joint.velocity = _measure(built)
 
 
@@ -182,7 +179,6 @@ def remove_joint(physics: Physics, entity: int) -> None:
     built = physics.joints.pop(entity, None)
     if built is None:
         return
-    built.component.edit_flag = None
     if built.handle is not None and built.handle in physics._engine.impulse_joints:
         physics._engine.impulse_joints.remove(built.handle, True)
 

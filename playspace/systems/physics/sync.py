@@ -27,10 +27,11 @@ from playspace.components.physics import (
     PreviousTransform,
     RigidBody,
     SetVelocity,
+    check_parts,
 )
 from playspace.ecs import Despawned, Phase, World, system
 from playspace.systems.physics.commands import teleport_body
-from playspace.systems.physics.convert import isometry, read_poses
+from playspace.systems.physics.convert import PhysicsError, isometry, read_poses
 from playspace.systems.physics.engine import Body, Physics
 from playspace.systems.physics.events import (
     ContactBegan,
@@ -77,13 +78,14 @@ def _bring_up_to_date(world: World, physics: Physics) -> None:
         physics.seen_queries = (with_body, without_body)
     regroup = physics.layers.version != physics.layers_version
     physics.layers_version = physics.layers.version
+    # the bodies whose components were changed since, as the world recorded it (get_mut): this
+    # function is the one reader, from both systems that run it
+    edited = dict.fromkeys(world.changed(RigidBody, _bring_up_to_date))
+    edited.update(dict.fromkeys(world.changed(Colliders, _bring_up_to_date)))
     if regroup:  # the layer matrix changed: every collider's groups
-        physics.edited.clear()
         for body in physics.bodies.values():
             changed |= _apply_changes(physics, body, regroup)
-    elif physics.edited:  # only the bodies whose components were edited, flagged as they were
-        edited = list(physics.edited)
-        physics.edited.clear()  # in place: every flag names this very set
+    else:
         bodies = physics.bodies
         for entity in edited:
             found = bodies.get(entity)
@@ -91,8 +93,9 @@ def _bring_up_to_date(world: World, physics: Physics) -> None:
                 changed |= _apply_changes(physics, found, False)
     joints = world.each(Joint)
     fresh = joints is not physics.seen_joints
-    if fresh or physics.joints_edited:
-        changed |= sync_joints(physics, joints, fresh)
+    joints_edited = world.changed(Joint, _bring_up_to_date)
+    if fresh or joints_edited:
+        changed |= sync_joints(physics, joints, fresh, joints_edited)
         physics.seen_joints = joints
     commands = world.resource(BodyCommands)
     if commands.queue:
@@ -139,34 +142,43 @@ def _create(
 
 
 def _apply_changes(physics: Physics, body: Body, regroup: bool) -> bool:
+    """Bring one body's engine state up to its components: its kind, parts added or cut,
+    and each part compared with what was built from it. Whether the engine changed."""
     changed = False
     component = body.component
     if component is not None and component.kind is not body.kind:
         physics.set_kind(body, component.kind)
         changed = True
     colliders = body.colliders
-    if colliders is not None:
-        if len(colliders.parts) > len(body.parts):
-            physics.add_parts(body)
-            changed = True
-        elif len(colliders.parts) < len(body.parts):
-            physics.remove_parts(body)
-            changed = True
-        for index, part in enumerate(body.parts):
-            if colliders.parts[index] is not part.collider or part.outdated():
+    if colliders is None:
+        return changed
+    parts = colliders.parts
+    try:
+        check_parts(parts)
+    except (TypeError, ValueError) as error:
+        raise PhysicsError(f"entity {body.entity}: {error}") from None
+    if len(parts) > len(body.parts):
+        physics.add_parts(body)
+        changed = True
+    elif len(parts) < len(body.parts):
+        physics.remove_parts(body)
+        changed = True
+    for index, part in enumerate(body.parts):
+        collider = parts[index]
+        if collider is not part.collider:
+            if part.outdated(collider):
                 physics.replace_part(body, index)
                 changed = True
                 continue
-            if regroup or part.collider.layer != part.layer:
-                physics._engine.colliders[part.handle].collision_groups = physics.groups(
-                    part.collider.layer
-                )
-                part.layer = part.collider.layer
-                changed = True
-            if part.collider.report_contacts != part.reports:
-                physics.set_reports(part)
-            if part.resurfaced():
-                physics.set_surface(body, part)
+            part.collider = collider  # the same collider in the engine, other settings
+        if regroup or collider.layer != part.layer:
+            physics._engine.colliders[part.handle].collision_groups = physics.groups(collider.layer)
+            part.layer = collider.layer
+            changed = True
+        if collider.report_contacts != part.reports:
+            physics.set_reports(part)
+        if part.resurfaced():
+            physics.set_surface(body, part)
     return changed
 
 

@@ -10,6 +10,7 @@ moving as a provider of its own (:mod:`playspace.systems.player.providers`).
 
 from __future__ import annotations
 
+from playspace.components.drawn import DrawnView
 from playspace.components.input import InputSource
 from playspace.components.locomotion import Locomotion
 from playspace.components.rig import RigSettings, SeparationPolicy, TurnMode
@@ -21,10 +22,12 @@ from playspace.systems.physics import Physics
 from playspace.systems.player.events import PLAYER_REQUESTS, RIG_EVENTS
 from playspace.systems.player.follow import body_follow, separation, view_fade
 from playspace.systems.player.locomotion import carry_origin, recenter, smooth_move, turning
+from playspace.systems.player.looks import show_players
 from playspace.systems.player.platforms import ride_platforms
 from playspace.systems.player.players import (
     PlayerSetups,
     despawn_player,
+    local_rig,
     set_up_players,
     spawn_player,
     spawn_rig,
@@ -34,7 +37,7 @@ from playspace.systems.player.rescue import keep_in_world
 from playspace.systems.player.roster import Arrival, Roster, join_players
 from playspace.systems.player.slope import slope_quantization
 from playspace.systems.player.teleport import teleport
-from playspace.systems.sets import add_fixed_sets
+from playspace.systems.sets import add_fixed_sets, add_late_sets
 
 
 class RigPlugin:
@@ -57,9 +60,11 @@ class RigPlugin:
         world.insert_resource(PlayerSetups())
         world.insert_resource(Roster())
         world.insert_resource(Locomotion())
+        world.insert_resource(DrawnView())
         for kind in (*RIG_EVENTS, *PLAYER_REQUESTS):
             world.add_event(kind)
         add_fixed_sets(world)
+        add_late_sets(world)
         world.add_systems(
             poll_input,
             join_players,
@@ -74,10 +79,11 @@ class RigPlugin:
             view_fade,
             slope_quantization,
             place_tracked,
+            show_players,
         )
         for provider in (smooth_move, teleport, turning):
             add_provider(world, provider)
-        spawn_player(world, self.source, start)
+        spawn_player(world, self.source, start, local=True)
 
 
 __all__ = [
@@ -85,6 +91,7 @@ __all__ = [
     "RigPlugin",
     "Roster",
     "despawn_player",
+    "local_rig",
     "set_up_players",
     "spawn_player",
     "spawn_rig",

@@ -1,11 +1,11 @@
 """Players: each a rig (origin, head, hands, body) driven by an input source of its own.
 
-A world holds one player per person in it. Most hold one: the player this process shows,
-whose rig and input are also the `Rig` and `InputState` resources (what the renderer, the
-late placement and the telemetry's head and hands follow). The host of a networked match holds
-one per client. Each player's origin carries its own `Rig` and `InputState`, and every player
-system runs for each player, from that player's own input, with that player's own state: two
-players in one world never move each other except through physics.
+A world holds one player per person in it. Most hold one: the player this process shows, whose
+origin carries the `LocalPlayer` marker (what is drawn from the eyes of, and what the
+telemetry's head and hands follow: :func:`local_rig` finds them). The host of a networked match
+holds one per client. Each player's origin carries its own `Rig` and `InputState`, and every
+player system runs for each player, from that player's own input, with that player's own
+state: two players in one world never move each other except through physics.
 
 A plugin that gives every player something (the grab gives the hands their `Hand`, the jump
 gives the origin its `JumpState`) says so once with :func:`set_up_players`; the setup is put
@@ -20,10 +20,12 @@ from dataclasses import dataclass, field
 
 from playspace import spatial
 from playspace.components import DeviceRole, TrackedDevice, Transform
+from playspace.components.drawn import Figure, Markers, Model
 from playspace.components.input import InputSource, InputState
 from playspace.components.physics import CharacterBody, CharacterMotion
 from playspace.components.rig import (
     Crouch,
+    LocalPlayer,
     MoveState,
     Origin,
     OriginMotion,
@@ -73,7 +75,8 @@ def on_origin(make: Callable[[], object]) -> PlayerSetup:
 
 
 def spawn_rig(world: World, start: PlayerStart, settings: RigSettings, player: int = 0) -> Rig:
-    """Spawn the origin where the player starts, the tracked devices and the body."""
+    """Spawn the origin where the player starts, the tracked devices and the body; the head
+    and the controllers are drawn as the renderer's models (the controllers once tracked)."""
     facing = spatial.yaw_rotation(start.yaw)
     origin = world.spawn(
         Transform(position=spatial.Vec3(start.position), rotation=facing),
@@ -84,10 +87,15 @@ def spawn_rig(world: World, start: PlayerStart, settings: RigSettings, player: i
         MoveState(),
         Crouch(),
         Seated(),
+        Markers(),
     )
     head, left_hand, right_hand = (
-        world.spawn(TrackedDevice(role), Transform(position=spatial.Vec3(start.position)))
-        for role in (DeviceRole.HEAD, DeviceRole.LEFT_HAND, DeviceRole.RIGHT_HAND)
+        world.spawn(TrackedDevice(role), Transform(position=spatial.Vec3(start.position)), look)
+        for role, look in (
+            (DeviceRole.HEAD, Figure(Model.HEAD)),
+            (DeviceRole.LEFT_HAND, Figure(Model.LEFT_CONTROLLER, shown=False)),
+            (DeviceRole.RIGHT_HAND, Figure(Model.RIGHT_CONTROLLER, shown=False)),
+        )
     )
     world.add(head, ViewFade())
     world.add(left_hand, HandControls())
@@ -103,24 +111,32 @@ def spawn_rig(world: World, start: PlayerStart, settings: RigSettings, player: i
     return Rig(origin, head, left_hand, right_hand, body, player)
 
 
-def spawn_player(world: World, source: InputSource, start: PlayerStart | None = None) -> Rig:
+def spawn_player(
+    world: World, source: InputSource, start: PlayerStart | None = None, *, local: bool = False
+) -> Rig:
     """Add a player driven by `source`, standing at `start` (the scene's start if None), with
     every setup the world's plugins give players; its number follows the highest there is.
-    The first player spawned is the one the `Rig` and `InputState` resources name."""
+    With `local`, it is the player this process shows (``LocalPlayer``; one a world)."""
     if world.try_resource(PlayerSetups) is None:
         raise PluginError("spawn_player needs the player's plugin (RigPlugin): add it first")
+    if local and local_rig(world) is not None:
+        raise PluginError("this world already has the player this process shows (LocalPlayer)")
     numbers = [rig.player for _, rig in world.each(Rig)]
     start = start or world.resource(PlayerStart)
     rig = spawn_rig(world, start, world.resource(RigSettings), max(numbers, default=-1) + 1)
-    state = InputState(source)
-    world.add(rig.origin, rig, state)
-    if world.try_resource(Rig) is None:
-        world.insert_resource(rig)
-        world.insert_resource(state)
+    world.add(rig.origin, rig, InputState(source))
+    if local:
+        world.add(rig.origin, LocalPlayer())
     for setup in world.resource(PlayerSetups).setups:
         setup(world, rig)
     world.send(FloorSnapRequested(player=rig.player))  # the view starts on the body's floor
     return rig
+
+
+def local_rig(world: World) -> Rig | None:
+    """The rig of the player this process shows (``LocalPlayer``); None in a world without."""
+    found = world.query(Rig, LocalPlayer)
+    return found[0][1][0] if found else None
 
 
 def player_rig(world: World, number: int) -> Rig | None:
@@ -129,8 +145,8 @@ def player_rig(world: World, number: int) -> Rig | None:
 
 
 def despawn_player(world: World, rig: Rig) -> None:
-    """Remove a player who left (not the one the `Rig` resource names: this process's own)."""
-    if world.try_resource(Rig) == rig:
+    """Remove a player who left (not the one this process shows: ``LocalPlayer``)."""
+    if world.has(rig.origin, LocalPlayer):
         raise PluginError(f"player {rig.player} is this process's own and cannot leave")
     for entity in (rig.head, rig.left_hand, rig.right_hand, rig.body, rig.origin):
         world.despawn(entity)
@@ -139,6 +155,7 @@ def despawn_player(world: World, rig: Rig) -> None:
 __all__ = [
     "PlayerSetups",
     "despawn_player",
+    "local_rig",
     "on_origin",
     "player_rig",
     "set_up_players",

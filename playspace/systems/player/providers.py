@@ -33,12 +33,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from playspace.components.locomotion import Locomotion, Provider
-from playspace.components.rig import MoveState, OriginMotion, Rig
+from playspace.components.rig import LocalPlayer, MoveState, OriginMotion, Rig
 from playspace.ecs import Phase, PluginError, World, system
 from playspace.systems.sets import FixedSet
 
 Move = Callable[[World, Rig, bool], bool]
-OneMove = Callable[[World, bool], bool]  # before several players: deprecated, the first only
+OneMove = Callable[[World, bool], bool]  # before several players: deprecated, the local player only
 
 LOCOMOTION_START = "locomotion_start"
 
@@ -67,37 +67,41 @@ def locomotion_provider(
     (lower first: Godot XR Tools' convention), taking the step when `exclusive` and active.
 
     A ``move(world, disabled)`` of before worlds had several players still works, with a
-    DeprecationWarning: it moves the first player only (``world.resource(Rig)``)."""
+    DeprecationWarning: it moves the player this process shows only (``LocalPlayer``)."""
 
     def declare(move: Move | OneMove) -> ProviderSpec:
+        read = tuple(reads)
         if len(inspect.signature(move).parameters) == 2:
             warnings.warn(
                 f"locomotion provider {move.__name__!r} takes (world, disabled): take "
-                "(world, rig, disabled) to move every player; this one moves the first only",
+                "(world, rig, disabled) to move every player; this one moves the player this "
+                "process shows only",
                 DeprecationWarning,
                 stacklevel=2,
             )
-            move = _first_player_only(move)  # type: ignore[arg-type]
+            move = _local_player_only(move)  # type: ignore[arg-type]
+            read = (*read, LocalPlayer)
         return ProviderSpec(
             move,  # type: ignore[arg-type]
             name or move.__name__,
             order,
             exclusive,
-            tuple(reads),
+            read,
             tuple(writes),
         )
 
     return declare
 
 
-def _first_player_only(move: OneMove) -> Move:
-    """A provider of one argument less, run for the first player and skipped for the others."""
+def _local_player_only(move: OneMove) -> Move:
+    """A provider of one argument less, run for the player this process shows and skipped
+    for the others."""
 
-    def for_the_first(world: World, rig: Rig, disabled: bool) -> bool:
-        return move(world, disabled) if rig == world.resource(Rig) else False
+    def for_the_local(world: World, rig: Rig, disabled: bool) -> bool:
+        return move(world, disabled) if world.has(rig.origin, LocalPlayer) else False
 
-    for_the_first.__name__ = move.__name__
-    return for_the_first
+    for_the_local.__name__ = move.__name__
+    return for_the_local
 
 
 class _ProviderSystem:

@@ -24,14 +24,17 @@ from playspace.ecs import Phase, PluginError, World, system
 from playspace.systems.player.events import FloorSnapRequested, HeightCalibrated, Recentered
 from playspace.systems.player.follow import body_follow
 from playspace.systems.player.locomotion import recenter
+from playspace.systems.player.players import PlayerSetups, local_rig
 from playspace.systems.sets import FixedSet
 
 
 def calibrate_seated(world: World, rig: Rig | None = None) -> float | None:
-    """Raise the view so the head of `rig`'s player (the first player's if None), where it is
-    now, is seen at the rig's standing eye height; the offset (metres), or None while the head
-    is not tracked. Sends `HeightCalibrated`."""
-    rig = rig or world.resource(Rig)
+    """Raise the view so the head of `rig`'s player (the player this process shows if None),
+    where it is now, is seen at the rig's standing eye height; the offset (metres), or None
+    while the head is not tracked (or there is no such player). Sends `HeightCalibrated`."""
+    rig = rig or local_rig(world)
+    if rig is None:
+        return None
     head = world.get(rig.head, TrackedDevice)
     if not head.tracked:
         return None
@@ -63,7 +66,7 @@ class SeatedPlugin:
     """Seated play (after the rig): the view raised to a standing player's eye height."""
 
     def build(self, world: World) -> None:
-        if world.try_resource(Rig) is None:
+        if world.try_resource(PlayerSetups) is None:
             raise PluginError("SeatedPlugin needs the player's plugin (RigPlugin): add it first")
         height = world.resource(RigSettings).eye_height
         if not 0.0 < height < float("inf"):

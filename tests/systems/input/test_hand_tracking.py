@@ -22,7 +22,6 @@ from playspace.components.input import (
     HandJoints,
     InputFrame,
 )
-from playspace.components.rig import Rig
 from playspace.components.tracking import TrackedDevice
 from playspace.ecs import World
 from playspace.formats.trace import Trace, TraceError, load_trace, write_trace
@@ -34,7 +33,7 @@ from playspace.xr.monado import PACKET_SIZE, RemotePacket
 from tests.grab_helpers import grab_world, prop
 from tests.hand_helpers import hand
 from tests.realxr import needs_runtime, remote_port, runtime_manifest, vr_env
-from tests.rig_helpers import head_at, rig_world
+from tests.rig_helpers import head_at, rig_of, rig_world
 
 OPEN = (0.0,) * 5
 FIST = (1.0,) * 5
@@ -102,7 +101,7 @@ def test_the_palm_pose_has_the_grip_pose_s_x_and_only_a_bare_hand_is_posed_by_it
     for given, bare in ((HandInput(joints=right), True), (controller, False)):
         run = rig_world(functools.partial(_holding_out, given))
         run.world.step(1)
-        device = run.world.get(run.world.resource(Rig).right_hand, TrackedDevice)
+        device = run.world.get(rig_of(run.world).right_hand, TrackedDevice)
         assert device.tracked and device.bare is bare
 
 
@@ -152,7 +151,7 @@ def test_the_hand_entities_carry_their_joints_while_tracked_by_them() -> None:
         return head_at(0, 1.7, 0, right=HandInput(joints=joints))
 
     run = grab_world(script, lambda world: None)
-    rig = run.world.resource(Rig)
+    rig = rig_of(run.world)
     run.world.step(9)
     device = run.world.get(rig.right_hand, TrackedDevice)
     assert device.joints is not None and len(device.joints.poses) == JOINT_COUNT

@@ -10,11 +10,11 @@ from playspace import spatial
 from playspace.components import Transform
 from playspace.components.drawn import DrawnPoses
 from playspace.components.input import InputFrame
-from playspace.components.rig import Rig, RigSettings, TurnMode
+from playspace.components.rig import RigSettings, TurnMode
 from playspace.spatial import Pose
 from playspace.systems.drawn import DrawnPlugin, place_drawn
 from tests.grab_helpers import HAND, ball_in_hand, grab_world, named, right
-from tests.rig_helpers import head_at, with_sticks
+from tests.rig_helpers import head_at, rig_of, with_sticks
 
 HZ = 90
 
@@ -42,7 +42,7 @@ def test_a_held_ball_keeps_its_pose_in_the_hand_while_walking_and_turning() -> N
     run = grab_world(walk_and_turn, ball_in_hand, settings=settings)
     run.world.add_plugin(DrawnPlugin())
     world = run.world
-    rig = world.resource(Rig)
+    rig = rig_of(world)
     ball = named(world, "ball")
     simulated: list[Pose] = []
     drawn: list[Pose] = []

@@ -11,6 +11,7 @@ from playspace.systems.input.gate import gate
 from playspace.systems.input.tracking import tracking_system
 from playspace.systems.physics import PhysicsPlugin
 from playspace.systems.player import RigPlugin
+from tests.rig_helpers import rig_of
 
 
 def frame_at(
@@ -102,7 +103,9 @@ def test_the_world_polls_once_a_frame_and_samples_once_a_step() -> None:
 
     @system(Phase.FIXED, after=(tracking_system,))
     def watch(world: World) -> None:
-        seen.append((world.fixed_time.elapsed, x_of(world.resource(InputState).frame)))
+        seen.append(
+            (world.fixed_time.elapsed, x_of(world.get(rig_of(world).origin, InputState).frame))
+        )
 
     with World(fixed_hz=90) as world:
         world.add_plugin(PhysicsPlugin())
@@ -111,7 +114,7 @@ def test_the_world_polls_once_a_frame_and_samples_once_a_step() -> None:
         for x in (0.0, 1.0):  # two 60 Hz frames: the second runs two steps between them
             device.next = frame_at(x)
             world.advance(1 / 60)
-        assert world.resource(InputState).latest.time == pytest.approx(2 / 60)
+        assert world.get(rig_of(world).origin, InputState).latest.time == pytest.approx(2 / 60)
     times, xs = zip(*seen, strict=True)
     assert times == pytest.approx((1 / 90, 2 / 90, 3 / 90))
     assert xs == pytest.approx((0.0, (2 / 90 - 1 / 60) * 60, 1.0))
@@ -133,7 +136,7 @@ def test_a_step_at_the_frame_s_own_time_uses_the_frame_as_gated_once(
     with World(fixed_hz=90) as world:
         world.add_plugin(PhysicsPlugin())
         world.add_plugin(RigPlugin(LiveSource(device)))
-        state = world.resource(InputState)
+        state = world.get(rig_of(world).origin, InputState)
         for x in (0.0, 0.5):
             device.next = frame_at(x)
             world.step(1)

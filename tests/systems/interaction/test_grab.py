@@ -8,8 +8,9 @@ import pytest
 
 from playspace import spatial
 from playspace.components import DeviceRole, Transform
+from playspace.components.drawn import Ghosts, Highlights
 from playspace.components.input import DevicePose, HandInput, InputFrame
-from playspace.components.interaction import Hand
+from playspace.components.interaction import Hand, Hover
 from playspace.components.physics import (
     BodyKind,
     Box,
@@ -17,7 +18,6 @@ from playspace.components.physics import (
     RigidBody,
     Sphere,
 )
-from playspace.components.rig import Rig
 from playspace.components.scene import Grabbable, Prop
 from playspace.ecs import World
 from playspace.systems.input import hand_input
@@ -37,7 +37,7 @@ from tests.grab_helpers import (
     throw_script,
 )
 from tests.physics_helpers import physics, static
-from tests.rig_helpers import Run, head_at
+from tests.rig_helpers import Run, head_at, rig_of
 
 
 def ball_within_reach(wall: bool, grip_from: float) -> Run:
@@ -89,7 +89,7 @@ def test_grip_hysteresis_and_the_nearest_object() -> None:
 
     run = grab_world(script, build)
     run.world.step(round(0.6 * 90))
-    near = run.world.resource(Rig)
+    near = rig_of(run.world)
     grabs, releases = run.events("grabbed"), run.events("released")
     assert len(grabs) == 1 and len(releases) == 1
     names = {o["id"]: o["name"] for o in run.steps()[0]["objects"]}
@@ -136,10 +136,13 @@ def test_a_held_pan_swung_through_a_wall_at_an_opponent_raises_no_hit_and_ghosts
         bee(world, spatial.vec3(HAND[0], HAND[1] - 0.25, -1.3))  # inside the wall's far half
 
     run = grab_world(swing, build)
-    run.world.step(round(1.5 * 90))
+    drawn_as_ghost = []
+    for _ in range(round(1.5 * 90)):
+        run.world.step(1)
+        drawn_as_ghost.append(named(run.world, "pan") in run.world.resource(Ghosts).entities)
     assert run.events("hit") == []
     ghosted = [o["ghost"] for s in run.steps() for o in s["objects"] if o["name"] == "pan"]
-    assert any(ghosted)
+    assert any(ghosted) and drawn_as_ghost == ghosted  # drawn see-through while inside
 
 
 def test_the_same_swing_in_the_open_raises_a_hit() -> None:
@@ -182,7 +185,7 @@ def test_an_object_can_be_taken_from_one_hand_by_the_other() -> None:
 
     run = grab_world(script, lambda w: prop(w, "ball", spatial.vec3(*HAND), Sphere(0.04)))
     run.world.step(round(0.8 * 90))
-    rig = run.world.resource(Rig)
+    rig = rig_of(run.world)
     assert [g["hand"] for g in run.events("grabbed")] == [rig.right_hand, rig.left_hand]
     ball = next(e for e, p in run.world.each(Prop) if p.name == "ball")
     assert run.world.get(ball, Grabbable).held_by == rig.left_hand
@@ -299,16 +302,18 @@ def test_an_object_resting_on_the_counter_is_not_inside_it(sink: float, ghost: b
 
 @pytest.mark.parametrize("wall", [False, True], ids=["open", "behind a wall"])
 def test_a_free_hand_hovers_what_it_would_grab(wall: bool) -> None:
-    """Within reach, a free hand names the object it would take (what the renderer
-    highlights); behind a wall, or once holding it, nothing."""
+    """Within reach, a free hand names the object it would take, and it is drawn highlighted;
+    behind a wall, or once holding it, nothing."""
 
     run = ball_within_reach(wall, grip_from=0.5)
     run.world.step(20)
     ball = next(e for e, p in run.world.each(Prop) if p.name == "ball")
-    hand = next(h for _, h in run.world.each(Hand) if h.side is DeviceRole.RIGHT_HAND)
-    assert hand.hovering == (None if wall else ball)
+    right = next(e for e, h in run.world.each(Hand) if h.side is DeviceRole.RIGHT_HAND)
+    hover, highlights = run.world.get(right, Hover), run.world.resource(Highlights)
+    assert hover.object == (None if wall else ball)
+    assert highlights.entities == (set() if wall else {ball})
     run.world.step(40)
-    assert hand.hovering is None  # holding it now, or never could
+    assert hover.object is None and highlights.entities == set()  # held now, or never could
 
 
 def test_hover_events_frame_the_grab_as_a_hand_approaches_grabs_releases_and_leaves() -> None:
@@ -339,7 +344,7 @@ def test_hover_events_frame_the_grab_as_a_hand_approaches_grabs_releases_and_lea
     steps = [step for step, _ in order]
     assert steps[0] < steps[1] == steps[2] < steps[3] < steps[4] < steps[5]
     assert steps[4] == steps[3] + 1  # let go, then hovered again at the next step
-    rig = run.world.resource(Rig)
+    rig = rig_of(run.world)
     ball = named(run.world, "ball")
     hovers = [e for s in run.steps() for e in s["events"] if e["type"].startswith("hover")]
     assert all(e["hand"] == rig.right_hand and e["object"] == ball for e in hovers)

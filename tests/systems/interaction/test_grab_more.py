@@ -11,15 +11,14 @@ import pytest
 from playspace import spatial
 from playspace.components import Transform
 from playspace.components.input import DevicePose, HandInput, InputFrame
-from playspace.components.interaction import Grabbable, GrabSettings, Hand
+from playspace.components.interaction import DistanceGrab, Grabbable, GrabSettings, Grip, Hover
 from playspace.components.physics import Box, Sphere
-from playspace.components.rig import Rig
 from playspace.ecs import World
 from playspace.spatial import Pose
 from playspace.systems.input import hand_input
 from tests.grab_helpers import HAND, ball_in_hand, grab_world, named, prop, right
 from tests.physics_helpers import static
-from tests.rig_helpers import Run, head_at
+from tests.rig_helpers import Run, head_at, rig_of
 
 X, Y = spatial.vec3(1.0, 0.0, 0.0), spatial.vec3(0.0, 1.0, 0.0)
 # where each hand holds the pistol, in its frame: the right hand's grip tilted back 20 degrees,
@@ -44,7 +43,7 @@ def angle_between(a: spatial.Quat, b: spatial.Quat) -> float:
 
 
 def hand_pose(run: Run, side: str) -> Pose:
-    rig = run.world.resource(Rig)
+    rig = rig_of(run.world)
     entity = rig.left_hand if side == "left" else rig.right_hand
     return run.world.get(entity, Transform).pose()
 
@@ -175,7 +174,7 @@ def test_the_second_hand_steers_a_rifle_held_in_both_hands() -> None:
     run.world.step(round(0.5 * 90))
     assert rifle_pitch(run) == pytest.approx(math.degrees(math.atan2(0.3, 0.5)), abs=1.0)
     assert rifle_grip_gap(run, "right") < 0.01
-    rig = run.world.resource(Rig)
+    rig = rig_of(run.world)
     assert [g["hand"] for g in run.events("grabbed")] == [rig.right_hand, rig.left_hand]
     assert run.events("released") == []
 
@@ -189,7 +188,7 @@ def test_letting_go_with_the_second_hand_returns_to_one_handed() -> None:
     run.world.step(round(0.3 * 90))
     assert abs(rifle_pitch(run)) < 1.0
     assert rifle_grip_gap(run, "right") < 0.01
-    rig = run.world.resource(Rig)
+    rig = rig_of(run.world)
     assert run.world.get(named(run.world, "rifle"), Grabbable).held_by == rig.right_hand
     assert run.events("released") == []
 
@@ -202,7 +201,7 @@ def test_letting_go_with_the_first_hand_hands_the_rifle_to_the_second() -> None:
     run.world.step(round(0.45 * 90))
     before = rifle(run).position
     run.world.step(round(0.1 * 90))
-    rig = run.world.resource(Rig)
+    rig = rig_of(run.world)
     grabbable = run.world.get(named(run.world, "rifle"), Grabbable)
     assert grabbable.held_by == rig.left_hand
     assert spatial.length(rifle(run).position - before) < 0.005  # handed over, not moved
@@ -253,8 +252,9 @@ def distance_world(
     run = grab_world(
         lambda t: head_at(0, 1.7, 0, right=right(HAND, 1.0 if t > 0.3 else 0.0)), build
     )
-    rig = run.world.resource(Rig)
-    run.world.get(rig.right_hand, Hand).distance_grab = hand_opts_in
+    rig = rig_of(run.world)
+    if hand_opts_in:
+        run.world.add(rig.right_hand, DistanceGrab())
     return run
 
 
@@ -287,9 +287,9 @@ def test_an_object_in_the_aim_is_pulled_into_the_hand(case: dict, pulled: bool) 
     ball_at = case.pop("ball_at", IN_AIM)
     run = distance_world(ball_at, **case)
     ball = named(run.world, "ball")
-    rig = run.world.resource(Rig)
+    rig = rig_of(run.world)
     run.world.step(round(0.25 * 90))
-    assert run.world.get(rig.right_hand, Hand).hovering == (ball if pulled else None)
+    assert run.world.get(rig.right_hand, Hover).object == (ball if pulled else None)
     run.world.step(round(0.15 * 90))  # gripped at 0.3 s: in flight at 0.4 s
     here = run.world.get(ball, Transform).position
     travelled = spatial.length(here - spatial.vec3(*ball_at))
@@ -308,15 +308,15 @@ def test_an_object_that_opts_in_or_out_while_the_world_runs_is_pulled_or_left() 
     started is hovered on the next step, and one that opts out again no longer is."""
     run = distance_world(IN_AIM, hand_opts_in=False)
     ball = named(run.world, "ball")
-    hand = run.world.get(run.world.resource(Rig).right_hand, Hand)
+    hand = run.world.get(rig_of(run.world).right_hand, Hover)
     run.world.step(5)
-    assert hand.hovering is None
-    run.world.get(ball, Grabbable).distance_grab = True
+    assert hand.object is None
+    run.world.get_mut(ball, Grabbable).distance_grab = True
     run.world.step(1)
-    assert hand.hovering == ball
-    run.world.get(ball, Grabbable).distance_grab = False
+    assert hand.object == ball
+    run.world.get_mut(ball, Grabbable).distance_grab = False
     run.world.step(1)
-    assert hand.hovering is None
+    assert hand.object is None
 
 
 def test_a_hand_within_reach_of_something_takes_that_rather_than_what_it_aims_at() -> None:
@@ -329,7 +329,7 @@ def test_a_hand_within_reach_of_something_takes_that_rather_than_what_it_aims_at
     run = grab_world(
         lambda t: head_at(0, 1.7, 0, right=right(HAND, 1.0 if t > 0.2 else 0.0)), build
     )
-    run.world.get(run.world.resource(Rig).right_hand, Hand).distance_grab = True
+    run.world.add(rig_of(run.world).right_hand, DistanceGrab())
     run.world.step(45)
     (grab,) = run.events("grabbed")
     assert grab["object"] == named(run.world, "near")
@@ -357,8 +357,8 @@ def test_grip_as_hold_or_as_toggle(setting: bool, hand: bool | None, toggle: boo
     hand and the second squeeze, at 0.5 s, lets it go."""
     run = grab_world(squeezes, ball_in_hand)
     run.world.resource(GrabSettings).grip_toggle = setting
-    rig = run.world.resource(Rig)
-    run.world.get(rig.right_hand, Hand).grip_toggle = hand
+    rig = rig_of(run.world)
+    run.world.get(rig.right_hand, Grip).toggle = hand
     ball = run.world.get(named(run.world, "ball"), Grabbable)
     run.world.step(round(0.4 * 90))
     assert ball.held_by == (rig.right_hand if toggle else None)

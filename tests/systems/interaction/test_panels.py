@@ -20,9 +20,10 @@ from playspace.app.game import load_example
 from playspace.app.replay import replay_source
 from playspace.components import Transform
 from playspace.components.comfort import VignetteSettings
+from playspace.components.drawn import DrawnView
 from playspace.components.input import DevicePose, HandInput, InputFrame
 from playspace.components.panels import Panel, PanelDrawing, Pointer
-from playspace.components.rig import OriginMotion, Rig, RigSettings, TurnMode
+from playspace.components.rig import RigSettings, TurnMode
 from playspace.ecs import World
 from playspace.formats.scene import load_scene
 from playspace.render.capture import Offscreen
@@ -33,7 +34,7 @@ from playspace.render.views import View
 from playspace.spatial import Pose
 from playspace.systems.panels import PanelsPlugin, add_panel_content, panel_hit
 from tests.ecs_helpers import raised_in_a_system
-from tests.rig_helpers import Run, head_at, rig_world
+from tests.rig_helpers import Run, head_at, rig_of, rig_world
 
 ROOT = Path(__file__).resolve().parents[3]
 PANEL_AT = (0.0, 1.3, -1.0)
@@ -140,7 +141,7 @@ def test_a_trigger_click_through_the_aim_ray_changes_the_setting(
 ) -> None:
     run, panel = panel_world(aiming(target, lambda t: 0.3 < t < 0.45))
     run.world.step(60)
-    pointer = run.world.get(run.world.resource(Rig).right_hand, Pointer)
+    pointer = run.world.get(rig_of(run.world).right_hand, Pointer)
     assert (pointer.panel == panel) is turns
     expected = TurnMode.SMOOTH if turns else TurnMode.SNAP
     assert run.world.resource(RigSettings).turn_mode is expected
@@ -175,7 +176,7 @@ def test_a_held_press_keeps_its_panel_past_the_edge() -> None:
 
     run, panel = panel_world(script)
     run.world.step(45)
-    pointer = run.world.get(run.world.resource(Rig).right_hand, Pointer)
+    pointer = run.world.get(rig_of(run.world).right_hand, Pointer)
     assert pointer.captured == panel and pointer.pixel is not None
     assert pointer.pixel[0] > 600  # 0.6 m right of centre on a 0.6 m, 600 px panel: 900 px
 
@@ -320,7 +321,7 @@ def test_the_settings_example_chooses_what_its_trace_clicks() -> None:
     assert example.summary is not None
     chosen = "chosen: turn smooth, snap 45, slope off, vignette off;"
     assert example.summary(world).startswith(chosen)
-    origin = world.get(world.resource(Rig).origin, Transform)
+    origin = world.get(rig_of(world).origin, Transform)
     assert abs(spatial.yaw(origin.rotation)) > 0.5  # turned smoothly, about 90 degrees a second
     assert not world.resource(VignetteSettings).enabled
 
@@ -329,9 +330,7 @@ def test_the_vignette_follows_the_worlds_choice_over_the_renderers() -> None:
     """A menu turns the vignette off in the world; the renderer's own settings (on) give way,
     and without the world's choice they apply."""
     world = World()
-    origin, head, left, right, body = (world.spawn() for _ in range(5))
-    world.add(origin, OriginMotion(continuous=True))
-    world.insert_resource(Rig(origin, head, left, right, body))
+    world.insert_resource(DrawnView(carried=True))  # a provider carries the player
     world.insert_resource(VignetteSettings(enabled=False))
     comfort = Comfort(VignetteSettings(ramp=0.0))
     assert comfort.update(world)[0] == 0.0

@@ -14,9 +14,8 @@ from playspace import spatial
 from playspace.components import Transform
 from playspace.components.drawn import DrawnPoses
 from playspace.components.input import HandInput, InputFrame
-from playspace.components.interaction import GrabSettings, Hand
+from playspace.components.interaction import GrabSettings, Holding, PhysicsHand
 from playspace.components.physics import Box
-from playspace.components.rig import Rig
 from playspace.ecs import World
 from playspace.render import (
     GhostSettings,
@@ -36,7 +35,7 @@ from playspace.systems.interaction.hand_collision import SKIN
 from tests.grab_helpers import grab_world, prop, right
 from tests.hand_helpers import hand as bare_hand
 from tests.physics_helpers import static
-from tests.rig_helpers import Run, head_at
+from tests.rig_helpers import Run, head_at, rig_of
 
 if TYPE_CHECKING:
     from moderngl import Context
@@ -63,15 +62,15 @@ def pushed_down(depth: float, grip: float = 0.0) -> Callable[[float], InputFrame
 def run_pushed(collide: bool | None, settings: bool = False) -> Run:
     run = grab_world(pushed_down(0.1), table)
     run.world.resource(GrabSettings).hand_collision = settings
-    hand = run.world.get(run.world.resource(Rig).right_hand, Hand)
+    hand = run.world.get(rig_of(run.world).right_hand, PhysicsHand)
     hand.collide = collide
     run.world.step(90)
     return run
 
 
-def right_hand(run: Run) -> tuple[int, Hand]:
-    entity = run.world.resource(Rig).right_hand
-    return entity, run.world.get(entity, Hand)
+def right_hand(run: Run) -> tuple[int, PhysicsHand]:
+    entity = rig_of(run.world).right_hand
+    return entity, run.world.get(entity, PhysicsHand)
 
 
 @pytest.mark.parametrize(("collide", "settings"), [(True, False), (None, True)])
@@ -82,10 +81,10 @@ def test_a_physics_hand_stops_at_the_table_and_the_tracked_hand_goes_on(
     the tracked hand is 10 cm in and the hand says it is blocked."""
     run = run_pushed(collide, settings)
     entity, hand = right_hand(run)
-    assert hand.physical is not None and hand.tracked is not None
+    assert hand.physical is not None and hand.controller is not None
     bottom = hand.physical.position.y - HALF_THICK
     assert bottom == pytest.approx(TOP + SKIN, abs=5e-4)  # on the surface, a skin's width over
-    assert hand.tracked.position.y == pytest.approx(TOP - 0.1, abs=1e-6)
+    assert hand.controller.position.y == pytest.approx(TOP - 0.1, abs=1e-6)
     assert hand.blocked
     assert run.world.get(entity, Transform).position == hand.physical.position  # what grabs
 
@@ -107,8 +106,8 @@ def test_a_bare_hand_laid_palm_down_stops_on_the_table_as_flat_as_it_is() -> Non
     run.world.resource(GrabSettings).hand_collision = True
     run.world.step(90)
     _, hand = right_hand(run)
-    assert hand.physical is not None and hand.tracked is not None and hand.blocked
-    assert hand.tracked.position.y == pytest.approx(TOP - 0.1, abs=1e-6)  # the palm joint
+    assert hand.physical is not None and hand.controller is not None and hand.blocked
+    assert hand.controller.position.y == pytest.approx(TOP - 0.1, abs=1e-6)  # the palm joint
     bottom = hand.physical.position.y - HALF_THICK
     assert bottom == pytest.approx(TOP + SKIN, abs=5e-4)
 
@@ -117,7 +116,7 @@ def test_without_the_option_the_hand_passes_through_as_before() -> None:
     run = run_pushed(None, settings=False)
     entity, hand = right_hand(run)
     assert run.world.get(entity, Transform).position.y == pytest.approx(TOP - 0.1, abs=1e-6)
-    assert not hand.blocked and hand.physical is None and hand.tracked is None
+    assert not hand.blocked and hand.physical is None and hand.controller is None
 
 
 def test_a_per_hand_no_overrides_the_setting() -> None:
@@ -143,8 +142,8 @@ def test_the_hand_slides_along_the_table_and_comes_back_when_lifted() -> None:
     assert hand.physical.position.x == pytest.approx(ABOVE[0] + 0.2, abs=1e-3)
     assert hand.physical.position.y - HALF_THICK == pytest.approx(TOP + SKIN, abs=5e-4)
     run.world.step(round(0.3 * 90))
-    assert hand.physical is not None and hand.tracked is not None and not hand.blocked
-    assert spatial.length(hand.physical.position - hand.tracked.position) < 1e-9
+    assert hand.physical is not None and hand.controller is not None and not hand.blocked
+    assert spatial.length(hand.physical.position - hand.controller.position) < 1e-9
 
 
 def test_what_the_hand_holds_stays_with_the_stopped_hand() -> None:
@@ -158,9 +157,10 @@ def test_what_the_hand_holds_stays_with_the_stopped_hand() -> None:
     run = grab_world(pushed_down(0.1, grip=1.0), build)
     run.world.resource(GrabSettings).hand_collision = True
     run.world.step(90)
-    _, hand = right_hand(run)
-    assert hand.holding is not None and hand.physical is not None
-    ball = run.world.get(hand.holding, Transform).position
+    entity, hand = right_hand(run)
+    held = run.world.get(entity, Holding).object
+    assert held is not None and hand.physical is not None
+    ball = run.world.get(held, Transform).position
     assert spatial.length(ball - hand.physical.position) < 1e-6
     assert ball.y > TOP
 
@@ -177,9 +177,9 @@ def test_the_renderer_draws_the_blocked_tracked_hand_as_a_ghost() -> None:
             assert ghosts == []
             continue
         assert len(ghosts) == 1 and len(ghosts[0]) == 1
-        assert hand.tracked is not None
+        assert hand.controller is not None
         where = ghosts[0][0][12:15]  # column-major: the translation column
-        assert tuple(where) == pytest.approx(tuple(hand.tracked.position), abs=1e-5)
+        assert tuple(where) == pytest.approx(tuple(hand.controller.position), abs=1e-5)
 
 
 def test_a_stopped_hand_is_drawn_where_it_stopped_not_inside_the_table() -> None:
@@ -204,7 +204,7 @@ def test_a_blocked_hand_is_drawn_on_the_table_and_its_ghost_inside_it(gl: Contex
     solid hand's place, and only the ghost was drawn.)"""
     run = run_pushed(None, settings=True)
     _, hand = right_hand(run)
-    assert hand.blocked and hand.physical is not None and hand.tracked is not None
+    assert hand.blocked and hand.physical is not None and hand.controller is not None
     red, grey = (1.0, 0.0, 0.0), (0.5, 0.5, 0.5)
     hand_look, table_look = (
         Material((*red, 1.0), emissive=red),
@@ -241,5 +241,5 @@ def test_a_blocked_hand_is_drawn_on_the_table_and_its_ghost_inside_it(gl: Contex
     table_side = seen(spatial.vec3(ABOVE[0], TOP - 0.05, ABOVE[2] + 0.2))  # no hand before it
     assert table_side == pytest.approx([0.735, 0.735, 0.735], abs=0.02)  # grey, sRGB-encoded
     assert seen(hand.physical.position) == pytest.approx([1.0, 0.0, 0.0], abs=0.02)
-    ghost = seen(hand.tracked.position + spatial.vec3(0.0, 0.01, 0.0))  # inside the table
+    ghost = seen(hand.controller.position + spatial.vec3(0.0, 0.01, 0.0))  # inside the table
     assert ghost[0] > table_side[0] + 0.05 and ghost[1] < table_side[1] - 0.1  # tinted red

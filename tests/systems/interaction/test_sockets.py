@@ -9,6 +9,7 @@ import pytest
 
 from playspace import spatial
 from playspace.components import Transform
+from playspace.components.drawn import Markers, Tint
 from playspace.components.input import InputFrame
 from playspace.components.interaction import Grabbable
 from playspace.components.physics import (
@@ -20,14 +21,13 @@ from playspace.components.physics import (
     RigidBody,
     Sphere,
 )
-from playspace.components.rig import Rig
 from playspace.components.sockets import Socket
 from playspace.ecs import World
 from playspace.spatial import Pose
 from playspace.systems.interaction.events import SOCKET_EVENTS
 from tests.grab_helpers import HAND, grab_world, named, prop, right
 from tests.physics_helpers import physics
-from tests.rig_helpers import Run, head_at, with_sticks
+from tests.rig_helpers import Run, head_at, rig_of, with_sticks
 
 RACK = (0.25, 1.1, -0.55)  # a hook on the rack, in reach of the right hand
 # where a socketed tool sits: 2 cm above the hook's centre, turned a quarter about +Y
@@ -85,10 +85,14 @@ def test_a_tool_let_go_over_the_rack_snaps_into_place_and_stays(
     )
     run.world.step(round(0.9 * 90))  # the hand holds the tool over the hook
     wrench = named(run.world, "wrench")
-    socket = next(s for _, s in run.world.each(Socket))
+    hook, socket = next(iter(run.world.each(Socket)))
+    zone = run.world.get(hook, Markers)  # what is drawn of it
     assert socket.hovering == (wrench if snaps else None)
+    assert [(m.shape, m.tint, m.see_through) for m in zone.shown] == (
+        [(socket.zone, Tint.HOVER, True)] if snaps else []
+    )
     run.world.step(round(2.1 * 90))
-    assert socket.hovering is None
+    assert socket.hovering is None and zone.shown == []
     end = path(run)[-1]
     if snaps:
         assert [e["object"] for e in run.events("socketed")] == [wrench]
@@ -183,7 +187,7 @@ def test_a_holster_on_the_body_carries_its_tool_as_the_player_walks_and_turns(
         return with_sticks(head_at(0.0, 1.7, 0.0), left=stick, right=turn)
 
     run = grab_world(script, lambda w: tool(w, frozenset({"pistol"}), at=(0.0, 0.1, -1.0)))
-    rig = run.world.resource(Rig)
+    rig = rig_of(run.world)
     pistol = named(run.world, "wrench")
     run.world.spawn(
         Transform(),

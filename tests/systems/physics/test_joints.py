@@ -67,7 +67,7 @@ def test_a_hinge_swings_to_its_limit_and_reports_its_angle() -> None:
     assert joint.position == pytest.approx(1.2, abs=0.01)
     assert spatial.length(centre - hinge) == pytest.approx(0.4, abs=0.005)
     assert math.atan2(-(centre.z - hinge.z), centre.x - hinge.x) == pytest.approx(1.2, abs=0.01)
-    joint.spring = Spring(0.3, 100.0, 20.0)
+    world.get_mut(door, Joint).spring = Spring(0.3, 100.0, 20.0)
     world.step(180)
     assert joint.position == pytest.approx(0.3, abs=0.02)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import FrozenInstanceError, replace
 
 import numpy as np
 import pytest
@@ -22,7 +22,6 @@ from playspace.components.physics import (
     ColliderSurfaces,
     ConvexHull,
     Cylinder,
-    Parts,
     PreviousTransform,
     RigidBody,
     SetVelocity,
@@ -42,8 +41,10 @@ from playspace.systems.physics import (
     SensorEntered,
     SensorExited,
     convert,
+    sync,
 )
 from playspace.systems.physics.commands import teleport_body
+from playspace.systems.physics.engine import Body, Physics
 from playspace.systems.sets import FixedSet
 from tests.ecs_helpers import raised_in_a_system
 from tests.physics_helpers import ball, floor, physics, physics_world, static
@@ -172,7 +173,7 @@ def test_a_falling_body_fixed_in_place_stops_interpolating() -> None:
     world = physics_world()
     b = ball(world, spatial.vec3(0, 5, 0))
     world.step(30)
-    world.get(b, RigidBody).kind = BodyKind.FIXED
+    world.get_mut(b, RigidBody).kind = BodyKind.FIXED
     world.step(2)
     assert world.get(b, PreviousTransform).position == world.get(b, Transform).position
 
@@ -182,7 +183,7 @@ def test_a_body_made_kinematic_interpolates_from_where_it_was_taken() -> None:
     b = ball(world, spatial.vec3(0, 5, 0))
     world.step(30)  # falling: well away from where it spawned
     taken = spatial.Vec3(world.get(b, Transform).position)
-    world.get(b, RigidBody).kind = BodyKind.KINEMATIC
+    world.get_mut(b, RigidBody).kind = BodyKind.KINEMATIC
     world.get(b, Transform).position = taken + spatial.vec3(0.1, 0, 0)  # a hand moves it
     world.step(1)
     assert world.get(b, PreviousTransform).position == taken  # not the spawn point
@@ -217,11 +218,11 @@ def test_changing_body_kind_at_run_time_takes_effect_next_step() -> None:
     world = physics_world()
     b = ball(world, spatial.vec3(0, 2, 0))
     world.step(1)
-    world.get(b, RigidBody).kind = BodyKind.KINEMATIC
+    world.get_mut(b, RigidBody).kind = BodyKind.KINEMATIC
     world.step(30)
     y_held = world.get(b, Transform).position.y
     assert y_held == pytest.approx(2.0, abs=0.01)
-    world.get(b, RigidBody).kind = BodyKind.DYNAMIC
+    world.get_mut(b, RigidBody).kind = BodyKind.DYNAMIC
     world.step(30)
     assert world.get(b, Transform).position.y < y_held - 0.3
 
@@ -253,21 +254,30 @@ def falls_through(world: World, b: int) -> bool:
     return world.get(b, Transform).position.y < -0.5
 
 
+def set_part(world: World, entity: int, index: int, **fields: object) -> None:
+    """Put a collider like part `index` of `entity`, with `fields`, in its place."""
+    parts = world.get_mut(entity, Colliders).parts
+    parts[index] = replace(parts[index], **fields)  # type: ignore[arg-type]
+
+
 def test_changing_a_layer_at_run_time_takes_effect_next_step() -> None:
     world = physics_world()
     _, b = ball_at_rest(world)
-    world.get(b, Colliders).parts[0].layer = "held"  # held passes through the environment
+    set_part(world, b, 0, layer="held")  # held passes through the environment
     assert falls_through(world, b)
 
 
-def test_a_replaced_collider_is_watched_even_when_equal_to_the_old_one() -> None:
+def test_a_collider_replaced_by_an_equal_one_is_kept_and_the_new_one_followed() -> None:
+    """An equal collider in a part's place builds nothing anew (what it touches is not
+    touched anew); the engine follows the new one from then on."""
     world = physics_world()
     _, b = ball_at_rest(world)
-    parts = world.get(b, Colliders).parts
-    parts[0] = replace(parts[0])  # equal, but another object: the one to watch from now on
+    built = physics(world).bodies[b].parts[0]
+    set_part(world, b, 0)  # equal, but another object
     world.step(1)
-    assert physics(world).bodies[b].rigid_body.mass == pytest.approx(0.5)  # the ball's mass
-    parts[0].layer = "held"
+    assert physics(world).bodies[b].parts[0] is built  # not built again
+    assert built.collider is world.get(b, Colliders).parts[0]
+    set_part(world, b, 0, layer="held")
     assert falls_through(world, b)
 
 
@@ -279,7 +289,7 @@ def test_a_replaced_part_keeps_its_share_of_the_bodys_given_mass() -> None:
         Colliders(Collider(Sphere(0.1)), Collider(Box((0.4, 0.4, 0.4)))),
     )
     world.step(1)
-    world.get(b, Colliders).parts[1] = Collider(Box((0.2, 0.2, 0.2)))  # the box shrinks
+    world.get_mut(b, Colliders).parts[1] = Collider(Box((0.2, 0.2, 0.2)))  # the box shrinks
     world.step(1)
     assert physics(world).bodies[b].rigid_body.mass == pytest.approx(2.0, rel=1e-5)
 
@@ -290,7 +300,7 @@ def test_a_static_collider_moved_to_another_layer_stops_holding_things_up() -> N
     layers.set_collides("cloud", "props", False)
     world = physics_world(layers=layers)
     ground, b = ball_at_rest(world)
-    world.get(ground, Colliders).parts[0].layer = "cloud"
+    set_part(world, ground, 0, layer="cloud")
     assert falls_through(world, b)
 
 
@@ -525,7 +535,7 @@ def test_collider_parts_appended_at_run_time_are_created() -> None:
     b = ball(world, spatial.vec3(0, 0, 0))
     entered = collect(world, SensorEntered)
     world.step(2)
-    world.get(b, Colliders).parts.append(Collider(Sphere(0.6), sensor=True, layer="props"))
+    world.get_mut(b, Colliders).parts.append(Collider(Sphere(0.6), sensor=True, layer="props"))
     world.step(2)
     assert entered == [SensorEntered(b, wall, 1, 0)]
 
@@ -573,25 +583,38 @@ def test_a_hull_given_lists_is_a_value_like_one_given_tuples() -> None:
     assert hash(as_lists)
 
 
-def test_an_edit_is_flagged_where_it_is_made_and_nothing_is_looked_at_otherwise() -> None:
-    """A level at rest costs no look at its bodies: only an edited component flags its body,
-    and the edit reaches the engine before the next step, asleep or not."""
+def test_a_change_the_world_records_reaches_the_engine_and_nothing_else_is_looked_at(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A level at rest costs no look at its bodies: only a body whose components were changed
+    through ``world.get_mut`` is brought up to date, once whatever was changed of it, and the
+    change reaches the engine before the next step, asleep or not."""
+    looked: list[int] = []
+    bring_up = sync._apply_changes
+
+    def looking(physics: Physics, body: Body, regroup: bool) -> bool:
+        looked.append(body.entity)
+        return bring_up(physics, body, regroup)
+
+    monkeypatch.setattr(sync, "_apply_changes", looking)
     world = physics_world()
     floor(world)
     b = ball(world, spatial.vec3(0, 0.2, 0))
     world.step(240)
     engine = physics(world)
-    assert engine.sleeping(b) and engine.edited == set()
-    world.get(b, Colliders).parts[0].layer = "held"  # held objects pass through the floor
-    assert engine.edited == {b}
+    assert engine.sleeping(b) and looked == []
+    set_part(world, b, 0, layer="held")  # held objects pass through the floor
     world.step(1)
-    assert engine.edited == set() and engine.layer_of(b, 0) == "held"
-    world.get(b, RigidBody).kind = BodyKind.KINEMATIC
-    world.get(b, Colliders).parts.append(Collider(Sphere(0.1), sensor=True, layer="probe"))
-    assert engine.edited == {b}
+    assert looked == [b] and engine.layer_of(b, 0) == "held"
+    world.get(b, Colliders)  # only read
     world.step(1)
+    assert looked == [b]
+    world.get_mut(b, RigidBody).kind = BodyKind.KINEMATIC
+    world.get_mut(b, Colliders).parts.append(Collider(Sphere(0.1), sensor=True, layer="probe"))
+    world.step(1)
+    assert looked == [b, b]
     assert engine.bodies[b].kind is BodyKind.KINEMATIC and len(engine.bodies[b].parts) == 2
-    del world.get(b, Colliders).parts[1:]
+    del world.get_mut(b, Colliders).parts[1:]
     world.step(1)
     assert len(engine.bodies[b].parts) == 1 and engine.counts()[1] == 2  # floor and ball
 
@@ -602,19 +625,18 @@ def test_an_edit_is_flagged_where_it_is_made_and_nothing_is_looked_at_otherwise(
 )
 def test_every_change_to_a_bodys_parts_reaches_the_engine(change: str) -> None:
     """Not only appending, replacing and cutting: any list operation on ``Colliders.parts``
-    (a sensor popped off, one inserted, the list assigned anew) flags the body, and the
-    engine's colliders are the component's after the next step."""
+    (a sensor popped off, one inserted, the list assigned anew) reaches the engine, whose
+    colliders are the component's after the next step."""
     world = physics_world()
     floor(world)
     b = ball(world, spatial.vec3(0, 0.2, 0))
-    colliders = world.get(b, Colliders)
     probe = Collider(Sphere(0.3), sensor=True, layer="probe")
-    colliders.parts.append(probe)
+    world.get_mut(b, Colliders).parts.append(probe)
     world.step(2)
     engine = physics(world)
+    colliders = world.get_mut(b, Colliders)
     parts = colliders.parts
     extra = Collider(Sphere(0.4), sensor=True, layer="held")
-    before = Parts.edits
     if change == "pop":
         parts.pop()
     elif change == "remove":
@@ -625,8 +647,6 @@ def test_every_change_to_a_bodys_parts_reaches_the_engine(change: str) -> None:
         parts += [extra]
     elif change == "clear":
         parts.clear()
-        assert b in engine.edited and Parts.edits > before  # seen before the append
-        engine.edited.clear()
         parts.append(probe)  # only the probe: the ball's solid sphere is gone
     elif change == "reverse":
         parts.reverse()
@@ -634,31 +654,28 @@ def test_every_change_to_a_bodys_parts_reaches_the_engine(change: str) -> None:
         parts.sort(key=lambda part: part.sensor, reverse=True)
     else:
         colliders.parts = [extra]
-    assert b in engine.edited and Parts.edits > before  # the body, and what draws it
     world.step(1)
     built = [engine.layer_of(b, i) for i in range(len(engine.bodies[b].parts))]
     assert built == [part.layer for part in colliders.parts]
     assert [part.collider for part in engine.bodies[b].parts] == list(colliders.parts)
 
 
-def test_parts_assigned_anew_are_checked_and_the_old_list_lets_go() -> None:
-    """``Colliders.parts = ...`` refuses what the constructor refuses, naming it; the list it
-    replaced no longer flags the body (a game holding on to it edits nothing)."""
+@pytest.mark.parametrize(
+    ("parts", "refused"),
+    [([], "entity 2: Colliders needs at least one Collider"), ([Sphere(0.1)], "part 0 must")],
+)
+def test_parts_a_body_cannot_be_made_of_are_refused_at_the_step_naming_the_body(
+    parts: list[object], refused: str
+) -> None:
+    """A list the constructor would refuse, assigned as a body's parts, stops the step that
+    would build it with a message that names the entity and what is wrong."""
     world = physics_world()
+    floor(world)
     b = ball(world, spatial.vec3(0, 0.2, 0))
     world.step(1)
-    colliders = world.get(b, Colliders)
-    old = colliders.parts
-    with pytest.raises(ValueError, match="at least one Collider"):
-        colliders.parts = []
-    with pytest.raises(TypeError, match="collider part 1 must be a Collider"):
-        colliders.parts = [old[0], Sphere(0.1)]  # type: ignore[list-item]
-    assert colliders.parts is old
-    colliders.parts = [Collider(Sphere(0.2))]
-    world.step(1)
-    engine = physics(world)
-    old.append(Collider(Sphere(0.3)))
-    assert engine.edited == set()
+    world.get_mut(b, Colliders).parts = parts  # type: ignore[assignment]
+    with raised_in_a_system(PhysicsError, refused):
+        world.step(1)
 
 
 def test_a_body_given_a_mass_keeps_it_whatever_its_parts_become() -> None:
@@ -674,24 +691,23 @@ def test_a_body_given_a_mass_keeps_it_whatever_its_parts_become() -> None:
     )
     world.step(1)
     engine = physics(world)
-    parts = world.get(b, Colliders).parts
     seen = []
 
     def cut_made_a_sensor() -> None:  # built solid, cut as a sensor in the same step
-        parts[-1].sensor = True
-        parts.pop()
+        set_part(world, b, -1, sensor=True)
+        world.get_mut(b, Colliders).parts.pop()
 
     def given_more_and_reshaped() -> None:  # the mass it was made with stays
-        world.get(b, RigidBody).mass = 5.0
-        parts[0].shape = Sphere(0.1)
+        world.get_mut(b, RigidBody).mass = 5.0
+        set_part(world, b, 0, shape=Sphere(0.1))
 
     changes: list[Callable[[], object]] = [
-        lambda: setattr(parts[1], "sensor", True),
-        lambda: setattr(parts[1], "sensor", False),
-        lambda: setattr(parts[0], "shape", Sphere(0.2)),  # 8 times the volume
-        lambda: parts.append(Collider(Sphere(0.2), offset=end)),
+        lambda: set_part(world, b, 1, sensor=True),
+        lambda: set_part(world, b, 1, sensor=False),
+        lambda: set_part(world, b, 0, shape=Sphere(0.2)),  # 8 times the volume
+        lambda: world.get_mut(b, Colliders).parts.append(Collider(Sphere(0.2), offset=end)),
         cut_made_a_sensor,
-        lambda: setattr(parts[0], "density", 50.0),
+        lambda: set_part(world, b, 0, density=50.0),
         given_more_and_reshaped,
     ]
     for change in changes:
@@ -709,7 +725,7 @@ def test_a_density_set_at_run_time_weighs_a_body_anew() -> None:
     b = ball(world, spatial.vec3(0, 0, 0), radius=0.1, mass=None)  # type: ignore[arg-type]
     world.step(1)
     before = physics(world).mass(b)
-    world.get(b, Colliders).parts[0].density *= 2
+    set_part(world, b, 0, density=2 * world.get(b, Colliders).parts[0].density)
     world.step(1)
     assert before == pytest.approx(1000.0 * 4 / 3 * math.pi * 0.1**3, rel=1e-5)
     assert physics(world).mass(b) == pytest.approx(2 * before, rel=1e-6)
@@ -720,7 +736,7 @@ def test_a_surface_set_at_run_time_changes_how_it_slides_not_what_it_touches(ice
     """A box resting on a 20 degree slope (friction 0.6 on 0.5: averaged, 0.55 holds it)
     slides once its friction or the slope's is set to nothing, asleep as it is; the contact it
     reports and the sensor around it see no end and new start (the colliders are changed as
-    they are, not rebuilt), and nothing is drawn anew."""
+    they are, not rebuilt)."""
     world = physics_world()
     tilt = spatial.from_axis_angle(spatial.vec3(0.0, 0.0, 1.0), math.radians(20.0))
     slope = static(world, Box((10.0, 0.2, 10.0)), spatial.vec3(0.0, 0.0, 0.0), tilt)
@@ -739,10 +755,8 @@ def test_a_surface_set_at_run_time_changes_how_it_slides_not_what_it_touches(ice
     world.step(60)
     assert physics(world).sleeping(box)
     rested = spatial.Vec3(world.get(box, Transform).position)
-    edits = Parts.edits
-    world.get(box if iced == "box" else slope, Colliders).parts[0].friction = 0.0
-    world.get(zone, Colliders).parts[0].restitution = 0.5
-    assert Parts.edits == edits  # nothing drawn changed
+    set_part(world, box if iced == "box" else slope, 0, friction=0.0)
+    set_part(world, zone, 0, restitution=0.5)
     world.step(60)
     slid = rested - world.get(box, Transform).position
     assert slid.x > 0.05 and slid.y > 0.02  # down the slope (towards -x), by 0.1 m or more
@@ -750,25 +764,27 @@ def test_a_surface_set_at_run_time_changes_how_it_slides_not_what_it_touches(ice
 
 
 def test_a_colliders_fields_set_at_run_time_rebuild_it_and_bad_values_are_refused() -> None:
-    """A ball grown by setting its collider's shape rests higher, and lower when its offset
-    is set; a value the constructor would refuse is refused, naming it, and the collider
-    keeps what it had."""
+    """A ball grown by a collider of a larger shape in its place rests higher, and lower with
+    another offset; a value the constructor would refuse is refused where it is written,
+    naming it, and the body keeps the collider it had."""
     world = physics_world()
     floor(world)
     b = ball(world, spatial.vec3(0, 0.3, 0), radius=0.1)
     world.step(120)
     resting = world.get(b, Transform).position.y
-    collider = world.get(b, Colliders).parts[0]
-    collider.shape = Sphere(0.3)
+    set_part(world, b, 0, shape=Sphere(0.3))
     world.step(120)
     grown = world.get(b, Transform).position.y
     assert resting == pytest.approx(0.1, abs=0.01) and grown == pytest.approx(0.3, abs=0.01)
     with pytest.raises(ValueError, match="friction"):
-        collider.friction = -1.0
+        set_part(world, b, 0, friction=-1.0)
     with pytest.raises(TypeError, match="collider shape must be one of"):
-        collider.shape = "ball"  # type: ignore[assignment]
+        set_part(world, b, 0, shape="ball")
+    with pytest.raises(FrozenInstanceError):
+        world.get_mut(b, Colliders).parts[0].friction = 0.1  # type: ignore[misc]
+    collider = world.get(b, Colliders).parts[0]
     assert collider.friction == 0.5 and collider.shape == Sphere(0.3)
-    collider.offset = Pose(spatial.vec3(0.0, 0.2, 0.0), spatial.identity())
+    set_part(world, b, 0, offset=Pose(spatial.vec3(0.0, 0.2, 0.0), spatial.identity()))
     world.step(120)  # the sphere still rests on the floor: its body 0.2 m under its centre
     assert world.get(b, Transform).position.y == pytest.approx(0.1, abs=0.01)
 

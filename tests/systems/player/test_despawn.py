@@ -13,9 +13,8 @@ import pytest
 from playspace import spatial
 from playspace.components import Transform
 from playspace.components.input import InputFrame
-from playspace.components.interaction import Hand
+from playspace.components.interaction import Hand, Holding
 from playspace.components.physics import BodyKind, Box, Collider, Colliders, RigidBody, Sphere
-from playspace.components.rig import Rig
 from playspace.components.scene import Grabbable, Opponent, Prop
 from playspace.ecs import Phase, World, system
 from playspace.systems.input import hand_input
@@ -23,7 +22,7 @@ from playspace.systems.interaction import TELEMETRY_EVENTS, GrabPlugin, ThrowHis
 from playspace.systems.interaction.layers import HeldSensors
 from playspace.systems.sets import FixedSet
 from tests.physics_helpers import physics
-from tests.rig_helpers import head_at, rig_world
+from tests.rig_helpers import head_at, rig_of, rig_world
 
 REACH = (0.25, 0.1, -0.35)  # where the hands work, in the room: near the floor
 
@@ -70,7 +69,7 @@ def chaos(seed: int) -> object:
                 Transform(position=at), RigidBody(mass=0.2), Colliders(Collider(shape)),
                 Prop(f"thing {made}"), Grabbable(),
             )  # fmt: skip
-        held = [h.holding for _, h in world.each(Hand) if h.holding is not None]
+        held = [h.object for _, h in world.each(Holding) if h.object is not None]
         if held and rng.random() < 0.02:
             world.despawn(rng.choice(held))  # out of the player's hand
         elif props and rng.random() < 0.05:
@@ -106,9 +105,9 @@ def test_ten_thousand_steps_of_grabbing_and_despawning_break_nothing_and_leak_no
         assert set(table) <= live
     for _, grabbable in world.each(Grabbable):  # what it holds of a hand is a live hand
         assert grabbable.held_by is None or world.has(grabbable.held_by, Hand)
-    rig = world.resource(Rig)
+    rig = rig_of(world)
     assert set(world.resource(ThrowHistory).hands) <= {rig.left_hand, rig.right_hand}
-    for _, hand in world.each(Hand):
-        assert hand.holding is None or world.exists(hand.holding)
+    for _, holding in world.each(Holding):
+        assert holding.object is None or world.exists(holding.object)
     bodies = set(physics(world).bodies)
     assert bodies <= {e for e, _ in world.each(Transform)}

@@ -15,7 +15,7 @@ from playspace.components.rig import OriginMotion, Rig, RigSettings, TurnMode
 from playspace.ecs import Phase, PluginError, World
 from playspace.systems.player.providers import add_provider, locomotion_provider
 from playspace.systems.sets import FixedSet
-from tests.rig_helpers import Run, aiming_hand, head_at, rig_world, with_sticks
+from tests.rig_helpers import Run, aiming_hand, head_at, rig_of, rig_world, with_sticks
 
 
 def walking_and_turning(t: float) -> InputFrame:
@@ -25,7 +25,7 @@ def walking_and_turning(t: float) -> InputFrame:
 
 def heading(run: Run) -> float:
     world = run.world
-    return spatial.yaw(world.get(world.resource(Rig).origin, Transform).rotation)
+    return spatial.yaw(world.get(rig_of(world).origin, Transform).rotation)
 
 
 def walked(run: Run) -> float:
@@ -95,10 +95,10 @@ def test_aiming_a_teleport_stops_turning_but_not_walking() -> None:
 def test_a_provider_that_carries_the_player_says_so_for_the_vignette_and_throws() -> None:
     run = rig_world(lambda t: with_sticks(head_at(0.0, 1.7, 0.0), left=(0.0, 1.0)))
     run.world.step(10)
-    assert run.world.get(run.world.resource(Rig).origin, OriginMotion).continuous
+    assert run.world.get(rig_of(run.world).origin, OriginMotion).continuous
     standing = rig_world(lambda t: head_at(0.0, 1.7, 0.0))
     standing.world.step(10)
-    assert not standing.world.get(standing.world.resource(Rig).origin, OriginMotion).continuous
+    assert not standing.world.get(rig_of(standing.world).origin, OriginMotion).continuous
 
 
 def test_two_providers_of_one_name_or_none_without_the_player_are_refused() -> None:

@@ -12,11 +12,10 @@ import pytest
 from playspace import spatial
 from playspace.components import Transform
 from playspace.components.physics import BodyKind, Box, Collider, Colliders, RigidBody
-from playspace.components.rig import Rig
 from playspace.components.scene import PlayerStart
 from playspace.ecs import Phase, World
 from playspace.systems.sets import FixedSet
-from tests.rig_helpers import head_at, rig_world
+from tests.rig_helpers import head_at, rig_of, rig_world
 
 HZ = 90
 TOP = 0.1  # the platform's top stands above the floor, so what is stood on is not in doubt
@@ -98,5 +97,5 @@ def test_a_turntable_turns_the_player_with_it() -> None:
     assert (first[0], first[2]) == (pytest.approx(0.5), pytest.approx(0.1))  # the neck
     # a quarter turn to the left about the centre: +x goes to -z, +z to +x
     assert (last[0], last[2]) == (pytest.approx(0.1, abs=0.01), pytest.approx(-0.5, abs=0.01))
-    origin = run.world.get(run.world.resource(Rig).origin, Transform)
+    origin = run.world.get(rig_of(run.world).origin, Transform)
     assert spatial.yaw(origin.rotation) == pytest.approx(math.pi / 2, abs=1e-3)

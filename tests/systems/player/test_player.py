@@ -10,7 +10,7 @@ import pytest
 from playspace import spatial
 from playspace.components.input import Button, HandInput, InputFrame
 from playspace.components.physics import Box, CharacterBody
-from playspace.components.rig import Rig, RigSettings, SeparationPolicy
+from playspace.components.rig import RigSettings, SeparationPolicy
 from playspace.components.scene import PlayerStart
 from playspace.components.tracking import HandControls
 from playspace.ecs import Phase, World, system
@@ -18,7 +18,7 @@ from playspace.systems.input import hand_input
 from playspace.systems.player.events import RecenterRequested
 from playspace.systems.sets import FixedSet
 from tests.physics_helpers import static
-from tests.rig_helpers import aiming_hand, head_at, rig_world, stairs, walking, with_sticks
+from tests.rig_helpers import aiming_hand, head_at, rig_of, rig_world, stairs, walking, with_sticks
 
 THRESHOLD = 0.2
 
@@ -244,7 +244,7 @@ def test_recentering_puts_the_player_back_at_the_body() -> None:
 def test_crouching_shortens_the_capsule() -> None:
     run = rig_world(lambda t: head_at(0.0, 1.7 if t < 1.0 else 1.0, 0.0))
     run.world.step(45)
-    body = run.world.resource(Rig).body
+    body = rig_of(run.world).body
     assert run.world.get(body, CharacterBody).height == pytest.approx(1.8)
     run.world.step(90)
     assert run.world.get(body, CharacterBody).height == pytest.approx(1.1)
@@ -385,7 +385,7 @@ def test_each_hand_carries_its_own_controls_from_the_input_frame() -> None:
     right = hand_input((0.2, 0.9, 0.0), grip=0.8, buttons=[Button.A])
     run = rig_world(lambda t: with_sticks(head_at(0.0, 1.7, 0.0, right=right), left=(0.3, 0.6)))
     run.world.step(1)
-    rig = run.world.resource(Rig)
+    rig = rig_of(run.world)
     left, held = (run.world.get(e, HandControls) for e in (rig.left_hand, rig.right_hand))
     assert (left.stick, left.grip, left.buttons) == ((0.3, 0.6), 0.0, frozenset())
     assert (held.stick, held.grip, held.buttons) == ((0.0, 0.0), 0.8, frozenset({Button.A}))
@@ -394,7 +394,7 @@ def test_each_hand_carries_its_own_controls_from_the_input_frame() -> None:
 @system(Phase.FIXED, in_set=FixedSet.TRACKING, after=("tracking_system",), writes=(HandControls,))
 def left_handed(world: World) -> None:
     """A game's left-handed mode: the sticks swap hands, after tracking wrote them."""
-    rig = world.resource(Rig)
+    rig = rig_of(world)
     left, right = (world.get(e, HandControls) for e in (rig.left_hand, rig.right_hand))
     left.stick, right.stick = right.stick, left.stick
 

@@ -12,15 +12,15 @@ from playspace import spatial
 from playspace.components import Grabbable, TrackedDevice, Transform
 from playspace.components.input import Button, InputFrame
 from playspace.components.locomotion import JumpState
-from playspace.components.rig import Rig
+from playspace.components.rig import LocalPlayer, Rig
 from playspace.components.scene import PlayerStart
 from playspace.ecs import PluginError, World
 from playspace.systems.input import ScriptedSource
-from playspace.systems.player import Arrival, Roster, despawn_player, spawn_player
+from playspace.systems.player import Arrival, Roster, despawn_player, local_rig, spawn_player
 from playspace.systems.player.events import Jumped
 from playspace.systems.player.movement import JumpPlugin
 from tests.grab_helpers import HAND, grab_world, named, prop, right, throw_script
-from tests.rig_helpers import Run, head_at, pressing, rig_world, with_sticks
+from tests.rig_helpers import Run, head_at, pressing, rig_of, rig_world, with_sticks
 
 APART = PlayerStart(position=spatial.vec3(3.0, 0.0, 0.0))  # the second player: 3 m to the right
 
@@ -53,7 +53,7 @@ def second(run: Run, script: object, start: PlayerStart = APART) -> Rig:
 def test_each_player_moves_on_their_own_input() -> None:
     run = rig_world(walking_forward)
     other = second(run, flicking_right)
-    first = run.world.resource(Rig)
+    first = rig_of(run.world)
     run.world.step(90)
     assert first.player == 0 and other.player == 1
     assert feet(run.world, first).z < -2.0  # walked forward on the left stick
@@ -96,7 +96,7 @@ def test_a_player_who_joins_after_the_jump_plugin_jumps_on_their_own_button() ->
     heights = []
     for _ in range(90):
         run.world.step(1)
-        heights.append((feet(run.world, run.world.resource(Rig)).y, feet(run.world, jumper).y))
+        heights.append((feet(run.world, rig_of(run.world)).y, feet(run.world, jumper).y))
     assert max(h for _, h in heights) > 0.3  # the second player jumped
     assert max(h for h, _ in heights) < 0.01  # the first did not
     jumped = run.events("jumped")
@@ -124,9 +124,20 @@ def test_a_player_leaves_and_the_first_cannot() -> None:
     assert [rig.player for _, rig in run.world.each(Rig)] == [0]
     assert not run.world.exists(other.body)
     with pytest.raises(PluginError, match="player 0 is this process's own"):
-        despawn_player(run.world, run.world.resource(Rig))
+        despawn_player(run.world, rig_of(run.world))
     joined = second(run, standing_frame)
     assert joined.player == 1  # numbers follow the highest there is
+
+
+def test_the_player_this_process_shows_is_marked_on_their_origin_and_is_one() -> None:
+    """The first player, whom the rig's plugin adds, carries ``LocalPlayer``; one who joins
+    does not, and a second player this process would show is refused."""
+    run = rig_world(standing_frame)
+    other = second(run, standing_frame)
+    assert [rig.player for _, (rig, _) in run.world.query(Rig, LocalPlayer)] == [0]
+    assert local_rig(run.world) == rig_of(run.world) != other
+    with pytest.raises(PluginError, match="already has the player this process shows"):
+        spawn_player(run.world, ScriptedSource(standing_frame), APART, local=True)
 
 
 def test_players_join_and_leave_through_the_roster_at_a_step_s_start() -> None:
@@ -171,7 +182,7 @@ def test_two_players_reaching_for_one_ball_in_one_step_one_of_them_gets_it() -> 
     beside = PlayerStart(position=spatial.vec3(0.5, 0.0, 0.0))  # their hand reaches 0.5 m left
     other = spawn_player(run.world, ScriptedSource(reaching_left), beside)
     run.world.step(60)
-    first = run.world.resource(Rig)
+    first = rig_of(run.world)
     (grabbed,) = run.events("grabbed")  # one grab: not a second one taking it from the first
     assert grabbed["hand"] in (first.right_hand, other.right_hand)
     assert run.world.get(named(run.world, "ball"), Grabbable).held_by == grabbed["hand"]

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from playspace.components.rig import Rig, RigSettings
+from playspace.components.rig import RigSettings
 from playspace.ecs import PluginError, World
 from playspace.systems.player.events import HeightCalibrated, RecenterRequested
 from playspace.systems.player.seated import SeatedPlugin, calibrate_seated
-from tests.rig_helpers import head_at, rig_world
+from tests.rig_helpers import head_at, rig_of, rig_world
 
 HZ = 90
 
@@ -54,7 +54,7 @@ def test_without_seated_play_the_view_is_the_real_head() -> None:
     run = rig_world(sit_then_stand)
     run.world.step(2)
     assert run.steps()[-1]["head"]["p"][1] == pytest.approx(1.2, abs=1e-3)
-    assert run.world.resource(Rig) is not None
+    assert rig_of(run.world) is not None
 
 
 def test_seated_play_needs_the_rig() -> None:
