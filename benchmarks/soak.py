@@ -37,13 +37,13 @@ from playspace.app import build_world, load_target  # noqa: E402
 from playspace.components import Transform  # noqa: E402
 from playspace.components.input import DevicePose, HandInput, InputFrame  # noqa: E402
 from playspace.components.physics import Box, Colliders  # noqa: E402
+from playspace.components.rig import LEVEL_MARGIN  # noqa: E402
 from playspace.components.scene import Prop, Scenery  # noqa: E402
 from playspace.ecs import Phase, World, system  # noqa: E402
 from playspace.systems.events import PlayerRescued  # noqa: E402
 from playspace.systems.input import ReplaySource, ScriptedSource, load_trace  # noqa: E402
 from playspace.systems.physics import FellOutOfWorld, Physics  # noqa: E402
 from playspace.systems.player import local_rig  # noqa: E402
-from playspace.systems.player.rescue import MARGIN  # noqa: E402
 
 FIXED_HZ = 90
 EXAMPLES = ROOT / "examples"
@@ -121,14 +121,17 @@ def _floor(world: World) -> tuple[float, float, float, float]:
 def _in_world(world: World) -> bool:
     """Whether the player's feet are where the rescue leaves a player be: above the kill
     height, and within its margin of the level's geometry across the floor."""
-    physics = world.resource(Physics)
-    feet = world.get(local_rig(world).body, Transform).position
+    physics, rig = world.resource(Physics), local_rig(world)
+    if rig is None:
+        raise ValueError("the world shows no player")
+    feet = world.get(rig.body, Transform).position
     extent = physics.static_extent()
     if feet.y < physics.kill_height or extent is None:
         return extent is None
     low, high = extent
     return (
-        low.x - MARGIN <= feet.x <= high.x + MARGIN and low.z - MARGIN <= feet.z <= high.z + MARGIN
+        low.x - LEVEL_MARGIN <= feet.x <= high.x + LEVEL_MARGIN
+        and low.z - LEVEL_MARGIN <= feet.z <= high.z + LEVEL_MARGIN
     )
 
 

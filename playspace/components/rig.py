@@ -17,6 +17,7 @@ from playspace.spatial import Vec3
 
 SLOPE_QUANTIZATION = 0.20  # metres of vertical travel before the floor snaps; 0: off
 SAFE_TRAIL = 45  # grounded steps the rescue remembers: half a second at 90 Hz
+LEVEL_MARGIN = 2.0  # metres past the level's outermost geometry across the floor: no ground
 
 
 class SeparationPolicy(Enum):
@@ -218,8 +219,11 @@ class SafeGround:
     steps, which the rescue puts a fallen body back on (the oldest of them: the newest is the
     very edge it went over, where the capsule's rim still touched the floor, and standing
     there it would slip off again); and the level's extent across the floor (lowest x, z;
-    highest x, z), measured again whenever the count of bodies changes (`measured_at`)."""
+    highest x, z), measured again whenever the count of bodies changes (`measured_at`);
+    and how many rescues in a row found no ground to stand on (`rescues`: a start outside the
+    level, or under its floor)."""
 
     trail: deque[Vec3] = field(default_factory=lambda: deque(maxlen=SAFE_TRAIL))
     extent: tuple[float, float, float, float] | None = None
     measured_at: int = -1
+    rescues: int = 0

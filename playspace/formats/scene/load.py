@@ -36,6 +36,7 @@ from playspace.formats.files import MB, input_problem
 from playspace.formats.meshes import MeshFileError, read_material
 from playspace.formats.numbers import Number
 from playspace.formats.quoting import clipped
+from playspace.formats.scene.level import start_problems
 from playspace.formats.scene.looks import LOOK_KEYS, LookKeys, look_of, read_look
 from playspace.formats.scene.meshes import load_mesh
 from playspace.formats.scene.model import (
@@ -226,6 +227,8 @@ class _SceneReader:
             climb=self._single("climb", self._climb),
         )
         self._check_joined()
+        if not self.errors:  # a start's checks read the geometry and kill height as loaded
+            self.errors.extend(start_problems(scene, self.file))
         if "climb" in self.data and not scene.climbable:
             self.errors.append(
                 f"{self.file}: [climb]: expected climbable = true on a [[box]] or a [[prop]] "

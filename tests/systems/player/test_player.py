@@ -15,6 +15,7 @@ from playspace.components.scene import PlayerStart
 from playspace.components.tracking import HandControls
 from playspace.ecs import Phase, World, system
 from playspace.systems.input import hand_input
+from playspace.systems.physics import Physics
 from playspace.systems.player.events import RecenterRequested
 from playspace.systems.sets import FixedSet
 from tests.physics_helpers import static
@@ -304,6 +305,48 @@ def test_a_player_who_leaves_the_level_across_the_floor_is_put_back_before_falli
     assert rescued["why"] == "out_of_bounds"
     assert rescued["fell"][0] > 22.0 and rescued["fell"][1] > -5.0  # past x = 20 + 2, not far down
     assert rescued["to"][0] < 20.0 and rescued["to"][1] == pytest.approx(0.0, abs=0.01)
+
+
+def test_a_player_who_starts_outside_the_level_is_put_on_its_nearest_ground_once() -> None:
+    """A start past the level's edge (a seat beyond the scene's spawns): rescuing to it would
+    rescue every step; the player is put once on the ground nearest it, and stays."""
+    start = PlayerStart(position=spatial.vec3(500.0, 0.0, 3.0))
+    run = rig_world(lambda t: head_at(0.0, 1.7, 0.0), start=start)
+    run.world.step(round(2.0 * 90))
+    (rescued,) = run.events("player_rescued")
+    assert rescued["why"] == "out_of_bounds"
+    assert abs(rescued["to"][0]) <= 20.0 and rescued["to"][1] == pytest.approx(0.0, abs=0.01)
+    end = run.steps()[-1]["body"]
+    assert abs(end["p"][0]) <= 20.0 and end["p"][1] == pytest.approx(0.0, abs=0.01)
+    assert end["grounded"]
+
+
+def test_a_player_who_starts_under_the_floor_is_put_on_it_at_the_second_fall() -> None:
+    """The first fall takes the player back to the start, as a player who never stood; falling
+    from there again without standing, they go to the level's ground above it."""
+    start = PlayerStart(position=spatial.vec3(3.0, -2.0, 0.0))
+    run = rig_world(lambda t: head_at(0.0, 1.7, 0.0), start=start)
+    run.world.step(round(8.0 * 90))
+    first, second = run.events("player_rescued")
+    assert first["to"][1] == pytest.approx(-2.0, abs=1e-6)  # where it began, under the floor
+    assert second["to"][1] == pytest.approx(0.0, abs=0.01)
+    assert run.steps()[-1]["body"]["p"][1] == pytest.approx(0.0, abs=0.01)
+
+
+def test_a_level_with_no_ground_above_the_kill_height_leaves_the_player_to_fall_said_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Every way back is out of the world: one rescue to the start, then the player falls, the
+    log says so once, and the run goes on (no rescue every step)."""
+    start = PlayerStart(position=spatial.vec3(0.0, 20.0, 0.0))
+    run = rig_world(lambda t: head_at(0.0, 1.7, 0.0), start=start)
+    run.world.resource(Physics).kill_height = 10.0  # above the floor, below the start
+    with caplog.at_level("WARNING", logger="playspace.systems.player.rescue"):
+        run.world.step(round(6.0 * 90))
+    assert len(run.events("player_rescued")) == 1
+    (said,) = caplog.messages
+    assert "no ground to put them on" in said
+    assert all(math.isfinite(step["body"]["p"][1]) for step in run.steps())
 
 
 def test_a_teleport_aimed_through_a_wall_lands_on_this_side_of_it() -> None:
