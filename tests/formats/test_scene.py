@@ -729,7 +729,7 @@ def test_each_bad_value_is_named_with_its_table_key_and_what_was_expected(
     assert errors(tmp_path, text) == [f"{tmp_path / 'kitchen.toml'}: {message}"]
 
 
-FLOOR = "[[box]]\nname = 'floor'\nsize = [10, 0.2, 6]\nposition = [0, -0.1, 0]\n"
+LEVEL = "[[box]]\nname = 'floor'\nsize = [10, 0.2, 6]\nposition = [0, -0.1, 0]\n"
 ON_THE_LEVEL = "expected a place on the level, within 2 m of its geometry across the floor"
 
 
@@ -737,22 +737,22 @@ ON_THE_LEVEL = "expected a place on the level, within 2 m of its geometry across
     ("text", "message"),
     [
         (
-            FLOOR + "[player]\nposition = [10000, 0, 0]\n",
+            LEVEL + "[player]\nposition = [10000, 0, 0]\n",
             f"[player], key 'position': {ON_THE_LEVEL} (x -7 to 7, z -5 to 5), "
             "got x = 10000, z = 0",
         ),
         (
-            FLOOR + "[[spawn]]\nposition = [1, 0, 1]\n[[spawn]]\nposition = [0, 0, -9]\n",
+            LEVEL + "[[spawn]]\nposition = [1, 0, 1]\n[[spawn]]\nposition = [0, 0, -9]\n",
             f"[[spawn]] 2, key 'position': {ON_THE_LEVEL} (x -7 to 7, z -5 to "
             "5), got x = 0, z = -9",
         ),
         (
-            FLOOR + "[physics]\nkill_height = 0.1\n",
+            LEVEL + "[physics]\nkill_height = 0.1\n",
             "[physics], key 'kill_height': expected a height below every player's start (the "
             "lowest: [player] position, y = 0), got 0.1",
         ),
         (
-            FLOOR + "[physics]\nkill_height = -3\n[[spawn]]\nposition = [1, -5, 1]\n",
+            LEVEL + "[physics]\nkill_height = -3\n[[spawn]]\nposition = [1, -5, 1]\n",
             "[physics], key 'kill_height': expected a height below every player's start (the "
             "lowest: [[spawn]] 1 position, y = -5), got -3",
         ),
@@ -767,7 +767,7 @@ def test_a_start_off_the_level_or_below_the_kill_height_is_refused_naming_the_ke
 
 def test_a_start_on_the_level_or_in_a_scene_without_scenery_loads(tmp_path: Path) -> None:
     """The level's edge is loose (each piece as the ball around it): near the floor is fine."""
-    near = FLOOR + "[player]\nposition = [6.5, 0, 4.5]\n[[spawn]]\nposition = [-6, 0, 0]\n"
+    near = LEVEL + "[player]\nposition = [6.5, 0, 4.5]\n[[spawn]]\nposition = [-6, 0, 0]\n"
     assert load_scene(write(tmp_path, near, "near.toml")).player.position == (6.5, 0.0, 4.5)
     bare = "[player]\nposition = [10000, 0, 0]\n"
     assert load_scene(write(tmp_path, bare, "bare.toml")).player.position[0] == 10000.0
