@@ -163,7 +163,11 @@ def _host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"{steps} fixed steps hosted; refused messages: {refused}", flush=True)
         print(f"{host.sent} bytes of state and events published")
         for player, queue in host.queues.items():
-            print(f"input of {player}: {queue.skipped} frames skipped, {queue.starved} steps held")
+            late = f", {host.late[player]} after leaving" if host.late[player] else ""
+            print(
+                f"input of {player}: {queue.skipped} frames skipped, {queue.starved} steps held"
+                f"{late}"
+            )
         example = host.example
         if not summarised and example is not None and example.summary is not None:
             print(example.summary(host.world))

@@ -37,7 +37,9 @@ so ``playspace run TARGET --headless --trace RECORDING --telemetry T`` writes th
 telemetry byte for byte: each player joins and leaves the replay at the step they did here.
 Messages that are not input (:class:`~playspace.net.wire.WireError`), come from a player who
 has no seat, or claim a seated player from another client are refused and counted in
-:attr:`Host.refused`; they never reach the world.
+:attr:`Host.refused`; they never reach the world. A departing player's last input may come
+after the word that they left (Zenoh orders neither against the other): it is dropped, and
+counted in :attr:`Host.late`, not refused.
 """
 
 from __future__ import annotations
@@ -282,6 +284,8 @@ class Host:
         self.waiting: list[str] = []  # present past the limit, in the order they came
         self.queues: dict[str, InputQueue] = {}  # the input of everyone ever seated, by name
         self.present: set[str] = set()
+        self.left: set[str] = set()  # players who had a seat and left
+        self.late: Counter[str] = Counter()  # input messages after leaving, by player
         # the host's own player, in seat 0 (None: seat 0 is the first remote player's)
         self.name = check_name(name, "player") if play is not None else None
         # seat 0's input from the network, when no one plays on the host
@@ -347,6 +351,9 @@ class Host:
             return
         with self.lock:
             seat = self.seats.get(player)
+            if seat is None and player in self.left:
+                self.late[player] += 1
+                return
             if seat is None:
                 reason = "unseated"
             elif seat.ticket is not None and seat.ticket != message.ticket:
@@ -373,6 +380,7 @@ class Host:
                     said.append(f"refused {player}: the host plays as {player}")
             elif sample.kind == zenoh.SampleKind.PUT and player not in self.present:
                 self.present.add(player)
+                self.left.discard(player)
                 self.waiting.append(player)
                 said.append(f"joined {player}")
             elif sample.kind == zenoh.SampleKind.DELETE and player in self.present:
@@ -382,6 +390,7 @@ class Host:
                 seat = self.seats.pop(player, None)
                 if seat is not None:
                     self._vacate(seat)
+                    self.left.add(player)
                 said.append(f"left {player}")
             taken = {seat.index for seat in self.seats.values()}
             if self.name is not None:

@@ -179,6 +179,11 @@ def test_hostile_messages_are_refused_counted_and_never_reach_the_world() -> Non
         assert list(host.seats["alice"].queue.frames) == [1]
         assert list(host.seats["bob"].queue.frames) == [2] and host.seats["bob"].index == 1
         second.undeclare()  # type: ignore[no-untyped-call]
+        _wait(lambda: "bob" not in host.seats)
+        peer.put("playspace/t/input/bob", other)  # bob's last frame, after the word he left
+        _wait(lambda: sum(host.late.values()) >= 1)
+        assert host.late == {"bob": 1}  # dropped, and not counted as hostile
+        assert host.refused == {"malformed": 4, "unseated": 1, "claimed": 2}
         with pytest.raises(WireError, match=r"frame 0\.right\.p"):
             decode_input(encode_input(TICKET, [(1, InputFrame(right=far))]))
         token.undeclare()  # type: ignore[no-untyped-call]
