@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-import playspace.formats.meshes
+import playspace.formats.images
 from playspace.components import Appearance
 from playspace.formats.meshes import MeshFileError, read_material, read_mesh
 from playspace.formats.numbers import Number, as_floats, parse_numbers
@@ -182,7 +182,7 @@ def test_an_embedded_texture_is_written_once_to_the_cache(
     from PIL import Image
 
     cache = tmp_path / "cache"
-    monkeypatch.setattr(playspace.formats.meshes, "TEXTURE_CACHE", cache)
+    monkeypatch.setattr(playspace.formats.images, "TEXTURE_CACHE", cache)
     Image.new("RGB", (4, 4), (200, 100, 50)).save(tmp_path / "oak.png")
     textured = {"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}
     path = write_gltf(tmp_path, textured, image=(tmp_path / "oak.png").read_bytes())

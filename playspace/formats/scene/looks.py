@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from playspace.components.appearance import Appearance
-from playspace.formats.meshes import image_problem
+from playspace.formats.images import image_problem
 from playspace.formats.numbers import Number, parse_numbers
 from playspace.formats.quoting import clipped
 from playspace.formats.scene.reader import Table, describe
