@@ -16,11 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 
 from playspace.formats.meshes import MeshFileError, read_mesh
+from playspace.formats.models.read import smooth_normals
 from playspace.render.meshes import MeshData
-from playspace.spatial import FloatArray
 
 
 class AssetError(ValueError):
@@ -45,20 +44,8 @@ def load_mesh_file(path: Path | str) -> MeshData:
         raise AssetError(str(error)) from None
     positions, faces = mesh.positions, mesh.triangles
     uvs = np.zeros((len(positions), 2)) if mesh.uvs is None else mesh.uvs
-    vertices = np.hstack([positions, _smooth_normals(positions, faces), uvs], dtype=np.float32)
+    vertices = np.hstack([positions, smooth_normals(positions, faces), uvs], dtype=np.float32)
     return MeshData(vertices, faces.astype(np.uint32))
-
-
-def _smooth_normals(positions: FloatArray, faces: npt.NDArray[np.int64]) -> FloatArray:
-    """Per-vertex normals: the sum of the adjacent faces' area-weighted normals, unit length."""
-    corners = positions[faces]
-    weighted = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
-    normals = np.zeros_like(positions)
-    for k in range(3):
-        np.add.at(normals, faces[:, k], weighted)
-    lengths = np.linalg.norm(normals, axis=1, keepdims=True)
-    unit: FloatArray = np.divide(normals, lengths, out=np.zeros_like(normals), where=lengths > 0)
-    return unit
 
 
 def load_texture(path: Path | str) -> Texture:

@@ -8,7 +8,8 @@ this frame (``DrawnPoses``; an entity without a row there, and every entity of a
 late placement, at its ``Transform``): each solid collider part of an entity is a unit mesh
 scaled to the shape and placed at the part's offset (a convex hull is the hull the physics
 engine built, from ``ColliderSurfaces``); sensors are invisible; a player's own capsule
-(``CharacterBody``) is not drawn. An entity with a ``Figure`` and no collider is drawn as the
+(``CharacterBody``) is not drawn. An entity with a ``Visual`` (a model's surfaces) is drawn as
+its parts instead of its colliders. An entity with a ``Figure`` and no collider is drawn as the
 figure says: a head marker (a white box, for spectators and captures), a controller model for
 the bound interaction profile (:mod:`playspace.render.controllers`; a generic one in the
 preview), or a shape in the opponents' color (another player, as a networked client sees
@@ -70,6 +71,7 @@ from playspace.components.physics import (
 )
 from playspace.components.session import HeadsetSession
 from playspace.components.tracking import DeviceRole
+from playspace.components.visual import Surface, Visual, VisualPart
 from playspace.ecs import World
 from playspace.render import meshes
 from playspace.render.assets import AssetError, Texture, load_texture
@@ -130,10 +132,11 @@ class SceneInstances:
             Tint.REFUSED: self.palette.aim_refused,
         }
         self._unit: dict[Hashable, MeshData] = {}
-        self._shaped: dict[int, tuple[Shape, MeshData]] = {}  # by id; the shape kept alive
+        self._shaped: dict[int, tuple[Shape | Surface, MeshData]] = {}  # by id; kept alive
         self._appearances: dict[int, tuple[MeshData, Material, FloatArray]] = {}
         self._entries: object = None  # the query list the layout was made from
         self._figure_list: object = None  # ...and the Figures' list
+        self._visual_list: object = None  # ...and the Visuals' list
         self._controllers: str | None = None  # the profile the hands' models were made for
         self._surfaces: ColliderSurfaces | None = None
         self._hull_count = -1  # hulls in _surfaces when the layout was made; -1 without it
@@ -237,6 +240,21 @@ class SceneInstances:
                 return material
         return self.palette.other
 
+    def _part_material(self, world: World, entity: int, part: VisualPart) -> Material:
+        if part.look is None:
+            return self._material(world, entity)
+        return self._look_material(entity, part.look)
+
+    def _surface_mesh(self, surface: Surface) -> MeshData:
+        """The mesh of a model's surface, made once per surface."""
+        known = self._shaped.get(id(surface))
+        if known is None:
+            mesh = meshes.from_surface(
+                surface.positions, surface.normals, surface.uvs, surface.triangles
+            )
+            known = self._shaped[id(surface)] = (surface, mesh)
+        return known[1]
+
     def _look_material(self, entity: int, look: Appearance) -> Material:
         """The material of `look`, made once per distinct Appearance, so equal Looks share a batch
         (an Appearance checks its own values)."""
@@ -265,6 +283,16 @@ class SceneInstances:
         if appearance is not None:
             mesh, material, offset = appearance
             return [_Part(-1, (mesh, material), offset)]
+        visual = world.try_get(entity, Visual)
+        if visual is not None:  # a model's surfaces, in place of its colliders
+            return [
+                _Part(
+                    -1,
+                    (self._surface_mesh(part.surface), self._part_material(world, entity, part)),
+                    pose_matrix(part.offset),
+                )
+                for part in visual.parts
+            ]
         parts = []
         if colliders is not None and not world.has(entity, CharacterBody):  # the player's own
             material = self._material(world, entity)
@@ -314,6 +342,7 @@ class SceneInstances:
     ) -> None:
         self._version += 1
         self._entries, self._figure_list = entries, world.each(Figure)
+        self._visual_list = world.each(Visual)
         self._controllers = _controllers(world)
         self._surfaces = world.try_resource(ColliderSurfaces)
         self._hull_count = _hull_count(self._surfaces)
@@ -323,6 +352,7 @@ class SceneInstances:
         planned = [(e, t, self._plan(world, e, c)) for e, (t, c) in entries]
         extra = set(self._appearances)  # drawn without colliders: appearances, figures
         extra.update(entity for entity, _ in self._figure_list)
+        extra.update(entity for entity, _ in self._visual_list)
         for entity in sorted(extra - {entity for entity, _ in entries}):
             transform = world.try_get(entity, Transform)
             if transform is not None:
@@ -380,6 +410,7 @@ class SceneInstances:
         if (
             entries is not self._entries
             or world.each(Figure) is not self._figure_list
+            or world.each(Visual) is not self._visual_list
             or _controllers(world) != self._controllers
             or self._stale
             or self._redrawn(world)

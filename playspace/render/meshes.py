@@ -161,6 +161,13 @@ def cylinder(segments: int = SEGMENTS) -> MeshData:
     return _merge([side, *caps])
 
 
+def from_surface(
+    positions: npt.ArrayLike, normals: npt.ArrayLike, uvs: npt.ArrayLike, triangles: npt.ArrayLike
+) -> MeshData:
+    """A model's surface as its file made it: its own normals and uvs, vertices shared."""
+    return _mesh(positions, normals, uvs, triangles)
+
+
 def from_triangles(vertices: npt.ArrayLike, triangles: npt.ArrayLike) -> MeshData:
     """Flat-shaded triangles (a physics triangle mesh or hull, drawn as it collides): every
     triangle gets its own three vertices and its face normal."""

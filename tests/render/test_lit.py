@@ -14,10 +14,13 @@ import numpy as np
 import pytest
 
 from playspace import spatial
+from playspace.app.models import spawn_model
 from playspace.components import Prop, Scenery, Transform
 from playspace.components.appearance import Appearance
 from playspace.components.physics import BodyKind, Box, Collider, Colliders, RigidBody, Sphere
 from playspace.ecs import World
+from playspace.formats.models import read_model
+from playspace.formats.models.write import ModelSpec, write_glb
 from playspace.render import (
     HIGH,
     LOW,
@@ -37,6 +40,7 @@ from playspace.render import (
 from playspace.render.gpu import Program
 from playspace.render.matrices import trs_many
 from playspace.spatial import Pose
+from tests.model_helpers import surface
 
 if TYPE_CHECKING:
     from moderngl import Context
@@ -312,6 +316,26 @@ def test_a_checker_texture_shows_both_colors(gl: Context, tmp_path: Path) -> Non
         Prop("board"),
         Appearance(color=(1.0, 1.0, 1.0, 1.0), roughness=1.0, texture=tmp_path / "checker.png"),
     )
+    everywhere = Lighting(color=(0.0, 0.0, 0.0), sky=(1.0, 1.0, 1.0), ground=(1.0, 1.0, 1.0))
+    image = render(gl, world, level_view(), lighting=everywhere, quality=LOW)
+    middle = image[30:66, 40:88].reshape(-1, 3)
+    reds = (middle[:, 0] > 0.7) & (middle[:, 1] < 0.35)
+    greens = (middle[:, 1] > 0.6) & (middle[:, 0] < 0.35)
+    assert reds.mean() > 0.3 and greens.mean() > 0.3
+
+
+def test_a_textured_gltf_prop_is_drawn_with_its_texture(gl: Context, tmp_path: Path) -> None:
+    """The texture travels inside the GLB (embedded, as exporters write it) and the model's own
+    uvs place it: both colors of the checker show on the board's face."""
+    checker = np.zeros((64, 64, 3), dtype=np.uint8)
+    cells = (np.add.outer(np.arange(64) // 16, np.arange(64) // 16) % 2).astype(bool)
+    checker[cells], checker[~cells] = (230, 30, 30), (30, 200, 30)
+    write_png(tmp_path / "checker.png", checker)
+    look = Appearance(color=(1.0, 1.0, 1.0, 1.0), roughness=1.0, texture=tmp_path / "checker.png")
+    board = ModelSpec("Board-rigid", surface("box", (2.0, 2.0, 0.2)), look)
+    model = read_model(write_glb(tmp_path / "board.glb", [board]))
+    world = World()
+    spawn_model(world, model, Pose(spatial.vec3(0.0, 0.0, -1.2), spatial.identity()))
     everywhere = Lighting(color=(0.0, 0.0, 0.0), sky=(1.0, 1.0, 1.0), ground=(1.0, 1.0, 1.0))
     image = render(gl, world, level_view(), lighting=everywhere, quality=LOW)
     middle = image[30:66, 40:88].reshape(-1, 3)

@@ -1,0 +1,324 @@
+"""A model in a world: each node of a glTF model becomes what its import hint and extras say.
+
+As Godot's importer reads a scene: a node without a hint is drawn and collides with nothing;
+``-col`` adds static triangles exactly as drawn, ``-convcol`` a static convex hull,
+``-boxcol``, ``-spherecol`` and ``-capsulecol`` a primitive fitted around it, ``-colonly`` and
+``-convcolonly`` the collider without the drawing; ``-noimp`` leaves the node and everything
+under it out. A ``-rigid`` node is one dynamic body with everything under it: its collider is
+the compound of the hinted nodes under it (each at its place in the body), or, with none, the
+convex hull of what it draws. A model spawned `dynamic` is one such body as a whole.
+
+A node's ``extras`` say what playspace adds, on a body (a ``-rigid`` node, or the root of a
+dynamic model): ``grabbable`` (true, false), ``mass`` (kilograms), ``layer`` (a collision
+layer), ``tags`` (what sockets accept it by). Each is checked, and a wrong one is a
+:class:`~playspace.formats.models.ModelError` naming the node and the key.
+
+A node's scale is baked into its surfaces and colliders (physics has no scaled shapes); an
+entity's ``Transform`` is the node's place in the world without it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+
+import glm
+import numpy as np
+import numpy.typing as npt
+
+from playspace import spatial
+from playspace.components import Transform
+from playspace.components.interaction import Grabbable
+from playspace.components.physics import (
+    Box,
+    Capsule,
+    Collider,
+    Colliders,
+    ConvexHull,
+    RigidBody,
+    Shape,
+    Sphere,
+    TriangleMesh,
+)
+from playspace.components.scene import Prop, Scenery
+from playspace.components.visual import Surface, Visual, VisualPart
+from playspace.ecs import World
+from playspace.formats.models import Hint, Model, ModelError, ModelNode
+from playspace.spatial import Pose
+
+ENVIRONMENT = "environment"
+Matrix = npt.NDArray[np.float64]
+PROPS = "props"
+EXTRAS = ("grabbable", "mass", "layer", "tags")
+
+
+class ModelKind(Enum):
+    """How a model is placed: as its hints say (`STATIC`: what is not ``-rigid`` stays put),
+    or as one dynamic body (`DYNAMIC`)."""
+
+    STATIC = "static"
+    DYNAMIC = "dynamic"
+
+
+@dataclass(frozen=True, slots=True)
+class BodyExtras:
+    """What a body's extras (or a scene's overrides of them) say; None: left out."""
+
+    grabbable: bool | None = None
+    mass: float | None = None
+    layer: str | None = None
+    tags: tuple[str, ...] | None = None
+
+
+@dataclass(slots=True)
+class SpawnedModel:
+    """The entities a model became, by node name (a body by its own node's), and the bodies."""
+
+    entities: dict[str, int] = field(default_factory=dict)
+    bodies: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Body:
+    node: ModelNode
+    frame: Matrix  # the body's place in the world, without scale
+    parts: list[VisualPart] = field(default_factory=list)
+    colliders: list[Collider] = field(default_factory=list)
+    points: list[np.ndarray] = field(default_factory=list)  # every drawn vertex, body frame
+
+
+def spawn_model(
+    world: World,
+    model: Model,
+    at: Pose | None = None,
+    kind: ModelKind = ModelKind.STATIC,
+    name: str = "",
+    overrides: BodyExtras | None = None,
+) -> SpawnedModel:
+    """Spawn `model` with its root at `at` (the world's origin when None): its entities are
+    named ``name/node`` (``node`` when `name` is empty). `overrides` replace what the bodies'
+    extras say."""
+    spawner = _Spawner(world, model, name, overrides or BodyExtras())
+    root = _pose_matrix(at or Pose.identity())
+    for index in model.roots:
+        node = model.nodes[index]
+        if kind is ModelKind.DYNAMIC:
+            spawner.body(node, root)
+        else:
+            spawner.place(node, root)
+    return spawner.spawned
+
+
+class _Spawner:
+    def __init__(self, world: World, model: Model, name: str, overrides: BodyExtras) -> None:
+        self.world, self.model, self.overrides = world, model, overrides
+        self.prefix = f"{name}/" if name else ""
+        self.spawned = SpawnedModel()
+
+    def place(self, node: ModelNode, parent: Matrix) -> None:
+        """`node` and what is under it, outside any body."""
+        if node.hint is Hint.NO_IMPORT:
+            return
+        here = parent @ _local(node)
+        if node.hint is Hint.RIGID:
+            self.body(node, parent)
+            return
+        drawn = node.parts and node.hint.drawn
+        if drawn or node.hint.collides:
+            frame = _unscaled(here)
+            relative = np.linalg.inv(frame) @ here
+            components: list[object] = [Transform(*_pose(frame))]
+            surfaces = [(_baked(part.surface, relative), part.look) for part in node.parts]
+            if drawn:
+                parts = tuple(VisualPart(surface, look) for surface, look in surfaces)
+                components.append(Visual(parts))
+            if node.hint.collides:
+                shape = _shape(node, [surface for surface, _ in surfaces], self.model)
+                components.append(Colliders(Collider(shape[0], shape[1], ENVIRONMENT)))
+            self._spawn(node, [*components, Scenery(self.prefix + node.name)])
+        for child in node.children:
+            self.place(self.model.nodes[child], here)
+
+    def body(self, node: ModelNode, parent: Matrix) -> None:
+        """A dynamic body of `node` and everything under it."""
+        here = parent @ _local(node)
+        body = _Body(node, _unscaled(here))
+        self._gather(body, node, here)
+        extras = self._extras(node)
+        if not body.colliders:
+            if not body.points:
+                raise ModelError(
+                    f"{self.model.path}: node {node.name!r}: a body with nothing to collide "
+                    "(no surface, no collision hint under it)"
+                )
+            hull = ConvexHull(tuple(map(tuple, np.concatenate(body.points).tolist())))
+            body.colliders.append(Collider(hull))
+        layer = extras.layer or PROPS
+        colliders = [
+            Collider(c.shape, c.offset, layer) if c.layer != layer else c for c in body.colliders
+        ]
+        components: list[object] = [
+            Transform(*_pose(body.frame)),
+            RigidBody(mass=extras.mass),
+            Colliders(*colliders),
+            Prop(self.prefix + node.name),
+        ]
+        if body.parts:
+            components.append(Visual(tuple(body.parts)))
+        if extras.grabbable:
+            components.append(Grabbable(tags=frozenset(extras.tags or ())))
+        self.spawned.bodies.append(self._spawn(node, components))
+
+    def _gather(self, body: _Body, node: ModelNode, here: Matrix) -> None:
+        if node.hint is Hint.NO_IMPORT:
+            return
+        relative = np.linalg.inv(body.frame) @ here
+        surfaces = [(_baked(part.surface, relative), part.look) for part in node.parts]
+        if node.hint.drawn:
+            for surface, look in surfaces:
+                body.parts.append(VisualPart(surface, look))
+                body.points.append(surface.positions)
+        if node.hint.collides:
+            shape, offset = _shape(node, [surface for surface, _ in surfaces], self.model)
+            body.colliders.append(Collider(_movable(shape), offset))
+        for child in node.children:
+            child_node = self.model.nodes[child]
+            self._gather(body, child_node, here @ _local(child_node))
+
+    def _extras(self, node: ModelNode) -> BodyExtras:
+        read = _read_extras(node.extras, f"{self.model.path}: node {node.name!r}")
+        given = self.overrides
+        return BodyExtras(
+            given.grabbable if given.grabbable is not None else read.grabbable,
+            given.mass if given.mass is not None else read.mass,
+            given.layer if given.layer is not None else read.layer,
+            given.tags if given.tags is not None else read.tags,
+        )
+
+    def _spawn(self, node: ModelNode, components: list[object]) -> int:
+        entity = self.world.spawn(*components)
+        self.spawned.entities.setdefault(self.prefix + node.name, entity)
+        return entity
+
+
+def _read_extras(extras: Mapping[str, object], where: str) -> BodyExtras:
+    """A body's extras, checked: what a scene's ``[[model]]`` overrides."""
+    grabbable, mass = extras.get("grabbable"), extras.get("mass")
+    layer, tags = extras.get("layer"), extras.get("tags")
+    if grabbable is not None and not isinstance(grabbable, bool):
+        raise ModelError(f"{where}: extras.grabbable: expected true or false, got {grabbable!r}")
+    if mass is not None and not (
+        isinstance(mass, int | float)
+        and not isinstance(mass, bool)
+        and math.isfinite(mass)
+        and 0 < mass < 1e5
+    ):
+        raise ModelError(f"{where}: extras.mass: expected kilograms > 0 and < 100000, got {mass!r}")
+    if layer is not None and not (isinstance(layer, str) and layer):
+        raise ModelError(f"{where}: extras.layer: expected a layer's name, got {layer!r}")
+    if tags is not None and not (
+        isinstance(tags, list) and all(isinstance(t, str) and t for t in tags)
+    ):
+        raise ModelError(f"{where}: extras.tags: expected a list of names, got {tags!r}")
+    return BodyExtras(
+        grabbable,
+        None if mass is None else float(mass),
+        layer,
+        None if tags is None else tuple(tags),
+    )
+
+
+def _local(node: ModelNode) -> Matrix:
+    return _matrix(node.translation, node.rotation, node.scale)
+
+
+def _matrix(
+    translation: tuple[float, float, float],
+    rotation: tuple[float, float, float, float],
+    scale: tuple[float, float, float],
+) -> Matrix:
+    """The 4x4 matrix (column vectors) of translation x rotation (x, y, z, w) x scale."""
+    x, y, z, w = rotation
+    m = np.eye(4)
+    m[:3, :3] = np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+        ]
+    ) * np.asarray(scale)
+    m[:3, 3] = translation
+    return m
+
+
+def _pose_matrix(pose: Pose) -> Matrix:
+    p = pose.position
+    return _matrix((p.x, p.y, p.z), spatial.quat_to_xyzw(pose.rotation), (1.0, 1.0, 1.0))
+
+
+def _unscaled(matrix: Matrix) -> Matrix:
+    """`matrix` without its scale: the rigid frame an entity's Transform can hold."""
+    return _pose_matrix(Pose(*_pose(matrix)))
+
+
+def _pose(matrix: Matrix) -> tuple[spatial.Vec3, spatial.Quat]:
+    turn = matrix[:3, :3] / np.linalg.norm(matrix[:3, :3], axis=0)
+    if np.linalg.det(turn) < 0:
+        turn[:, 0] = -turn[:, 0]  # a mirror lives in the scale, baked into the surfaces
+    rotation = glm.normalize(glm.dquat(glm.dmat3(*(float(v) for v in turn.T.flatten()))))
+    return spatial.vec3(*(float(v) for v in matrix[:3, 3])), rotation
+
+
+def _baked(surface: Surface, matrix: Matrix) -> Surface:
+    """`surface` with `matrix` applied (the same surface when it is the identity)."""
+    if np.allclose(matrix, np.eye(4)):
+        return surface
+    linear, shift = matrix[:3, :3], matrix[:3, 3]
+    positions = (surface.positions.astype(np.float64) @ linear.T + shift).astype(np.float32)
+    normals = surface.normals.astype(np.float64) @ np.linalg.inv(linear)
+    lengths = np.linalg.norm(normals, axis=1, keepdims=True)
+    normals = np.divide(normals, lengths, out=np.zeros_like(normals), where=lengths > 0)
+    triangles = surface.triangles
+    if np.linalg.det(linear) < 0:  # mirrored: keep the front face in front
+        triangles = np.ascontiguousarray(triangles[:, ::-1])
+    return Surface(positions, normals.astype(np.float32), surface.uvs, triangles)
+
+
+def _shape(node: ModelNode, surfaces: list[Surface], model: Model) -> tuple[Shape, Pose]:
+    """The collider a hinted node asks for, from its surfaces as placed in its entity."""
+    if not surfaces:
+        raise ModelError(
+            f"{model.path}: node {node.name!r}: a collision hint (-{node.hint.value}) on a node "
+            "with no mesh"
+        )
+    points = np.concatenate([s.positions for s in surfaces]).astype(np.float64)
+    low, high = points.min(axis=0), points.max(axis=0)
+    centre = Pose(spatial.vec3(*((low + high) / 2)), spatial.identity())
+    size = np.maximum(high - low, 1e-3)
+    if node.hint in (Hint.COLLIDER, Hint.COLLIDER_ONLY):
+        triangles, offset = [], 0
+        for surface in surfaces:
+            triangles.append(surface.triangles.astype(np.int64) + offset)
+            offset += len(surface.positions)
+        faces = np.concatenate(triangles)
+        corners = tuple((int(a), int(b), int(c)) for a, b, c in faces.tolist())
+        mesh = TriangleMesh(tuple(map(tuple, points.tolist())), corners)
+        return mesh, Pose.identity()
+    if node.hint in (Hint.CONVEX, Hint.CONVEX_ONLY):
+        return ConvexHull(tuple(map(tuple, points.tolist()))), Pose.identity()
+    if node.hint is Hint.BOX:
+        return Box((float(size[0]), float(size[1]), float(size[2]))), centre
+    if node.hint is Hint.SPHERE:
+        return Sphere(float(size.max()) / 2), centre
+    radius = float(max(size[0], size[2])) / 2
+    return Capsule(radius, max(float(size[1]), 2 * radius + 1e-3)), centre
+
+
+def _movable(shape: Shape) -> Shape:
+    """A shape a dynamic body may carry: triangles have no inside, so a ``-col`` under a
+    ``-rigid`` collides as its hull (as Godot's importer makes it convex there)."""
+    if isinstance(shape, TriangleMesh):
+        return ConvexHull(shape.vertices)
+    return shape

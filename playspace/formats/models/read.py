@@ -1,0 +1,231 @@
+"""Reading a glTF 2.0 model: the default scene's node tree, each node's transform (TRS, or a
+matrix taken apart into them), its mesh's triangle primitives with their materials, its import
+hint and its extras.
+
+What cannot be drawn or collided with (points, lines) is left out and said in
+:attr:`Model.unused`; what is broken (an index past the end, a node with two parents, a
+rotation of length 0) is a :class:`ModelError` naming the item. A node with two parents is
+the only way to a loop in the tree, so refusing it refuses loops too.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import glm
+import numpy as np
+import numpy.typing as npt
+
+from playspace.components.visual import Surface
+from playspace.formats.gltf import GltfError, GltfFile
+from playspace.formats.models.hints import split_hint
+from playspace.formats.models.model import Model, ModelError, ModelNode, ModelPart, Quad, Triple
+from playspace.formats.numbers import Number
+
+TRIANGLES = 4  # a primitive's mode
+_ANY = Number()
+MODEL_SUFFIXES = (".gltf", ".glb")
+
+
+def read_model(path: Path) -> Model:
+    """The model in the glTF or GLB file at `path`."""
+    if path.suffix.lower() not in MODEL_SUFFIXES:
+        raise ModelError(
+            f"{path}: expected a glTF model (.gltf, .glb), got {path.suffix or 'no suffix'}"
+        )
+    if not path.exists():
+        raise ModelError(f"no such file: {path}")
+    try:
+        return _Reader(GltfFile.read(path)).model()
+    except GltfError as error:
+        raise ModelError(str(error)) from None
+
+
+class _Reader:
+    def __init__(self, gltf: GltfFile) -> None:
+        self.gltf = gltf
+        self.meshes: dict[int, tuple[ModelPart, ...]] = {}
+        self.unused: list[str] = []
+
+    def model(self) -> Model:
+        document, path = self.gltf.document, self.gltf.path
+        raw = document.get("nodes", [])
+        if not isinstance(raw, list) or not all(isinstance(n, dict) for n in raw):
+            raise ModelError(f"{path}: nodes: expected a list of JSON objects")
+        parents: dict[int, int] = {}
+        for index, node in enumerate(raw):
+            for child in self._children(node, index, len(raw)):
+                if child in parents:
+                    raise ModelError(
+                        f"{path}: nodes[{child}] is a child of both nodes[{parents[child]}] and "
+                        f"nodes[{index}]; a node has one parent"
+                    )
+                parents[child] = index
+        roots = self._roots(len(raw), parents)
+        nodes = tuple(self._node(node, index, parents.get(index)) for index, node in enumerate(raw))
+        return Model(path, nodes, roots, tuple(self.unused))
+
+    def _children(self, node: dict[str, Any], index: int, count: int) -> tuple[int, ...]:
+        children = node.get("children", [])
+        if not isinstance(children, list) or not all(
+            type(c) is int and 0 <= c < count and c != index for c in children
+        ):
+            raise ModelError(
+                f"{self.gltf.path}: nodes[{index}].children: expected indices of other nodes "
+                f"(0 to {count - 1}), got {children!r}"
+            )
+        return tuple(children)
+
+    def _roots(self, count: int, parents: dict[int, int]) -> tuple[int, ...]:
+        """The default scene's nodes (``scene``, else the first scene), or every node without a
+        parent in a file without scenes."""
+        scenes = self.gltf.items("scenes")
+        if not scenes:
+            return tuple(i for i in range(count) if i not in parents)
+        chosen = self.gltf.document.get("scene", 0)
+        scene = self.gltf.item("scenes", chosen, "scene")
+        roots = scene.get("nodes", [])
+        if not isinstance(roots, list) or not all(
+            type(r) is int and 0 <= r < count and r not in parents for r in roots
+        ):
+            raise ModelError(
+                f"{self.gltf.path}: scenes[{chosen}].nodes: expected indices of nodes without a "
+                f"parent, got {roots!r}"
+            )
+        return tuple(roots)
+
+    def _node(self, node: dict[str, Any], index: int, parent: int | None) -> ModelNode:
+        where = f"nodes[{index}]"
+        name = node.get("name", f"node {index}")
+        if not isinstance(name, str) or not name:
+            raise ModelError(f"{self.gltf.path}: {where}.name: expected a name, got {name!r}")
+        base, hint = split_hint(name)
+        translation, rotation, scale = self._transform(node, where)
+        extras = node.get("extras", {})
+        if not isinstance(extras, dict):
+            raise ModelError(f"{self.gltf.path}: {where}.extras: expected a JSON object")
+        parts: tuple[ModelPart, ...] = ()
+        if "mesh" in node:
+            mesh = node["mesh"]
+            self.gltf.item("meshes", mesh, f"{where}.mesh")
+            parts = self.meshes.get(mesh) or self.meshes.setdefault(mesh, self._mesh(mesh))
+        children = tuple(node.get("children", []))
+        return ModelNode(
+            index, base, hint, parent, children, translation, rotation, scale, parts, extras
+        )
+
+    def _transform(self, node: dict[str, Any], where: str) -> tuple[Triple, Quad, Triple]:
+        gltf = self.gltf
+        if "matrix" in node:
+            values = gltf.factor(node, "matrix", (0.0,) * 16, where, _ANY)
+            return _decomposed(values, f"{gltf.path}: {where}.matrix")
+        t = gltf.factor(node, "translation", (0.0, 0.0, 0.0), where, _ANY)
+        x, y, z, w = gltf.factor(node, "rotation", (0.0, 0.0, 0.0, 1.0), where, _ANY)
+        length = math.sqrt(x * x + y * y + z * z + w * w)
+        if not 1e-6 < length < 1e6:
+            raise ModelError(f"{gltf.path}: {where}.rotation: expected a unit quaternion")
+        s = gltf.factor(node, "scale", (1.0, 1.0, 1.0), where, _ANY)
+        if any(abs(v) < 1e-9 for v in s):
+            raise ModelError(f"{gltf.path}: {where}.scale: expected no 0 (a node squashed flat)")
+        rotation = (x / length, y / length, z / length, w / length)
+        return (t[0], t[1], t[2]), rotation, (s[0], s[1], s[2])
+
+    def _mesh(self, index: int) -> tuple[ModelPart, ...]:
+        mesh = self.gltf.item("meshes", index, "a node's mesh")
+        primitives = mesh.get("primitives", [])
+        if not isinstance(primitives, list):
+            raise ModelError(f"{self.gltf.path}: meshes[{index}].primitives: expected a list")
+        parts = []
+        for number, primitive in enumerate(primitives):
+            where = f"meshes[{index}].primitives[{number}]"
+            if not isinstance(primitive, dict):
+                raise ModelError(f"{self.gltf.path}: {where}: expected a JSON object")
+            mode = primitive.get("mode", TRIANGLES)
+            if mode != TRIANGLES:
+                self.unused.append(f"{where}: mode {mode!r} (points or lines) is not drawn")
+                continue
+            parts.append(self._primitive(primitive, where))
+        return tuple(parts)
+
+    def _primitive(self, primitive: dict[str, Any], where: str) -> ModelPart:
+        gltf = self.gltf
+        attributes = primitive.get("attributes", {})
+        if not isinstance(attributes, dict) or "POSITION" not in attributes:
+            raise ModelError(f"{gltf.path}: {where}.attributes: expected a POSITION accessor")
+        positions = gltf.accessor(attributes["POSITION"], f"{where}.attributes.POSITION", 3)
+        positions = positions.astype(np.float32)
+        count = len(positions)
+        if "indices" in primitive:
+            indices = gltf.accessor(primitive["indices"], f"{where}.indices", 1)
+            if indices.dtype.kind != "u":
+                raise ModelError(f"{gltf.path}: {where}.indices: expected unsigned integers")
+        else:
+            indices = np.arange(count, dtype=np.uint32)
+        if len(indices) % 3 or len(indices) == 0 or int(indices.max()) >= count:
+            raise ModelError(
+                f"{gltf.path}: {where}.indices: expected whole triangles of vertices 0 to "
+                f"{count - 1}"
+            )
+        triangles = indices.astype(np.uint32).reshape(-1, 3)
+        if "NORMAL" in attributes:
+            normals = gltf.accessor(attributes["NORMAL"], f"{where}.attributes.NORMAL", 3)
+            normals = _unit(normals.astype(np.float32))
+        else:
+            normals = smooth_normals(positions, triangles)
+        uvs = np.zeros((count, 2), dtype=np.float32)
+        if "TEXCOORD_0" in attributes:
+            uvs = gltf.accessor(attributes["TEXCOORD_0"], f"{where}.attributes.TEXCOORD_0", 2)
+            uvs = uvs.astype(np.float32)
+        look = None
+        if "material" in primitive:
+            look, transform = gltf.look(primitive["material"], f"{where}.material")
+            if transform is not None:
+                uvs = transform.apply(uvs)
+        for name, array in (("NORMAL", normals), ("TEXCOORD_0", uvs)):
+            if len(array) != count:
+                raise ModelError(
+                    f"{gltf.path}: {where}.attributes.{name}: expected {count} elements, as "
+                    f"POSITION has, got {len(array)}"
+                )
+        return ModelPart(Surface(positions, normals, uvs, triangles), look)
+
+
+def _decomposed(values: tuple[float, ...], where: str) -> tuple[Triple, Quad, Triple]:
+    """A column-major 4x4 matrix as translation, rotation and scale (glTF forbids shear)."""
+    m = np.asarray(values, dtype=np.float64).reshape(4, 4).T
+    scale = np.linalg.norm(m[:3, :3], axis=0)
+    if (scale < 1e-9).any():
+        raise ModelError(f"{where}: expected a matrix of translation, rotation and scale")
+    turn = m[:3, :3] / scale
+    if np.linalg.det(turn) < 0:  # a mirror: glTF puts it in the scale
+        scale[0], turn[:, 0] = -scale[0], -turn[:, 0]
+    q = glm.dquat(glm.dmat3(*(float(v) for v in turn.T.flatten())))
+    t = m[:3, 3]
+    return (
+        (float(t[0]), float(t[1]), float(t[2])),
+        (q.x, q.y, q.z, q.w),
+        (float(scale[0]), float(scale[1]), float(scale[2])),
+    )
+
+
+def _unit(vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    lengths = np.linalg.norm(vectors, axis=1, keepdims=True)
+    unit: npt.NDArray[np.float32] = np.divide(
+        vectors, lengths, out=np.zeros_like(vectors), where=lengths > 0
+    )
+    return unit
+
+
+def smooth_normals(positions: npt.ArrayLike, faces: npt.ArrayLike) -> npt.NDArray[np.float32]:
+    """Per-vertex normals: the sum of the adjacent faces' area-weighted normals, unit length
+    (what a file that gives none is drawn with)."""
+    points = np.asarray(positions, dtype=np.float64)
+    tris = np.asarray(faces, dtype=np.int64).reshape(-1, 3)
+    corners = points[tris]
+    weighted = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
+    normals = np.zeros_like(points)
+    for k in range(3):
+        np.add.at(normals, tris[:, k], weighted)
+    return _unit(normals.astype(np.float32))
