@@ -9,9 +9,8 @@ the compound of the hinted nodes under it (each at its place in the body), or, w
 convex hull of what it draws. A model spawned `dynamic` is one such body as a whole.
 
 A node's ``extras`` say what playspace adds, on a body (a ``-rigid`` node, or the root of a
-dynamic model): ``grabbable`` (true, false), ``mass`` (kilograms), ``layer`` (a collision
-layer), ``tags`` (what sockets accept it by). Each is checked, and a wrong one is a
-:class:`~playspace.formats.models.ModelError` naming the node and the key.
+dynamic model): ``grabbable``, ``mass``, ``layer``, ``tags`` (read and checked with the file:
+:class:`~playspace.formats.models.BodyExtras`); a scene's or a game's overrides win.
 
 A node's scale is baked into its surfaces and colliders (physics has no scaled shapes); an
 entity's ``Transform`` is the node's place in the world without it.
@@ -19,8 +18,6 @@ entity's ``Transform`` is the node's place in the world without it.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -45,13 +42,12 @@ from playspace.components.physics import (
 from playspace.components.scene import Prop, Scenery
 from playspace.components.visual import Surface, Visual, VisualPart
 from playspace.ecs import World
-from playspace.formats.models import Hint, Model, ModelError, ModelNode
+from playspace.formats.models import BodyExtras, Hint, Model, ModelNode
 from playspace.spatial import Pose
 
 ENVIRONMENT = "environment"
 Matrix = npt.NDArray[np.float64]
 PROPS = "props"
-EXTRAS = ("grabbable", "mass", "layer", "tags")
 
 
 class ModelKind(Enum):
@@ -60,16 +56,6 @@ class ModelKind(Enum):
 
     STATIC = "static"
     DYNAMIC = "dynamic"
-
-
-@dataclass(frozen=True, slots=True)
-class BodyExtras:
-    """What a body's extras (or a scene's overrides of them) say; None: left out."""
-
-    grabbable: bool | None = None
-    mass: float | None = None
-    layer: str | None = None
-    tags: tuple[str, ...] | None = None
 
 
 @dataclass(slots=True)
@@ -135,7 +121,7 @@ class _Spawner:
                 parts = tuple(VisualPart(surface, look) for surface, look in surfaces)
                 components.append(Visual(parts))
             if node.hint.collides:
-                shape = _shape(node, [surface for surface, _ in surfaces], self.model)
+                shape = _shape(node, [surface for surface, _ in surfaces])
                 components.append(Colliders(Collider(shape[0], shape[1], ENVIRONMENT)))
             self._spawn(node, [*components, Scenery(self.prefix + node.name)])
         for child in node.children:
@@ -147,12 +133,7 @@ class _Spawner:
         body = _Body(node, _unscaled(here))
         self._gather(body, node, here)
         extras = self._extras(node)
-        if not body.colliders:
-            if not body.points:
-                raise ModelError(
-                    f"{self.model.path}: node {node.name!r}: a body with nothing to collide "
-                    "(no surface, no collision hint under it)"
-                )
+        if not body.colliders:  # the reader made sure it draws something
             hull = ConvexHull(tuple(map(tuple, np.concatenate(body.points).tolist())))
             body.colliders.append(Collider(hull))
         layer = extras.layer or PROPS
@@ -181,15 +162,14 @@ class _Spawner:
                 body.parts.append(VisualPart(surface, look))
                 body.points.append(surface.positions)
         if node.hint.collides:
-            shape, offset = _shape(node, [surface for surface, _ in surfaces], self.model)
+            shape, offset = _shape(node, [surface for surface, _ in surfaces])
             body.colliders.append(Collider(_movable(shape), offset))
         for child in node.children:
             child_node = self.model.nodes[child]
             self._gather(body, child_node, here @ _local(child_node))
 
     def _extras(self, node: ModelNode) -> BodyExtras:
-        read = _read_extras(node.extras, f"{self.model.path}: node {node.name!r}")
-        given = self.overrides
+        read, given = node.body, self.overrides
         return BodyExtras(
             given.grabbable if given.grabbable is not None else read.grabbable,
             given.mass if given.mass is not None else read.mass,
@@ -201,33 +181,6 @@ class _Spawner:
         entity = self.world.spawn(*components)
         self.spawned.entities.setdefault(self.prefix + node.name, entity)
         return entity
-
-
-def _read_extras(extras: Mapping[str, object], where: str) -> BodyExtras:
-    """A body's extras, checked: what a scene's ``[[model]]`` overrides."""
-    grabbable, mass = extras.get("grabbable"), extras.get("mass")
-    layer, tags = extras.get("layer"), extras.get("tags")
-    if grabbable is not None and not isinstance(grabbable, bool):
-        raise ModelError(f"{where}: extras.grabbable: expected true or false, got {grabbable!r}")
-    if mass is not None and not (
-        isinstance(mass, int | float)
-        and not isinstance(mass, bool)
-        and math.isfinite(mass)
-        and 0 < mass < 1e5
-    ):
-        raise ModelError(f"{where}: extras.mass: expected kilograms > 0 and < 100000, got {mass!r}")
-    if layer is not None and not (isinstance(layer, str) and layer):
-        raise ModelError(f"{where}: extras.layer: expected a layer's name, got {layer!r}")
-    if tags is not None and not (
-        isinstance(tags, list) and all(isinstance(t, str) and t for t in tags)
-    ):
-        raise ModelError(f"{where}: extras.tags: expected a list of names, got {tags!r}")
-    return BodyExtras(
-        grabbable,
-        None if mass is None else float(mass),
-        layer,
-        None if tags is None else tuple(tags),
-    )
 
 
 def _local(node: ModelNode) -> Matrix:
@@ -286,13 +239,9 @@ def _baked(surface: Surface, matrix: Matrix) -> Surface:
     return Surface(positions, normals.astype(np.float32), surface.uvs, triangles)
 
 
-def _shape(node: ModelNode, surfaces: list[Surface], model: Model) -> tuple[Shape, Pose]:
-    """The collider a hinted node asks for, from its surfaces as placed in its entity."""
-    if not surfaces:
-        raise ModelError(
-            f"{model.path}: node {node.name!r}: a collision hint (-{node.hint.value}) on a node "
-            "with no mesh"
-        )
+def _shape(node: ModelNode, surfaces: list[Surface]) -> tuple[Shape, Pose]:
+    """The collider a hinted node asks for, from its surfaces as placed in its entity (the
+    reader made sure it has some)."""
     points = np.concatenate([s.positions for s in surfaces]).astype(np.float64)
     low, high = points.min(axis=0), points.max(axis=0)
     centre = Pose(spatial.vec3(*((low + high) / 2)), spatial.identity())

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from playspace import spatial
-from playspace.app.models import BodyExtras, ModelKind, spawn_model
+from playspace.app.models import ModelKind, spawn_model
 from playspace.components import Transform
 from playspace.components.interaction import Grabbable
 from playspace.components.physics import (
@@ -24,7 +24,7 @@ from playspace.components.physics import (
 )
 from playspace.components.scene import Prop, Scenery
 from playspace.components.visual import Visual
-from playspace.formats.models import ModelError, read_model
+from playspace.formats.models import BodyExtras, read_model
 from playspace.formats.models.write import ModelSpec, write_glb
 from playspace.spatial import Pose
 from tests.model_helpers import surface, wedge
@@ -164,22 +164,6 @@ def test_a_dynamic_model_is_one_body_and_the_scene_s_overrides_win(tmp_path: Pat
     assert isinstance(world.get(pan, Colliders).parts[0].shape, ConvexHull)
     world.step(10)
     assert world.get(pan, Transform).position.y < 3.0  # it falls
-
-
-@pytest.mark.parametrize(
-    ("extras", "message"),
-    [
-        ({"mass": -1}, "node 'Mug': extras.mass: expected kilograms > 0 and < 100000, got -1"),
-        ({"grabbable": "yes"}, "extras.grabbable: expected true or false, got 'yes'"),
-        ({"tags": "cup"}, "extras.tags: expected a list of names, got 'cup'"),
-    ],
-)
-def test_wrong_extras_are_an_error_naming_the_node_and_the_key(
-    tmp_path: Path, extras: dict[str, object], message: str
-) -> None:
-    path = write_glb(tmp_path / "m.glb", [ModelSpec("Mug-rigid", surface(), extras=extras)])
-    with pytest.raises(ModelError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        spawn_model(physics_world(), read_model(path))
 
 
 def test_a_mirrored_node_is_drawn_front_side_out(tmp_path: Path) -> None:

@@ -117,6 +117,38 @@ def test_points_and_lines_are_left_out_and_said(tmp_path: Path) -> None:
     assert model.unused == ("meshes[0].primitives[0]: mode 1 (points or lines) is not drawn",)
 
 
+@pytest.mark.parametrize(
+    ("extras", "message"),
+    [
+        (
+            {"mass": -1},
+            r"nodes\[0\] \(Mug\): extras.mass: expected kilograms > 0 and < 100000, got -1",
+        ),
+        ({"grabbable": "yes"}, "extras.grabbable: expected true or false, got 'yes'"),
+        ({"tags": "cup"}, "extras.tags: expected a list of names, got 'cup'"),
+    ],
+)
+def test_wrong_extras_are_an_error_naming_the_node_and_the_key(
+    tmp_path: Path, extras: dict[str, object], message: str
+) -> None:
+    path = write_glb(tmp_path / "m.glb", [ModelSpec("Mug-rigid", surface(), extras=extras)])
+    with pytest.raises(ModelError, match=message):
+        read_model(path)
+
+
+def test_a_hint_with_nothing_to_collide_or_a_body_with_nothing_is_an_error(
+    tmp_path: Path,
+) -> None:
+    empty_hint = write_glb(tmp_path / "a.glb", [ModelSpec("Wall-col")])
+    with pytest.raises(ModelError, match=r"nodes\[0\] \(Wall-col\): a collision hint \(-col\)"):
+        read_model(empty_hint)
+    empty_body = write_glb(
+        tmp_path / "b.glb", [ModelSpec("Mug-rigid", None, children=[ModelSpec("Tag")])]
+    )
+    with pytest.raises(ModelError, match=r"nodes\[0\] \(Mug-rigid\): a body with nothing"):
+        read_model(empty_body)
+
+
 def _broken(document: dict[str, Any], change: str) -> None:
     if change == "cycle":
         document["nodes"].append({"name": "B", "children": [0]})

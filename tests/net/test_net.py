@@ -596,13 +596,15 @@ from playspace.components.physics import CharacterMotion
 from playspace.components.rig import Rig, ViewFade
 from playspace.ecs import Phase, World
 from playspace.spatial import vec3
+from playspace.systems.player import local_rig
 from playspace.systems.sets import FixedSet
 
 SCENE = "plain.toml"
 
 
 def push(world: World) -> None:
-    rig = rig_of(world)
+    rig = local_rig(world)  # the first player: the host shows no one of its own
+    assert rig is not None
     if -2.5 < world.get(rig.body, Transform).position.z < -1.0:
         motion = world.get(rig.body, CharacterMotion)
         motion.carried = motion.carried + vec3(world.fixed_time.dt, 0.0, 0.0)
@@ -678,13 +680,15 @@ from playspace.components.rig import Rig
 from playspace.ecs import Phase, World
 from playspace.spatial import yaw
 from playspace.systems.player.poses import turn_around
+from playspace.systems.player import local_rig
 from playspace.systems.sets import FixedSet
 
 SCENE = "plain.toml"
 
 
 def twist(world: World) -> None:
-    rig = rig_of(world)
+    rig = local_rig(world)  # the first player: the host shows no one of its own
+    assert rig is not None
     origin = world.get(rig.origin, Transform)
     if world.get(rig.body, Transform).position.z < -1.0 and abs(yaw(origin.rotation)) < 0.1:
         turn_around(origin, world.get(rig.head, Transform).position, math.pi / 2)

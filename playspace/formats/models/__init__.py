@@ -2,11 +2,12 @@
 (:func:`read_model`); what becomes of one in a world is :mod:`playspace.app.models`'s."""
 
 from playspace.formats.models.hints import Hint, split_hint
-from playspace.formats.models.model import Model, ModelError, ModelNode, ModelPart
+from playspace.formats.models.model import BodyExtras, Model, ModelError, ModelNode, ModelPart
 from playspace.formats.models.read import MODEL_SUFFIXES, read_model, smooth_normals
 
 __all__ = [
     "MODEL_SUFFIXES",
+    "BodyExtras",
     "Hint",
     "Model",
     "ModelError",

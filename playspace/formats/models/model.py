@@ -21,6 +21,16 @@ class ModelError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class BodyExtras:
+    """What a body's extras (or a scene's overrides of them) say; None: left out."""
+
+    grabbable: bool | None = None
+    mass: float | None = None
+    layer: str | None = None
+    tags: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ModelPart:
     """One primitive of a node's mesh: its triangles, and its material (None: the file gives
     it none, and the palette draws it)."""
@@ -32,7 +42,9 @@ class ModelPart:
 @dataclass(frozen=True, slots=True)
 class ModelNode:
     """One node: `name` without its hint, where it sits in its parent (`translation`,
-    `rotation` as x, y, z, w, `scale`), and `extras` as the file's JSON object."""
+    `rotation` as x, y, z, w, `scale`), `extras` as the file's JSON object, and `body` what
+    those extras say playspace is to make of it as a body (``grabbable``, ``mass``, ``layer``,
+    ``tags``)."""
 
     index: int
     name: str
@@ -44,6 +56,7 @@ class ModelNode:
     scale: Triple
     parts: tuple[ModelPart, ...]
     extras: Mapping[str, object]
+    body: BodyExtras = BodyExtras()  # what its extras say of it as a body, checked
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ the only way to a loop in the tree, so refusing it refuses loops too.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +21,16 @@ import numpy.typing as npt
 
 from playspace.components.visual import Surface
 from playspace.formats.gltf import GltfError, GltfFile
-from playspace.formats.models.hints import split_hint
-from playspace.formats.models.model import Model, ModelError, ModelNode, ModelPart, Quad, Triple
+from playspace.formats.models.hints import Hint, split_hint
+from playspace.formats.models.model import (
+    BodyExtras,
+    Model,
+    ModelError,
+    ModelNode,
+    ModelPart,
+    Quad,
+    Triple,
+)
 from playspace.formats.numbers import Number
 
 TRIANGLES = 4  # a primitive's mode
@@ -65,7 +74,14 @@ class _Reader:
                 parents[child] = index
         roots = self._roots(len(raw), parents)
         nodes = tuple(self._node(node, index, parents.get(index)) for index, node in enumerate(raw))
-        return Model(path, nodes, roots, tuple(self.unused))
+        model = Model(path, nodes, roots, tuple(self.unused))
+        for node in model.walk():
+            if node.hint is Hint.RIGID and not _draws_or_collides(model, node):
+                raise ModelError(
+                    f"{path}: nodes[{node.index}] ({node.name}-rigid): a body with nothing "
+                    "under it to draw or collide"
+                )
+        return model
 
     def _children(self, node: dict[str, Any], index: int, count: int) -> tuple[int, ...]:
         children = node.get("children", [])
@@ -112,8 +128,14 @@ class _Reader:
             self.gltf.item("meshes", mesh, f"{where}.mesh")
             parts = self.meshes.get(mesh) or self.meshes.setdefault(mesh, self._mesh(mesh))
         children = tuple(node.get("children", []))
+        if hint.collides and not parts:
+            raise ModelError(
+                f"{self.gltf.path}: {where} ({name}): a collision hint (-{hint.value}) on a node "
+                "with no triangles to collide"
+            )
+        body = _body_extras(extras, f"{self.gltf.path}: {where} ({base})")
         return ModelNode(
-            index, base, hint, parent, children, translation, rotation, scale, parts, extras
+            index, base, hint, parent, children, translation, rotation, scale, parts, extras, body
         )
 
     def _transform(self, node: dict[str, Any], where: str) -> tuple[Triple, Quad, Triple]:
@@ -229,3 +251,39 @@ def smooth_normals(positions: npt.ArrayLike, faces: npt.ArrayLike) -> npt.NDArra
     for k in range(3):
         np.add.at(normals, tris[:, k], weighted)
     return _unit(normals.astype(np.float32))
+
+
+def _body_extras(extras: Mapping[str, object], where: str) -> BodyExtras:
+    """What a node's extras say of it as a body, checked (other keys are other tools')."""
+    grabbable, mass = extras.get("grabbable"), extras.get("mass")
+    layer, tags = extras.get("layer"), extras.get("tags")
+    if grabbable is not None and not isinstance(grabbable, bool):
+        raise ModelError(f"{where}: extras.grabbable: expected true or false, got {grabbable!r}")
+    if mass is not None and not (
+        isinstance(mass, int | float)
+        and not isinstance(mass, bool)
+        and math.isfinite(mass)
+        and 0 < mass < 1e5
+    ):
+        raise ModelError(f"{where}: extras.mass: expected kilograms > 0 and < 100000, got {mass!r}")
+    if layer is not None and not (isinstance(layer, str) and layer):
+        raise ModelError(f"{where}: extras.layer: expected a layer's name, got {layer!r}")
+    if tags is not None and not (
+        isinstance(tags, list) and all(isinstance(t, str) and t for t in tags)
+    ):
+        raise ModelError(f"{where}: extras.tags: expected a list of names, got {tags!r}")
+    return BodyExtras(
+        grabbable,
+        None if mass is None else float(mass),
+        layer,
+        None if tags is None else tuple(tags),
+    )
+
+
+def _draws_or_collides(model: Model, node: ModelNode) -> bool:
+    """Whether `node` or a node under it (not left out) has triangles."""
+    if node.hint is Hint.NO_IMPORT:
+        return False
+    return bool(node.parts) or any(
+        _draws_or_collides(model, model.nodes[child]) for child in node.children
+    )
