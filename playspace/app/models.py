@@ -23,7 +23,6 @@ from enum import Enum
 
 import glm
 import numpy as np
-import numpy.typing as npt
 
 from playspace import spatial
 from playspace.components import Transform
@@ -43,10 +42,10 @@ from playspace.components.scene import Prop, Scenery
 from playspace.components.visual import Surface, Visual, VisualPart
 from playspace.ecs import World
 from playspace.formats.models import BodyExtras, Hint, Model, ModelNode
+from playspace.formats.models.model import Matrix, local_matrix, trs_matrix
 from playspace.spatial import Pose
 
 ENVIRONMENT = "environment"
-Matrix = npt.NDArray[np.float64]
 PROPS = "props"
 
 
@@ -82,12 +81,13 @@ def spawn_model(
     kind: ModelKind = ModelKind.STATIC,
     name: str = "",
     overrides: BodyExtras | None = None,
+    scale: float = 1.0,
 ) -> SpawnedModel:
-    """Spawn `model` with its root at `at` (the world's origin when None): its entities are
-    named ``name/node`` (``node`` when `name` is empty). `overrides` replace what the bodies'
-    extras say."""
+    """Spawn `model` with its root at `at` (the world's origin when None), `scale` times its
+    size: its entities are named ``name/node`` (``node`` when `name` is empty). `overrides`
+    replace what the bodies' extras say."""
     spawner = _Spawner(world, model, name, overrides or BodyExtras())
-    root = _pose_matrix(at or Pose.identity())
+    root = _pose_matrix(at or Pose.identity()) @ np.diag([scale, scale, scale, 1.0])
     for index in model.roots:
         node = model.nodes[index]
         if kind is ModelKind.DYNAMIC:
@@ -107,7 +107,7 @@ class _Spawner:
         """`node` and what is under it, outside any body."""
         if node.hint is Hint.NO_IMPORT:
             return
-        here = parent @ _local(node)
+        here = parent @ local_matrix(node)
         if node.hint is Hint.RIGID:
             self.body(node, parent)
             return
@@ -129,7 +129,7 @@ class _Spawner:
 
     def body(self, node: ModelNode, parent: Matrix) -> None:
         """A dynamic body of `node` and everything under it."""
-        here = parent @ _local(node)
+        here = parent @ local_matrix(node)
         body = _Body(node, _unscaled(here))
         self._gather(body, node, here)
         extras = self._extras(node)
@@ -166,7 +166,7 @@ class _Spawner:
             body.colliders.append(Collider(_movable(shape), offset))
         for child in node.children:
             child_node = self.model.nodes[child]
-            self._gather(body, child_node, here @ _local(child_node))
+            self._gather(body, child_node, here @ local_matrix(child_node))
 
     def _extras(self, node: ModelNode) -> BodyExtras:
         read, given = node.body, self.overrides
@@ -183,32 +183,9 @@ class _Spawner:
         return entity
 
 
-def _local(node: ModelNode) -> Matrix:
-    return _matrix(node.translation, node.rotation, node.scale)
-
-
-def _matrix(
-    translation: tuple[float, float, float],
-    rotation: tuple[float, float, float, float],
-    scale: tuple[float, float, float],
-) -> Matrix:
-    """The 4x4 matrix (column vectors) of translation x rotation (x, y, z, w) x scale."""
-    x, y, z, w = rotation
-    m = np.eye(4)
-    m[:3, :3] = np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-        ]
-    ) * np.asarray(scale)
-    m[:3, 3] = translation
-    return m
-
-
 def _pose_matrix(pose: Pose) -> Matrix:
     p = pose.position
-    return _matrix((p.x, p.y, p.z), spatial.quat_to_xyzw(pose.rotation), (1.0, 1.0, 1.0))
+    return trs_matrix((p.x, p.y, p.z), spatial.quat_to_xyzw(pose.rotation), (1.0, 1.0, 1.0))
 
 
 def _unscaled(matrix: Matrix) -> Matrix:

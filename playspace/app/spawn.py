@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass, replace
 
 from playspace import spatial
+from playspace.app.models import ModelKind, SpawnedModel, spawn_model
 from playspace.components import Appearance, SceneCamera, Transform
 from playspace.components.interactables import Dial, Lever, PushButton
 from playspace.components.joints import Joint, JointKind, Spring
@@ -32,6 +33,7 @@ from playspace.components.physics import (
 from playspace.components.scene import Grabbable, Opponent, PlayerStart, Prop, Scenery
 from playspace.components.sockets import Socket
 from playspace.ecs import World
+from playspace.formats.models import BodyExtras
 from playspace.formats.scene.model import (
     BodyShape,
     Scene,
@@ -40,6 +42,7 @@ from playspace.formats.scene.model import (
     SceneError,
     SceneJoint,
     SceneMesh,
+    SceneModel,
     SceneOpponent,
     SceneProp,
     SceneRamp,
@@ -120,6 +123,15 @@ def spawn_scene(world: World, scene: Scene) -> SpawnedScene:
         return tuple(entities[name] for name, _ in planned)
 
     spawned = SpawnedScene(entities, spawn(statics), spawn(props), spawn(opponents))
+    for placed in scene.models:
+        made = _model(world, placed)
+        entities.update(made.entities)
+        bodies = set(made.bodies)
+        spawned = replace(
+            spawned,
+            statics=spawned.statics + tuple(e for e in made.entities.values() if e not in bodies),
+            props=spawned.props + tuple(made.bodies),
+        )
     for prop in scene.props:  # a joint's other entity, by name, may come later in the file
         if prop.joint is not None and prop.joint.to is not None:
             world.get_mut(entities[prop.name], Joint).to = entities[prop.joint.to]
@@ -165,13 +177,33 @@ def player_start_for(scene: Scene, first: PlayerStart, seat: int) -> PlayerStart
     return replace(first, position=first.position + right * (BESIDE * seat))
 
 
+def _model(world: World, placed: SceneModel) -> SpawnedModel:
+    """A ``[[model]]`` spawned whole, its entities named ``name/node``."""
+    at = Pose(spatial.vec3(*placed.position), euler_rotation(placed.rotation))
+    kind = ModelKind.DYNAMIC if placed.dynamic else ModelKind.STATIC
+    overrides = BodyExtras(placed.grabbable, placed.mass, placed.layer, placed.tags)
+    return spawn_model(world, placed.model, at, kind, placed.name, overrides, placed.scale)
+
+
+def _model_layers(scene: Scene) -> set[str]:
+    """The layers the scene's models' bodies are on: the scene's word, else their extras'."""
+    used = set()
+    for placed in scene.models:
+        if placed.layer is not None:
+            used.add(placed.layer)
+            continue
+        used.update(n.body.layer for n in placed.model.nodes if n.body.layer is not None)
+    return used
+
+
 def _check_layers(world: World, scene: Scene) -> None:
     """Refuse a scene that uses a layer this world's physics lacks, then add the scene's own."""
     layers = world.try_resource(Layers)
     if layers is None:
         return  # no physics in this world: the colliders are plain data
     used = {p.layer for p in scene.props}
-    if scene.boxes or scene.stairs or scene.ramps or scene.meshes:
+    used.update(_model_layers(scene))
+    if scene.boxes or scene.stairs or scene.ramps or scene.meshes or scene.models:
         used.add(ENVIRONMENT)
     if scene.opponents:
         used.add(OPPONENTS)

@@ -8,11 +8,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
+
 from playspace.components.appearance import Appearance
 from playspace.components.visual import Surface
 from playspace.formats.models.hints import Hint
 
 Triple = tuple[float, float, float]
+Matrix = npt.NDArray[np.float64]  # 4x4, acting on column vectors
 Quad = tuple[float, float, float, float]
 
 
@@ -70,11 +74,88 @@ class Model:
     unused: tuple[str, ...] = ()
 
     def walk(self) -> list[ModelNode]:
-        """The placed nodes, each parent before its children, in the file's order."""
+        """The placed nodes, each parent before its children, in the file's order (a
+        ``-noimp`` node and everything under it are not placed)."""
         found: list[ModelNode] = []
         stack = list(reversed(self.roots))
         while stack:
             node = self.nodes[stack.pop()]
+            if node.hint is Hint.NO_IMPORT:
+                continue
             found.append(node)
             stack.extend(reversed(node.children))
         return found
+
+    def summary(self) -> str:
+        """What the model becomes, for people: ``4 nodes placed: 2 drawn, 3 colliders (boxcol 2,
+        col 1), 1 bodies (grabbable 1), 1 left out (-noimp, or in no scene)``."""
+        placed = self.walk()
+        drawn = sum(1 for n in placed if n.parts and n.hint.drawn and not _in_body(self, n))
+        colliders: dict[str, int] = {}
+        for node in placed:
+            if node.hint.collides:
+                colliders[node.hint.value] = colliders.get(node.hint.value, 0) + 1
+        bodies = [n for n in placed if n.hint is Hint.RIGID]
+        grabbable = sum(1 for n in bodies if n.body.grabbable)
+        left_out = len(self.nodes) - len(placed)
+        said = [f"{len(placed)} nodes placed", f"{drawn} drawn"]
+        if colliders:
+            kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(colliders.items()))
+            said.append(f"{sum(colliders.values())} colliders ({kinds})")
+        if bodies:
+            said.append(f"{len(bodies)} bodies (grabbable {grabbable})")
+        if left_out:
+            said.append(f"{left_out} left out (-noimp, or in no scene)")
+        return f"{said[0]}: " + ", ".join(said[1:])
+
+    def static_bounds(self) -> tuple[Matrix, Matrix] | None:
+        """The smallest box, in the model's frame, around what collides and stays put (the
+        hinted nodes not under a ``-rigid`` one): where a level made of it has ground. None
+        when nothing does."""
+        corners: list[Matrix] = []
+        stack = [(index, np.eye(4)) for index in self.roots]
+        while stack:
+            index, parent = stack.pop()
+            node = self.nodes[index]
+            if node.hint in (Hint.NO_IMPORT, Hint.RIGID):
+                continue
+            here = parent @ local_matrix(node)
+            if node.hint.collides:
+                for part in node.parts:
+                    points = part.surface.positions.astype(np.float64)
+                    corners.append(points @ here[:3, :3].T + here[:3, 3])
+            stack.extend((child, here) for child in node.children)
+        if not corners:
+            return None
+        every = np.concatenate(corners)
+        return every.min(axis=0), every.max(axis=0)
+
+
+def trs_matrix(translation: Triple, rotation: Quad, scale: Triple) -> Matrix:
+    """The 4x4 matrix of translation x rotation (x, y, z, w) x scale, as glTF composes them."""
+    x, y, z, w = rotation
+    m = np.eye(4)
+    m[:3, :3] = np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+        ]
+    ) * np.asarray(scale)
+    m[:3, 3] = translation
+    return m
+
+
+def local_matrix(node: ModelNode) -> Matrix:
+    """Where `node` sits in its parent, as a matrix."""
+    return trs_matrix(node.translation, node.rotation, node.scale)
+
+
+def _in_body(model: Model, node: ModelNode) -> bool:
+    """Whether `node` is part of a ``-rigid`` body (itself or an ancestor is one)."""
+    current: ModelNode | None = node
+    while current is not None:
+        if current.hint is Hint.RIGID:
+            return True
+        current = None if current.parent is None else model.nodes[current.parent]
+    return False

@@ -3,7 +3,7 @@
 A run puts a body that leaves the world back on ground (the rescue), so a start 10 km out, or
 a kill height above the start, would be rescued at once, every step. The loader refuses
 those instead, naming the key. The level's extent across the floor is measured loosely here
-(a turned box, stairs, a ramp or a mesh as the ball around it): a start that passes may
+(a turned box, stairs, a ramp, a mesh or a model as the ball around it): a start that passes may
 still lie a little past the geometry, where the rescue's fallback takes the player to the
 ground nearest it.
 """
@@ -11,6 +11,8 @@ ground nearest it.
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 from playspace.components.rig import LEVEL_MARGIN
 from playspace.formats.scene.model import Scene, Triple
@@ -51,8 +53,8 @@ def start_problems(scene: Scene, file: str) -> list[str]:
 
 
 def level_extent(scene: Scene) -> Extent | None:
-    """The scenery's extent across the floor: a box as it lies, anything turned or sloped as
-    the ball around it; None for a scene without scenery."""
+    """The scenery's extent across the floor: a box as it lies, anything turned or sloped (and
+    a model's static geometry) as the ball around it; None for a scene without scenery."""
     pieces: list[tuple[Triple, float, float]] = []  # centre, half its reach along x and z
     for box in scene.boxes:
         if any(box.rotation):
@@ -69,6 +71,11 @@ def level_extent(scene: Scene) -> Extent | None:
     for mesh in scene.meshes:
         reach = max((math.hypot(*vertex) for vertex in mesh.shape.vertices), default=0.0)
         pieces.append((mesh.position, reach, reach))
+    for placed in scene.models:
+        bounds = None if placed.dynamic else placed.model.static_bounds()
+        if bounds is not None:
+            reach = placed.scale * max(float(np.linalg.norm(corner)) for corner in bounds)
+            pieces.append((placed.position, reach, reach))
     if not pieces:
         return None
     return (

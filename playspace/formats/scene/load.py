@@ -34,6 +34,7 @@ from playspace.components.physics import (
 from playspace.components.rig import SLOPE_QUANTIZATION, SeparationPolicy, TurnMode
 from playspace.formats.files import MB, input_problem
 from playspace.formats.meshes import MeshFileError, read_material
+from playspace.formats.models import ModelError, read_model
 from playspace.formats.numbers import Number
 from playspace.formats.quoting import clipped
 from playspace.formats.scene.level import start_problems
@@ -52,6 +53,7 @@ from playspace.formats.scene.model import (
     SceneJoint,
     SceneLever,
     SceneMesh,
+    SceneModel,
     SceneOpponent,
     ScenePath,
     ScenePhysics,
@@ -69,7 +71,17 @@ from playspace.formats.scene.reader import Table
 
 T = TypeVar("T")
 
-ARRAY_TABLES = ("box", "stairs", "ramp", "mesh", "prop", "opponent", "socket", "spawn")
+ARRAY_TABLES = (
+    "box",
+    "stairs",
+    "ramp",
+    "mesh",
+    "model",
+    "prop",
+    "opponent",
+    "socket",
+    "spawn",
+)
 SINGLE_TABLES = ("player", "physics", "scene", "materials", "camera", "grab", "climb")
 SHAPES = ("sphere", "box", "capsule", "cylinder")
 FORWARD: Triple = (0.0, 0.0, -1.0)
@@ -208,6 +220,7 @@ class _SceneReader:
         stairs = self._array("stairs", self._stairs)
         ramps = self._array("ramp", self._ramp)
         meshes = self._array("mesh", self._mesh)
+        models = self._array("model", self._model)
         props = self._array("prop", self._prop)
         scene = Scene(
             path=self.path,
@@ -216,6 +229,7 @@ class _SceneReader:
             stairs=stairs,
             ramps=ramps,
             meshes=meshes,
+            models=models,
             props=props,
             opponents=self._array("opponent", self._opponent),
             sockets=self._array("socket", lambda t, i: self._socket(t, i, props)),
@@ -423,6 +437,30 @@ class _SceneReader:
             t.problem("file", str(error))
             return None
         return SceneMesh(name, file, shape, position, rotation, look)
+
+    def _model(self, t: Table, index: int) -> SceneModel | None:
+        """A ``[[model]]``: its file read now, so a broken one is named before anything runs."""
+        name = self._name(t, f"model {index}")
+        file = self.path.parent / t.string("file")
+        position = _triple(t.vector("position", METRES, ZERO))
+        rotation = _triple(t.vector("rotation", DEGREES, ZERO))
+        scale = t.number("scale", SCALE, 1.0)
+        dynamic = t.string("kind", "static", ("static", "dynamic")) == "dynamic"
+        grabbable = t.boolean("grabbable", False) if "grabbable" in t.raw else None
+        mass = t.number("mass", MASS) if "mass" in t.raw else None
+        layer = t.string("layer", "props", self.layers) if "layer" in t.raw else None
+        tags = t.strings("tags") if "tags" in t.raw else None
+        t.skip("grabbable", "mass", "layer", "tags")  # optional: the file's extras, else
+        if t.bad & {"file"}:
+            return None
+        try:
+            model = read_model(file)
+        except ModelError as error:
+            t.problem("file", str(error))
+            return None
+        return SceneModel(
+            name, file, model, position, rotation, scale, dynamic, grabbable, mass, layer, tags
+        )
 
     def _prop(self, t: Table, index: int) -> SceneProp | None:
         name = self._name(t, f"prop {index}")

@@ -36,6 +36,7 @@ from playspace.components.rig import (
     SeparationPolicy,
     TurnMode,
 )
+from playspace.formats.models import Model
 from playspace.formats.quoting import printable
 
 Triple = tuple[float, float, float]
@@ -95,6 +96,24 @@ class SceneMesh:
     position: Triple
     rotation: Triple
     look: Appearance | None = None  # the scene's, else the file's own material
+
+
+@dataclass(frozen=True, slots=True)
+class SceneModel:
+    """A ``[[model]]``: a glTF model placed whole (`dynamic`: as one body), `scale` times its
+    size, and what the scene says instead of its extras (None: the file's word)."""
+
+    name: str
+    file: Path  # resolved against the scene file's folder
+    model: Model
+    position: Triple
+    rotation: Triple
+    scale: float = 1.0
+    dynamic: bool = False
+    grabbable: bool | None = None
+    mass: float | None = None
+    layer: str | None = None
+    tags: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +306,7 @@ class Scene:
     stairs: tuple[SceneStairs, ...] = ()
     ramps: tuple[SceneRamp, ...] = ()
     meshes: tuple[SceneMesh, ...] = ()
+    models: tuple[SceneModel, ...] = ()
     props: tuple[SceneProp, ...] = ()
     opponents: tuple[SceneOpponent, ...] = ()
     sockets: tuple[SceneSocket, ...] = ()
@@ -309,6 +329,7 @@ class Scene:
             (len(self.stairs), "stairs", "stairs"),
             (len(self.ramps), "ramp", "ramps"),
             (len(self.meshes), "mesh", "meshes"),
+            (len(self.models), "model", "models"),
             (len(self.props), "prop", "props"),
             (len(self.opponents), "opponent", "opponents"),
             (len(self.sockets), "socket", "sockets"),
