@@ -19,9 +19,7 @@ def surface(
     """The renderer's unit box (full extents 1), sphere (radius 1) or cylinder (radius 1,
     height 1), scaled by `size` and moved to `centre`."""
     mesh = {"box": meshes.box, "sphere": meshes.sphere, "cylinder": meshes.cylinder}[kind]()
-    v = mesh.vertices
-    positions = (v[:, :3] * np.asarray(size) + np.asarray(centre)).astype(np.float32)
-    return Surface(positions, v[:, 3:6].copy(), v[:, 6:8].copy(), mesh.indices.astype(np.uint32))
+    return meshes.surface_of(mesh, size, centre)
 
 
 def triangles(points: Sequence[Triple], faces: Sequence[tuple[int, int, int]]) -> Surface:

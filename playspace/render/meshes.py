@@ -21,6 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from playspace.components.visual import Surface
+
 # The shaders' vertex inputs and their float counts, in the order of a vertex's floats.
 VERTEX_ATTRIBUTES = (("in_position", 3), ("in_normal", 3), ("in_uv", 2))
 SEGMENTS = 24  # around a sphere, capsule or cylinder
@@ -184,3 +186,16 @@ def from_triangles(vertices: npt.ArrayLike, triangles: npt.ArrayLike) -> MeshDat
         np.zeros((count, 2)),
         np.arange(count),
     )
+
+
+def surface_of(
+    mesh: MeshData,
+    size: tuple[float, float, float] = (1.0, 1.0, 1.0),
+    centre: tuple[float, float, float] = (0.0, 0.0, 0.0),
+) -> Surface:
+    """`mesh` (a unit primitive) scaled by `size` about its origin and moved to `centre`, as a
+    surface a model carries: how the asset scripts build models from primitives. Normals are
+    kept as they are, right for a box, a sphere scaled evenly and a cylinder's sides."""
+    v = mesh.vertices
+    positions = (v[:, :3] * np.asarray(size) + np.asarray(centre)).astype(np.float32)
+    return Surface(positions, v[:, 3:6].copy(), v[:, 6:8].copy(), mesh.indices.copy())
