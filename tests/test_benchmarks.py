@@ -19,6 +19,7 @@ SMALL = {
     "vr_frame.py": ["--seconds", "1"],
     "soak.py": ["--minutes", "0.05", "--example", "kitchen", "workshop"],
     "startup.py": ["--rounds", "1"],
+    "assets.py": ["--rounds", "1"],
 }
 
 

@@ -46,7 +46,11 @@ from playspace.formats.models.model import Matrix, local_matrix, trs_matrix
 from playspace.spatial import Pose
 
 ENVIRONMENT = "environment"
+KEPT_SHAPES = 4096  # colliders kept made, by node and placement
 PROPS = "props"
+
+
+_SHAPES: dict[tuple[object, ...], tuple[Shape, Pose]] = {}
 
 
 class ModelKind(Enum):
@@ -121,7 +125,7 @@ class _Spawner:
                 parts = tuple(VisualPart(surface, look) for surface, look in surfaces)
                 components.append(Visual(parts))
             if node.hint.collides:
-                shape = _shape(node, [surface for surface, _ in surfaces])
+                shape = _collider_of(node, relative, [surface for surface, _ in surfaces])
                 components.append(Colliders(Collider(shape[0], shape[1], ENVIRONMENT)))
             self._spawn(node, [*components, Scenery(self.prefix + node.name)])
         for child in node.children:
@@ -162,7 +166,7 @@ class _Spawner:
                 body.parts.append(VisualPart(surface, look))
                 body.points.append(surface.positions)
         if node.hint.collides:
-            shape, offset = _shape(node, [surface for surface, _ in surfaces])
+            shape, offset = _collider_of(node, relative, [surface for surface, _ in surfaces])
             body.colliders.append(Collider(_movable(shape), offset))
         for child in node.children:
             child_node = self.model.nodes[child]
@@ -214,6 +218,18 @@ def _baked(surface: Surface, matrix: Matrix) -> Surface:
     if np.linalg.det(linear) < 0:  # mirrored: keep the front face in front
         triangles = np.ascontiguousarray(triangles[:, ::-1])
     return Surface(positions, normals.astype(np.float32), surface.uvs, triangles)
+
+
+def _collider_of(node: ModelNode, relative: Matrix, surfaces: list[Surface]) -> tuple[Shape, Pose]:
+    """The collider a hinted node asks for, made once per node and placement: a model spawned
+    again (a level reloaded, a prop spawned many times) shares its shapes, and what physics
+    built of them."""
+    key = (node.parts, node.hint, relative.tobytes())
+    made = _SHAPES.pop(key, None) or _shape(node, surfaces)
+    _SHAPES[key] = made
+    while len(_SHAPES) > KEPT_SHAPES:
+        del _SHAPES[next(iter(_SHAPES))]
+    return made
 
 
 def _shape(node: ModelNode, surfaces: list[Surface]) -> tuple[Shape, Pose]:

@@ -34,6 +34,8 @@ def _positive(value: float, what: str) -> None:
 def _points(points: Sequence[Sequence[float]], what: str, minimum: int) -> None:
     if len(points) < minimum:
         raise ValueError(f"{what} needs at least {minimum} points, got {len(points)}")
+    if _all_finite(points, 3):
+        return  # the common case at numpy's pace; else find the first bad point to name it
     for i, p in enumerate(points):
         if len(p) != 3 or not all(isinstance(c, int | float) and math.isfinite(c) for c in p):
             raise ValueError(f"{what} point {i} must be three finite numbers, got {p!r}")
@@ -102,6 +104,34 @@ class ConvexHull:
         object.__setattr__(self, "points", as_tuples)
 
 
+def _all_finite(rows: Sequence[Sequence[float]], width: int) -> bool:
+    """Whether `rows` are all `width` finite numbers (checked as one numpy array)."""
+    try:
+        array = np.asarray(rows)
+    except (ValueError, TypeError):
+        return False
+    return (
+        array.ndim == 2
+        and array.shape[1] == width
+        and array.dtype.kind in "iuf"
+        and bool(np.isfinite(array).all())
+    )
+
+
+def _all_indices(rows: Sequence[Sequence[int]], count: int) -> bool:
+    """Whether `rows` are all three whole numbers in [0, count) (checked as one array)."""
+    try:
+        array = np.asarray(rows)
+    except (ValueError, TypeError):
+        return False
+    return (
+        array.ndim == 2
+        and array.shape[1] == 3
+        and array.dtype.kind in "iu"
+        and bool(((array >= 0) & (array < count)).all())
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class TriangleMesh:
     """Triangles over `vertices`; for static geometry (a mesh has no inside to push out of)."""
@@ -114,6 +144,8 @@ class TriangleMesh:
         if not self.triangles:
             raise ValueError("triangle mesh needs at least one triangle")
         count = len(self.vertices)
+        if _all_indices(self.triangles, count):
+            return
         for i, tri in enumerate(self.triangles):
             if len(tri) != 3 or not all(isinstance(v, int) and 0 <= v < count for v in tri):
                 raise ValueError(

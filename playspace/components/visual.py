@@ -52,6 +52,9 @@ class Surface:
             raise ValueError(f"surface triangles must be (M, 3) uint32, M > 0, got {tris.shape}")
         if int(tris.max()) >= count:
             raise ValueError(f"surface triangles index past the last of {count} vertices")
+        for values in (self.positions, self.normals, self.uvs):
+            values.setflags(write=False)  # a value: shared by every entity drawn with it
+        tris.setflags(write=False)
 
 
 @dataclass(frozen=True, slots=True)

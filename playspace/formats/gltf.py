@@ -78,6 +78,7 @@ class GltfFile:
     path: Path
     document: dict[str, Any]
     binary: bytes | None
+    raw: bytes  # the file as read
 
     @classmethod
     def read(cls, path: Path) -> GltfFile:
@@ -86,7 +87,7 @@ class GltfFile:
             raise GltfError(f"{path} {problem}")
         data = path.read_bytes()
         if path.suffix.lower() == ".gltf":
-            return cls(path, json_document(path, data), None)
+            return cls(path, json_document(path, data), None, data)
         chunks: dict[int, bytes] = {}
         if len(data) < 12 or data[:4] != _GLB_MAGIC:
             raise GltfError(f"cannot read {path}: not a GLB file (no glTF header)")
@@ -97,7 +98,7 @@ class GltfFile:
             offset += 8 + length
         if _GLB_JSON not in chunks:
             raise GltfError(f"cannot read {path}: a GLB file without its JSON chunk")
-        return cls(path, json_document(path, chunks[_GLB_JSON]), chunks.get(_GLB_BIN))
+        return cls(path, json_document(path, chunks[_GLB_JSON]), chunks.get(_GLB_BIN), data)
 
     def items(self, kind: str) -> list[dict[str, Any]]:
         found = self.document.get(kind, [])
@@ -252,6 +253,14 @@ class GltfFile:
         except (ValueError, binascii.Error):
             raise GltfError(f"{self.path}: a data URI that is not base64 data") from None
 
+    def buffer_bytes(self, uri: str) -> bytes:
+        """The bytes of a buffer file the glTF names (beside it)."""
+        file = self.path.parent / unquote(uri)
+        problem = input_problem(file, LARGEST_GLTF)
+        if problem is not None:
+            raise GltfError(f"{self.path}: its buffer {file} {problem}")
+        return file.read_bytes()
+
     def view(self, index: object) -> bytes:
         """The bytes of bufferViews[`index`], from the GLB's chunk, a data URI or a file."""
         view = self.item("bufferViews", index, "a bufferView")
@@ -264,11 +273,7 @@ class GltfFile:
         elif isinstance(uri, str) and uri.startswith("data:"):
             data = self._data(uri)
         else:
-            file = self.path.parent / unquote(str(uri))
-            problem = input_problem(file, LARGEST_GLTF)
-            if problem is not None:
-                raise GltfError(f"{self.path}: its buffer {file} {problem}")
-            data = file.read_bytes()
+            data = self.buffer_bytes(str(uri))
         start, length = view.get("byteOffset", 0), view.get("byteLength")
         if (
             type(start) is not int

@@ -177,3 +177,14 @@ def test_a_mirrored_node_is_drawn_front_side_out(tmp_path: Path) -> None:
     assert second.triangles.tolist() == first.triangles[:, ::-1].tolist()
     assert second.positions[:, 0].tolist() == pytest.approx((-first.positions[:, 0]).tolist())
     assert math.isclose(float(second.normals[2, 0]), -float(first.normals[2, 0]), abs_tol=1e-6)
+
+
+def test_a_model_spawned_again_shares_its_colliders_shapes(tmp_path: Path) -> None:
+    """Spawned twice (a prop dropped many times, a level reloaded), a node's collider is the
+    same shape: made once, and built by physics once."""
+    path = write_glb(tmp_path / "rock.glb", [ModelSpec("Rock-convcol", wedge())])
+    world = physics_world()
+    first = spawn_model(world, read_model(path), name="a").entities["a/Rock"]
+    second = spawn_model(world, read_model(path), name="b").entities["b/Rock"]
+    shapes = [world.get(e, Colliders).parts[0].shape for e in (first, second)]
+    assert shapes[0] is shapes[1]

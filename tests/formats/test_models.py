@@ -226,3 +226,17 @@ def _rewritten(path: Path, document: dict[str, Any]) -> Path:
     chunks = struct.pack("<II", len(text), 0x4E4F534A) + text + binary
     path.write_bytes(struct.pack("<4sII", b"glTF", 2, 12 + len(chunks)) + chunks)
     return path
+
+
+def test_a_model_is_read_once_per_content(tmp_path: Path) -> None:
+    """The same bytes, at the same path or another, are the same model; changed bytes are
+    read anew."""
+    path = write_glb(tmp_path / "a.glb", [ModelSpec("Thing", wedge())])
+    first = read_model(path)
+    assert read_model(path) is first
+    copy = tmp_path / "b.glb"
+    copy.write_bytes(path.read_bytes())
+    again = read_model(copy)
+    assert again.path == copy and again.nodes is first.nodes  # shared, named by its own path
+    write_glb(path, [ModelSpec("Other", wedge())])
+    assert read_model(path).nodes[0].name == "Other"

@@ -3,7 +3,7 @@
 
 from playspace.formats.models.hints import Hint, split_hint
 from playspace.formats.models.model import BodyExtras, Model, ModelError, ModelNode, ModelPart
-from playspace.formats.models.read import MODEL_SUFFIXES, read_model, smooth_normals
+from playspace.formats.models.read import MODEL_SUFFIXES, forget_models, read_model, smooth_normals
 
 __all__ = [
     "MODEL_SUFFIXES",
@@ -13,6 +13,7 @@ __all__ = [
     "ModelError",
     "ModelNode",
     "ModelPart",
+    "forget_models",
     "read_model",
     "smooth_normals",
     "split_hint",

@@ -10,8 +10,10 @@ the only way to a loop in the tree, so refusing it refuses loops too.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -36,10 +38,13 @@ from playspace.formats.numbers import Number
 TRIANGLES = 4  # a primitive's mode
 _ANY = Number()
 MODEL_SUFFIXES = (".gltf", ".glb")
+KEPT = 32  # models kept read, by content: a level's pieces, a game's props
+_READ: dict[str, Model] = {}
 
 
 def read_model(path: Path) -> Model:
-    """The model in the glTF or GLB file at `path`."""
+    """The model in the glTF or GLB file at `path`: read once per content (the file's bytes,
+    and a ``.gltf``'s buffer files'), then handed out again while it stays the same."""
     if path.suffix.lower() not in MODEL_SUFFIXES:
         raise ModelError(
             f"{path}: expected a glTF model (.gltf, .glb), got {path.suffix or 'no suffix'}"
@@ -47,9 +52,31 @@ def read_model(path: Path) -> Model:
     if not path.exists():
         raise ModelError(f"no such file: {path}")
     try:
-        return _Reader(GltfFile.read(path)).model()
+        gltf = GltfFile.read(path)
+        key = _content_hash(gltf)
+        known = _READ.pop(key, None)
+        model = known if known is not None else _Reader(gltf).model()
     except GltfError as error:
         raise ModelError(str(error)) from None
+    _READ[key] = model  # the newest last: the oldest goes first
+    while len(_READ) > KEPT:
+        del _READ[next(iter(_READ))]
+    return model if model.path == path else replace(model, path=path)
+
+
+def forget_models() -> None:
+    """Drop every model read so far: the next read of each is cold."""
+    _READ.clear()
+
+
+def _content_hash(gltf: GltfFile) -> str:
+    """What a model is read from: the file's bytes, and those of each buffer file it names."""
+    digest = hashlib.sha256(gltf.raw)
+    for buffer in gltf.items("buffers"):
+        uri = buffer.get("uri")
+        if isinstance(uri, str) and not uri.startswith("data:"):
+            digest.update(gltf.buffer_bytes(uri))
+    return digest.hexdigest()
 
 
 class _Reader:
