@@ -59,8 +59,9 @@ class DefaultPlugins:
     scene's ``[player]`` asks of it (its head radius, its holsters, and the movement providers
     it turns on: jump, sprint, crouch, seated play; climbing when anything is climbable), grab
     (as its ``[grab]`` table says), the throw, the levers, buttons and dials of the scene's
-    props (when it has any), what moves its props along their paths (when any has one),
-    haptic feedback, and late placement of what is drawn.
+    props (when it has any), what moves its props along their paths (when any has one), the
+    animation of its models (when any has clips), haptic feedback, and late placement of what
+    is drawn.
 
     As with Bevy's ``DefaultPlugins``, a game changes one's settings by giving its own
     (``.set(GrabPlugin(GrabSettings(reach=0.12)))``) or leaves one out
@@ -74,6 +75,7 @@ class DefaultPlugins:
     def __init__(self, scene: Scene, source: InputSource) -> None:
         from playspace.app.scene_plugins import (
             PlayerScenePlugin,
+            animation_plugins_for,
             grab_plugins_for,
             interactable_plugins_for,
             movement_plugins_for,
@@ -96,6 +98,7 @@ class DefaultPlugins:
             ThrowPlugin(),
             *interactable_plugins_for(scene),
             *mover_plugins_for(scene),
+            *animation_plugins_for(scene),
             HapticsPlugin(GRAB_EVENTS),
             DrawnPlugin(),
         ]

@@ -21,13 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-import glm
 import numpy as np
 
 from playspace import spatial
 from playspace.components import Transform
+from playspace.components.animation import AnimatedNode, Animator
 from playspace.components.interaction import Grabbable
 from playspace.components.physics import (
+    BodyKind,
     Box,
     Capsule,
     Collider,
@@ -42,7 +43,7 @@ from playspace.components.scene import Prop, Scenery
 from playspace.components.visual import Surface, Visual, VisualPart
 from playspace.ecs import World
 from playspace.formats.models import BodyExtras, Hint, Model, ModelNode
-from playspace.formats.models.model import Matrix, local_matrix, trs_matrix
+from playspace.formats.models.model import Matrix, local_matrix, taken_apart, trs_matrix
 from playspace.spatial import Pose
 
 ENVIRONMENT = "environment"
@@ -63,10 +64,14 @@ class ModelKind(Enum):
 
 @dataclass(slots=True)
 class SpawnedModel:
-    """The entities a model became, by node name (a body by its own node's), and the bodies."""
+    """The entities a model became, by node name (a body by its own node's; an animated
+    model's root, which carries its Animator, by the model's name), and the bodies."""
 
     entities: dict[str, int] = field(default_factory=dict)
     bodies: list[int] = field(default_factory=list)
+
+    def __getitem__(self, name: str) -> int:
+        return self.entities[name]
 
 
 @dataclass(slots=True)
@@ -98,6 +103,8 @@ def spawn_model(
             spawner.body(node, root)
         else:
             spawner.place(node, root)
+    if model.clips and kind is ModelKind.STATIC:
+        spawner.animator(at or Pose.identity(), scale)
     return spawner.spawned
 
 
@@ -105,7 +112,10 @@ class _Spawner:
     def __init__(self, world: World, model: Model, name: str, overrides: BodyExtras) -> None:
         self.world, self.model, self.overrides = world, model, overrides
         self.prefix = f"{name}/" if name else ""
+        self.name = name or model.path.stem
         self.spawned = SpawnedModel()
+        self.moving = _animated(model)  # nodes a clip moves, and what hangs from them
+        self.shown: dict[int, tuple[int | None, Matrix]] = {}  # node: its entity, rest place
 
     def place(self, node: ModelNode, parent: Matrix) -> None:
         """`node` and what is under it, outside any body."""
@@ -127,9 +137,38 @@ class _Spawner:
             if node.hint.collides:
                 shape = _collider_of(node, relative, [surface for surface, _ in surfaces])
                 components.append(Colliders(Collider(shape[0], shape[1], ENVIRONMENT)))
-            self._spawn(node, [*components, Scenery(self.prefix + node.name)])
+            if node.index not in self.moving:
+                components.append(Scenery(self.prefix + node.name))
+            elif node.hint.collides:  # moved by its clips, pushing what it meets
+                components.append(RigidBody(kind=BodyKind.KINEMATIC))
+            self.shown[node.index] = (self._spawn(node, components), here)
+        else:
+            self.shown[node.index] = (None, here)
         for child in node.children:
             self.place(self.model.nodes[child], here)
+
+    def animator(self, at: Pose, scale: float) -> None:
+        """The model's root entity, with an Animator of its clips over its node tree."""
+        nodes = []
+        for node in self.model.nodes:
+            entity, here = self.shown.get(node.index, (None, np.eye(4)))
+            rest = np.linalg.norm(here[:3, :3], axis=0)
+            nodes.append(
+                AnimatedNode(
+                    entity,
+                    node.parent,
+                    node.translation,
+                    node.rotation,
+                    node.scale,
+                    (float(rest[0]), float(rest[1]), float(rest[2])),
+                )
+            )
+        clips = {clip.name: clip for clip in self.model.clips}
+        root = self.world.spawn(
+            Transform(at.position, at.rotation, spatial.vec3(scale, scale, scale)),
+            Animator(clips, tuple(nodes)),
+        )
+        self.spawned.entities.setdefault(self.name, root)
 
     def body(self, node: ModelNode, parent: Matrix) -> None:
         """A dynamic body of `node` and everything under it."""
@@ -155,6 +194,7 @@ class _Spawner:
         if extras.grabbable:
             components.append(Grabbable(tags=frozenset(extras.tags or ())))
         self.spawned.bodies.append(self._spawn(node, components))
+        self.shown[node.index] = (None, here)  # physics moves it, not its clips
 
     def _gather(self, body: _Body, node: ModelNode, here: Matrix) -> None:
         if node.hint is Hint.NO_IMPORT:
@@ -198,11 +238,9 @@ def _unscaled(matrix: Matrix) -> Matrix:
 
 
 def _pose(matrix: Matrix) -> tuple[spatial.Vec3, spatial.Quat]:
-    turn = matrix[:3, :3] / np.linalg.norm(matrix[:3, :3], axis=0)
-    if np.linalg.det(turn) < 0:
-        turn[:, 0] = -turn[:, 0]  # a mirror lives in the scale, baked into the surfaces
-    rotation = glm.normalize(glm.dquat(glm.dmat3(*(float(v) for v in turn.T.flatten()))))
-    return spatial.vec3(*(float(v) for v in matrix[:3, 3])), rotation
+    """Where `matrix` puts an entity, its scale (a mirror too) left to its surfaces."""
+    translation, rotation, _ = taken_apart(matrix)
+    return spatial.vec3(*translation), spatial.quat_from_xyzw(rotation)
 
 
 def _baked(surface: Surface, matrix: Matrix) -> Surface:
@@ -264,3 +302,15 @@ def _movable(shape: Shape) -> Shape:
     if isinstance(shape, TriangleMesh):
         return ConvexHull(shape.vertices)
     return shape
+
+
+def _animated(model: Model) -> set[int]:
+    """The nodes a clip moves, and every node under one of them."""
+    moving: set[int] = set()
+    stack = [channel.node for clip in model.clips for channel in clip.channels]
+    while stack:
+        index = stack.pop()
+        if index not in moving:
+            moving.add(index)
+            stack.extend(model.nodes[index].children)
+    return moving

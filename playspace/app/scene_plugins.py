@@ -30,6 +30,7 @@ from playspace.systems.interaction import GrabPlugin
 from playspace.systems.player.players import local_rig, set_up_players
 
 if TYPE_CHECKING:
+    from playspace.systems.animation import AnimationPlugin
     from playspace.systems.interaction.interactables import InteractablesPlugin
     from playspace.systems.physics.movers import MoverPlugin
     from playspace.systems.player.climb import ClimbPlugin
@@ -135,6 +136,15 @@ def mover_plugins_for(scene: Scene) -> list[MoverPlugin]:
     from playspace.systems.physics.movers import MoverPlugin
 
     return [MoverPlugin()]
+
+
+def animation_plugins_for(scene: Scene) -> list[AnimationPlugin]:
+    """The AnimationPlugin when a model of `scene` has animation clips."""
+    if not any(placed.model.clips for placed in scene.models):
+        return []
+    from playspace.systems.animation import AnimationPlugin
+
+    return [AnimationPlugin()]
 
 
 def interactable_plugins_for(scene: Scene) -> list[InteractablesPlugin]:

@@ -7,6 +7,7 @@ snake case (``Grabbed`` is ``grabbed``).
 """
 
 from playspace.ecs import Despawned
+from playspace.systems.animation import AnimationMarked
 from playspace.systems.input.tracking import TrackingRejected
 from playspace.systems.interaction.events import (
     Grabbed,
@@ -59,6 +60,7 @@ from playspace.systems.player.events import (
 )
 
 __all__ = [
+    "AnimationMarked",
     "BlinkRequested",
     "Blocked",
     "ButtonPressed",

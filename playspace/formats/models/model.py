@@ -8,9 +8,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+import glm
 import numpy as np
 import numpy.typing as npt
 
+from playspace.components.animation import Clip
 from playspace.components.appearance import Appearance
 from playspace.components.visual import Surface
 from playspace.formats.models.hints import Hint
@@ -66,12 +68,14 @@ class ModelNode:
 @dataclass(frozen=True, slots=True)
 class Model:
     """A model file's default scene: its `nodes` (indexed as the file indexes them; only those
-    under `roots` are placed) and what the reader could not use, in words (`unused`)."""
+    under `roots` are placed), what the reader could not use, in words (`unused`), and its
+    animation `clips`."""
 
     path: Path
     nodes: tuple[ModelNode, ...]
     roots: tuple[int, ...]
     unused: tuple[str, ...] = ()
+    clips: tuple[Clip, ...] = ()
 
     def walk(self) -> list[ModelNode]:
         """The placed nodes, each parent before its children, in the file's order (a
@@ -106,6 +110,8 @@ class Model:
             said.append(f"{len(bodies)} bodies (grabbable {grabbable})")
         if left_out:
             said.append(f"{left_out} left out (-noimp, or in no scene)")
+        if self.clips:
+            said.append(f"clips {', '.join(clip.name for clip in self.clips)}")
         return f"{said[0]}: " + ", ".join(said[1:])
 
     def static_bounds(self) -> tuple[Matrix, Matrix] | None:
@@ -159,3 +165,21 @@ def _in_body(model: Model, node: ModelNode) -> bool:
             return True
         current = None if current.parent is None else model.nodes[current.parent]
     return False
+
+
+def taken_apart(matrix: Matrix) -> tuple[Triple, Quad, Triple]:
+    """A matrix of translation x rotation x scale as those three (rotation as x, y, z, w); a
+    mirror is put in the scale, as glTF puts it. Raises ValueError for a scale of 0."""
+    scale = np.linalg.norm(matrix[:3, :3], axis=0)
+    if (scale < 1e-9).any():
+        raise ValueError("a matrix that squashes a direction flat")
+    turn = matrix[:3, :3] / scale
+    if np.linalg.det(turn) < 0:
+        scale[0], turn[:, 0] = -scale[0], -turn[:, 0]
+    q = glm.normalize(glm.dquat(glm.dmat3(*(float(v) for v in turn.T.flatten()))))
+    t = matrix[:3, 3]
+    return (
+        (float(t[0]), float(t[1]), float(t[2])),
+        (q.x, q.y, q.z, q.w),
+        (float(scale[0]), float(scale[1]), float(scale[2])),
+    )

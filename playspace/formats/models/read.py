@@ -17,10 +17,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import glm
 import numpy as np
 import numpy.typing as npt
 
+from playspace.components.animation import PATHS, Channel, Clip, Interpolation
 from playspace.components.visual import Surface
 from playspace.formats.gltf import GltfError, GltfFile
 from playspace.formats.models.hints import Hint, split_hint
@@ -32,6 +32,7 @@ from playspace.formats.models.model import (
     ModelPart,
     Quad,
     Triple,
+    taken_apart,
 )
 from playspace.formats.numbers import Number
 
@@ -101,7 +102,8 @@ class _Reader:
                 parents[child] = index
         roots = self._roots(len(raw), parents)
         nodes = tuple(self._node(node, index, parents.get(index)) for index, node in enumerate(raw))
-        model = Model(path, nodes, roots, tuple(self.unused))
+        clips = tuple(self._clips(len(raw)))
+        model = Model(path, nodes, roots, tuple(self.unused), clips)
         for node in model.walk():
             if node.hint is Hint.RIGID and not _draws_or_collides(model, node):
                 raise ModelError(
@@ -109,6 +111,55 @@ class _Reader:
                     "under it to draw or collide"
                 )
         return model
+
+    def _clips(self, count: int) -> list[Clip]:
+        """The file's animations as clips (named ``clip N`` when the file names none)."""
+        clips = []
+        for number, animation in enumerate(self.gltf.items("animations")):
+            where = f"animations[{number}]"
+            name = animation.get("name") or f"clip {number}"
+            samplers = animation.get("samplers", [])
+            channels = []
+            for index, channel in enumerate(animation.get("channels", [])):
+                made = self._channel(channel, samplers, f"{where}.channels[{index}]", count)
+                if made is not None:
+                    channels.append(made)
+            if channels:
+                clips.append(Clip(str(name), tuple(channels)))
+        return clips
+
+    def _channel(self, channel: object, samplers: object, where: str, count: int) -> Channel | None:
+        path = self.gltf.path
+        target = channel.get("target") if isinstance(channel, dict) else None
+        if not isinstance(target, dict) or not isinstance(samplers, list):
+            raise ModelError(f"{path}: {where}: expected a target and the animation's samplers")
+        node, kind = target.get("node"), target.get("path")
+        if kind not in PATHS:
+            self.unused.append(f"{where}: path {kind!r} (morph weights) is not played")
+            return None
+        if type(node) is not int or not 0 <= node < count:
+            raise ModelError(f"{path}: {where}.target.node: expected a node, got {node!r}")
+        index = channel.get("sampler") if isinstance(channel, dict) else None
+        if type(index) is not int or not 0 <= index < len(samplers):
+            raise ModelError(f"{path}: {where}.sampler: expected a sampler, got {index!r}")
+        sampler = samplers[index]
+        if not isinstance(sampler, dict):
+            raise ModelError(f"{path}: {where}: its sampler is not a JSON object")
+        mode = sampler.get("interpolation", "LINEAR")
+        if mode not in ("STEP", "LINEAR", "CUBICSPLINE"):
+            raise ModelError(f"{path}: {where}: interpolation {mode!r} is not glTF's")
+        times = self.gltf.accessor(sampler.get("input"), f"{where} sampler input", 1)
+        values = self.gltf.accessor(sampler.get("output"), f"{where} sampler output", PATHS[kind])
+        try:
+            return Channel(
+                node,
+                kind,
+                Interpolation(mode),
+                times.astype(np.float32),
+                values.astype(np.float32),
+            )
+        except ValueError as error:
+            raise ModelError(f"{path}: {where}: {error}") from None
 
     def _children(self, node: dict[str, Any], index: int, count: int) -> tuple[int, ...]:
         children = node.get("children", [])
@@ -243,20 +294,10 @@ class _Reader:
 
 def _decomposed(values: tuple[float, ...], where: str) -> tuple[Triple, Quad, Triple]:
     """A column-major 4x4 matrix as translation, rotation and scale (glTF forbids shear)."""
-    m = np.asarray(values, dtype=np.float64).reshape(4, 4).T
-    scale = np.linalg.norm(m[:3, :3], axis=0)
-    if (scale < 1e-9).any():
-        raise ModelError(f"{where}: expected a matrix of translation, rotation and scale")
-    turn = m[:3, :3] / scale
-    if np.linalg.det(turn) < 0:  # a mirror: glTF puts it in the scale
-        scale[0], turn[:, 0] = -scale[0], -turn[:, 0]
-    q = glm.dquat(glm.dmat3(*(float(v) for v in turn.T.flatten())))
-    t = m[:3, 3]
-    return (
-        (float(t[0]), float(t[1]), float(t[2])),
-        (q.x, q.y, q.z, q.w),
-        (float(scale[0]), float(scale[1]), float(scale[2])),
-    )
+    try:
+        return taken_apart(np.asarray(values, dtype=np.float64).reshape(4, 4).T)
+    except ValueError:
+        raise ModelError(f"{where}: expected a matrix of translation, rotation and scale") from None
 
 
 def _unit(vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:

@@ -1,7 +1,8 @@
 """Writing a glTF 2.0 binary (``.glb``) of a node tree: what the project's asset scripts make
 models with, and what a game exports. Each node may have a surface in a look (an Appearance:
 base color, roughness, metallic, emissive, and a PNG or JPEG texture, embedded), children and
-extras. One buffer, little-endian, positions with their bounds, as the specification asks.
+extras; the file may have animation clips. One buffer, little-endian, positions and times
+with their bounds, as the specification asks.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from playspace.components.animation import Clip
 from playspace.components.appearance import Appearance
 from playspace.components.visual import Surface
 from playspace.formats.images import image_kind
@@ -62,7 +64,9 @@ class _Writer:
         self.doc["bufferViews"].append(view)
         return len(self.doc["bufferViews"]) - 1
 
-    def accessor(self, array: np.ndarray[Any, Any], kind: int, shape: str, target: int) -> int:
+    def accessor(
+        self, array: np.ndarray[Any, Any], kind: int, shape: str, target: int | None
+    ) -> int:
         data = np.ascontiguousarray(array).astype("<f4" if kind == _FLOAT else "<u4").tobytes()
         accessor: dict[str, Any] = {
             "bufferView": self.view(data, target),
@@ -70,6 +74,8 @@ class _Writer:
             "count": len(array),
             "type": shape,
         }
+        if shape == "SCALAR" and kind == _FLOAT:  # an animation's times: glTF asks their bounds
+            accessor["min"], accessor["max"] = [float(array.min())], [float(array.max())]
         if shape == "VEC3" and kind == _FLOAT:
             accessor["min"] = [float(v) for v in array.min(axis=0)]
             accessor["max"] = [float(v) for v in array.max(axis=0)]
@@ -107,6 +113,21 @@ class _Writer:
         self.looks[look] = len(self.doc["materials"]) - 1
         return self.looks[look]
 
+    def animation(self, clip: Clip) -> dict[str, Any]:
+        samplers, channels = [], []
+        for channel in clip.channels:
+            shape = "VEC4" if channel.path == "rotation" else "VEC3"
+            samplers.append(
+                {
+                    "input": self.accessor(channel.times.reshape(-1, 1), _FLOAT, "SCALAR", None),
+                    "output": self.accessor(channel.values, _FLOAT, shape, None),
+                    "interpolation": channel.interpolation.value,
+                }
+            )
+            target = {"node": channel.node, "path": channel.path}
+            channels.append({"sampler": len(samplers) - 1, "target": target})
+        return {"name": clip.name, "samplers": samplers, "channels": channels}
+
     def node(self, spec: ModelSpec) -> int:
         node: dict[str, Any] = {"name": spec.name}
         if spec.translation != (0.0, 0.0, 0.0):
@@ -140,11 +161,15 @@ class _Writer:
         return index
 
 
-def write_glb(path: Path, roots: Sequence[ModelSpec]) -> Path:
-    """Write `roots` (and everything under them) as one scene to the GLB file `path`."""
+def write_glb(path: Path, roots: Sequence[ModelSpec], clips: Sequence[Clip] = ()) -> Path:
+    """Write `roots` (and everything under them) as one scene to the GLB file `path`, with
+    `clips` as its animations (a channel's node is its index in the file: the roots and
+    their children in order, each node before its children)."""
     writer = _Writer()
     writer.doc["scenes"] = [{"nodes": [writer.node(root) for root in roots]}]
     writer.doc["scene"] = 0
+    if clips:
+        writer.doc["animations"] = [writer.animation(clip) for clip in clips]
     for empty in ("meshes", "materials", "accessors", "bufferViews"):
         if not writer.doc[empty]:
             del writer.doc[empty]
