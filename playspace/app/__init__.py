@@ -60,8 +60,8 @@ class DefaultPlugins:
     it turns on: jump, sprint, crouch, seated play; climbing when anything is climbable), grab
     (as its ``[grab]`` table says), the throw, the levers, buttons and dials of the scene's
     props (when it has any), what moves its props along their paths (when any has one), the
-    animation of its models (when any has clips), haptic feedback, and late placement of what
-    is drawn.
+    animation of its models (when any has clips), the hands' fingers, haptic feedback, and
+    late placement of what is drawn.
 
     As with Bevy's ``DefaultPlugins``, a game changes one's settings by giving its own
     (``.set(GrabPlugin(GrabSettings(reach=0.12)))``) or leaves one out
@@ -82,6 +82,7 @@ class DefaultPlugins:
             mover_plugins_for,
         )
         from playspace.app.spawn import physics_plugin_for
+        from playspace.systems.animation.hands import HandPosePlugin
         from playspace.systems.drawn import DrawnPlugin
         from playspace.systems.interaction import ThrowPlugin
         from playspace.systems.interaction.events import GRAB_EVENTS
@@ -99,6 +100,7 @@ class DefaultPlugins:
             *interactable_plugins_for(scene),
             *mover_plugins_for(scene),
             *animation_plugins_for(scene),
+            HandPosePlugin(),
             HapticsPlugin(GRAB_EVENTS),
             DrawnPlugin(),
         ]

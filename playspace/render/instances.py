@@ -76,6 +76,7 @@ from playspace.ecs import World
 from playspace.render import meshes
 from playspace.render.assets import AssetError, Texture, load_texture
 from playspace.render.controllers import controller_mesh
+from playspace.render.hands import hand_matrices
 from playspace.render.materials import Material, Palette
 from playspace.render.matrices import NO_INSTANCES, column_major, scale_matrix, trs_many
 from playspace.render.meshes import F32Array, MeshData
@@ -433,6 +434,7 @@ class SceneInstances:
         extra = [
             *self._highlights(world),
             *solid,
+            *self._hands(world),
             *self._trails(world),
             *see_through,
             *self._ghost_copies(world),
@@ -509,6 +511,21 @@ class SceneInstances:
             else:
                 solid.append(Batch(mesh, material, self._version, NO_INSTANCES, columns))
         return solid, see_through
+
+    def _hands(self, world: World) -> list[Batch]:
+        """Every posed hand (``HandPose``): balls at its joints, rods along its bones, a slab
+        for its palm, in the skin material."""
+        balls, rods, palms = hand_matrices(world)
+        shapes = (
+            (self._unit_mesh("sphere", meshes.sphere), balls),
+            (self._unit_mesh("cylinder", meshes.cylinder), rods),
+            (self._unit_mesh("box", meshes.box), palms),
+        )
+        return [
+            Batch(mesh, self.palette.skin, self._version, NO_INSTANCES, column_major(found))
+            for mesh, found in shapes
+            if len(found)
+        ]
 
     def _trails(self, world: World) -> list[Batch]:
         """Each :class:`Trail` as a dot at every position it recorded, in the trail's look

@@ -115,6 +115,7 @@ class Palette:
     prop: Material = field(default_factory=lambda: _kind(0.86, 0.45, 0.22, 0.55))
     opponent: Material = field(default_factory=lambda: _kind(0.95, 0.8, 0.15, 0.5))
     hand: Material = field(default_factory=lambda: _kind(0.25, 0.45, 0.95, 0.4))
+    skin: Material = field(default_factory=lambda: _kind(0.87, 0.68, 0.55, 0.6))
     head: Material = field(default_factory=lambda: _kind(0.97, 0.97, 0.97))
     other: Material = field(default_factory=lambda: _kind(0.7, 0.55, 0.75))
     hover: Material = field(

@@ -6,8 +6,8 @@
   blink), whether a provider carries them continuously (the comfort vignette's cue) and, while
   they walked into something, how far their head is from their body.
 - Every player's controllers (``Figure``), hidden while their tracking is lost, as XRI and Godot
-  hide a lost controller: a hand never tracked would otherwise stand at the origin, at the
-  player's feet.
+  hide a lost controller (a hand never tracked would otherwise stand at the origin, at the
+  player's feet), and while ``HandDisplay`` draws hands alone.
 - Every player's teleport being aimed (``Markers`` on the origin): dots along the arc and a
   disc where it lands, the body's width, green where the body can stand and red where the
   teleport would be refused, with the reason in the player's words over a refused target.
@@ -18,6 +18,7 @@ from __future__ import annotations
 from playspace import spatial
 from playspace.components import TrackedDevice, Transform
 from playspace.components.drawn import DrawnPoses, DrawnView, Figure, Marker, Markers, Tint
+from playspace.components.hands import HandDisplay
 from playspace.components.physics import Cylinder, Sphere
 from playspace.components.rig import (
     AimProblem,
@@ -56,17 +57,20 @@ REASONS: dict[AimProblem, str] = {
         Separation,
         TrackedDevice,
         TeleportAim,
+        HandDisplay,
     ),
     writes=(DrawnView, Figure, Markers),
 )
 def show_players(world: World) -> None:
     """Say how the players look this frame: the shown player's view, every player's
     controllers and teleport aim."""
+    display = world.try_resource(HandDisplay)
+    controllers = display is None or display.controllers
     for origin, rig in world.each(Rig):
         for hand in (rig.left_hand, rig.right_hand):
             figure = world.try_get(hand, Figure)
             if figure is not None:
-                figure.shown = world.get(hand, TrackedDevice).tracked
+                figure.shown = controllers and world.get(hand, TrackedDevice).tracked
         markers = world.get(origin, Markers)
         aim = world.get(origin, TeleportAim)
         if aim.aiming and aim.arc:
