@@ -779,7 +779,7 @@ def test_unknown_keys_and_tables_are_errors_that_list_the_known_ones(tmp_path: P
         tmp_path, "[[box]]\nsise = [1, 1, 1]\nposition = [0, 0, 0]\n[[boxes]]\n[lights]\n"
     )
     known = (
-        "[[box]], [[stairs]], [[ramp]], [[mesh]], [[prop]], [[opponent]], [[socket]], "
+        "[[box]], [[stairs]], [[ramp]], [[mesh]], [[model]], [[prop]], [[opponent]], [[socket]], "
         "[[spawn]], [player], [physics], [scene], [materials], [camera], [grab], [climb]"
     )
     assert found == [
