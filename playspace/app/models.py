@@ -108,6 +108,23 @@ def spawn_model(
     return spawner.spawned
 
 
+def visual_of(model: Model, scale: float = 1.0) -> Visual:
+    """Everything `model` draws, as one entity's visual in the model's frame (`scale` times
+    its size): what a scene's shape with a ``model`` is drawn as, its own collider kept."""
+    parts: list[VisualPart] = []
+    stack = [(index, np.diag([scale, scale, scale, 1.0])) for index in model.roots]
+    while stack:
+        index, parent = stack.pop()
+        node = model.nodes[index]
+        if node.hint is Hint.NO_IMPORT:
+            continue
+        here = parent @ local_matrix(node)
+        if node.hint.drawn:
+            parts.extend(VisualPart(_baked(p.surface, here), p.look) for p in node.parts)
+        stack.extend((child, here) for child in node.children)
+    return Visual(tuple(parts))
+
+
 class _Spawner:
     def __init__(self, world: World, model: Model, name: str, overrides: BodyExtras) -> None:
         self.world, self.model, self.overrides = world, model, overrides

@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass, replace
 
 from playspace import spatial
-from playspace.app.models import ModelKind, SpawnedModel, spawn_model
+from playspace.app.models import ModelKind, SpawnedModel, spawn_model, visual_of
 from playspace.components import Appearance, SceneCamera, Transform
 from playspace.components.interactables import Dial, Lever, PushButton
 from playspace.components.joints import Joint, JointKind, Spring
@@ -33,7 +33,7 @@ from playspace.components.physics import (
 from playspace.components.scene import Grabbable, Opponent, PlayerStart, Prop, Scenery
 from playspace.components.sockets import Socket
 from playspace.ecs import World
-from playspace.formats.models import BodyExtras
+from playspace.formats.models import BodyExtras, Model
 from playspace.formats.scene.model import (
     BodyShape,
     Scene,
@@ -107,13 +107,13 @@ def spawn_scene(world: World, scene: Scene) -> SpawnedScene:
     enter this world raises SceneError with nothing spawned.
     """
     statics = (
-        [(b.name, _looking(_box(b), b.look)) for b in scene.boxes]
+        [(b.name, _looking(_box(b), b.look, b.drawn_as)) for b in scene.boxes]
         + [(s.name, _looking(_stairs(s), s.look)) for s in scene.stairs]
         + [(r.name, _looking(_ramp(r), r.look)) for r in scene.ramps]
         + [(m.name, _looking(_mesh(m), m.look)) for m in scene.meshes]
     )
-    props = [(p.name, _looking(_prop(p), p.look)) for p in scene.props]
-    opponents = [(o.name, _looking(_opponent(o), o.look)) for o in scene.opponents]
+    props = [(p.name, _looking(_prop(p), p.look, p.drawn_as)) for p in scene.props]
+    opponents = [(o.name, _looking(_opponent(o), o.look, o.drawn_as)) for o in scene.opponents]
     _check_layers(world, scene)
     entities: dict[str, int] = {}
 
@@ -220,8 +220,13 @@ def _check_layers(world: World, scene: Scene) -> None:
         layers.add(name)
 
 
-def _looking(components: tuple[object, ...], look: Appearance | None) -> tuple[object, ...]:
-    return components if look is None else (*components, look)
+def _looking(
+    components: tuple[object, ...], look: Appearance | None, drawn_as: Model | None = None
+) -> tuple[object, ...]:
+    """`components` with how they look: their Appearance, and a model drawn in their place."""
+    if look is not None:
+        components = (*components, look)
+    return components if drawn_as is None else (*components, visual_of(drawn_as))
 
 
 def _static(name: str, transform: Transform, *parts: Collider) -> tuple[object, ...]:

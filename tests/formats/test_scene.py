@@ -586,8 +586,8 @@ CAPS = "(the height includes both caps)"
 HUGE = "9" * 400  # a TOML integer too large for a float
 ANGLE = "[[ramp]] 1, key 'angle': expected a number > 0 and < 90 (degrees)"
 BOX_KEYS = (
-    "climbable, color, emissive, material, metallic, name, position, rotation, roughness, size, "
-    "texture"
+    "climbable, color, emissive, material, metallic, model, name, position, rotation, roughness, "
+    "size, texture"
 )
 COLOR = (
     "expected three or four numbers >= 0 and <= 1 (linear RGB, then alpha) "
@@ -797,8 +797,8 @@ def test_keys_of_another_shape_are_unknown_and_a_bad_shape_hides_its_sizes(
     assert errors(tmp_path, BALL + "size = [1, 1, 1]\n") == [
         f"{file}: [[prop]] 1: unknown key 'size'; known keys: attach_ease, attach_left, "
         "attach_right, button, climbable, color, dial, distance_grab, emissive, grabbable, joint, "
-        "kind, layer, lever, mass, material, metallic, name, path, position, radius, rotation, "
-        "roughness, second_grip, shape, tags, texture"
+        "kind, layer, lever, mass, material, metallic, model, name, path, position, radius, "
+        "rotation, roughness, second_grip, shape, tags, texture"
     ]
     assert len(errors(tmp_path, BALL.replace("sphere", "ball"))) == 1
 

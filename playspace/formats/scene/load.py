@@ -34,7 +34,7 @@ from playspace.components.physics import (
 from playspace.components.rig import SLOPE_QUANTIZATION, SeparationPolicy, TurnMode
 from playspace.formats.files import MB, input_problem
 from playspace.formats.meshes import MeshFileError, read_material
-from playspace.formats.models import ModelError, read_model
+from playspace.formats.models import Model, ModelError, read_model
 from playspace.formats.numbers import Number
 from playspace.formats.quoting import clipped
 from playspace.formats.scene.level import start_problems
@@ -395,6 +395,7 @@ class _SceneReader:
             rotation=_triple(t.vector("rotation", DEGREES, ZERO)),
             look=self._look(t),
             climbable=t.boolean("climbable", False),
+            drawn_as=self._drawn_as(t),
         )
 
     def _stairs(self, t: Table, index: int) -> SceneStairs:
@@ -437,6 +438,21 @@ class _SceneReader:
             t.problem("file", str(error))
             return None
         return SceneMesh(name, file, shape, position, rotation, look)
+
+    def _drawn_as(self, t: Table) -> Model | None:
+        """A shape's `model`: a glTF model drawn in its place (its colliders stay the shape's),
+        read now so a broken one is named before anything runs."""
+        if "model" not in t.raw:
+            t.skip("model")
+            return None
+        file = self.path.parent / t.string("model")
+        if "model" in t.bad:
+            return None
+        try:
+            return read_model(file)
+        except ModelError as error:
+            t.problem("model", str(error))
+            return None
 
     def _model(self, t: Table, index: int) -> SceneModel | None:
         """A ``[[model]]``: its file read now, so a broken one is named before anything runs."""
@@ -488,6 +504,7 @@ class _SceneReader:
             t.problem("path", "expected a prop that is neither grabbable nor on a joint with it")
         climbable = t.boolean("climbable", False)
         grab = self._grab_keys(t, grabbable)
+        drawn_as = self._drawn_as(t)
         if shape is None:
             return None
         return SceneProp(
@@ -508,6 +525,7 @@ class _SceneReader:
             path,
             climbable,
             *grab,
+            drawn_as,
         )
 
     def _grab_keys(
@@ -662,7 +680,8 @@ class _SceneReader:
         position = _triple(t.vector("position", METRES))
         yaw = t.number("yaw", DEGREES, 0.0)
         look = self._look(t)
-        return None if shape is None else SceneOpponent(name, shape, position, yaw, look)
+        drawn_as = self._drawn_as(t)
+        return None if shape is None else SceneOpponent(name, shape, position, yaw, look, drawn_as)
 
     def _socket(self, t: Table, index: int, props: tuple[SceneProp, ...]) -> SceneSocket | None:
         name = self._name(t, f"socket {index}")

@@ -63,6 +63,7 @@ class SceneBox:
     rotation: Triple  # degrees about x, y, z; see playspace.scene for the order
     look: Appearance | None = None  # None: the file said nothing; drawn in its kind's color
     climbable: bool = False  # the hands hold on to it (the ClimbPlugin)
+    drawn_as: Model | None = None  # a model drawn in place of the box (`model`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +222,7 @@ class SceneProp:
     attach_ease: float = 0.0  # seconds
     second_grip: Triple | None = None  # a second grab point, in the prop's frame
     distance_grab: bool = False
+    drawn_as: Model | None = None  # a model drawn in place of the shape (`model`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +249,7 @@ class SceneOpponent:
     position: Triple  # where it stands: the bottom of its shape
     yaw: float  # degrees, positive turning left
     look: Appearance | None = None
+    drawn_as: Model | None = None  # a model drawn in place of the shape (`model`)
 
 
 @dataclass(frozen=True, slots=True)

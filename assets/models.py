@@ -1,0 +1,159 @@
+"""The examples' models, made from primitives: ``python assets/models.py`` writes each to
+``examples/models/NAME.glb`` (the same bytes every run, so the files in the repository are
+what this script makes; a test checks they are).
+
+Each model is a list of nodes, each a unit primitive of the renderer (a box of extents 1, a
+sphere and a cylinder of radius 1 and height 1) scaled, turned and placed, in a look. Sizes are
+metres, in the frame of the scene's shape the model is drawn for (its centre at the origin),
+so a prop is drawn where it collides. Change a number here and run the script again.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from playspace.components.appearance import Appearance  # noqa: E402
+from playspace.formats.models.write import ModelSpec, write_glb  # noqa: E402
+from playspace.render import meshes  # noqa: E402
+
+Triple = tuple[float, float, float]
+OUT = ROOT / "examples" / "models"
+
+
+def srgb(hex_color: str, roughness: float = 0.6, metallic: float = 0.0) -> Appearance:
+    """A look from a color picker's ``#rrggbb`` (sRGB), as the scene files give colors."""
+    rgb = [int(hex_color[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return Appearance((linear[0], linear[1], linear[2], 1.0), roughness, metallic)
+
+
+def part(
+    name: str,
+    shape: str,
+    size: Triple,
+    at: Triple,
+    look: Appearance,
+    turn: tuple[Triple, float] | None = None,
+) -> ModelSpec:
+    """A primitive (`shape`: box, sphere, cylinder) scaled by `size`, turned by `turn` (an
+    axis and degrees) and placed `at`."""
+    unit = {"box": meshes.box, "sphere": meshes.sphere, "cylinder": meshes.cylinder}[shape]()
+    rotation = (0.0, 0.0, 0.0, 1.0)
+    if turn is not None:
+        (x, y, z), degrees = turn
+        half = math.radians(degrees) / 2
+        length = math.sqrt(x * x + y * y + z * z)
+        s = math.sin(half) / length
+        rotation = (x * s, y * s, z * s, math.cos(half))
+    return ModelSpec(name, meshes.surface_of(unit, size), look, at, rotation)
+
+
+ALONG_Z = ((1.0, 0.0, 0.0), 90.0)  # a cylinder (along Y) laid along Z
+STEEL = srgb("#3a3d42", 0.35, 0.85)
+BLACK = srgb("#18191b", 0.5)
+WOOD = srgb("#8a5a32", 0.7)
+BUN = srgb("#d9a55b", 0.8)
+PATTY = srgb("#5b3420", 0.9)
+LETTUCE = srgb("#5fae3c", 0.8)
+BEE_YELLOW = srgb("#f2c12e", 0.5)
+WING = srgb("#e8f0f5", 0.2)
+GUNMETAL = srgb("#2b2e33", 0.4, 0.7)
+POLYMER = srgb("#1f2124", 0.8)
+
+
+def pan() -> list[ModelSpec]:
+    """A frying pan: a steel disc with a low rim and a black handle (the 0.3 m box it lies in)."""
+    return [
+        part("Base", "cylinder", (0.125, 0.012, 0.125), (0.0, -0.012, 0.0), STEEL),
+        part("Rim", "cylinder", (0.135, 0.03, 0.135), (0.0, 0.0, 0.0), STEEL),
+        part("Food", "cylinder", (0.118, 0.031, 0.118), (0.0, 0.001, 0.0), srgb("#2a2a2a", 0.9)),
+        part("Handle", "box", (0.14, 0.018, 0.03), (0.2, 0.008, 0.0), BLACK),
+    ]
+
+
+def spatula() -> list[ModelSpec]:
+    """A spatula: a thin steel blade and a wooden handle, along Z."""
+    return [
+        part("Blade", "box", (0.08, 0.006, 0.11), (0.0, -0.004, -0.115), STEEL),
+        part("Neck", "box", (0.02, 0.006, 0.05), (0.0, -0.002, -0.04), STEEL),
+        part("Handle", "cylinder", (0.012, 0.2, 0.012), (0.0, 0.0, 0.075), WOOD, ALONG_Z),
+    ]
+
+
+def burger() -> list[ModelSpec]:
+    """A burger: a bun's bottom, the patty, lettuce and a domed top (0.06 m radius, 0.05 high)."""
+    return [
+        part("Bottom", "cylinder", (0.058, 0.014, 0.058), (0.0, -0.018, 0.0), BUN),
+        part("Patty", "cylinder", (0.061, 0.012, 0.061), (0.0, -0.005, 0.0), PATTY),
+        part("Lettuce", "cylinder", (0.063, 0.004, 0.063), (0.0, 0.003, 0.0), LETTUCE),
+        part("Top", "sphere", (0.059, 0.02, 0.059), (0.0, 0.006, 0.0), BUN),
+    ]
+
+
+def bee() -> list[ModelSpec]:
+    """A bee the size of its 0.12 m ball: a striped yellow body, a black head with eyes, two
+    wings and a sting, facing -Z."""
+    return [
+        part("Body", "sphere", (0.075, 0.07, 0.105), (0.0, 0.0, 0.01), BEE_YELLOW),
+        part("Stripe1", "sphere", (0.077, 0.072, 0.018), (0.0, 0.0, -0.01), BLACK),
+        part("Stripe2", "sphere", (0.072, 0.067, 0.018), (0.0, 0.0, 0.04), BLACK),
+        part("Stripe3", "sphere", (0.055, 0.05, 0.016), (0.0, 0.0, 0.085), BLACK),
+        part("Head", "sphere", (0.05, 0.048, 0.045), (0.0, 0.01, -0.11), BLACK),
+        part("EyeL", "sphere", (0.018, 0.022, 0.018), (-0.03, 0.02, -0.135), srgb("#3b2a6e", 0.2)),
+        part("EyeR", "sphere", (0.018, 0.022, 0.018), (0.03, 0.02, -0.135), srgb("#3b2a6e", 0.2)),
+        part("WingL", "sphere", (0.06, 0.004, 0.03), (-0.06, 0.075, 0.0), WING, ((0, 0, 1), 20)),
+        part("WingR", "sphere", (0.06, 0.004, 0.03), (0.06, 0.075, 0.0), WING, ((0, 0, 1), -20)),
+        part("Sting", "cylinder", (0.008, 0.03, 0.008), (0.0, 0.0, 0.12), BLACK, ALONG_Z),
+    ]
+
+
+def pistol() -> list[ModelSpec]:
+    """A pistol in its 0.04 x 0.14 x 0.2 m box: slide and barrel along -Z, the grip below."""
+    return [
+        part("Slide", "box", (0.034, 0.036, 0.19), (0.0, 0.045, -0.005), GUNMETAL),
+        part("Muzzle", "cylinder", (0.007, 0.01, 0.007), (0.0, 0.05, -0.102), BLACK, ALONG_Z),
+        part("Frame", "box", (0.03, 0.02, 0.15), (0.0, 0.018, -0.01), POLYMER),
+        part("Grip", "box", (0.03, 0.11, 0.045), (0.0, -0.035, 0.06), POLYMER, ((1, 0, 0), -15)),
+        part("Guard", "box", (0.008, 0.022, 0.05), (0.0, -0.004, 0.005), POLYMER),
+        part("Trigger", "box", (0.006, 0.018, 0.006), (0.0, 0.0, 0.012), GUNMETAL),
+    ]
+
+
+def rifle() -> list[ModelSpec]:
+    """A rifle in its 0.05 x 0.08 x 0.8 m box: a wooden stock, a receiver with a scope, and the
+    barrel along -Z."""
+    return [
+        part("Stock", "box", (0.04, 0.075, 0.26), (0.0, -0.01, 0.27), WOOD),
+        part("Receiver", "box", (0.045, 0.055, 0.3), (0.0, 0.005, -0.01), GUNMETAL),
+        part("Forend", "box", (0.042, 0.04, 0.16), (0.0, -0.005, -0.22), WOOD),
+        part("Barrel", "cylinder", (0.011, 0.26, 0.011), (0.0, 0.012, -0.27), BLACK, ALONG_Z),
+        part("Scope", "cylinder", (0.016, 0.2, 0.016), (0.0, 0.055, -0.02), BLACK, ALONG_Z),
+        part("Grip", "box", (0.03, 0.07, 0.035), (0.0, -0.045, 0.1), POLYMER, ((1, 0, 0), -20)),
+    ]
+
+
+MODELS: dict[str, Callable[[], list[ModelSpec]]] = {
+    "pan": pan,
+    "spatula": spatula,
+    "burger": burger,
+    "bee": bee,
+    "pistol": pistol,
+    "rifle": rifle,
+}
+
+
+def make(out: Path = OUT) -> list[Path]:
+    """Write every model to `out`; the files written."""
+    out.mkdir(parents=True, exist_ok=True)
+    return [write_glb(out / f"{name}.glb", build()) for name, build in MODELS.items()]
+
+
+if __name__ == "__main__":
+    for path in make():
+        print(path.relative_to(ROOT))
