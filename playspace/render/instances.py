@@ -85,7 +85,6 @@ from playspace.spatial import FloatArray, Pose
 
 log = logging.getLogger(__name__)
 
-HEAD_SIZE = (0.16, 0.2, 0.2)  # a head-sized block at the eyes (invisible from inside it)
 HOVER_GROWTH = 1.06  # a highlighted object's shell, around the object itself
 CONTROLLERS = {
     Model.LEFT_CONTROLLER: DeviceRole.LEFT_HAND,
@@ -317,8 +316,10 @@ class SceneInstances:
         offset = pose_matrix(figure.offset)
         look = figure.look
         if look is Model.HEAD:
-            box = self._unit_mesh("box", meshes.box)
-            return [_Part(-1, (box, self.palette.head), offset @ scale_matrix(*HEAD_SIZE))]
+            return [
+                _Part(-1, (self._unit_mesh(shape, make), material), offset @ place)
+                for shape, make, material, place in self._headset()
+            ]
         if isinstance(look, Model):
             model = controller_mesh(self._controllers, CONTROLLERS[look])
             return [_Part(-1, (model, self.palette.hand), offset)]
@@ -326,6 +327,22 @@ class SceneInstances:
         if made is None:
             return []
         return [_Part(-1, (made[0], self._material(world, entity)), offset @ made[1])]
+
+    def _headset(self) -> list[tuple[str, Callable[[], MeshData], Material, FloatArray]]:
+        """A head seen from outside: a face under a headset (a white shell, a dark visor, a
+        strap), every piece around the eyes, so from inside none is seen (back faces)."""
+        palette = self.palette
+        return [
+            ("box", meshes.box, palette.head, _box_at((0.0, 0.0, -0.01), (0.2, 0.11, 0.07))),
+            ("box", meshes.box, palette.visor, _box_at((0.0, 0.0, -0.04), (0.18, 0.09, 0.1))),
+            ("box", meshes.box, palette.visor, _box_at((0.0, 0.01, 0.06), (0.205, 0.035, 0.2))),
+            (
+                "sphere",
+                meshes.sphere,
+                palette.skin,
+                _box_at((0.0, -0.02, 0.05), (0.085, 0.11, 0.1)),
+            ),
+        ]
 
     def _warn_unbuilt(self, entity: int) -> None:
         """Say once that hulls are missing for good: without physics nothing builds them (with
@@ -664,3 +681,10 @@ def _controllers(world: World) -> str | None:
 def _hull_count(surfaces: ColliderSurfaces | None) -> int:
     """How many hulls physics has built (only ever more), or -1 in a world without physics."""
     return -1 if surfaces is None else len(surfaces.hulls)
+
+
+def _box_at(centre: tuple[float, float, float], size: tuple[float, float, float]) -> FloatArray:
+    """A unit shape scaled by `size` with its centre at `centre`."""
+    matrix = scale_matrix(*size)
+    matrix[:3, 3] = centre
+    return matrix

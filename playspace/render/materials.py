@@ -116,6 +116,7 @@ class Palette:
     opponent: Material = field(default_factory=lambda: _kind(0.95, 0.8, 0.15, 0.5))
     hand: Material = field(default_factory=lambda: _kind(0.25, 0.45, 0.95, 0.4))
     skin: Material = field(default_factory=lambda: _kind(0.87, 0.68, 0.55, 0.6))
+    visor: Material = field(default_factory=lambda: _kind(0.08, 0.09, 0.11, 0.15))
     head: Material = field(default_factory=lambda: _kind(0.97, 0.97, 0.97))
     other: Material = field(default_factory=lambda: _kind(0.7, 0.55, 0.75))
     hover: Material = field(
