@@ -9,7 +9,10 @@ Rows, each the median of several rounds in this process:
 - ``spawn_model, cold``: the entities made from a model read anew (colliders made as shapes,
   surfaces baked); ``again``: the same model spawned once more, its colliders' shapes kept;
 - ``load cached``: read cached and spawned again, what a reload or a second level pays;
-- ``first physics step``: Rapier building the colliders of what was spawned.
+- ``first physics step``: Rapier building the colliders of what was spawned;
+- ``two hands``: the Python cost a frame of hands with fingers: both hands' 26 joints posed
+  (``pose_hands``, or the skeleton made anew when every finger moves) and their balls, rods
+  and palms placed for drawing (``hand_matrices``) (goal: under 0.1 ms a hand).
 
 Goal (issue 32): a cached level loaded in under 0.2 s. Run: ``python benchmarks/assets.py
 [--rounds 5]``. The last line printed is one JSON object of the figures (ms).
@@ -29,12 +32,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from playspace.app import build_world  # noqa: E402
 from playspace.app.models import spawn_model  # noqa: E402
+from playspace.components.hands import FingerCurls, HandPose, HandSkeleton  # noqa: E402
 from playspace.ecs import World  # noqa: E402
 from playspace.formats.models import read_model  # noqa: E402
 from playspace.formats.models.read import forget_models  # noqa: E402
 from playspace.formats.models.write import ModelSpec, write_glb  # noqa: E402
+from playspace.formats.scene import load_scene  # noqa: E402
+from playspace.prelude import ScriptedSource, standing_frame  # noqa: E402
 from playspace.render import meshes  # noqa: E402
+from playspace.render.hands import hand_matrices  # noqa: E402
+from playspace.systems.animation.hands import pose_hands, skeleton  # noqa: E402
 from playspace.systems.physics import PhysicsPlugin  # noqa: E402
 
 NODES = 200
@@ -67,6 +76,32 @@ def timed(
     return statistics.median(times) * 1e3
 
 
+def hands_per_frame(rounds: int) -> tuple[float, float]:
+    """Milliseconds a frame to pose both hands and place their parts for drawing: with the
+    controls standing still (most frames), and with every finger moving every frame."""
+    scene = load_scene(ROOT / "examples" / "hands.toml")
+    world, _ = build_world(scene, ScriptedSource(lambda t: standing_frame()))
+    world.advance(1 / 90)
+    frames, bones = 200, HandSkeleton()
+    poses = [e for e, _ in world.each(HandPose)]
+
+    def still() -> None:
+        for _ in range(frames):
+            pose_hands(world)
+            hand_matrices(world)
+
+    def moving() -> None:
+        for frame in range(frames):
+            curl = (frame % 97) / 97  # a new curl every frame: nothing made before
+            for entity, left in zip(poses, (True, False), strict=True):
+                joints, radii = skeleton(FingerCurls(curl, curl, curl, curl, curl), left, bones)
+                pose = world.get(entity, HandPose)
+                pose.joints, pose.radii = tuple(joints), tuple(radii)
+            hand_matrices(world)
+
+    return timed(still, rounds) / frames, timed(moving, rounds) / frames
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -95,6 +130,7 @@ def main() -> None:
         spawn = timed(spawned, args.rounds)
         worlds: list[World] = []
         first_step = timed(lambda: worlds[-1].step(), args.rounds, lambda: worlds.append(spawned()))
+    hands, moving_hands = hands_per_frame(args.rounds)
     figures = {
         "nodes": NODES,
         "triangles": triangles,
@@ -106,6 +142,8 @@ def main() -> None:
         "load_cached_ms": round(cached + spawn, 1),
         "first_step_ms": round(first_step, 1),
         "cold_over_trimesh": round(cold / raw, 2),
+        "two_hands_still_ms": round(hands, 3),
+        "two_hands_moving_ms": round(moving_hands, 3),
     }
     print(f"a level of {NODES} nodes, {triangles} triangles; median of {args.rounds} (ms)")
     print(f"{'what':<30}{'ms':>10}{'ratio':>8}")
@@ -116,6 +154,8 @@ def main() -> None:
     print(f"{'spawn_model, again':<30}{spawn:>10.1f}")
     print(f"{'load cached (read + spawn)':<30}{cached + spawn:>10.1f}")
     print(f"{'first physics step':<30}{first_step:>10.1f}")
+    print(f"{'two hands, controls still':<30}{hands:>10.3f}")
+    print(f"{'two hands, every finger moving':<30}{moving_hands:>10.3f}")
     met = "yes" if cached + spawn < GOAL_MS else "no"
     print(f"goal: a cached level loaded (read and spawned) in under {GOAL_MS:.0f} ms: {met}")
     print(json.dumps(figures))

@@ -32,6 +32,8 @@ BENDS = (math.radians(80), math.radians(100), math.radians(70))  # a finger's jo
 THUMB_BENDS = (math.radians(25), math.radians(45), math.radians(60))
 RELAXED = 0.12  # a hand at rest is a little curled, never a flat board
 THUMB_DOWN = 0.9  # a thumb on a button or the stick
+KEPT = 256  # hand poses kept made
+_POSED: dict[tuple[object, ...], tuple[tuple[Pose, ...], tuple[float, ...]]] = {}
 _X = spatial.vec3(1.0, 0.0, 0.0)
 _UP = spatial.vec3(0.0, 1.0, 0.0)
 _FORWARD = spatial.vec3(0.0, 0.0, -1.0)
@@ -52,6 +54,22 @@ def skeleton(curls: FingerCurls, left: bool, bones: HandSkeleton) -> tuple[list[
     poses[0] = Pose(middle * 0.5, spatial.identity())
     placed = _wrist_in_grip(left)
     return [_compose(placed, pose) for pose in poses], radii
+
+
+def _skeleton(
+    curls: FingerCurls, left: bool, bones: HandSkeleton
+) -> tuple[tuple[Pose, ...], tuple[float, ...]]:
+    """:func:`skeleton` as tuples, made once for each pose a hand comes back to (at rest, a
+    fist, a held object's), kept for the newest :data:`KEPT` poses."""
+    key = (curls, left, id(bones))
+    found = _POSED.pop(key, None)
+    if found is None:
+        joints, radii = skeleton(curls, left, bones)
+        found = (tuple(joints), tuple(radii))
+    _POSED[key] = found
+    while len(_POSED) > KEPT:
+        del _POSED[next(iter(_POSED))]
+    return found
 
 
 def _finger(finger: int, curl: float, side: float, bones: HandSkeleton) -> list[Pose]:
@@ -153,10 +171,11 @@ def pose_hands(world: World) -> None:
             pose.radii, pose.curls = device.joints.radii, None
             continue
         target, ease = _target(world, entity)
-        pose.curls = _eased(pose.curls, target, dt / ease if ease > 0 else 1.0)
-        left = hand.side is DeviceRole.LEFT_HAND
-        joints, radii = skeleton(pose.curls, left, bones)
-        pose.joints, pose.radii = tuple(joints), tuple(radii)
+        curls = _eased(pose.curls, target, dt / ease if ease > 0 else 1.0)
+        if curls == pose.curls and pose.joints:
+            continue  # posed so last frame: most frames, a hand's controls stand still
+        pose.curls = curls
+        pose.joints, pose.radii = _skeleton(curls, hand.side is DeviceRole.LEFT_HAND, bones)
 
 
 def _target(world: World, hand: int) -> tuple[FingerCurls, float]:
