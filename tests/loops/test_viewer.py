@@ -180,7 +180,7 @@ def test_the_spectator_follows_behind_and_above_and_smooths_jitter_and_turns() -
 
 
 def white_in_the_middle(picture: np.ndarray) -> int:
-    """Pixels of the head marker's white (grey-free, bright) in the middle of the picture."""
+    """Pixels of the headset's white shell (grey-free, bright) in the middle of the picture."""
     height, width, _ = picture.shape
     middle = picture[height // 4 : 3 * height // 4, width // 4 : 3 * width // 4].astype(int)
     return int(np.sum((middle.min(axis=2) > 215) & (np.ptp(middle, axis=2) < 12)))
@@ -200,7 +200,7 @@ def test_a_spectator_capture_shows_the_head_marker_and_the_eyes_do_not(
     assert done.returncode == 0, done.stderr
     white = white_in_the_middle(np.asarray(Image.open(shot).convert("RGB")))
     if camera == "spectator":
-        assert white > 500  # the head block, near the middle of the picture
+        assert white > 200  # the headset's shell, near the middle of the picture
     else:
         assert white == 0
 
@@ -221,7 +221,7 @@ def test_the_scene_camera_draws_from_the_scene_file_and_a_scene_without_one_is_r
     args = ("--headless", "--trace", TRACE, "--seconds", "0.1", "--screenshot", shot)
     done = playspace("run", scene, *args, "--camera", "scene")
     assert done.returncode == 0, done.stderr
-    assert white_in_the_middle(np.asarray(Image.open(shot).convert("RGB"))) > 500
+    assert white_in_the_middle(np.asarray(Image.open(shot).convert("RGB"))) > 200
     shot.unlink()
     refused = playspace("run", SCENE, *args, "--camera", "scene")
     assert refused.returncode == 2 and not shot.exists()  # refused before anything ran
@@ -290,4 +290,4 @@ def test_the_viewer_window_plays_pauses_and_switches_to_the_spectator(
     assert run.returncode == 0, err
     total = prepare_replay(SCENE, TRACE).steps
     assert "stairs.jsonl viewed, left at" in out and f"(step {total} of {total})" in out
-    assert white_in_the_middle(np.asarray(Image.open(shot).convert("RGB"))) > 500
+    assert white_in_the_middle(np.asarray(Image.open(shot).convert("RGB"))) > 200
