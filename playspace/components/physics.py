@@ -104,32 +104,28 @@ class ConvexHull:
         object.__setattr__(self, "points", as_tuples)
 
 
-def _all_finite(rows: Sequence[Sequence[float]], width: int) -> bool:
-    """Whether `rows` are all `width` finite numbers (checked as one numpy array)."""
+def _rows(rows: Sequence[Sequence[float]], width: int, kinds: str) -> np.ndarray | None:
+    """`rows` as one numpy array of `width` columns of numbers of `kinds` (numpy's kind
+    letters), or None when they are not that: the common case checked at numpy's pace."""
     try:
         array = np.asarray(rows)
     except (ValueError, TypeError):
-        return False
-    return (
-        array.ndim == 2
-        and array.shape[1] == width
-        and array.dtype.kind in "iuf"
-        and bool(np.isfinite(array).all())
-    )
+        return None
+    if array.ndim != 2 or array.shape[1] != width or array.dtype.kind not in kinds:
+        return None
+    return array
+
+
+def _all_finite(rows: Sequence[Sequence[float]], width: int) -> bool:
+    """Whether `rows` are all `width` finite numbers."""
+    array = _rows(rows, width, "iuf")
+    return array is not None and bool(np.isfinite(array).all())
 
 
 def _all_indices(rows: Sequence[Sequence[int]], count: int) -> bool:
-    """Whether `rows` are all three whole numbers in [0, count) (checked as one array)."""
-    try:
-        array = np.asarray(rows)
-    except (ValueError, TypeError):
-        return False
-    return (
-        array.ndim == 2
-        and array.shape[1] == 3
-        and array.dtype.kind in "iu"
-        and bool(((array >= 0) & (array < count)).all())
-    )
+    """Whether `rows` are all three whole numbers in [0, count)."""
+    array = _rows(rows, 3, "iu")
+    return array is not None and bool(((array >= 0) & (array < count)).all())
 
 
 @dataclass(frozen=True, slots=True)

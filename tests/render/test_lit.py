@@ -304,44 +304,46 @@ def test_a_lit_floor_has_no_shadow_acne(gl: Context) -> None:
 # Looks and textures -----------------------------------------------------------------------
 
 
-def test_a_checker_texture_shows_both_colors(gl: Context, tmp_path: Path) -> None:
-    checker = np.zeros((64, 64, 3), dtype=np.uint8)
+def checker(path: Path) -> Appearance:
+    """A white look textured with a red and green checker written to `path`."""
+    pixels = np.zeros((64, 64, 3), dtype=np.uint8)
     cells = (np.add.outer(np.arange(64) // 16, np.arange(64) // 16) % 2).astype(bool)
-    checker[cells], checker[~cells] = (230, 30, 30), (30, 200, 30)
-    write_png(tmp_path / "checker.png", checker)
+    pixels[cells], pixels[~cells] = (230, 30, 30), (30, 200, 30)
+    write_png(path, pixels)
+    return Appearance(color=(1.0, 1.0, 1.0, 1.0), roughness=1.0, texture=path)
+
+
+def shows_both_checker_colors(gl: Context, world: World) -> bool:
+    """Whether the middle of `world` drawn level, lit from everywhere, is a third red and a
+    third green at least."""
+    everywhere = Lighting(color=(0.0, 0.0, 0.0), sky=(1.0, 1.0, 1.0), ground=(1.0, 1.0, 1.0))
+    image = render(gl, world, level_view(), lighting=everywhere, quality=LOW)
+    middle = image[30:66, 40:88].reshape(-1, 3)
+    reds = (middle[:, 0] > 0.7) & (middle[:, 1] < 0.35)
+    greens = (middle[:, 1] > 0.6) & (middle[:, 0] < 0.35)
+    return bool(reds.mean() > 0.3 and greens.mean() > 0.3)
+
+
+def test_a_checker_texture_shows_both_colors(gl: Context, tmp_path: Path) -> None:
+    look = checker(tmp_path / "checker.png")
     world = World()
     world.spawn(
         Transform(spatial.vec3(0.0, 0.0, -1.2)),
         Colliders(Collider(Box((2.0, 2.0, 0.2)))),
         Prop("board"),
-        Appearance(color=(1.0, 1.0, 1.0, 1.0), roughness=1.0, texture=tmp_path / "checker.png"),
+        look,
     )
-    everywhere = Lighting(color=(0.0, 0.0, 0.0), sky=(1.0, 1.0, 1.0), ground=(1.0, 1.0, 1.0))
-    image = render(gl, world, level_view(), lighting=everywhere, quality=LOW)
-    middle = image[30:66, 40:88].reshape(-1, 3)
-    reds = (middle[:, 0] > 0.7) & (middle[:, 1] < 0.35)
-    greens = (middle[:, 1] > 0.6) & (middle[:, 0] < 0.35)
-    assert reds.mean() > 0.3 and greens.mean() > 0.3
+    assert shows_both_checker_colors(gl, world)
 
 
 def test_a_textured_gltf_prop_is_drawn_with_its_texture(gl: Context, tmp_path: Path) -> None:
     """The texture travels inside the GLB (embedded, as exporters write it) and the model's own
     uvs place it: both colors of the checker show on the board's face."""
-    checker = np.zeros((64, 64, 3), dtype=np.uint8)
-    cells = (np.add.outer(np.arange(64) // 16, np.arange(64) // 16) % 2).astype(bool)
-    checker[cells], checker[~cells] = (230, 30, 30), (30, 200, 30)
-    write_png(tmp_path / "checker.png", checker)
-    look = Appearance(color=(1.0, 1.0, 1.0, 1.0), roughness=1.0, texture=tmp_path / "checker.png")
-    board = ModelSpec("Board-rigid", surface("box", (2.0, 2.0, 0.2)), look)
+    board = ModelSpec("Board-rigid", surface("box", (2.0, 2.0, 0.2)), checker(tmp_path / "c.png"))
     model = read_model(write_glb(tmp_path / "board.glb", [board]))
     world = World()
     spawn_model(world, model, Pose(spatial.vec3(0.0, 0.0, -1.2), spatial.identity()))
-    everywhere = Lighting(color=(0.0, 0.0, 0.0), sky=(1.0, 1.0, 1.0), ground=(1.0, 1.0, 1.0))
-    image = render(gl, world, level_view(), lighting=everywhere, quality=LOW)
-    middle = image[30:66, 40:88].reshape(-1, 3)
-    reds = (middle[:, 0] > 0.7) & (middle[:, 1] < 0.35)
-    greens = (middle[:, 1] > 0.6) & (middle[:, 0] < 0.35)
-    assert reds.mean() > 0.3 and greens.mean() > 0.3
+    assert shows_both_checker_colors(gl, world)
 
 
 def test_an_unreadable_texture_is_said_once_and_drawn_without(
