@@ -50,9 +50,15 @@ def _steps(without: str | None = None, instead: str = "") -> Steps:
     text = SCENE.read_text()
     assert text.count(without) == 1, f"range.toml no longer has {without!r}"
     with tempfile.TemporaryDirectory() as folder:
-        copy = Path(folder) / "range.toml"
-        copy.write_text(text.replace(without, instead))
-        return replay(copy, TRACE)
+        return replay(_copy(Path(folder), text.replace(without, instead)), TRACE)
+
+
+def _copy(folder: Path, text: str) -> Path:
+    """`text` as a range.toml in `folder`, with the models it names beside it."""
+    (folder / "models").symlink_to(EXAMPLES / "models")
+    copy = folder / "range.toml"
+    copy.write_text(text)
+    return copy
 
 
 def found(step: dict[str, Any], name: str) -> dict[str, Any]:
@@ -306,9 +312,8 @@ def test_a_rifle_snapping_into_the_hand_at_once_leaves_what_lies_in_its_swing() 
     text = SCENE.read_text()
     assert text.count(RIFLE_EASE) == 1 and text.count(PISTOL_SPOT) == 1
     with tempfile.TemporaryDirectory() as folder:
-        copy = Path(folder) / "range.toml"
-        copy.write_text(text.replace(PISTOL_SPOT, IN_THE_SWING).replace(RIFLE_EASE, ""))
-        steps = replay(copy, TRACE)
+        changed = text.replace(PISTOL_SPOT, IN_THE_SWING).replace(RIFLE_EASE, "")
+        steps = replay(_copy(Path(folder), changed), TRACE)
     spawned = spatial.vec3(*found(steps[0], "pistol")["p"])
     moved = max(spatial.length(spatial.vec3(*found(s, "pistol")["p"]) - spawned) for s in steps)
     assert moved < 0.002

@@ -106,9 +106,11 @@ def test_validate_and_a_headless_run_agree_on_every_mutation_of_the_examples(
         mutate(data)
         changed = tmp_path / f"{scene.stem}.toml"
         changed.write_text(tomli_w.dumps(data), encoding="utf-8")
-        for asset in scene.parent.iterdir():  # the meshes and textures the scene names
+        for asset in scene.parent.iterdir():  # the meshes, models and textures it names
             if asset.suffix in (".obj", ".gltf", ".glb", ".png", ".jpg", ".bin"):
                 (tmp_path / asset.name).write_bytes(asset.read_bytes())
+            elif asset.name == "models" and not (tmp_path / "models").exists():
+                (tmp_path / "models").symlink_to(asset)
         validated, refusal = _said(capsys, ["validate", str(changed)])
         ran, said = _said(capsys, ["run", str(changed), "--headless", "--seconds", "2"])
         if validated == 0 and ran != 0:
