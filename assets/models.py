@@ -38,11 +38,12 @@ def part(
     shape: str,
     size: Triple,
     at: Triple,
-    look: Appearance,
+    look: Appearance | None,
     turn: tuple[Triple, float] | None = None,
 ) -> ModelSpec:
     """A primitive (`shape`: box, sphere, cylinder) scaled by `size`, turned by `turn` (an
-    axis and degrees) and placed `at`."""
+    axis and degrees) and placed `at`, in `look` (None: the scene's look for the shape, its
+    material or color)."""
     unit = {"box": meshes.box, "sphere": meshes.sphere, "cylinder": meshes.cylinder}[shape]()
     rotation = (0.0, 0.0, 0.0, 1.0)
     if turn is not None:
@@ -138,6 +139,105 @@ def rifle() -> list[ModelSpec]:
     ]
 
 
+ALONG_X = ((0.0, 0.0, 1.0), 90.0)  # a cylinder (along Y) laid along X
+BRASS = srgb("#b08d3c", 0.3, 0.9)
+DARK_WOOD = srgb("#6e4a28", 0.75)
+RED_KNOB = srgb("#c0392b", 0.4)
+MARK = srgb("#f4f1e8", 0.5)
+
+
+def door() -> list[ModelSpec]:
+    """A panelled door (0.76 x 2 m, 4 cm thick; hinged at its -X edge) in the scene's wood,
+    with a brass lever handle on both faces at +X."""
+    nodes = [part("Leaf", "box", (0.76, 2.0, 0.04), (0.0, 0.0, 0.0), None)]
+    for face in (-1, 1):
+        for row, height in ((0, 0.45), (1, -0.45)):
+            nodes.append(
+                part(
+                    f"Panel{face}{row}",
+                    "box",
+                    (0.56, 0.7, 0.01),
+                    (0.0, height, face * 0.02),
+                    DARK_WOOD,
+                )
+            )
+        nodes.append(
+            part(
+                f"Rose{face}",
+                "cylinder",
+                (0.025, 0.01, 0.025),
+                (0.3, 0.0, face * 0.025),
+                BRASS,
+                ALONG_Z,
+            )
+        )
+        nodes.append(
+            part(f"Handle{face}", "box", (0.12, 0.018, 0.018), (0.25, 0.0, face * 0.045), BRASS)
+        )
+    return nodes
+
+
+def drawer() -> list[ModelSpec]:
+    """A drawer (0.66 x 0.14 x 0.3 m, pulled out toward +Z): its front in the scene's wood with a
+    knob, and an open box behind it."""
+    return [
+        part("Front", "box", (0.66, 0.14, 0.02), (0.0, 0.0, 0.14), None),
+        part("Knob", "sphere", (0.018, 0.018, 0.018), (0.0, 0.0, 0.165), BRASS),
+        part("Bottom", "box", (0.62, 0.01, 0.28), (0.0, -0.065, 0.0), DARK_WOOD),
+        part("Back", "box", (0.62, 0.12, 0.01), (0.0, -0.01, -0.145), DARK_WOOD),
+        part("Left", "box", (0.01, 0.12, 0.28), (-0.31, -0.01, 0.0), DARK_WOOD),
+        part("Right", "box", (0.01, 0.12, 0.28), (0.31, -0.01, 0.0), DARK_WOOD),
+    ]
+
+
+def lever() -> list[ModelSpec]:
+    """A lever: a steel rod 0.3 m long (pivoting at its bottom) with a red ball to pull."""
+    return [
+        part("Rod", "cylinder", (0.01, 0.27, 0.01), (0.0, -0.015, 0.0), None),
+        part("Grip", "sphere", (0.025, 0.025, 0.025), (0.0, 0.13, 0.0), RED_KNOB),
+        part("Pivot", "cylinder", (0.018, 0.04, 0.018), (0.0, -0.15, 0.0), BLACK, ALONG_X),
+    ]
+
+
+def button() -> list[ModelSpec]:
+    """A push button: a round cap (in the scene's color) in a black collar, facing +Z."""
+    return [
+        part("Cap", "cylinder", (0.021, 0.02, 0.021), (0.0, 0.0, 0.0), None, ALONG_Z),
+        part("Collar", "cylinder", (0.025, 0.008, 0.025), (0.0, 0.0, -0.008), BLACK, ALONG_Z),
+    ]
+
+
+def dial() -> list[ModelSpec]:
+    """A dial: a ridged steel knob facing +Z with a white pointer to read its step by."""
+    nodes = [part("Knob", "cylinder", (0.024, 0.03, 0.024), (0.0, 0.0, 0.0), None, ALONG_Z)]
+    nodes.append(part("Pointer", "box", (0.005, 0.018, 0.003), (0.0, 0.011, 0.016), MARK))
+    for ridge in range(8):
+        angle = math.radians(ridge * 45)
+        at = (0.025 * math.cos(angle), 0.025 * math.sin(angle), 0.0)
+        nodes.append(part(f"Ridge{ridge}", "box", (0.004, 0.004, 0.028), at, None))
+    return nodes
+
+
+def wrench() -> list[ModelSpec]:
+    """An open-ended wrench along X (0.25 m): a flat handle, an open jaw at +X, a ring at -X."""
+    return [
+        part("Handle", "box", (0.17, 0.012, 0.026), (0.0, 0.0, 0.0), None),
+        part("JawTop", "box", (0.04, 0.014, 0.014), (0.1, 0.0, 0.02), None),
+        part("JawBottom", "box", (0.04, 0.014, 0.014), (0.1, 0.0, -0.02), None),
+        part("JawBack", "box", (0.014, 0.014, 0.054), (0.085, 0.0, 0.0), None),
+        part("Ring", "cylinder", (0.024, 0.014, 0.024), (-0.1, 0.0, 0.0), None),
+    ]
+
+
+def hammer() -> list[ModelSpec]:
+    """A hammer along X (0.3 m): a wooden handle and a steel head at +X."""
+    return [
+        part("Handle", "cylinder", (0.014, 0.26, 0.014), (-0.02, 0.0, 0.0), WOOD, ALONG_X),
+        part("Head", "box", (0.035, 0.035, 0.1), (0.125, 0.0, 0.0), None),
+        part("Face", "cylinder", (0.02, 0.02, 0.02), (0.125, 0.0, 0.058), None, ALONG_Z),
+    ]
+
+
 MODELS: dict[str, Callable[[], list[ModelSpec]]] = {
     "pan": pan,
     "spatula": spatula,
@@ -145,6 +245,13 @@ MODELS: dict[str, Callable[[], list[ModelSpec]]] = {
     "bee": bee,
     "pistol": pistol,
     "rifle": rifle,
+    "door": door,
+    "drawer": drawer,
+    "lever": lever,
+    "button": button,
+    "dial": dial,
+    "wrench": wrench,
+    "hammer": hammer,
 }
 
 
