@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import struct
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -41,3 +45,22 @@ def wedge(length: float = 2.0, width: float = 1.0, height: float = 1.0) -> Surfa
         (0, 1, 4), (0, 4, 3),  # the bottom
     ]  # fmt: skip
     return triangles(points, faces)
+
+
+def glb_json(path: Path) -> dict[str, Any]:
+    data = path.read_bytes()
+    length = struct.unpack_from("<I", data, 12)[0]
+    document: dict[str, Any] = json.loads(data[20 : 20 + length])
+    return document
+
+
+def rewritten(path: Path, document: dict[str, Any]) -> Path:
+    """`path` with its JSON chunk replaced by `document`, its binary chunk kept."""
+    data = path.read_bytes()
+    length = struct.unpack_from("<I", data, 12)[0]
+    binary = data[20 + length :]
+    text = json.dumps(document).encode()
+    text += b" " * (-len(text) % 4)
+    chunks = struct.pack("<II", len(text), 0x4E4F534A) + text + binary
+    path.write_bytes(struct.pack("<4sII", b"glTF", 2, 12 + len(chunks)) + chunks)
+    return path

@@ -18,7 +18,7 @@ entity's ``Transform`` is the node's place in the world without it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 import numpy as np
@@ -34,6 +34,7 @@ from playspace.components.physics import (
     Collider,
     Colliders,
     ConvexHull,
+    Cylinder,
     RigidBody,
     Shape,
     Sphere,
@@ -43,7 +44,13 @@ from playspace.components.scene import Prop, Scenery
 from playspace.components.visual import Surface, Visual, VisualPart
 from playspace.ecs import World
 from playspace.formats.models import BodyExtras, Hint, Model, ModelNode
-from playspace.formats.models.model import Matrix, local_matrix, taken_apart, trs_matrix
+from playspace.formats.models.model import (
+    Geometry,
+    Matrix,
+    local_matrix,
+    taken_apart,
+    trs_matrix,
+)
 from playspace.spatial import Pose
 
 ENVIRONMENT = "environment"
@@ -139,11 +146,12 @@ class _Spawner:
         if node.hint is Hint.NO_IMPORT:
             return
         here = parent @ local_matrix(node)
-        if node.hint is Hint.RIGID:
+        if _is_body(node):
             self.body(node, parent)
             return
         drawn = node.parts and node.hint.drawn
-        if drawn or node.hint.collides:
+        collides = _collides(node)
+        if drawn or collides:
             frame = _unscaled(here)
             relative = np.linalg.inv(frame) @ here
             components: list[object] = [Transform(*_pose(frame))]
@@ -151,12 +159,12 @@ class _Spawner:
             if drawn:
                 parts = tuple(VisualPart(surface, look) for surface, look in surfaces)
                 components.append(Visual(parts))
-            if node.hint.collides:
-                shape = _collider_of(node, relative, [surface for surface, _ in surfaces])
-                components.append(Colliders(Collider(shape[0], shape[1], ENVIRONMENT)))
+            if collides:
+                found = _colliders(node, relative, [surface for surface, _ in surfaces], False)
+                components.append(Colliders(*found))
             if node.index not in self.moving:
                 components.append(Scenery(self.prefix + node.name))
-            elif node.hint.collides:  # moved by its clips, pushing what it meets
+            elif collides:  # moved by its clips, pushing what it meets
                 components.append(RigidBody(kind=BodyKind.KINEMATIC))
             self.shown[node.index] = (self._spawn(node, components), here)
         else:
@@ -197,12 +205,13 @@ class _Spawner:
             hull = ConvexHull(tuple(map(tuple, np.concatenate(body.points).tolist())))
             body.colliders.append(Collider(hull))
         layer = extras.layer or PROPS
-        colliders = [
-            Collider(c.shape, c.offset, layer) if c.layer != layer else c for c in body.colliders
-        ]
+        colliders = [replace(c, layer=layer) for c in body.colliders]
+        stated = node.physics
+        kinematic = stated is not None and stated.kinematic
+        mass = extras.mass if extras.mass is not None or stated is None else stated.mass
         components: list[object] = [
             Transform(*_pose(body.frame)),
-            RigidBody(mass=extras.mass),
+            RigidBody(kind=BodyKind.KINEMATIC) if kinematic else RigidBody(mass=mass),
             Colliders(*colliders),
             Prop(self.prefix + node.name),
         ]
@@ -222,9 +231,9 @@ class _Spawner:
             for surface, look in surfaces:
                 body.parts.append(VisualPart(surface, look))
                 body.points.append(surface.positions)
-        if node.hint.collides:
-            shape, offset = _collider_of(node, relative, [surface for surface, _ in surfaces])
-            body.colliders.append(Collider(_movable(shape), offset))
+        if _collides(node):
+            found = _colliders(node, relative, [surface for surface, _ in surfaces], True)
+            body.colliders.extend(found)
         for child in node.children:
             child_node = self.model.nodes[child]
             self._gather(body, child_node, here @ local_matrix(child_node))
@@ -273,6 +282,73 @@ def _baked(surface: Surface, matrix: Matrix) -> Surface:
     if np.linalg.det(linear) < 0:  # mirrored: keep the front face in front
         triangles = np.ascontiguousarray(triangles[:, ::-1])
     return Surface(positions, normals.astype(np.float32), surface.uvs, triangles)
+
+
+def _is_body(node: ModelNode) -> bool:
+    """Whether `node` is a body: a ``-rigid`` name, or a motion in its physics extension."""
+    return node.hint is Hint.RIGID or (node.physics is not None and node.physics.motion)
+
+
+def _collides(node: ModelNode) -> bool:
+    """Whether `node` has a collider of its own: by its name's hint or its physics extension."""
+    stated = node.physics
+    return node.hint.collides or (
+        stated is not None and (stated.collider is not None or stated.trigger is not None)
+    )
+
+
+def _colliders(
+    node: ModelNode, relative: Matrix, surfaces: list[Surface], movable: bool
+) -> list[Collider]:
+    """`node`'s colliders, where `relative` puts it in its entity: its hint's, and what its
+    physics extension states (a trigger as a sensor); for a body, triangles made hulls."""
+    found = []
+    if node.hint.collides:
+        shape, offset = _collider_of(node, relative, surfaces)
+        found.append(Collider(_movable(shape) if movable else shape, offset, ENVIRONMENT))
+    stated = node.physics
+    if stated is None:
+        return found
+    for geometry, sensor in ((stated.collider, False), (stated.trigger, True)):
+        if geometry is None:
+            continue
+        shape, offset = _stated_shape(geometry, relative)
+        collider = Collider(_movable(shape) if movable else shape, offset, ENVIRONMENT, sensor)
+        if geometry.friction is not None:
+            collider = replace(collider, friction=geometry.friction)
+        if geometry.restitution is not None:
+            collider = replace(collider, restitution=geometry.restitution)
+        found.append(collider)
+    return found
+
+
+def _stated_shape(geometry: Geometry, relative: Matrix) -> tuple[Shape, Pose]:
+    """A physics extension's geometry placed by `relative`: a primitive scaled by its node's
+    scale (its size, whatever the sign, as the extension says), or the mesh's triangles."""
+    translation, rotation, scale = taken_apart(relative)
+    offset = Pose(spatial.vec3(*translation), spatial.quat_from_xyzw(rotation))
+    sx, sy, sz = (abs(v) for v in scale)
+    shape = geometry.shape
+    if isinstance(shape, Box):
+        x, y, z = shape.size
+        return Box((x * sx, y * sy, z * sz)), offset
+    if isinstance(shape, Sphere):
+        return Sphere(shape.radius * max(sx, sy, sz)), offset
+    if isinstance(shape, Capsule):
+        return Capsule(shape.radius * max(sx, sz), shape.height * sy), offset
+    if isinstance(shape, Cylinder):
+        return Cylinder(shape.radius * max(sx, sz), shape.height * sy), offset
+    baked = [_baked(surface, relative) for surface in geometry.surfaces]
+    points = np.concatenate([s.positions for s in baked]).astype(np.float64)
+    vertices = tuple(map(tuple, points.tolist()))
+    if geometry.convex:
+        return ConvexHull(vertices), Pose.identity()
+    faces: list[tuple[int, int, int]] = []
+    start = 0
+    for surface in baked:
+        faces.extend((a + start, b + start, c + start) for a, b, c in surface.triangles.tolist())
+        start += len(surface.positions)
+    return TriangleMesh(vertices, tuple(faces)), Pose.identity()
 
 
 def _collider_of(node: ModelNode, relative: Matrix, surfaces: list[Surface]) -> tuple[Shape, Pose]:

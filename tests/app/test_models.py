@@ -27,7 +27,7 @@ from playspace.components.visual import Visual
 from playspace.formats.models import BodyExtras, read_model
 from playspace.formats.models.write import ModelSpec, write_glb
 from playspace.spatial import Pose
-from tests.model_helpers import surface, wedge
+from tests.model_helpers import glb_json, rewritten, surface, wedge
 from tests.physics_helpers import ball, physics_world
 
 
@@ -188,3 +188,63 @@ def test_a_model_spawned_again_shares_its_colliders_shapes(tmp_path: Path) -> No
     second = spawn_model(world, read_model(path), name="b").entities["b/Rock"]
     shapes = [world.get(e, Colliders).parts[0].shape for e in (first, second)]
     assert shapes[0] is shapes[1]
+
+
+def test_the_khronos_and_omi_physics_extensions_make_the_bodies_and_colliders_they_state(
+    tmp_path: Path,
+) -> None:
+    """A floor with an implicit box, a ball with a motion, a mass and a bouncy material, a
+    trigger, a rock colliding as the hull of its own mesh (KHR_physics_rigid_bodies with
+    KHR_implicit_shapes), and a kinematic capsule (OMI_physics_body): what each says it is,
+    and the ball falls onto the floor."""
+    path = write_glb(
+        tmp_path / "stated.glb",
+        [
+            ModelSpec("Floor", scale=(10.0, 1.0, 10.0)),
+            ModelSpec("Ball", translation=(0.0, 1.0, 0.0)),
+            ModelSpec("Zone", translation=(3.0, 0.5, 0.0)),
+            ModelSpec("Rock", wedge(), translation=(-3.0, 0.0, 0.0)),
+            ModelSpec("Pillar", translation=(0.0, 1.0, -3.0)),
+        ],
+    )
+    document = glb_json(path)
+    document["extensions"] = {
+        "KHR_implicit_shapes": {
+            "shapes": [
+                {"type": "box", "box": {"size": [1.0, 0.2, 1.0]}},
+                {"type": "sphere", "sphere": {"radius": 0.1}},
+            ]
+        },
+        "KHR_physics_rigid_bodies": {
+            "physicsMaterials": [{"dynamicFriction": 0.9, "restitution": 0.3}]
+        },
+        "OMI_physics_shape": {
+            "shapes": [{"type": "capsule", "capsule": {"radius": 0.2, "height": 1.0}}]
+        },
+    }
+    khr = "KHR_physics_rigid_bodies"
+    nodes = document["nodes"]
+    nodes[0]["extensions"] = {khr: {"collider": {"geometry": {"shape": 0}}}}
+    nodes[1]["extensions"] = {
+        khr: {"motion": {"mass": 2.0}, "collider": {"geometry": {"shape": 1}, "physicsMaterial": 0}}
+    }
+    nodes[2]["extensions"] = {khr: {"trigger": {"geometry": {"shape": 0}}}}
+    nodes[3]["extensions"] = {khr: {"collider": {"geometry": {"node": 3, "convexHull": True}}}}
+    nodes[4]["extensions"] = {
+        "OMI_physics_body": {"motion": {"type": "kinematic"}, "collider": {"shape": 0}}
+    }
+    world = physics_world()
+    spawned = spawn_model(world, read_model(rewritten(path, document)))
+    (floor,) = world.get(spawned["Floor"], Colliders).parts
+    assert isinstance(floor.shape, Box) and floor.shape.size == pytest.approx((10.0, 0.2, 10.0))
+    ball = spawned["Ball"]
+    assert world.get(ball, RigidBody) == RigidBody(mass=2.0)
+    (sphere,) = world.get(ball, Colliders).parts
+    assert sphere.shape == Sphere(0.1) and (sphere.friction, sphere.restitution) == (0.9, 0.3)
+    assert world.get(spawned["Zone"], Colliders).parts[0].sensor
+    assert isinstance(world.get(spawned["Rock"], Colliders).parts[0].shape, ConvexHull)
+    pillar = spawned["Pillar"]
+    assert world.get(pillar, RigidBody).kind is BodyKind.KINEMATIC
+    assert world.get(pillar, Colliders).parts[0].shape == Capsule(0.2, 1.0)  # OMI's whole height
+    world.step(round(1.5 * 90))
+    assert world.get(ball, Transform).position.y == pytest.approx(0.1 + 0.1, abs=0.02)  # on it

@@ -14,6 +14,7 @@ import numpy.typing as npt
 
 from playspace.components.animation import Clip
 from playspace.components.appearance import Appearance
+from playspace.components.physics import Shape
 from playspace.components.visual import Surface
 from playspace.formats.models.hints import Hint
 
@@ -34,6 +35,30 @@ class BodyExtras:
     mass: float | None = None
     layer: str | None = None
     tags: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    """What collides: a primitive `shape` in the node's frame, or `surfaces` (a mesh's, in
+    the frame of the node that has it) as triangles or their `convex` hull."""
+
+    shape: Shape | None = None
+    surfaces: tuple[Surface, ...] = ()
+    convex: bool = False
+    friction: float | None = None
+    restitution: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NodePhysics:
+    """A node's physics as its file states it: a body's motion (`dynamic` or kinematic, and
+    its `mass`; None: no body here), its collider and its trigger."""
+
+    motion: bool = False
+    kinematic: bool = False
+    mass: float | None = None
+    collider: Geometry | None = None
+    trigger: Geometry | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +88,7 @@ class ModelNode:
     parts: tuple[ModelPart, ...]
     extras: Mapping[str, object]
     body: BodyExtras = BodyExtras()  # what its extras say of it as a body, checked
+    physics: NodePhysics | None = None  # what a physics extension says of it
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,7 @@ from playspace.formats.models.model import (
     Triple,
     taken_apart,
 )
+from playspace.formats.models.physics import node_physics
 from playspace.formats.numbers import Number
 
 TRIANGLES = 4  # a primitive's mode
@@ -105,10 +106,11 @@ class _Reader:
         clips = tuple(self._clips(len(raw)))
         model = Model(path, nodes, roots, tuple(self.unused), clips)
         for node in model.walk():
-            if node.hint is Hint.RIGID and not _draws_or_collides(model, node):
+            moves = node.physics is not None and node.physics.motion
+            if (node.hint is Hint.RIGID or moves) and not _draws_or_collides(model, node):
                 raise ModelError(
-                    f"{path}: nodes[{node.index}] ({node.name}-rigid): a body with nothing "
-                    "under it to draw or collide"
+                    f"{path}: nodes[{node.index}] ({node.name}): a body with nothing under it to "
+                    "draw or collide"
                 )
         return model
 
@@ -212,9 +214,28 @@ class _Reader:
                 "with no triangles to collide"
             )
         body = _body_extras(extras, f"{self.gltf.path}: {where} ({base})")
+        physics = node_physics(self.gltf, node, where, self._surfaces)
         return ModelNode(
-            index, base, hint, parent, children, translation, rotation, scale, parts, extras, body
+            index,
+            base,
+            hint,
+            parent,
+            children,
+            translation,
+            rotation,
+            scale,
+            parts,
+            extras,
+            body,
+            physics,
         )
+
+    def _surfaces(self, mesh: object, named_by: str) -> tuple[Surface, ...]:
+        """The surfaces of meshes[`mesh`], read once however many refer to it."""
+        self.gltf.item("meshes", mesh, named_by)
+        assert isinstance(mesh, int)  # checked by item
+        parts = self.meshes.get(mesh) or self.meshes.setdefault(mesh, self._mesh(mesh))
+        return tuple(part.surface for part in parts)
 
     def _transform(self, node: dict[str, Any], where: str) -> tuple[Triple, Quad, Triple]:
         gltf = self.gltf
@@ -352,6 +373,9 @@ def _draws_or_collides(model: Model, node: ModelNode) -> bool:
     """Whether `node` or a node under it (not left out) has triangles."""
     if node.hint is Hint.NO_IMPORT:
         return False
+    stated = node.physics
+    if stated is not None and (stated.collider is not None or stated.trigger is not None):
+        return True
     return bool(node.parts) or any(
         _draws_or_collides(model, model.nodes[child]) for child in node.children
     )
