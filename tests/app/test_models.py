@@ -23,8 +23,9 @@ from playspace.components.physics import (
     TriangleMesh,
 )
 from playspace.components.scene import Prop, Scenery
+from playspace.components.sockets import Socket
 from playspace.components.visual import Visual
-from playspace.formats.models import BodyExtras, read_model
+from playspace.formats.models import BodyExtras, ModelError, read_model
 from playspace.formats.models.write import ModelSpec, write_glb
 from playspace.spatial import Pose
 from tests.model_helpers import glb_json, rewritten, surface, wedge
@@ -248,3 +249,61 @@ def test_the_khronos_and_omi_physics_extensions_make_the_bodies_and_colliders_th
     assert world.get(pillar, Colliders).parts[0].shape == Capsule(0.2, 1.0)  # OMI's whole height
     world.step(round(1.5 * 90))
     assert world.get(ball, Transform).position.y == pytest.approx(0.1 + 0.1, abs=0.02)  # on it
+
+
+def test_extras_mark_where_hands_hold_a_body_and_where_sockets_are(tmp_path: Path) -> None:
+    """An empty node under a body marked ``attach: right`` is the right hand's attach point (its
+    pose in the body), ``second`` a second grip; a node with ``socket`` extras is a snap zone,
+    fixed, or carried by the body it is under."""
+    quarter = (0.0, math.sin(math.pi / 8), 0.0, math.cos(math.pi / 8))  # 45 degrees about Y
+    pistol = ModelSpec(
+        "Pistol-rigid",
+        surface("box", (0.04, 0.14, 0.2)),
+        translation=(0.0, 1.0, 0.0),
+        extras={"grabbable": True, "tags": ["gun"]},
+        children=[
+            ModelSpec(
+                "Grip", translation=(0.0, -0.05, 0.06), rotation=quarter, extras={"attach": "right"}
+            ),
+            ModelSpec("Front", translation=(0.0, 0.0, -0.1), extras={"attach": "second"}),
+        ],
+    )
+    rack = ModelSpec(
+        "Rack",
+        translation=(1.0, 1.2, 0.0),
+        extras={"socket": {"radius": 0.15, "accepts": ["gun"], "return_after": 2}},
+    )
+    belt = ModelSpec(
+        "Belt-rigid",
+        surface("box", (0.3, 0.05, 0.3)),
+        translation=(0.0, 0.5, 2.0),
+        children=[ModelSpec("Holster", translation=(0.2, 0.0, 0.0), extras={"socket": {}})],
+    )
+    world = physics_world()
+    spawned = spawn_model(world, read_model(write_glb(tmp_path / "g.glb", [pistol, rack, belt])))
+    grabbable = world.get(spawned["Pistol"], Grabbable)
+    assert grabbable.attach_right is not None and grabbable.attach_left is None
+    assert tuple(grabbable.attach_right.position) == pytest.approx((0.0, -0.05, 0.06))
+    assert spatial.yaw(grabbable.attach_right.rotation) == pytest.approx(math.pi / 4)
+    assert grabbable.second_grip is not None
+    assert tuple(grabbable.second_grip) == pytest.approx((0.0, 0.0, -0.1))
+    fixed = world.get(spawned["Rack socket"], Socket)
+    assert fixed.zone == Sphere(0.15) and fixed.accepts == {"gun"} and fixed.return_after == 2
+    assert fixed.carried_by is None
+    assert tuple(world.get(spawned["Rack socket"], Transform).position) == pytest.approx(
+        (1, 1.2, 0)
+    )
+    carried = world.get(spawned["Holster socket"], Socket)
+    assert carried.carried_by == spawned["Belt"]
+    assert tuple(carried.offset.position) == pytest.approx((0.2, 0.0, 0.0))
+
+
+def test_wrong_attach_or_socket_extras_name_the_node_and_key(tmp_path: Path) -> None:
+    bad = ModelSpec("Mug-rigid", surface(), children=[ModelSpec("Grip", extras={"attach": "up"})])
+    with pytest.raises(
+        ModelError, match=r"\(Grip\): extras.attach: expected left, right or second"
+    ):
+        read_model(write_glb(tmp_path / "a.glb", [bad]))
+    zone = ModelSpec("Rack", extras={"socket": {"radius": -1}})
+    with pytest.raises(ModelError, match=r"\(Rack\): extras.socket.radius: expected metres > 0"):
+        read_model(write_glb(tmp_path / "b.glb", [zone]))

@@ -12,11 +12,13 @@ import glm
 import numpy as np
 import numpy.typing as npt
 
+from playspace import spatial
 from playspace.components.animation import Clip
 from playspace.components.appearance import Appearance
 from playspace.components.physics import Shape
 from playspace.components.visual import Surface
 from playspace.formats.models.hints import Hint
+from playspace.spatial import Pose
 
 Triple = tuple[float, float, float]
 Matrix = npt.NDArray[np.float64]  # 4x4, acting on column vectors
@@ -28,13 +30,29 @@ class ModelError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class SocketExtras:
+    """A node's ``socket`` extras: a snap zone of `radius` metres at the node, taking what has
+    one of the tags it `accepts` (every grabbable when empty), calling the last back after
+    `return_after` seconds free (None: never)."""
+
+    radius: float = 0.1
+    accepts: tuple[str, ...] = ()
+    return_after: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class BodyExtras:
-    """What a body's extras (or a scene's overrides of them) say; None: left out."""
+    """What a node's extras (or a scene's overrides of them) say; None: left out. On a body:
+    `grabbable`, `mass`, `layer`, `tags`; on an empty node under a body, `attach` (the hand
+    that holds the body there: ``left``, ``right``, or ``second`` for a two-handed object's
+    second grip); on any node, `socket`."""
 
     grabbable: bool | None = None
     mass: float | None = None
     layer: str | None = None
     tags: tuple[str, ...] | None = None
+    attach: str | None = None  # this node is where a hand holds its body: left, right, second
+    socket: SocketExtras | None = None  # this node is a snap zone
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,3 +227,34 @@ def taken_apart(matrix: Matrix) -> tuple[Triple, Quad, Triple]:
         (q.x, q.y, q.z, q.w),
         (float(scale[0]), float(scale[1]), float(scale[2])),
     )
+
+
+def pose_matrix(pose: Pose) -> Matrix:
+    p = pose.position
+    return trs_matrix((p.x, p.y, p.z), spatial.quat_to_xyzw(pose.rotation), (1.0, 1.0, 1.0))
+
+
+def unscaled(matrix: Matrix) -> Matrix:
+    """`matrix` without its scale: the rigid frame an entity's Transform can hold."""
+    return pose_matrix(Pose(*entity_pose(matrix)))
+
+
+def entity_pose(matrix: Matrix) -> tuple[spatial.Vec3, spatial.Quat]:
+    """Where `matrix` puts an entity, its scale (a mirror too) left to its surfaces."""
+    translation, rotation, _ = taken_apart(matrix)
+    return spatial.vec3(*translation), spatial.quat_from_xyzw(rotation)
+
+
+def transformed(surface: Surface, matrix: Matrix) -> Surface:
+    """`surface` with `matrix` applied (the same surface when it is the identity)."""
+    if np.allclose(matrix, np.eye(4)):
+        return surface
+    linear, shift = matrix[:3, :3], matrix[:3, 3]
+    positions = (surface.positions.astype(np.float64) @ linear.T + shift).astype(np.float32)
+    normals = surface.normals.astype(np.float64) @ np.linalg.inv(linear)
+    lengths = np.linalg.norm(normals, axis=1, keepdims=True)
+    normals = np.divide(normals, lengths, out=np.zeros_like(normals), where=lengths > 0)
+    triangles = surface.triangles
+    if np.linalg.det(linear) < 0:  # mirrored: keep the front face in front
+        triangles = np.ascontiguousarray(triangles[:, ::-1])
+    return Surface(positions, normals.astype(np.float32), surface.uvs, triangles)

@@ -31,6 +31,7 @@ from playspace.formats.models.model import (
     ModelNode,
     ModelPart,
     Quad,
+    SocketExtras,
     Triple,
     taken_apart,
 )
@@ -361,12 +362,39 @@ def _body_extras(extras: Mapping[str, object], where: str) -> BodyExtras:
         isinstance(tags, list) and all(isinstance(t, str) and t for t in tags)
     ):
         raise ModelError(f"{where}: extras.tags: expected a list of names, got {tags!r}")
+    attach = extras.get("attach")
+    if attach is not None and attach not in ("left", "right", "second"):
+        raise ModelError(f"{where}: extras.attach: expected left, right or second, got {attach!r}")
     return BodyExtras(
         grabbable,
         None if mass is None else float(mass),
         layer,
         None if tags is None else tuple(tags),
+        attach,
+        _socket(extras.get("socket"), where),
     )
+
+
+def _socket(given: object, where: str) -> SocketExtras | None:
+    """A node's ``socket`` extras, checked."""
+    if given is None:
+        return None
+    key = f"{where}: extras.socket"
+    if not isinstance(given, dict):
+        raise ModelError(f"{key}: expected an object (radius, accepts, return_after)")
+    radius, accepts = given.get("radius", 0.1), given.get("accepts", [])
+    back = given.get("return_after")
+    if not (_number(radius) and 0 < radius < 100):
+        raise ModelError(f"{key}.radius: expected metres > 0 and < 100, got {radius!r}")
+    if not (isinstance(accepts, list) and all(isinstance(t, str) and t for t in accepts)):
+        raise ModelError(f"{key}.accepts: expected a list of tags, got {accepts!r}")
+    if back is not None and not (_number(back) and 0 <= back < 1e5):
+        raise ModelError(f"{key}.return_after: expected seconds >= 0, got {back!r}")
+    return SocketExtras(float(radius), tuple(accepts), None if back is None else float(back))
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _draws_or_collides(model: Model, node: ModelNode) -> bool:
