@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from playspace.components.prelude import *  # noqa: F403
     from playspace.ecs.prelude import *  # noqa: F403
     from playspace.formats.prelude import *  # noqa: F403
+    from playspace.systems.animation.prelude import *  # noqa: F403
     from playspace.systems.input.prelude import *  # noqa: F403
     from playspace.systems.interaction.prelude import *  # noqa: F403
     from playspace.systems.panels.prelude import *  # noqa: F403
@@ -39,6 +40,7 @@ PRELUDES = (  # cheapest first: a name is looked for in each, in this order
     "playspace.systems.physics.prelude",
     "playspace.systems.player.prelude",
     "playspace.systems.interaction.prelude",
+    "playspace.systems.animation.prelude",
     "playspace.systems.panels.prelude",
     "playspace.app.prelude",
 )

@@ -15,9 +15,11 @@ from playspace.components import (
     Trail,
     Transform,
 )
+from playspace.components.animation import Animator, Clip
 from playspace.components.appearance import Appearance
 from playspace.components.comfort import VignetteSettings
 from playspace.components.debug import PhysicsDebug
+from playspace.components.hands import FingerCurls, HandDisplay, HandPose, HoldPose
 from playspace.components.haptics import HapticPulse, HapticQueue
 from playspace.components.input import (
     JOINT_COUNT,
@@ -88,11 +90,13 @@ from playspace.components.rig import (
 )
 from playspace.components.sockets import Socket
 from playspace.components.text import Label, ScreenText
+from playspace.components.visual import Surface, Visual, VisualPart
 from playspace.spatial import Pose, Quat, Vec3, quat, vec3
 
 __all__ = [
     "JOINT_COUNT",
     "SLOPE_QUANTIZATION",
+    "Animator",
     "Appearance",
     "ApplyImpulse",
     "BodyCommands",
@@ -104,6 +108,7 @@ __all__ = [
     "CharacterMotion",
     "ClimbSettings",
     "Climbable",
+    "Clip",
     "Collider",
     "Colliders",
     "ConvexHull",
@@ -114,17 +119,21 @@ __all__ = [
     "DeviceRole",
     "Dial",
     "DistanceGrab",
+    "FingerCurls",
     "Gamepad",
     "GrabSettings",
     "Grabbable",
     "Grip",
     "Hand",
     "HandControls",
+    "HandDisplay",
     "HandInput",
     "HandJoint",
     "HandJoints",
+    "HandPose",
     "HapticPulse",
     "HapticQueue",
+    "HoldPose",
     "Holding",
     "Hover",
     "InputFrame",
@@ -166,6 +175,7 @@ __all__ = [
     "Sphere",
     "Spring",
     "SprintSettings",
+    "Surface",
     "Teleport",
     "TeleportAim",
     "TrackedDevice",
@@ -176,6 +186,8 @@ __all__ = [
     "Vec3",
     "ViewFade",
     "VignetteSettings",
+    "Visual",
+    "VisualPart",
     "quat",
     "spatial",
     "vec3",
