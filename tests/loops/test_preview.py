@@ -44,6 +44,7 @@ from playspace.systems.input.simulator import (
     LOOK_RATE,
     MAX_PITCH,
     REACH,
+    START_PITCH,
     WALK_SPEED,
     Simulator,
 )
@@ -68,11 +69,12 @@ def position(device: DevicePose | None) -> tuple[float, float, float]:
 
 def test_mouse_look_turns_and_pitches_the_head() -> None:
     sim = Simulator()
+    assert sim.head.pitch == START_PITCH  # looking down at the hands, not at the wall
     sim.mouse_moved(100, 0)  # right: a turn to the right, negative yaw
     head = sim.sample(0.0).head
     assert head is not None and yaw(head.pose.rotation) == pytest.approx(-100 * LOOK_RATE)
     sim.mouse_moved(0, -50)  # up the screen: look up
-    assert sim.head.pitch == pytest.approx(50 * LOOK_RATE)
+    assert sim.head.pitch == pytest.approx(START_PITCH + 50 * LOOK_RATE)
     sim.mouse_moved(0, -100_000)
     assert sim.head.pitch == MAX_PITCH  # never over the top, where the yaw would flip
     sim.mouse_moved(math.nan, 3)

@@ -33,6 +33,9 @@ from playspace.spatial import Pose, Quat, Vec3
 WALK_SPEED = 1.2  # m/s: an unhurried physical walk
 CROUCH_SPEED = 1.0  # m/s the head goes down (Q) or up (E)
 HEAD_HEIGHT = 1.7  # metres: standing eye height at the start
+# radians: the head starts looking 20 degrees down, as a player at a counter or a bench looks
+# at their hands and what lies before them, not at the wall beyond
+START_PITCH = math.radians(-20.0)
 HEIGHT_RANGE = (0.4, 2.2)  # metres: from lying low to tiptoes
 LOOK_RATE = 0.003  # radians of head turn per pixel of mouse motion
 MAX_PITCH = math.radians(85.0)  # past straight up or down the view turns over: stop short
@@ -88,7 +91,7 @@ def no_gamepads() -> Sequence[Gamepad]:
 class _Head:
     position: Vec3 = field(default_factory=lambda: spatial.vec3(0.0, HEAD_HEIGHT, 0.0))
     yaw: float = 0.0  # radians, positive to the left, as spatial.yaw measures it
-    pitch: float = 0.0  # radians, positive looking up
+    pitch: float = START_PITCH  # radians, positive looking up
 
     def heading(self) -> Quat:
         return spatial.yaw_rotation(self.yaw)
