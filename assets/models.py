@@ -238,6 +238,17 @@ def hammer() -> list[ModelSpec]:
     ]
 
 
+def pedestal() -> list[ModelSpec]:
+    """A table's single leg (its 0.1 x 1.06 m box): a turned column on a wide foot, with a
+    plate under the top, in the scene's wood."""
+    return [
+        part("Column", "cylinder", (0.035, 0.98, 0.035), (0.0, 0.0, 0.0), None),
+        part("Foot", "cylinder", (0.22, 0.03, 0.22), (0.0, -0.515, 0.0), None),
+        part("Collar", "cylinder", (0.055, 0.06, 0.055), (0.0, -0.47, 0.0), None),
+        part("Plate", "cylinder", (0.12, 0.02, 0.12), (0.0, 0.52, 0.0), None),
+    ]
+
+
 MODELS: dict[str, Callable[[], list[ModelSpec]]] = {
     "pan": pan,
     "spatula": spatula,
@@ -252,6 +263,7 @@ MODELS: dict[str, Callable[[], list[ModelSpec]]] = {
     "dial": dial,
     "wrench": wrench,
     "hammer": hammer,
+    "pedestal": pedestal,
 }
 
 
