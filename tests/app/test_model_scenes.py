@@ -114,3 +114,23 @@ def test_validate_says_what_a_model_becomes_and_what_it_could_not_use(
     (tmp_path / "broken.glb").write_bytes(b"glTF but not")
     assert main(["validate", str(tmp_path / "broken.glb")]) == 2
     assert "a GLB file without its JSON chunk" in capsys.readouterr().err
+
+
+def test_validate_counts_attach_points_sockets_and_stated_colliders(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from playspace.cli import main
+
+    gun = ModelSpec(
+        "Gun-rigid",
+        surface(),
+        extras={"grabbable": True},
+        children=[ModelSpec("Grip", extras={"attach": "right"})],
+    )
+    rack = ModelSpec("Rack", extras={"socket": {"radius": 0.1}})
+    path = write_glb(tmp_path / "kit.glb", [gun, rack])
+    assert main(["validate", str(path)]) == 0
+    assert capsys.readouterr().out == (
+        f"{path}: ok (3 nodes placed: 0 drawn, 1 bodies (grabbable 1), 1 attach points, "
+        "1 sockets)\n"
+    )

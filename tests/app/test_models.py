@@ -235,7 +235,9 @@ def test_the_khronos_and_omi_physics_extensions_make_the_bodies_and_colliders_th
         "OMI_physics_body": {"motion": {"type": "kinematic"}, "collider": {"shape": 0}}
     }
     world = physics_world()
-    spawned = spawn_model(world, read_model(rewritten(path, document)))
+    model = read_model(rewritten(path, document))
+    assert "5 colliders (stated 5), 2 bodies (grabbable 0)" in model.summary()
+    spawned = spawn_model(world, model)
     (floor,) = world.get(spawned["Floor"], Colliders).parts
     assert isinstance(floor.shape, Box) and floor.shape.size == pytest.approx((10.0, 0.2, 10.0))
     ball = spawned["Ball"]

@@ -136,15 +136,26 @@ class Model:
 
     def summary(self) -> str:
         """What the model becomes, for people: ``4 nodes placed: 2 drawn, 3 colliders (boxcol 2,
-        col 1), 1 bodies (grabbable 1), 1 left out (-noimp, or in no scene)``."""
+        col 1), 1 bodies (grabbable 1), 1 left out (-noimp, or in no scene)``; colliders a
+        physics extension states count as ``stated``, and attach points and sockets are
+        counted too."""
         placed = self.walk()
         drawn = sum(1 for n in placed if n.parts and n.hint.drawn and not _in_body(self, n))
         colliders: dict[str, int] = {}
         for node in placed:
             if node.hint.collides:
                 colliders[node.hint.value] = colliders.get(node.hint.value, 0) + 1
-        bodies = [n for n in placed if n.hint is Hint.RIGID]
+            stated = node.physics
+            if stated is not None and (stated.collider or stated.trigger):
+                colliders["stated"] = colliders.get("stated", 0) + 1
+        bodies = [
+            n
+            for n in placed
+            if n.hint is Hint.RIGID or (n.physics is not None and n.physics.motion)
+        ]
         grabbable = sum(1 for n in bodies if n.body.grabbable)
+        sockets = sum(1 for n in placed if n.body.socket is not None)
+        held_at = sum(1 for n in placed if n.body.attach is not None)
         left_out = len(self.nodes) - len(placed)
         said = [f"{len(placed)} nodes placed", f"{drawn} drawn"]
         if colliders:
@@ -152,6 +163,10 @@ class Model:
             said.append(f"{sum(colliders.values())} colliders ({kinds})")
         if bodies:
             said.append(f"{len(bodies)} bodies (grabbable {grabbable})")
+        if held_at:
+            said.append(f"{held_at} attach points")
+        if sockets:
+            said.append(f"{sockets} sockets")
         if left_out:
             said.append(f"{left_out} left out (-noimp, or in no scene)")
         if self.clips:
