@@ -646,6 +646,30 @@ _MEMORY_TO_XYZW = np.array([np.flatnonzero(value == _PROBE)[0] for value in (1.0
 _XYZW_TO_MEMORY = np.argsort(_MEMORY_TO_XYZW)
 
 
+def trs_matrix(
+    translation: Sequence[float], rotation: Sequence[float], scale: Sequence[float]
+) -> FloatArray:
+    """The 4x4 matrix (acting on column vectors) of translate x rotate (a unit ``xyzw``
+    quaternion) x scale: glTF's node transform, and a pose's with a scale of 1."""
+    x, y, z, w = (float(v) for v in rotation)
+    m = np.eye(4)
+    m[:3, :3] = np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+        ]
+    ) * np.asarray(scale, dtype=np.float64)
+    m[:3, 3] = translation
+    return m
+
+
+def pose_matrix(pose: Pose) -> FloatArray:
+    """The 4x4 matrix of `pose`: from the pose's frame into its parent's."""
+    p = pose.position
+    return trs_matrix((p.x, p.y, p.z), quat_to_xyzw(pose.rotation), (1.0, 1.0, 1.0))
+
+
 def vec3_rows(values: Sequence[Vec3]) -> FloatArray:
     """(N, 3) from PyGLM vectors, in one copy."""
     return np.asarray(glm.array(list(values))) if values else np.zeros((0, 3))

@@ -45,7 +45,6 @@ from playspace.formats.models.model import (
     Matrix,
     entity_pose,
     local_matrix,
-    pose_matrix,
     transformed,
     unscaled,
 )
@@ -98,7 +97,7 @@ def spawn_model(
     size: its entities are named ``name/node`` (``node`` when `name` is empty). `overrides`
     replace what the bodies' extras say."""
     spawner = _Spawner(world, model, name, overrides or BodyExtras())
-    root = pose_matrix(at or Pose.identity()) @ np.diag([scale, scale, scale, 1.0])
+    root = spatial.pose_matrix(at or Pose.identity()) @ np.diag([scale, scale, scale, 1.0])
     for index in model.roots:
         node = model.nodes[index]
         if kind is ModelKind.DYNAMIC:

@@ -11,8 +11,7 @@ from playspace.components import Transform
 from playspace.components.drawn import DrawnPoses
 from playspace.components.hands import HandPose
 from playspace.ecs import World
-from playspace.render.projection import pose_matrix
-from playspace.spatial import FloatArray, Pose
+from playspace.spatial import FloatArray, Pose, pose_matrix
 
 # Each bone of a hand: from one joint to the next, in XR_EXT_hand_tracking's order. The thumb
 # starts at the wrist (1), each finger's chain at its metacarpal.

@@ -80,8 +80,7 @@ from playspace.render.hands import hand_matrices
 from playspace.render.materials import Material, Palette
 from playspace.render.matrices import NO_INSTANCES, column_major, scale_matrix, trs_many
 from playspace.render.meshes import F32Array, MeshData
-from playspace.render.projection import pose_matrix
-from playspace.spatial import FloatArray, Pose
+from playspace.spatial import FloatArray, Pose, pose_matrix
 
 log = logging.getLogger(__name__)
 

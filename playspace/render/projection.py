@@ -76,20 +76,6 @@ def frustum(
     )
 
 
-def pose_matrix(pose: Pose) -> FloatArray:
-    """The 4x4 matrix of `pose`: from the pose's frame into its parent's."""
-    x, y, z, w = spatial.quat_to_xyzw(pose.rotation)
-    p = pose.position
-    return np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y), p.x],
-            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x), p.y],
-            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y), p.z],
-            [0.0, 0.0, 0.0, 1.0],
-        ]
-    )
-
-
 def view_matrix(pose: Pose) -> FloatArray:
     """The view matrix of a camera at `pose` (world space): world into the camera's frame."""
-    return pose_matrix(spatial.invert(pose))
+    return spatial.pose_matrix(spatial.invert(pose))

@@ -196,24 +196,9 @@ class Model:
         return every.min(axis=0), every.max(axis=0)
 
 
-def trs_matrix(translation: Triple, rotation: Quad, scale: Triple) -> Matrix:
-    """The 4x4 matrix of translation x rotation (x, y, z, w) x scale, as glTF composes them."""
-    x, y, z, w = rotation
-    m = np.eye(4)
-    m[:3, :3] = np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-        ]
-    ) * np.asarray(scale)
-    m[:3, 3] = translation
-    return m
-
-
 def local_matrix(node: ModelNode) -> Matrix:
     """Where `node` sits in its parent, as a matrix."""
-    return trs_matrix(node.translation, node.rotation, node.scale)
+    return spatial.trs_matrix(node.translation, node.rotation, node.scale)
 
 
 def _in_body(model: Model, node: ModelNode) -> bool:
@@ -244,14 +229,9 @@ def taken_apart(matrix: Matrix) -> tuple[Triple, Quad, Triple]:
     )
 
 
-def pose_matrix(pose: Pose) -> Matrix:
-    p = pose.position
-    return trs_matrix((p.x, p.y, p.z), spatial.quat_to_xyzw(pose.rotation), (1.0, 1.0, 1.0))
-
-
 def unscaled(matrix: Matrix) -> Matrix:
     """`matrix` without its scale: the rigid frame an entity's Transform can hold."""
-    return pose_matrix(Pose(*entity_pose(matrix)))
+    return spatial.pose_matrix(Pose(*entity_pose(matrix)))
 
 
 def entity_pose(matrix: Matrix) -> tuple[spatial.Vec3, spatial.Quat]:

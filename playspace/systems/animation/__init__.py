@@ -17,7 +17,7 @@ from playspace import spatial
 from playspace.components import Transform
 from playspace.components.animation import AnimatedNode, Animator, Clip, F32Array
 from playspace.ecs import Phase, PluginError, World, system
-from playspace.formats.models.model import taken_apart, trs_matrix
+from playspace.formats.models.model import taken_apart
 from playspace.systems.animation.sample import sample, slerp
 from playspace.systems.sets import FixedSet, add_fixed_sets
 
@@ -145,7 +145,7 @@ def _blended(before: Local, after: Local, weight: float) -> Local:
 def _place(world: World, root: Transform, nodes: tuple[AnimatedNode, ...], local: Local) -> None:
     """Each node entity's Transform from the model's root and the chain of its parents."""
     p, s = root.position, root.scale
-    base = trs_matrix((p.x, p.y, p.z), spatial.quat_to_xyzw(root.rotation), (s.x, s.y, s.z))
+    base = spatial.trs_matrix((p.x, p.y, p.z), spatial.quat_to_xyzw(root.rotation), (s.x, s.y, s.z))
     placed: dict[int, np.ndarray] = {}
 
     def world_of(index: int) -> np.ndarray:
@@ -154,7 +154,7 @@ def _place(world: World, root: Transform, nodes: tuple[AnimatedNode, ...], local
             parent = nodes[index].parent
             above = base if parent is None else world_of(parent)
             t, r, s = local[index]
-            found = placed[index] = above @ trs_matrix(_triple(t), _quad(r), _triple(s))
+            found = placed[index] = above @ spatial.trs_matrix(_triple(t), _quad(r), _triple(s))
         return found
 
     for index, node in enumerate(nodes):
