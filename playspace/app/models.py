@@ -113,16 +113,9 @@ def visual_of(model: Model, scale: float = 1.0) -> Visual:
     """Everything `model` draws, as one entity's visual in the model's frame (`scale` times
     its size): what a scene's shape with a ``model`` is drawn as, its own collider kept."""
     parts: list[VisualPart] = []
-    stack = [(index, np.diag([scale, scale, scale, 1.0])) for index in model.roots]
-    while stack:
-        index, parent = stack.pop()
-        node = model.nodes[index]
-        if node.hint is Hint.NO_IMPORT:
-            continue
-        here = parent @ local_matrix(node)
+    for node, here in model.placed(np.diag([scale, scale, scale, 1.0])):
         if node.hint.drawn:
             parts.extend(VisualPart(transformed(p.surface, here), p.look) for p in node.parts)
-        stack.extend((child, here) for child in node.children)
     return Visual(tuple(parts))
 
 

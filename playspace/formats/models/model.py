@@ -4,7 +4,7 @@ is :mod:`playspace.app.models`'s."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -124,15 +124,20 @@ class Model:
     def walk(self) -> list[ModelNode]:
         """The placed nodes, each parent before its children, in the file's order (a
         ``-noimp`` node and everything under it are not placed)."""
-        found: list[ModelNode] = []
-        stack = list(reversed(self.roots))
+        return [node for node, _ in self.placed()]
+
+    def placed(self, root: Matrix | None = None) -> Iterator[tuple[ModelNode, Matrix]]:
+        """Each placed node (as :meth:`walk` gives them) with its place in the model's frame,
+        or in `root`'s (a matrix the model is put under)."""
+        stack = [(index, np.eye(4) if root is None else root) for index in reversed(self.roots)]
         while stack:
-            node = self.nodes[stack.pop()]
+            index, parent = stack.pop()
+            node = self.nodes[index]
             if node.hint is Hint.NO_IMPORT:
                 continue
-            found.append(node)
-            stack.extend(reversed(node.children))
-        return found
+            here = parent @ local_matrix(node)
+            yield node, here
+            stack.extend((child, here) for child in reversed(node.children))
 
     def summary(self) -> str:
         """What the model becomes, for people: ``4 nodes placed: 2 drawn, 3 colliders (boxcol 2,
@@ -178,18 +183,11 @@ class Model:
         hinted nodes not under a ``-rigid`` one): where a level made of it has ground. None
         when nothing does."""
         corners: list[Matrix] = []
-        stack = [(index, np.eye(4)) for index in self.roots]
-        while stack:
-            index, parent = stack.pop()
-            node = self.nodes[index]
-            if node.hint in (Hint.NO_IMPORT, Hint.RIGID):
-                continue
-            here = parent @ local_matrix(node)
-            if node.hint.collides:
+        for node, here in self.placed():
+            if node.hint.collides and not _in_body(self, node):
                 for part in node.parts:
                     points = part.surface.positions.astype(np.float64)
                     corners.append(points @ here[:3, :3].T + here[:3, 3])
-            stack.extend((child, here) for child in node.children)
         if not corners:
             return None
         every = np.concatenate(corners)
