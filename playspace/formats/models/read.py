@@ -15,7 +15,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +37,9 @@ from playspace.formats.models.model import (
 )
 from playspace.formats.models.physics import node_physics
 from playspace.formats.numbers import Number
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs
 
 TRIANGLES = 4  # a primitive's mode
 _ANY = Number()
@@ -349,12 +352,7 @@ def _body_extras(extras: Mapping[str, object], where: str) -> BodyExtras:
     layer, tags = extras.get("layer"), extras.get("tags")
     if grabbable is not None and not isinstance(grabbable, bool):
         raise ModelError(f"{where}: extras.grabbable: expected true or false, got {grabbable!r}")
-    if mass is not None and not (
-        isinstance(mass, int | float)
-        and not isinstance(mass, bool)
-        and math.isfinite(mass)
-        and 0 < mass < 1e5
-    ):
+    if mass is not None and not (_number(mass) and 0 < mass < 1e5):
         raise ModelError(f"{where}: extras.mass: expected kilograms > 0 and < 100000, got {mass!r}")
     if layer is not None and not (isinstance(layer, str) and layer):
         raise ModelError(f"{where}: extras.layer: expected a layer's name, got {layer!r}")
@@ -393,7 +391,8 @@ def _socket(given: object, where: str) -> SocketExtras | None:
     return SocketExtras(float(radius), tuple(accepts), None if back is None else float(back))
 
 
-def _number(value: object) -> bool:
+def _number(value: object) -> TypeIs[float]:
+    """Whether `value` is a finite JSON number (not a boolean)."""
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
