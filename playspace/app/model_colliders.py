@@ -85,16 +85,7 @@ def _stated_shape(geometry: Geometry, relative: Matrix) -> tuple[Shape, Pose]:
     if isinstance(shape, Cylinder):
         return Cylinder(shape.radius * max(sx, sz), shape.height * sy), offset
     baked = [transformed(surface, relative) for surface in geometry.surfaces]
-    points = np.concatenate([s.positions for s in baked]).astype(np.float64)
-    vertices = tuple(map(tuple, points.tolist()))
-    if geometry.convex:
-        return ConvexHull(vertices), Pose.identity()
-    faces: list[tuple[int, int, int]] = []
-    start = 0
-    for surface in baked:
-        faces.extend((a + start, b + start, c + start) for a, b, c in surface.triangles.tolist())
-        start += len(surface.positions)
-    return TriangleMesh(vertices, tuple(faces)), Pose.identity()
+    return _mesh_shape(baked, geometry.convex), Pose.identity()
 
 
 def _collider_of(node: ModelNode, relative: Matrix, surfaces: list[Surface]) -> tuple[Shape, Pose]:
@@ -112,27 +103,33 @@ def _collider_of(node: ModelNode, relative: Matrix, surfaces: list[Surface]) -> 
 def _shape(node: ModelNode, surfaces: list[Surface]) -> tuple[Shape, Pose]:
     """The collider a hinted node asks for, from its surfaces as placed in its entity (the
     reader made sure it has some)."""
+    if node.hint in (Hint.COLLIDER, Hint.COLLIDER_ONLY, Hint.CONVEX, Hint.CONVEX_ONLY):
+        convex = node.hint in (Hint.CONVEX, Hint.CONVEX_ONLY)
+        return _mesh_shape(surfaces, convex), Pose.identity()
     points = np.concatenate([s.positions for s in surfaces]).astype(np.float64)
     low, high = points.min(axis=0), points.max(axis=0)
     centre = Pose(spatial.vec3(*((low + high) / 2)), spatial.identity())
     size = np.maximum(high - low, 1e-3)
-    if node.hint in (Hint.COLLIDER, Hint.COLLIDER_ONLY):
-        triangles, offset = [], 0
-        for surface in surfaces:
-            triangles.append(surface.triangles.astype(np.int64) + offset)
-            offset += len(surface.positions)
-        faces = np.concatenate(triangles)
-        corners = tuple((int(a), int(b), int(c)) for a, b, c in faces.tolist())
-        mesh = TriangleMesh(tuple(map(tuple, points.tolist())), corners)
-        return mesh, Pose.identity()
-    if node.hint in (Hint.CONVEX, Hint.CONVEX_ONLY):
-        return ConvexHull(tuple(map(tuple, points.tolist()))), Pose.identity()
     if node.hint is Hint.BOX:
         return Box((float(size[0]), float(size[1]), float(size[2]))), centre
     if node.hint is Hint.SPHERE:
         return Sphere(float(size.max()) / 2), centre
     radius = float(max(size[0], size[2])) / 2
     return Capsule(radius, max(float(size[1]), 2 * radius + 1e-3)), centre
+
+
+def _mesh_shape(surfaces: list[Surface], convex: bool) -> Shape:
+    """`surfaces` as one collider: their triangles, or the convex hull of their points."""
+    points = np.concatenate([s.positions for s in surfaces]).astype(np.float64)
+    vertices = tuple(map(tuple, points.tolist()))
+    if convex:
+        return ConvexHull(vertices)
+    triangles, offset = [], 0
+    for surface in surfaces:
+        triangles.append(surface.triangles.astype(np.int64) + offset)
+        offset += len(surface.positions)
+    faces = np.concatenate(triangles).tolist()
+    return TriangleMesh(vertices, tuple((int(a), int(b), int(c)) for a, b, c in faces))
 
 
 def _movable(shape: Shape) -> Shape:
