@@ -134,7 +134,7 @@ class GltfFile:
         parsed = parse_numbers(holder[key], (count,) if count > 1 else None, number)
         if parsed is None:
             amount = "a number" if count == 1 else f"{count} numbers"
-            bounds = {id(_UNIT): " in [0, 1]", id(_LIGHT): " >= 0"}.get(id(number), "")
+            bounds = " in [0, 1]" if number is _UNIT else " >= 0" if number is _LIGHT else ""
             raise GltfError(
                 f"{self.path}: {where}.{key}: expected {amount}{bounds}, got {holder[key]!r}"
             )
