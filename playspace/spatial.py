@@ -647,11 +647,11 @@ _XYZW_TO_MEMORY = np.argsort(_MEMORY_TO_XYZW)
 
 
 def trs_matrix(
-    translation: Sequence[float], rotation: Sequence[float], scale: Sequence[float]
+    translation: npt.ArrayLike, rotation: npt.ArrayLike, scale: npt.ArrayLike
 ) -> FloatArray:
     """The 4x4 matrix (acting on column vectors) of translate x rotate (a unit ``xyzw``
     quaternion) x scale: glTF's node transform, and a pose's with a scale of 1."""
-    x, y, z, w = (float(v) for v in rotation)
+    x, y, z, w = (float(v) for v in np.asarray(rotation, dtype=np.float64))
     m = np.eye(4)
     m[:3, :3] = np.array(
         [

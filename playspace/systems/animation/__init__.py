@@ -154,7 +154,7 @@ def _place(world: World, root: Transform, nodes: tuple[AnimatedNode, ...], local
             parent = nodes[index].parent
             above = base if parent is None else world_of(parent)
             t, r, s = local[index]
-            found = placed[index] = above @ spatial.trs_matrix(_triple(t), _quad(r), _triple(s))
+            found = placed[index] = above @ spatial.trs_matrix(t, r, s)
         return found
 
     for index, node in enumerate(nodes):
@@ -166,14 +166,6 @@ def _place(world: World, root: Transform, nodes: tuple[AnimatedNode, ...], local
         transform.rotation = spatial.quat_from_xyzw(rotation)
         rest = node.rest_scale
         transform.scale = spatial.vec3(*(now / then for now, then in zip(scale, rest, strict=True)))
-
-
-def _triple(values: F32Array) -> tuple[float, float, float]:
-    return float(values[0]), float(values[1]), float(values[2])
-
-
-def _quad(values: F32Array) -> tuple[float, float, float, float]:
-    return float(values[0]), float(values[1]), float(values[2]), float(values[3])
 
 
 class AnimationPlugin:
