@@ -10,9 +10,9 @@ Rows, each the median of several rounds in this process:
   surfaces baked); ``again``: the same model spawned once more, its colliders' shapes kept;
 - ``load cached``: read cached and spawned again, what a reload or a second level pays;
 - ``first physics step``: Rapier building the colliders of what was spawned;
-- ``two hands``: the Python cost a frame of hands with fingers: both hands' 26 joints posed
-  (``pose_hands``, or the skeleton made anew when every finger moves) and their balls, rods
-  and palms placed for drawing (``hand_matrices``) (goal: under 0.1 ms a hand).
+- ``two hands``: the Python cost a frame of two skinned hands: both hands' 26 joints posed
+  (``pose_hands``: the skeleton made anew when every finger moves), their skin matrices made,
+  and both gathered for drawing (``SceneInstances.skinned``) (goal: under 0.1 ms a hand).
 
 Goal (issue 32): a cached level loaded in under 0.2 s. Run: ``python benchmarks/assets.py
 [--rounds 5]``. The last line printed is one JSON object of the figures (ms).
@@ -34,7 +34,8 @@ sys.path.insert(0, str(ROOT))
 
 from playspace.app import build_world  # noqa: E402
 from playspace.app.models import spawn_model  # noqa: E402
-from playspace.components.hands import FingerCurls, HandPose, HandSkeleton  # noqa: E402
+from playspace.components.hands import HandPose  # noqa: E402
+from playspace.components.tracking import HandControls  # noqa: E402
 from playspace.ecs import World  # noqa: E402
 from playspace.formats.models import read_model  # noqa: E402
 from playspace.formats.models.read import forget_models  # noqa: E402
@@ -42,8 +43,8 @@ from playspace.formats.models.write import ModelSpec, write_glb  # noqa: E402
 from playspace.formats.scene import load_scene  # noqa: E402
 from playspace.prelude import ScriptedSource, standing_frame  # noqa: E402
 from playspace.render import meshes  # noqa: E402
-from playspace.render.hands import hand_matrices  # noqa: E402
-from playspace.systems.animation.hands import pose_hands, skeleton  # noqa: E402
+from playspace.render.instances import SceneInstances  # noqa: E402
+from playspace.systems.animation.hands import pose_hands  # noqa: E402
 from playspace.systems.physics import PhysicsPlugin  # noqa: E402
 
 NODES = 200
@@ -77,27 +78,27 @@ def timed(
 
 
 def hands_per_frame(rounds: int) -> tuple[float, float]:
-    """Milliseconds a frame to pose both hands and place their parts for drawing: with the
-    controls standing still (most frames), and with every finger moving every frame."""
+    """Milliseconds a frame to pose both hands, bend their skins and gather them for drawing:
+    with the controls standing still (most frames), and with every finger moving every frame
+    (a new curl each frame: the skeleton and the skin matrices made anew)."""
     scene = load_scene(ROOT / "examples" / "hands.toml")
     world, _ = build_world(scene, ScriptedSource(lambda t: standing_frame()))
     world.advance(1 / 90)
-    frames, bones = 200, HandSkeleton()
-    poses = [e for e, _ in world.each(HandPose)]
+    frames, drawn = 200, SceneInstances()
+    hands = [e for e, _ in world.each(HandPose)]
 
     def still() -> None:
         for _ in range(frames):
             pose_hands(world)
-            hand_matrices(world)
+            drawn.skinned(world)
 
     def moving() -> None:
         for frame in range(frames):
-            curl = (frame % 97) / 97  # a new curl every frame: nothing made before
-            for entity, left in zip(poses, (True, False), strict=True):
-                joints, radii = skeleton(FingerCurls(curl, curl, curl, curl, curl), left, bones)
-                pose = world.get(entity, HandPose)
-                pose.joints, pose.radii = tuple(joints), tuple(radii)
-            hand_matrices(world)
+            curl = (frame % 97) / 97  # within the ease of a frame: reached every frame
+            for entity in hands:
+                world.add(entity, HandControls(trigger=curl, grip=curl))
+            pose_hands(world)
+            drawn.skinned(world)
 
     return timed(still, rounds) / frames, timed(moving, rounds) / frames
 

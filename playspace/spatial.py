@@ -670,6 +670,40 @@ def pose_matrix(pose: Pose) -> FloatArray:
     return trs_matrix((p.x, p.y, p.z), quat_to_xyzw(pose.rotation), (1.0, 1.0, 1.0))
 
 
+def matrix_pose(matrix: FloatArray) -> Pose:
+    """The pose of a 4x4 matrix of a rotation and a translation: :func:`pose_matrix`'s way
+    back (a hand joint's, a model node's)."""
+    columns = np.asarray(matrix, dtype=np.float64)[:3, :3].T.flatten()
+    turn = glm.normalize(glm.dquat(glm.dmat3(*(float(v) for v in columns))))
+    x, y, z = (float(v) for v in matrix[:3, 3])
+    return Pose(glm.dvec3(x, y, z), turn)
+
+
+def pose_matrices(positions: npt.ArrayLike, rotations: npt.ArrayLike) -> FloatArray:
+    """(N, 4, 4) matrices of poses given as (N, 3) positions and (N, 4) unit ``xyzw``
+    rotations: :func:`pose_matrix` over many at once."""
+    x, y, z, w = _columns(rotations, 4, "rotations")
+    m = np.zeros((len(x), 4, 4))
+    m[:, 0, 0], m[:, 0, 1], m[:, 0, 2] = (
+        1 - 2 * (y * y + z * z),
+        2 * (x * y - w * z),
+        2 * (x * z + w * y),
+    )
+    m[:, 1, 0], m[:, 1, 1], m[:, 1, 2] = (
+        2 * (x * y + w * z),
+        1 - 2 * (x * x + z * z),
+        2 * (y * z - w * x),
+    )
+    m[:, 2, 0], m[:, 2, 1], m[:, 2, 2] = (
+        2 * (x * z - w * y),
+        2 * (y * z + w * x),
+        1 - 2 * (x * x + y * y),
+    )
+    m[:, :3, 3] = positions
+    m[:, 3, 3] = 1.0
+    return m
+
+
 def vec3_rows(values: Sequence[Vec3]) -> FloatArray:
     """(N, 3) from PyGLM vectors, in one copy."""
     return np.asarray(glm.array(list(values))) if values else np.zeros((0, 3))

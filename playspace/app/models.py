@@ -26,7 +26,7 @@ import numpy as np
 from playspace import spatial
 from playspace.app.model_colliders import colliders_of, collides
 from playspace.components import Transform
-from playspace.components.animation import AnimatedNode, Animator
+from playspace.components.animation import AnimatedNode, AnimatedSkin, Animator
 from playspace.components.interaction import Grabbable
 from playspace.components.physics import (
     BodyKind,
@@ -38,13 +38,14 @@ from playspace.components.physics import (
 )
 from playspace.components.scene import Prop, Scenery
 from playspace.components.sockets import Socket
-from playspace.components.visual import Visual, VisualPart
+from playspace.components.visual import SkinPose, Visual, VisualPart
 from playspace.ecs import World
 from playspace.formats.models import BodyExtras, Hint, Model, ModelNode
 from playspace.formats.models.model import (
     Matrix,
     entity_pose,
     local_matrix,
+    skin_matrices,
     transformed,
     unscaled,
 )
@@ -104,6 +105,7 @@ def spawn_model(
             spawner.body(node, root)
         else:
             spawner.place(node, root)
+    spawner.bend()
     if model.clips and kind is ModelKind.STATIC:
         spawner.animator(at or Pose.identity(), scale)
     return spawner.spawned
@@ -127,6 +129,7 @@ class _Spawner:
         self.spawned = SpawnedModel()
         self.moving = _animated(model)  # nodes a clip moves, and what hangs from them
         self.shown: dict[int, tuple[int | None, Matrix]] = {}  # node: its entity, rest place
+        self.skinned: list[tuple[ModelNode, int]] = []  # skinned nodes and their entities
 
     def place(self, node: ModelNode, parent: Matrix) -> None:
         """`node` and what is under it, outside any body."""
@@ -143,7 +146,10 @@ class _Spawner:
             relative = np.linalg.inv(frame) @ here
             components: list[object] = [Transform(*entity_pose(frame))]
             surfaces = [(transformed(part.surface, relative), part.look) for part in node.parts]
-            if drawn:
+            skinned = drawn and node.skin is not None
+            if skinned:  # in the skin's bind space: glTF draws a skin without its node's place
+                components.append(Visual(tuple(VisualPart(p.surface, p.look) for p in node.parts)))
+            elif drawn:
                 parts = tuple(VisualPart(surface, look) for surface, look in surfaces)
                 components.append(Visual(parts))
             if solid:
@@ -153,7 +159,10 @@ class _Spawner:
                 components.append(Scenery(self.prefix + node.name))
             elif solid:  # moved by its clips, pushing what it meets
                 components.append(RigidBody(kind=BodyKind.KINEMATIC))
-            self.shown[node.index] = (self._spawn(node, components), here)
+            entity = self._spawn(node, components)
+            self.shown[node.index] = (entity, here)
+            if skinned:
+                self.skinned.append((node, entity))
         else:
             self.shown[node.index] = (None, here)
         if node.body.socket is not None:
@@ -181,6 +190,18 @@ class _Spawner:
         entity = self.world.spawn(at, socket)
         self.spawned.entities.setdefault(f"{self.prefix}{node.name} socket", entity)
 
+    def bend(self) -> None:
+        """Each skinned node's SkinPose, its joints where the model places them at rest."""
+        for node, entity in self.skinned:
+            assert node.skin is not None
+            frame = self.shown[node.index][1]
+            if not all(j in self.shown for j in node.skin.joints):
+                continue  # a joint in a body, or left out: drawn unbent
+            joints = [self.shown[j][1] for j in node.skin.joints]
+            self.world.add(
+                entity, SkinPose(skin_matrices(unscaled(frame), joints, node.skin.inverse_binds))
+            )
+
     def animator(self, at: Pose, scale: float) -> None:
         """The model's root entity, with an Animator of its clips over its node tree."""
         nodes = []
@@ -198,9 +219,14 @@ class _Spawner:
                 )
             )
         clips = {clip.name: clip for clip in self.model.clips}
+        skins = tuple(
+            AnimatedSkin(entity, node.skin.joints, node.skin.inverse_binds)
+            for node, entity in self.skinned
+            if node.skin is not None and self.world.has(entity, SkinPose)
+        )
         root = self.world.spawn(
             Transform(at.position, at.rotation, spatial.vec3(scale, scale, scale)),
-            Animator(clips, tuple(nodes)),
+            Animator(clips, tuple(nodes), skins=skins),
         )
         self.spawned.entities.setdefault(self.name, root)
 

@@ -84,6 +84,16 @@ class AnimatedNode:
     rest_scale: tuple[float, float, float]
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class AnimatedSkin:
+    """A skinned node of an animated model: the `entity` that draws it (with a ``SkinPose``),
+    the file's indices of its `joints`, and their inverse bind matrices (J, 4, 4)."""
+
+    entity: int
+    joints: tuple[int, ...]
+    inverse_binds: npt.NDArray[np.float64]
+
+
 @dataclass(slots=True)
 class Animator:
     """What plays on a model: `clips` by name, the model's `nodes` (every node, by the file's
@@ -91,7 +101,8 @@ class Animator:
     (None: at rest) at `time` seconds, at `speed`, looping or holding its last frame; a
     cross-fade from `fading_from` (at `fading_time`, looping or not as it was) over
     `fade_total` seconds, `fade_left` to go. `marks` name times in a clip at which an
-    :class:`~playspace.systems.animation.AnimationMarked` event is sent."""
+    :class:`~playspace.systems.animation.AnimationMarked` event is sent. `skins` are the
+    model's skinned nodes, bent each step to where the clips put their joints."""
 
     clips: dict[str, Clip]
     nodes: tuple[AnimatedNode, ...]
@@ -105,3 +116,4 @@ class Animator:
     fade_total: float = 0.0
     fade_left: float = 0.0
     marks: dict[str, tuple[tuple[float, str], ...]] = field(default_factory=dict)
+    skins: tuple[AnimatedSkin, ...] = ()

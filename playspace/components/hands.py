@@ -2,7 +2,9 @@
 joints, closing on what they hold, in place of (or beside) the controllers.
 
 A hand's pose is its 26 joints in OpenXR's order (``XR_EXT_hand_tracking``: palm, wrist, then
-each finger from its base to its tip), each a pose in the hand entity's frame with a radius.
+each finger from its base to its tip), each a pose in the hand entity's frame (a 4 x 4 matrix:
+numpy over all 26 at once) with a radius. The hand is drawn as a rigged model whose skin has a
+bone on each of those joints (:class:`HandModel`), bent on the GPU.
 On a controller it is made from how far each finger is curled (:class:`FingerCurls`: the
 trigger curls the index, the grip the other three, a thumb on a button or the stick lies
 down), as Godot XR Tools' hand poses blend and XRI's hand visualizer shows; on a tracked bare
@@ -12,10 +14,15 @@ hand the joints are the runtime's. A held object may say how the fingers close o
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from playspace.spatial import Pose
+import numpy as np
+
+from playspace.components.appearance import Appearance
+from playspace.components.visual import Visual
+from playspace.spatial import FloatArray
+
+JOINTS = 26  # XR_HAND_JOINT_COUNT_EXT
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,9 +36,11 @@ class FingerCurls:
     little: float = 0.0
 
     def __post_init__(self) -> None:
-        for name in ("thumb", "index", "middle", "ring", "little"):
-            value = getattr(self, name)
-            if not (isinstance(value, int | float) and math.isfinite(value) and 0 <= value <= 1):
+        values = (self.thumb, self.index, self.middle, self.ring, self.little)
+        if all(isinstance(value, int | float) and 0.0 <= value <= 1.0 for value in values):
+            return  # made every frame a hand moves: the check is the quick one (NaN fails it)
+        for name, value in zip(("thumb", "index", "middle", "ring", "little"), values, strict=True):
+            if not (isinstance(value, int | float) and 0 <= value <= 1):
                 raise ValueError(f"finger curl {name} must be a number in [0, 1], got {value!r}")
 
 
@@ -52,11 +61,13 @@ class HoldPose:
 
 @dataclass(slots=True)
 class HandPose:
-    """On a hand, written each frame in LATE: its 26 joints (poses in the hand's frame, and
-    radii in metres), and the curls they were made from (None: a tracked hand's own joints)."""
+    """On a hand, written each frame in LATE: its 26 `joints` ((26, 4, 4) matrices placing each
+    joint in the hand's frame; none while its tracking is lost), their `radii` in metres, and
+    the curls they were made from (None: a tracked hand's own joints). Read only: a new pose
+    is a new array."""
 
-    joints: tuple[Pose, ...] = ()
-    radii: tuple[float, ...] = ()
+    joints: FloatArray = field(default_factory=lambda: np.zeros((0, 4, 4)))
+    radii: FloatArray = field(default_factory=lambda: np.zeros(0))
     curls: FingerCurls | None = None
 
 
@@ -67,6 +78,26 @@ class HandDisplay:
 
     hands: bool = True
     controllers: bool = False
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class HandModel:
+    """What a hand is drawn as, a resource: for each side, a Visual of skinned surfaces whose
+    skin has the 26 hand joints in OpenXR's order, and the inverse of each joint's place at bind
+    ((26, 4, 4), in the hand's frame). `look` None draws the model's own material; a look
+    (a glove's, a team's) replaces it. ``playspace.systems.animation.hands.hand_model`` reads
+    one from a glTF file; the default is the project's own, made by ``assets/hands.py``."""
+
+    left: Visual
+    right: Visual
+    left_binds: FloatArray
+    right_binds: FloatArray
+    look: Appearance | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("left_binds", "right_binds"):
+            if getattr(self, name).shape != (JOINTS, 4, 4):
+                raise ValueError(f"hand model {name} must be ({JOINTS}, 4, 4) matrices")
 
 
 @dataclass(slots=True)

@@ -1,5 +1,6 @@
-"""The GPU side of a batch (programs, mesh buffers, growing instance buffers) and the
-multisampled target a view is drawn into before it is resolved into the caller's framebuffer.
+"""The GPU side of a batch (programs, mesh buffers, growing instance buffers), of the skinned
+surfaces (their meshes and the joints' block) and the multisampled target a view is drawn
+into before it is resolved into the caller's framebuffer.
 
 Each object here owns the ModernGL objects it makes and frees them in ``release``; the
 renderer owns these objects in turn and frees them when their mesh or batch goes away.
@@ -13,10 +14,13 @@ from typing import Protocol, TypeVar
 
 import moderngl
 
+from playspace.components.visual import MAX_JOINTS
 from playspace.render.instances import Batch
 from playspace.render.meshes import VERTEX_ATTRIBUTES, F32Array, MeshData
+from playspace.render.skinning import SkinnedDraw, SkinnedMesh
 
 INSTANCE_BYTES = 16 * 4  # one column-major float32 mat4
+JOINT_BYTES = 16 * 4  # a mat4 in a std140 block: four vec4 columns
 
 
 class _Releasable(Protocol):
@@ -83,6 +87,14 @@ class Program:
         self.program.release()
 
 
+def vertex_format(program: Program) -> tuple[str, ...]:
+    """How `program` reads a mesh's vertices: the format and the attributes it uses (those it
+    does not are optimised out of it and must be skipped by their bytes)."""
+    used = [name for name, _ in VERTEX_ATTRIBUTES if name in program.attributes]
+    formats = [f"{n}f" if name in used else f"{4 * n}x" for name, n in VERTEX_ATTRIBUTES]
+    return (" ".join(formats), *used)
+
+
 class GpuMesh:
     """A mesh's vertex and index buffers."""
 
@@ -116,12 +128,9 @@ class InstanceBuffer:
         return True
 
     def _array(self, program: Program, buffer: moderngl.Buffer) -> moderngl.VertexArray:
-        # Attributes the program does not use are optimised out and must be skipped by bytes.
-        used = [name for name, _ in VERTEX_ATTRIBUTES if name in program.attributes]
-        formats = [f"{n}f" if name in used else f"{4 * n}x" for name, n in VERTEX_ATTRIBUTES]
         return self.ctx.vertex_array(
             program.program,
-            [(self.mesh.vertices, " ".join(formats), *used), (buffer, "16f/i", "i_model")],
+            [(self.mesh.vertices, *vertex_format(program)), (buffer, "16f/i", "i_model")],
             index_buffer=self.mesh.indices,
             index_element_size=4,
         )
@@ -177,6 +186,69 @@ class GpuBatch:
     def release(self) -> None:
         self.opaque.release()
         self.ghosts.release()
+
+
+class GpuSkins:
+    """The skinned meshes on the GPU, a vertex array for each of the skinned programs, and the
+    buffers every draw shares: its model matrix (one instance) and its joints (the block)."""
+
+    def __init__(self, ctx: moderngl.Context, programs: tuple[Program, ...]) -> None:
+        self.ctx, self.programs = ctx, programs
+        self.model = ctx.buffer(reserve=16 * 4, dynamic=True)
+        self.joints = ctx.buffer(reserve=MAX_JOINTS * JOINT_BYTES, dynamic=True)
+        for program in programs:
+            block = program.program["Joints"]
+            assert isinstance(block, moderngl.UniformBlock)
+            block.binding = 0
+        self._meshes: dict[SkinnedMesh, tuple[list[moderngl.Buffer], list[moderngl.VertexArray]]]
+        self._meshes = {}
+
+    def _arrays(self, mesh: SkinnedMesh) -> list[moderngl.VertexArray]:
+        found = self._meshes.get(mesh)
+        if found is None:
+            ctx = self.ctx
+            buffers = [
+                ctx.buffer(mesh.mesh.vertices.tobytes()),
+                ctx.buffer(mesh.skin.tobytes()),
+                ctx.buffer(mesh.mesh.indices.tobytes()),
+            ]
+            arrays = [self._array(program, buffers) for program in self.programs]
+            found = self._meshes[mesh] = (buffers, arrays)
+        return found[1]
+
+    def _array(self, program: Program, buffers: list[moderngl.Buffer]) -> moderngl.VertexArray:
+        vertices, skin, indices = buffers
+        return self.ctx.vertex_array(
+            program.program,
+            [
+                (vertices, *vertex_format(program)),
+                (skin, "4f 4f", "in_joints", "in_weights"),
+                (self.model, "16f/i", "i_model"),
+            ],
+            index_buffer=indices,
+            index_element_size=4,
+        )
+
+    def draw(self, draw: SkinnedDraw, program: int) -> None:
+        """Draw one skinned surface with the `program`-th skinned program (set up already)."""
+        self.model.write(draw.model)
+        self.joints.write(draw.joints)
+        self.joints.bind_to_uniform_block(0)
+        self._arrays(draw.mesh)[program].render(moderngl.TRIANGLES)
+
+    def prune(self, used: set[SkinnedMesh]) -> None:
+        """Free the meshes no longer drawn."""
+        for mesh in [mesh for mesh in self._meshes if mesh not in used]:
+            buffers, arrays = self._meshes.pop(mesh)
+            for array in arrays:
+                array.release()
+            for buffer in buffers:
+                buffer.release()
+
+    def release(self) -> None:
+        self.prune(set())
+        self.model.release()
+        self.joints.release()
 
 
 class MultisampleTarget:

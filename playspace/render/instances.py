@@ -76,10 +76,10 @@ from playspace.ecs import World
 from playspace.render import meshes
 from playspace.render.assets import AssetError, Texture, load_texture
 from playspace.render.controllers import controller_mesh
-from playspace.render.hands import hand_matrices
 from playspace.render.materials import Material, Palette
 from playspace.render.matrices import NO_INSTANCES, column_major, scale_matrix, trs_many
 from playspace.render.meshes import F32Array, MeshData
+from playspace.render.skinning import SkinnedDraw, SkinnedMesh, skinned_draws, skinned_mesh
 from playspace.spatial import FloatArray, Pose, pose_matrix
 
 log = logging.getLogger(__name__)
@@ -132,6 +132,7 @@ class SceneInstances:
         }
         self._unit: dict[Hashable, MeshData] = {}
         self._shaped: dict[int, tuple[Shape | Surface, MeshData]] = {}  # by id; kept alive
+        self._skinned: dict[int, tuple[Surface, SkinnedMesh]] = {}  # the same, skinned
         self._appearances: dict[int, tuple[MeshData, Material, FloatArray]] = {}
         self._entries: object = None  # the query list the layout was made from
         self._figure_list: object = None  # ...and the Figures' list
@@ -254,6 +255,17 @@ class SceneInstances:
             known = self._shaped[id(surface)] = (surface, mesh)
         return known[1]
 
+    def skinned(self, world: World) -> list[SkinnedDraw]:
+        """This frame's skinned surfaces (:func:`playspace.render.skinning.skinned_draws`)."""
+        return skinned_draws(world, self._skinned_mesh, self._part_material)
+
+    def _skinned_mesh(self, surface: Surface) -> SkinnedMesh:
+        """The mesh and skin of a skinned surface, made once per surface."""
+        known = self._skinned.get(id(surface))
+        if known is None or known[0] is not surface:
+            known = self._skinned[id(surface)] = (surface, skinned_mesh(surface))
+        return known[1]
+
     def _look_material(self, entity: int, look: Appearance) -> Material:
         """The material of `look`, made once per distinct Appearance, so equal Looks share a batch
         (an Appearance checks its own values)."""
@@ -283,17 +295,19 @@ class SceneInstances:
             mesh, material, offset = appearance
             return [_Part(-1, (mesh, material), offset)]
         visual = world.try_get(entity, Visual)
-        if visual is not None:  # a model's surfaces, in place of its colliders
-            return [
+        parts = []
+        if visual is not None:  # a model's surfaces, in place of its colliders (skinned ones
+            # are bent and drawn on their own: :mod:`playspace.render.skinning`)
+            parts = [
                 _Part(
                     -1,
                     (self._surface_mesh(part.surface), self._part_material(world, entity, part)),
                     pose_matrix(part.offset),
                 )
                 for part in visual.parts
+                if not part.surface.skinned
             ]
-        parts = []
-        if colliders is not None and not world.has(entity, CharacterBody):  # the player's own
+        elif colliders is not None and not world.has(entity, CharacterBody):  # the player's own
             material = self._material(world, entity)
             for collider in colliders.parts:
                 if collider.sensor:
@@ -450,7 +464,6 @@ class SceneInstances:
         extra = [
             *self._highlights(world),
             *solid,
-            *self._hands(world),
             *self._trails(world),
             *see_through,
             *self._ghost_copies(world),
@@ -527,21 +540,6 @@ class SceneInstances:
             else:
                 solid.append(Batch(mesh, material, self._version, NO_INSTANCES, columns))
         return solid, see_through
-
-    def _hands(self, world: World) -> list[Batch]:
-        """Every posed hand (``HandPose``): balls at its joints, rods along its bones, a slab
-        for its palm, in the skin material."""
-        balls, rods, palms = hand_matrices(world)
-        shapes = (
-            (self._unit_mesh("sphere", meshes.sphere), balls),
-            (self._unit_mesh("cylinder", meshes.cylinder), rods),
-            (self._unit_mesh("box", meshes.box), palms),
-        )
-        return [
-            Batch(mesh, self.palette.skin, self._version, NO_INSTANCES, column_major(found))
-            for mesh, found in shapes
-            if len(found)
-        ]
 
     def _trails(self, world: World) -> list[Batch]:
         """Each :class:`Trail` as a dot at every position it recorded, in the trail's look

@@ -53,6 +53,7 @@ from playspace.render.gpu import (
     SIMPLE_LIT,
     GpuBatch,
     GpuMesh,
+    GpuSkins,
     MultisampleTarget,
     Program,
     prune,
@@ -62,11 +63,13 @@ from playspace.render.materials import RGB, Lighting, Material, Palette
 from playspace.render.matrices import column_major
 from playspace.render.meshes import MeshData
 from playspace.render.quality import HIGH, Quality
+from playspace.render.skinning import SkinnedDraw
 from playspace.render.views import View
 from playspace.spatial import FloatArray
 
 GL_FRAMEBUFFER_SRGB = 0x8DB9
 GL_SRGB8_ALPHA8 = 0x8C43  # textures: sRGB texels, decoded to linear when sampled
+GHOST = 3  # the skinned programs' ghost, after the opaque ones' LIT, DEPTH and SIMPLE_LIT
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +152,18 @@ class Renderer:
         self.simple_lit = Program(ctx, shaders.SURFACE_VERTEX, shaders.SIMPLE_LIT_FRAGMENT)
         self.depth = Program(ctx, shaders.DEPTH_VERTEX, shaders.DEPTH_FRAGMENT)
         self.ghost = Program(ctx, shaders.SURFACE_VERTEX, shaders.GHOST_FRAGMENT)
+        bent_surface, bent_depth = (
+            shaders.skinned(shaders.SURFACE_VERTEX),
+            shaders.skinned(shaders.DEPTH_VERTEX),
+        )
+        self.skinned_programs = (
+            Program(ctx, bent_surface, shaders.LIT_FRAGMENT),
+            Program(ctx, bent_depth, shaders.DEPTH_FRAGMENT),
+            Program(ctx, bent_surface, shaders.SIMPLE_LIT_FRAGMENT),
+            Program(ctx, bent_surface, shaders.GHOST_FRAGMENT),
+        )  # in the order LIT, DEPTH, SIMPLE_LIT, GHOST
+        self.skins = GpuSkins(ctx, self.skinned_programs)
+        self._skinned: list[SkinnedDraw] = []
         self.sky_program = Program(ctx, shaders.SKY_VERTEX, shaders.SKY_FRAGMENT)
         self.overlay = Program(ctx, shaders.OVERLAY_VERTEX, shaders.OVERLAY_FRAGMENT)
         self.resolver = Program(ctx, shaders.OVERLAY_VERTEX, shaders.RESOLVE_FRAGMENT)
@@ -194,6 +209,9 @@ class Renderer:
                 gpu = self._batches[key] = GpuBatch(self.ctx, *programs, mesh)
             gpu.upload(batch)
             self._drawn.append(gpu)
+        self._skinned = self.instances.skinned(world)
+        if batches and batches[0].version == self._layout:
+            self.skins.prune({draw.mesh for draw in self._skinned})
         self._shadow_drawn = False
         for render_pass in self._passes:
             render_pass.prepare(world)
@@ -232,7 +250,9 @@ class Renderer:
         ctx.depth_func = "<"
         self._lit_pass(matrix, view)
         self._sky_pass(matrix, view, target)
-        if any(gpu.batch is not None and len(gpu.batch.ghosts) for gpu in self._drawn):
+        if any(draw.ghost for draw in self._skinned) or any(
+            gpu.batch is not None and len(gpu.batch.ghosts) for gpu in self._drawn
+        ):
             self._ghost_passes(matrix, view, target)
         for render_pass in self._passes:
             ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
@@ -337,11 +357,16 @@ class Renderer:
             batch = gpu.batch
             if batch is not None and batch.opaque_count:
                 gpu.opaque.render(batch.opaque_count, program=DEPTH)
+        bent = self.skinned_programs[DEPTH]
+        bent.write("u_light", shadow.box.clip_bytes())
+        for draw in self._skinned:
+            if not draw.ghost:
+                self.skins.draw(draw, DEPTH)
         ctx.polygon_offset = (0.0, 0.0)
 
     def _set_material(self, program: Program, material: Material) -> None:
         program.set("u_color", material.color)
-        if program is not self.ghost:
+        if "u_roughness" in program.uniforms:  # not a ghost
             program.set("u_roughness", material.roughness)
             program.set("u_metallic", material.metallic)
             program.set("u_emissive", material.emissive)
@@ -352,7 +377,27 @@ class Renderer:
 
     def _lit_pass(self, matrix: bytes, view: View) -> None:
         simple = not self.quality.specular
-        lit, light = (self.simple_lit if simple else self.lit), self.lighting
+        kind = SIMPLE_LIT if simple else LIT
+        lit = self.simple_lit if simple else self.lit
+        self._set_lighting(lit, matrix, view)
+        for gpu in self._drawn:
+            batch = gpu.batch
+            if batch is not None and batch.opaque_count:
+                self._set_material(lit, batch.material)
+                lit.set("u_scenery", len(batch.scenery))
+                gpu.opaque.render(batch.opaque_count, program=kind)
+        if any(not draw.ghost for draw in self._skinned):
+            bent = self.skinned_programs[kind]
+            self._set_lighting(bent, matrix, view)
+            bent.set("u_scenery", 0)
+            for draw in self._skinned:
+                if not draw.ghost:
+                    self._set_material(bent, draw.material)
+                    self.skins.draw(draw, kind)
+
+    def _set_lighting(self, lit: Program, matrix: bytes, view: View) -> None:
+        """A lit program's uniforms for this view: the eye, the light, the shadow map."""
+        light = self.lighting
         lit.write("u_view_projection", matrix)
         lit.set("u_towards_light", light.towards_light())
         lit.set("u_light_color", light.color)
@@ -368,12 +413,6 @@ class Renderer:
             lit.write("u_light", shadow.box.lookup_bytes())
             lit.set("u_normal_offset", shadow.normal_offset())
             lit.set("u_shadow_texel", 1.0 / shadow.size)
-        for gpu in self._drawn:
-            batch = gpu.batch
-            if batch is not None and batch.opaque_count:
-                self._set_material(lit, batch.material)
-                lit.set("u_scenery", len(batch.scenery))
-                gpu.opaque.render(batch.opaque_count, program=SIMPLE_LIT if simple else LIT)
 
     def _sky_pass(self, matrix: bytes, view: View, framebuffer: moderngl.Framebuffer) -> None:
         ctx, sky = self.ctx, self.sky_program
@@ -396,11 +435,13 @@ class Renderer:
         ctx.enable(moderngl.BLEND)
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
         framebuffer.depth_mask = False
-        ghost.write("u_view_projection", matrix)
+        bent = self.skinned_programs[GHOST]
         eye = view.pose.position
-        ghost.set("u_camera", (eye.x, eye.y, eye.z))
-        ghost.set("u_facing_alpha", settings.facing_alpha)
-        ghost.set("u_rim_power", settings.rim_power)
+        for program in (ghost, bent):
+            program.write("u_view_projection", matrix)
+            program.set("u_camera", (eye.x, eye.y, eye.z))
+            program.set("u_facing_alpha", settings.facing_alpha)
+            program.set("u_rim_power", settings.rim_power)
         for depth_func, strength in (("<=", settings.in_front), (">", settings.behind)):
             ctx.depth_func = depth_func
             ghost.set("u_strength", strength)
@@ -408,6 +449,11 @@ class Renderer:
                 if gpu.batch is not None and len(gpu.batch.ghosts):
                     self._set_material(ghost, gpu.batch.material)
                     gpu.ghosts.render(len(gpu.batch.ghosts))
+            bent.set("u_strength", strength)
+            for draw in self._skinned:
+                if draw.ghost:
+                    self._set_material(bent, draw.material)
+                    self.skins.draw(draw, GHOST)
         framebuffer.depth_mask = True
         ctx.depth_func = "<"
         ctx.disable(moderngl.BLEND)
@@ -430,7 +476,8 @@ class Renderer:
         prune(self._batches, set())
         prune(self._meshes, set())
         prune(self._textures, set())
-        self._drawn = []
+        self.skins.release()
+        self._drawn, self._skinned = [], []
         for render_pass in self._passes:
             render_pass.release()
         self._passes = []
@@ -448,5 +495,6 @@ class Renderer:
             self.sky_program,
             self.overlay,
             self.resolver,
+            *self.skinned_programs,
         ):
             program.release()

@@ -13,6 +13,8 @@ framebuffer is sRGB-encoded, what a display (and a headset's sRGB swapchain imag
 
 from __future__ import annotations
 
+from playspace.components.visual import MAX_JOINTS
+
 # The exact sRGB transfer function (IEC 61966-2-1), linear [0, 1] in, display values out.
 ENCODE_SRGB = """
 vec3 encode_srgb(vec3 linear) {
@@ -20,6 +22,33 @@ vec3 encode_srgb(vec3 linear) {
     return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(0.0031308, c));
 }
 """
+
+# A skinned vertex is bent first: moved by its (up to four) joints' matrices blended by its
+# weights, then placed by its instance's model matrix. The joints come in a uniform block
+# (std140: each mat4 four columns of a vec4, 64 bytes): 256 of them fill the 16 KiB every
+# GL 3.3 driver must allow a block, and one buffer serves every skinned draw in turn.
+SKINNING = f"""
+layout(std140) uniform Joints {{
+    mat4 u_joints[{MAX_JOINTS}];
+}};
+in vec4 in_joints;
+in vec4 in_weights;
+mat4 skin() {{
+    ivec4 j = ivec4(in_joints + 0.5);
+    return in_weights.x * u_joints[j.x] + in_weights.y * u_joints[j.y]
+         + in_weights.z * u_joints[j.z] + in_weights.w * u_joints[j.w];
+}}
+"""
+
+
+def skinned(vertex: str) -> str:
+    """`vertex` (a surface's or the shadow map's) with each vertex bent by its joints."""
+    if "mat4 model = i_model;" not in vertex:
+        raise ValueError("a skinned shader is made from one whose model matrix is `model`")
+    return vertex.replace("in mat4 i_model;\n", "in mat4 i_model;\n" + SKINNING, 1).replace(
+        "mat4 model = i_model;", "mat4 model = i_model * skin();"
+    )
+
 
 SURFACE_VERTEX = """
 #version 330 core
@@ -37,8 +66,9 @@ out vec2 v_uv;
 out vec3 v_shadow;
 flat out int v_grid;
 void main() {
-    vec4 world = i_model * vec4(in_position, 1.0);
-    mat3 m = mat3(i_model);
+    mat4 model = i_model;
+    vec4 world = model * vec4(in_position, 1.0);
+    mat3 m = mat3(model);
     vec3 s2 = vec3(dot(m[0], m[0]), dot(m[1], m[1]), dot(m[2], m[2]));
     v_world = world.xyz;
     v_normal = m * (in_normal / s2);
@@ -179,7 +209,8 @@ uniform mat4 u_light;
 in vec3 in_position;
 in mat4 i_model;
 void main() {
-    gl_Position = u_light * (i_model * vec4(in_position, 1.0));
+    mat4 model = i_model;
+    gl_Position = u_light * (model * vec4(in_position, 1.0));
 }
 """
 

@@ -12,23 +12,22 @@ import pytest
 
 from playspace import spatial
 from playspace.app import build_world
-from playspace.components.hands import FIST, OPEN, FingerCurls, HandSkeleton
+from playspace.components.appearance import Appearance
+from playspace.components.hands import FIST, OPEN, FingerCurls, HandModel, HandSkeleton
 from playspace.components.input import DevicePose, HandInput, HandJoints
 from playspace.components.tracking import HandControls
 from playspace.formats.scene import load_scene
 from playspace.prelude import ScriptedSource, standing_frame
 from playspace.render import (
     Lighting,
-    Material,
     Offscreen,
-    Palette,
     Renderer,
     Sky,
     View,
     perspective,
 )
 from playspace.render.quality import LOW
-from playspace.spatial import Pose
+from playspace.spatial import Pose, matrix_pose
 from playspace.systems.animation.hands import from_controls, skeleton
 
 if TYPE_CHECKING:
@@ -39,7 +38,7 @@ if TYPE_CHECKING:
 SIZE = (160, 120)
 HAND = Pose(spatial.vec3(0.0, 1.2, -0.4), spatial.identity())  # the right grip, in the room
 EYE = Pose(spatial.vec3(0.35, 1.25, -0.3), spatial.look_rotation(spatial.vec3(-0.35, -0.05, -0.1)))
-RED = Material((1.0, 0.0, 0.0, 1.0), emissive=(1.0, 0.0, 0.0))
+RED = Appearance((1.0, 0.0, 0.0, 1.0), emissive=(1.0, 0.0, 0.0))
 DARK = Lighting(color=(0.0, 0.0, 0.0), sky=(0.0, 0.0, 0.0), ground=(0.0, 0.0, 0.0))
 BLUE = (0.0, 0.0, 0.3)
 
@@ -63,11 +62,9 @@ def _scene(tmp_path: Path) -> Path:
 def _drawn(gl: Context, tmp_path: Path, right: HandInput) -> np.ndarray:
     frame = replace(standing_frame(), right=right)
     world, _ = build_world(load_scene(_scene(tmp_path)), ScriptedSource(lambda t: frame))
+    world.insert_resource(replace(world.resource(HandModel), look=RED))  # a glove, glowing
     world.advance(0.5)
-    renderer = Renderer(
-        gl, palette=Palette(skin=RED), lighting=DARK, sky=Sky(BLUE, BLUE, BLUE, sun=(0, 0, 0)),
-        quality=LOW,
-    )  # fmt: skip
+    renderer = Renderer(gl, lighting=DARK, sky=Sky(BLUE, BLUE, BLUE, sun=(0, 0, 0)), quality=LOW)
     target = Offscreen(gl, SIZE)
     try:
         renderer.prepare(world)
@@ -89,8 +86,7 @@ def _red(image: np.ndarray, point: spatial.Vec3) -> bool:
 def _tip(curls: FingerCurls, joint: int) -> spatial.Vec3:
     """Where a joint of the right hand curled so is, in the room (the grip at HAND)."""
     joints, _ = skeleton(curls, left=False, bones=HandSkeleton())
-    at = joints[joint].position
-    return HAND.position + spatial.rotate(HAND.rotation, at)
+    return HAND.position + spatial.rotate(HAND.rotation, spatial.vec3_from(joints[joint][:3, 3]))
 
 
 INDEX_TIP, LITTLE_TIP, MIDDLE_TIP = 10, 25, 15
@@ -113,13 +109,7 @@ def test_a_tracked_fist_closes_every_finger(gl: Context, tmp_path: Path) -> None
 
     def tracked(curls: FingerCurls) -> HandInput:
         joints, radii = skeleton(curls, left=False, bones=HandSkeleton())
-        placed = tuple(
-            Pose(
-                HAND.position + spatial.rotate(HAND.rotation, j.position),
-                HAND.rotation * j.rotation,
-            )
-            for j in joints
-        )
+        placed = tuple(spatial.compose(HAND, matrix_pose(joint)) for joint in joints)
         return HandInput(DevicePose(HAND), joints=HandJoints(placed, tuple(radii)))
 
     opened, closed = _drawn(gl, tmp_path, tracked(OPEN)), _drawn(gl, tmp_path, tracked(FIST))

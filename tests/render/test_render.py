@@ -563,9 +563,9 @@ def test_the_hands_are_the_bound_profiles_controllers() -> None:
 
 def test_the_playground_is_drawn_piece_by_piece() -> None:
     """Floor, wall, eight steps, platform and ramp as scenery; four props and the opponent
-    moving; a head (a headset over a face), and two hands with fingers (each 25 joint balls, 24
-    bone rods and a palm; the controllers hidden); the player's capsule and the grab sensors
-    not at all."""
+    moving; a head (a headset over a face), and two hands with fingers (each the hand model's
+    skin, bent apart from the instances; the controllers hidden); the player's capsule and the
+    grab sensors not at all."""
     world, _ = build_world(load_scene(PLAYGROUND), replay_source(None))
     world.step(1)
     instances = SceneInstances()
@@ -576,8 +576,11 @@ def test_the_playground_is_drawn_piece_by_piece() -> None:
     for batch in batches:
         if batch.material in count:
             count[batch.material] += len(batch.moving)
-    assert list(count.values()) == [0, 1, 2 * (25 + 24 + 1) + 1]  # the face is skin too
-    assert sum(len(b.moving) for b in batches) == 4 + 1 + 3 + count[palette.skin]
+    assert list(count.values()) == [0, 1, 1]  # the face is skin
+    assert sum(len(b.moving) for b in batches) == 4 + 1 + 3 + 1
+    hands = instances.skinned(world)
+    assert len(hands) == 2 and not any(hand.ghost for hand in hands)
+    assert {len(hand.joints) for hand in hands} == {26}
 
 
 def test_a_ghost_moves_from_the_lit_instances_to_the_ghost_ones() -> None:

@@ -4,7 +4,7 @@ is :mod:`playspace.app.models`'s."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +22,7 @@ from playspace.spatial import Pose
 
 Triple = tuple[float, float, float]
 Matrix = npt.NDArray[np.float64]  # 4x4, acting on column vectors
+F32Matrices = npt.NDArray[np.float32]  # (N, 4, 4)
 Quad = tuple[float, float, float, float]
 
 
@@ -88,6 +89,16 @@ class ModelPart:
     look: Appearance | None
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class ModelSkin:
+    """A node's skin: the nodes that are its `joints` (by the file's index; a skinned
+    surface's joint numbers index this), and each one's `inverse_binds` (J, 4, 4), the
+    inverse of its place in the model's frame when the surfaces were bound to it."""
+
+    joints: tuple[int, ...]
+    inverse_binds: Matrix
+
+
 @dataclass(frozen=True, slots=True)
 class ModelNode:
     """One node: `name` without its hint, where it sits in its parent (`translation`,
@@ -107,6 +118,7 @@ class ModelNode:
     extras: Mapping[str, object]
     body: BodyExtras = BodyExtras()  # what its extras say of it as a body, checked
     physics: NodePhysics | None = None  # what a physics extension says of it
+    skin: ModelSkin | None = None  # what bends its skinned surfaces
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +250,14 @@ def entity_pose(matrix: Matrix) -> tuple[spatial.Vec3, spatial.Quat]:
     return spatial.vec3(*translation), spatial.quat_from_xyzw(rotation)
 
 
+def skin_matrices(frame: Matrix, joints: Sequence[Matrix], inverse_binds: Matrix) -> F32Matrices:
+    """A skin's joint matrices for an entity at `frame`, its joints at `joints` (both in one
+    space, the world's): each joint's place in the entity's frame times its inverse bind."""
+    placed = np.linalg.inv(frame) @ np.asarray(joints, dtype=np.float64)
+    made: F32Matrices = (placed @ inverse_binds).astype(np.float32)
+    return made
+
+
 def transformed(surface: Surface, matrix: Matrix) -> Surface:
     """`surface` with `matrix` applied (the same surface when it is the identity)."""
     if np.allclose(matrix, np.eye(4)):
@@ -250,4 +270,11 @@ def transformed(surface: Surface, matrix: Matrix) -> Surface:
     triangles = surface.triangles
     if np.linalg.det(linear) < 0:  # mirrored: keep the front face in front
         triangles = np.ascontiguousarray(triangles[:, ::-1])
-    return Surface(positions, normals.astype(np.float32), surface.uvs, triangles)
+    return Surface(
+        positions,
+        normals.astype(np.float32),
+        surface.uvs,
+        triangles,
+        surface.joints,
+        surface.weights,
+    )

@@ -21,15 +21,25 @@ from playspace.components.appearance import Appearance
 from playspace.components.visual import Surface
 from playspace.formats.images import image_kind
 
-_FLOAT, _UINT = 5126, 5125
+_FLOAT, _USHORT, _UINT = 5126, 5123, 5125
 _ARRAY_BUFFER, _ELEMENT_ARRAY_BUFFER = 34962, 34963
 _MIME = {".png": "image/png", ".jpg": "image/jpeg"}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SkinSpec:
+    """A skin to write: its `joints`, by the names of nodes in the file, and the inverse of each
+    one's place in the model's frame when the surface was bound (J, 4, 4)."""
+
+    joints: tuple[str, ...]
+    inverse_binds: np.ndarray[Any, Any]
 
 
 @dataclass(slots=True)
 class ModelSpec:
     """One node to write: `name` (with its import hint: ``"Counter-col"``), where it sits in its
-    parent (`rotation` as x, y, z, w), its surface and look, its children and its extras."""
+    parent (`rotation` as x, y, z, w), its surface and look, its children and its extras; a
+    skinned surface with the `skin` that bends it."""
 
     name: str
     surface: Surface | None = None
@@ -39,6 +49,7 @@ class ModelSpec:
     scale: tuple[float, float, float] = (1.0, 1.0, 1.0)
     children: list[ModelSpec] = field(default_factory=list)
     extras: dict[str, Any] | None = None
+    skin: SkinSpec | None = None
 
 
 class _Writer:
@@ -53,6 +64,7 @@ class _Writer:
             "bufferViews": [],
         }
         self.looks: dict[Appearance, int] = {}
+        self.skinned: list[tuple[dict[str, Any], SkinSpec]] = []
 
     def view(self, data: bytes, target: int | None) -> int:
         while len(self.blob) % 4:
@@ -67,7 +79,8 @@ class _Writer:
     def accessor(
         self, array: np.ndarray[Any, Any], kind: int, shape: str, target: int | None
     ) -> int:
-        data = np.ascontiguousarray(array).astype("<f4" if kind == _FLOAT else "<u4").tobytes()
+        stored = {_FLOAT: "<f4", _USHORT: "<u2", _UINT: "<u4"}[kind]
+        data = np.ascontiguousarray(array).astype(stored).tobytes()
         accessor: dict[str, Any] = {
             "bufferView": self.view(data, target),
             "componentType": kind,
@@ -128,6 +141,25 @@ class _Writer:
             channels.append({"sampler": len(samplers) - 1, "target": target})
         return {"name": clip.name, "samplers": samplers, "channels": channels}
 
+    def skins(self) -> None:
+        """Each skin, its joints found by name now that every node has its index."""
+        index = {node["name"]: number for number, node in enumerate(self.doc["nodes"])}
+        skins = self.doc["skins"] = []
+        for node, skin in self.skinned:
+            missing = [name for name in skin.joints if name not in index]
+            if missing:
+                raise ValueError(f"node {node['name']}: its skin names no node {missing[0]!r}")
+            binds = np.asarray(skin.inverse_binds, dtype=np.float64).transpose(0, 2, 1)
+            skins.append(
+                {
+                    "joints": [index[name] for name in skin.joints],
+                    "inverseBindMatrices": self.accessor(
+                        binds.reshape(-1, 16), _FLOAT, "MAT4", None
+                    ),
+                }
+            )
+            node["skin"] = len(skins) - 1
+
     def node(self, spec: ModelSpec) -> int:
         node: dict[str, Any] = {"name": spec.name}
         if spec.translation != (0.0, 0.0, 0.0):
@@ -150,10 +182,20 @@ class _Writer:
                     surface.triangles.reshape(-1), _UINT, "SCALAR", _ELEMENT_ARRAY_BUFFER
                 ),
             }
+            if surface.joints is not None and surface.weights is not None:
+                attributes = primitive["attributes"]
+                attributes["JOINTS_0"] = self.accessor(
+                    surface.joints, _USHORT, "VEC4", _ARRAY_BUFFER
+                )
+                attributes["WEIGHTS_0"] = self.accessor(
+                    surface.weights, _FLOAT, "VEC4", _ARRAY_BUFFER
+                )
             if spec.look is not None:
                 primitive["material"] = self.material(spec.look)
             self.doc["meshes"].append({"name": spec.name, "primitives": [primitive]})
             node["mesh"] = len(self.doc["meshes"]) - 1
+        if spec.skin is not None:
+            self.skinned.append((node, spec.skin))
         self.doc["nodes"].append(node)
         index = len(self.doc["nodes"]) - 1
         if spec.children:
@@ -170,6 +212,8 @@ def write_glb(path: Path, roots: Sequence[ModelSpec], clips: Sequence[Clip] = ()
     writer.doc["scene"] = 0
     if clips:
         writer.doc["animations"] = [writer.animation(clip) for clip in clips]
+    if writer.skinned:
+        writer.skins()
     for empty in ("meshes", "materials", "accessors", "bufferViews"):
         if not writer.doc[empty]:
             del writer.doc[empty]

@@ -8,6 +8,7 @@ pushes. A scale channel scales what is drawn (``Transform.scale``), not its coll
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -16,8 +17,9 @@ import numpy as np
 from playspace import spatial
 from playspace.components import Transform
 from playspace.components.animation import AnimatedNode, Animator, Clip, F32Array
+from playspace.components.visual import SkinPose
 from playspace.ecs import Phase, PluginError, World, system
-from playspace.formats.models.model import taken_apart
+from playspace.formats.models.model import Matrix, skin_matrices, taken_apart
 from playspace.systems.animation.sample import sample, slerp
 from playspace.systems.sets import FixedSet, add_fixed_sets
 
@@ -62,7 +64,7 @@ def play(
     Phase.FIXED,
     in_set=FixedSet.GAME_BEFORE_PHYSICS,
     reads=(Animator,),
-    writes=(Animator, Transform, AnimationMarked),
+    writes=(Animator, Transform, SkinPose, AnimationMarked),
 )
 def animate(world: World) -> None:
     """Advance every animator a step and put its model's nodes where the clips say."""
@@ -86,7 +88,8 @@ def animate(world: World) -> None:
             local = _blended(_posed(animator.nodes, before, animator.fading_time), local, weight)
         if animator.fade_left == 0.0:
             animator.fading_from = None
-        _place(world, world.get(entity, Transform), animator.nodes, local)
+        world_of = _place(world, world.get(entity, Transform), animator.nodes, local)
+        _bend(world, animator, world_of)
 
 
 def _advanced(clip: Clip, time: float, step: float, loop: bool) -> float:
@@ -142,13 +145,15 @@ def _blended(before: Local, after: Local, weight: float) -> Local:
     ]
 
 
-def _place(world: World, root: Transform, nodes: tuple[AnimatedNode, ...], local: Local) -> None:
-    """Each node entity's Transform from the model's root and the chain of its parents."""
-    p, s = root.position, root.scale
-    base = spatial.trs_matrix((p.x, p.y, p.z), spatial.quat_to_xyzw(root.rotation), (s.x, s.y, s.z))
-    placed: dict[int, np.ndarray] = {}
+def _place(
+    world: World, root: Transform, nodes: tuple[AnimatedNode, ...], local: Local
+) -> Callable[[int], Matrix]:
+    """Each node entity's Transform from the model's root and the chain of its parents; what
+    gives any node's place in the world (each worked out once)."""
+    base = _matrix(root)
+    placed: dict[int, Matrix] = {}
 
-    def world_of(index: int) -> np.ndarray:
+    def world_of(index: int) -> Matrix:
         found = placed.get(index)
         if found is None:
             parent = nodes[index].parent
@@ -166,6 +171,25 @@ def _place(world: World, root: Transform, nodes: tuple[AnimatedNode, ...], local
         transform.rotation = spatial.quat_from_xyzw(rotation)
         rest = node.rest_scale
         transform.scale = spatial.vec3(*(now / then for now, then in zip(scale, rest, strict=True)))
+    return world_of
+
+
+def _bend(world: World, animator: Animator, world_of: Callable[[int], Matrix]) -> None:
+    """Each skinned node's SkinPose, to where its joints are now (in the frame it is drawn in,
+    its Transform with its scale)."""
+    for skin in animator.skins:
+        pose = world.try_get(skin.entity, SkinPose)
+        if pose is None:
+            continue
+        joints = [world_of(index) for index in skin.joints]
+        drawn = _matrix(world.get(skin.entity, Transform))
+        pose.matrices = skin_matrices(drawn, joints, skin.inverse_binds)
+
+
+def _matrix(transform: Transform) -> Matrix:
+    p, s = transform.position, transform.scale
+    rotation = spatial.quat_to_xyzw(transform.rotation)
+    return spatial.trs_matrix((p.x, p.y, p.z), rotation, (s.x, s.y, s.z))
 
 
 class AnimationPlugin:
