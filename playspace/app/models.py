@@ -12,12 +12,18 @@ A node's ``extras`` say what playspace adds, on a body (a ``-rigid`` node, or th
 dynamic model): ``grabbable``, ``mass``, ``layer``, ``tags`` (read and checked with the file:
 :class:`~playspace.formats.models.BodyExtras`); a scene's or a game's overrides win.
 
+A node's joint (its extras', or the physics extension's) becomes a ``Joint`` on the body the
+node is in, held to the body its connected node is in, or to the world. A skinned node's
+entity gets a ``SkinPose``, bent to where the model places its joints (and, animated, each
+step by its ``Animator``).
+
 A node's scale is baked into its surfaces and colliders (physics has no scaled shapes); an
 entity's ``Transform`` is the node's place in the world without it.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
@@ -28,6 +34,7 @@ from playspace.app.model_colliders import colliders_of, collides
 from playspace.components import Transform
 from playspace.components.animation import AnimatedNode, AnimatedSkin, Animator
 from playspace.components.interaction import Grabbable
+from playspace.components.joints import Joint
 from playspace.components.physics import (
     BodyKind,
     Collider,
@@ -52,6 +59,7 @@ from playspace.formats.models.model import (
 from playspace.spatial import Pose
 
 PROPS = "props"
+log = logging.getLogger(__name__)
 
 
 class ModelKind(Enum):
@@ -83,6 +91,7 @@ class _Body:
     points: list[np.ndarray] = field(default_factory=list)  # every drawn vertex, body frame
     attach: dict[str, Pose] = field(default_factory=dict)  # where hands hold it, body frame
     sockets: list[tuple[ModelNode, Pose]] = field(default_factory=list)  # carried, body frame
+    nodes: list[int] = field(default_factory=list)  # every node it is made of
 
 
 def spawn_model(
@@ -105,6 +114,7 @@ def spawn_model(
             spawner.body(node, root)
         else:
             spawner.place(node, root)
+    spawner.join()
     spawner.bend()
     if model.clips and kind is ModelKind.STATIC:
         spawner.animator(at or Pose.identity(), scale)
@@ -130,6 +140,8 @@ class _Spawner:
         self.moving = _animated(model)  # nodes a clip moves, and what hangs from them
         self.shown: dict[int, tuple[int | None, Matrix]] = {}  # node: its entity, rest place
         self.skinned: list[tuple[ModelNode, int]] = []  # skinned nodes and their entities
+        self.where: dict[int, Matrix] = {}  # every node placed: its place in the world
+        self.body_of: dict[int, int] = {}  # every node in a body: the body's entity
 
     def place(self, node: ModelNode, parent: Matrix) -> None:
         """`node` and what is under it, outside any body."""
@@ -139,6 +151,7 @@ class _Spawner:
         if _is_body(node):
             self.body(node, parent)
             return
+        self.where[node.index] = here
         drawn = node.parts and node.hint.drawn
         solid = collides(node)
         if drawn or solid:
@@ -189,6 +202,43 @@ class _Spawner:
         )
         entity = self.world.spawn(at, socket)
         self.spawned.entities.setdefault(f"{self.prefix}{node.name} socket", entity)
+
+    def join(self) -> None:
+        """Each joint a node states, on the body the node is in, held to the body its
+        connected node is in (or the world); a joint with no body to move is said and left."""
+        for index, here in self.where.items():
+            joint = self.model.nodes[index].joint
+            if joint is None:
+                continue
+            own = self.body_of.get(index)
+            other = None if joint.connected is None else self.body_of.get(joint.connected)
+            holder, to = (own, other) if own is not None else (other, None)
+            if holder is None or holder == to:
+                log.warning(
+                    "%s: nodes[%d]: its joint holds no body to another; not made",
+                    self.model.path,
+                    index,
+                )
+                continue
+            frame = np.linalg.inv(spatial.pose_matrix(self.world.get(holder, Transform).pose()))
+            anchor = frame @ here @ np.array([*joint.anchor, 1.0])
+            axis = frame[:3, :3] @ here[:3, :3] @ np.array(joint.axis)
+            sign = -1.0 if (holder == own) == joint.from_node else 1.0
+            limits, spring = joint.limits, joint.spring
+            if limits is not None and sign < 0:
+                limits = (-limits[1], -limits[0])
+            if spring is not None and sign < 0:
+                spring = replace(spring, target=-spring.target)
+            made = Joint(
+                joint.kind,
+                to,
+                spatial.vec3(*anchor[:3]),
+                spatial.vec3(*(axis / np.linalg.norm(axis))),
+                limits,
+                spring,
+                joint.friction,
+            )
+            self.world.add(holder, made)
 
     def bend(self) -> None:
         """Each skinned node's SkinPose, its joints where the model places them at rest."""
@@ -264,6 +314,7 @@ class _Spawner:
             )
         entity = self._spawn(node, components)
         self.spawned.bodies.append(entity)
+        self.body_of.update((index, entity) for index in body.nodes)
         for held, offset in body.sockets:  # a holster on a belt, a slot in a toolbox
             self._socket(held, Transform(), carried_by=entity, offset=offset)
         self.shown[node.index] = (None, here)  # physics moves it, not its clips
@@ -271,6 +322,8 @@ class _Spawner:
     def _gather(self, body: _Body, node: ModelNode, here: Matrix) -> None:
         if node.hint is Hint.NO_IMPORT:
             return
+        self.where[node.index] = here
+        body.nodes.append(node.index)
         relative = np.linalg.inv(body.frame) @ here
         if node.body.attach is not None:
             body.attach[node.body.attach] = Pose(*entity_pose(relative))

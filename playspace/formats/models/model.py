@@ -15,6 +15,7 @@ import numpy.typing as npt
 from playspace import spatial
 from playspace.components.animation import Clip
 from playspace.components.appearance import Appearance
+from playspace.components.joints import JointKind, Spring
 from playspace.components.physics import Shape
 from playspace.components.visual import Surface
 from playspace.formats.models.hints import Hint
@@ -89,6 +90,25 @@ class ModelPart:
     look: Appearance | None
 
 
+@dataclass(frozen=True, slots=True)
+class ModelJoint:
+    """A hinge or a slider a node states (its extras, or the physics extension): about or
+    along `axis` through `anchor`, both in the node's frame, holding the body the node is in
+    to the body node `connected` is in (the world when None, or when that node is in none),
+    within `limits` (None: free), pulled by `spring`, slowed by `friction`. The limits and the
+    spring's target measure this node's body from the connected one (playspace's way), or,
+    `from_node`, the connected node from this one (the physics extension's)."""
+
+    kind: JointKind
+    anchor: Triple
+    axis: Triple
+    connected: int | None = None
+    limits: tuple[float, float] | None = None
+    spring: Spring | None = None
+    friction: float = 0.0
+    from_node: bool = False
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class ModelSkin:
     """A node's skin: the nodes that are its `joints` (by the file's index; a skinned
@@ -119,6 +139,7 @@ class ModelNode:
     body: BodyExtras = BodyExtras()  # what its extras say of it as a body, checked
     physics: NodePhysics | None = None  # what a physics extension says of it
     skin: ModelSkin | None = None  # what bends its skinned surfaces
+    joint: ModelJoint | None = None  # a hinge or slider it holds its body by
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +176,7 @@ class Model:
         """What the model becomes, for people: ``4 nodes placed: 2 drawn, 3 colliders (boxcol 2,
         col 1), 1 bodies (grabbable 1), 1 left out (-noimp, or in no scene)``; colliders a
         physics extension states count as ``stated``, and attach points and sockets are
-        counted too."""
+        counted too, and joints and skins."""
         placed = self.walk()
         drawn = sum(1 for n in placed if n.parts and n.hint.drawn and not _in_body(self, n))
         colliders: dict[str, int] = {}
@@ -184,6 +205,13 @@ class Model:
             said.append(f"{held_at} attach points")
         if sockets:
             said.append(f"{sockets} sockets")
+        joints = [n.joint.kind.value for n in placed if n.joint is not None]
+        if joints:
+            kinds = ", ".join(f"{k} {joints.count(k)}" for k in sorted(set(joints)))
+            said.append(f"{len(joints)} joints ({kinds})")
+        bones = [len(n.skin.joints) for n in placed if n.skin is not None]
+        if bones:
+            said.append(f"{len(bones)} skins ({max(bones)} bones at most)")
         if left_out:
             said.append(f"{left_out} left out (-noimp, or in no scene)")
         if self.clips:

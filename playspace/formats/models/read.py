@@ -21,9 +21,10 @@ import numpy as np
 import numpy.typing as npt
 
 from playspace.components.animation import PATHS, Channel, Clip, Interpolation
-from playspace.components.visual import MAX_JOINTS, Surface
+from playspace.components.visual import Surface
 from playspace.formats.gltf import GltfError, GltfFile
 from playspace.formats.models.hints import Hint, split_hint
+from playspace.formats.models.joints import node_joint
 from playspace.formats.models.model import (
     BodyExtras,
     Model,
@@ -37,6 +38,7 @@ from playspace.formats.models.model import (
     taken_apart,
 )
 from playspace.formats.models.physics import node_physics
+from playspace.formats.models.skins import node_skin, skinning, unskinned
 from playspace.formats.numbers import Number
 
 if TYPE_CHECKING:
@@ -109,6 +111,7 @@ class _Reader:
                 parents[child] = index
         roots = self._roots(len(raw), parents)
         nodes = tuple(self._node(node, index, parents.get(index)) for index, node in enumerate(raw))
+        nodes = self._joints(raw, nodes)
         clips = tuple(self._clips(len(raw)))
         model = Model(path, nodes, roots, tuple(self.unused), clips)
         for node in model.walk():
@@ -223,10 +226,10 @@ class _Reader:
         physics = node_physics(self.gltf, node, where, self._surfaces)
         skin = None
         if "skin" in node:
-            skin = self._skin(node["skin"], f"{where}.skin", parts)
+            skin = node_skin(self.gltf, node["skin"], f"{where}.skin", parts, self.skins)
         elif any(part.surface.skinned for part in parts):
             self.unused.append(f"{where}: its mesh has joints but the node no skin: drawn unbent")
-            parts = tuple(_unskinned(part) for part in parts)
+            parts = tuple(unskinned(part) for part in parts)
         return ModelNode(
             index,
             base,
@@ -243,52 +246,19 @@ class _Reader:
             skin,
         )
 
-    def _skin(self, index: object, where: str, parts: tuple[ModelPart, ...]) -> ModelSkin:
-        """skins[`index`], read once, checked against the surfaces it bends."""
-        gltf = self.gltf
-        skin = gltf.item("skins", index, where)
-        assert isinstance(index, int)  # checked by item
-        named = f"skins[{index}]"
-        if not parts or not all(part.surface.skinned for part in parts):
-            raise ModelError(
-                f"{gltf.path}: {where}: a skinned node needs a mesh whose every triangle "
-                "primitive has JOINTS_0 and WEIGHTS_0"
-            )
-        found = self.skins.get(index)
-        if found is None:
-            joints = skin.get("joints")
-            count = len(gltf.items("nodes"))
-            if (
-                not isinstance(joints, list)
-                or not 0 < len(joints) <= MAX_JOINTS
-                or not all(type(j) is int and 0 <= j < count for j in joints)
-            ):
-                raise ModelError(
-                    f"{gltf.path}: {named}.joints: expected 1 to {MAX_JOINTS} indices of nodes "
-                    f"0 to {count - 1}"
-                )
-            if "inverseBindMatrices" in skin:
-                columns = gltf.accessor(
-                    skin["inverseBindMatrices"], f"{named}.inverseBindMatrices", 16
-                )
-                if len(columns) != len(joints):
-                    raise ModelError(
-                        f"{gltf.path}: {named}.inverseBindMatrices: expected {len(joints)} "
-                        f"matrices, one a joint, got {len(columns)}"
-                    )
-                binds = columns.astype(np.float64).reshape(-1, 4, 4).transpose(0, 2, 1)
-            else:  # the specification's default: every joint bound where it is
-                binds = np.broadcast_to(np.eye(4), (len(joints), 4, 4)).copy()
-            found = self.skins[index] = ModelSkin(tuple(joints), binds)
-        highest = max(
-            int(part.surface.joints.max()) for part in parts if part.surface.joints is not None
-        )
-        if highest >= len(found.joints):
-            raise ModelError(
-                f"{gltf.path}: {where}: the mesh names joint {highest}, but {named} has "
-                f"{len(found.joints)}"
-            )
-        return found
+    def _joints(
+        self, raw: list[dict[str, Any]], nodes: tuple[ModelNode, ...]
+    ) -> tuple[ModelNode, ...]:
+        """The nodes with the joints they state (read once every node has its name)."""
+        names = {node.name: node.index for node in reversed(nodes)}  # the first of a name
+        made = []
+        for node, given in zip(nodes, raw, strict=True):
+            joint = node_joint(self.gltf, given, f"nodes[{node.index}]", names)
+            if isinstance(joint, str):
+                self.unused.append(joint)
+                joint = None
+            made.append(node if joint is None else replace(node, joint=joint))
+        return tuple(made)
 
     def _surfaces(self, mesh: object, named_by: str) -> tuple[Surface, ...]:
         """The surfaces of meshes[`mesh`], read once however many refer to it."""
@@ -364,7 +334,7 @@ class _Reader:
             look, transform = gltf.look(primitive["material"], f"{where}.material")
             if transform is not None:
                 uvs = transform.apply(uvs)
-        joints, weights = self._skinning(attributes, where)
+        joints, weights = skinning(self.gltf, attributes, where)
         for name, array in (
             ("NORMAL", normals),
             ("TEXCOORD_0", uvs),
@@ -377,37 +347,6 @@ class _Reader:
                     f"POSITION has, got {len(array)}"
                 )
         return ModelPart(Surface(positions, normals, uvs, triangles, joints, weights), look)
-
-    def _skinning(
-        self, attributes: dict[str, Any], where: str
-    ) -> tuple[npt.NDArray[np.uint16] | None, npt.NDArray[np.float32] | None]:
-        """A primitive's first set of joints and weights (up to four a vertex), the weights
-        made to sum to 1 as the specification asks of them; None, None for a rigid one."""
-        gltf = self.gltf
-        if "JOINTS_0" not in attributes and "WEIGHTS_0" not in attributes:
-            return None, None
-        if "JOINTS_0" not in attributes or "WEIGHTS_0" not in attributes:
-            raise ModelError(f"{gltf.path}: {where}.attributes: JOINTS_0 and WEIGHTS_0 go together")
-        joints = gltf.accessor(attributes["JOINTS_0"], f"{where}.attributes.JOINTS_0", 4)
-        if joints.dtype not in (np.uint8, np.uint16):
-            raise ModelError(
-                f"{gltf.path}: {where}.attributes.JOINTS_0: expected unsigned bytes or shorts"
-            )
-        weights = gltf.accessor(attributes["WEIGHTS_0"], f"{where}.attributes.WEIGHTS_0", 4)
-        weights = weights.astype(np.float32)
-        if (weights < 0).any():
-            raise ModelError(f"{gltf.path}: {where}.attributes.WEIGHTS_0: expected weights >= 0")
-        total = weights.sum(axis=1, keepdims=True)
-        if (total <= 1e-6).any():
-            vertex = int(np.flatnonzero(total[:, 0] <= 1e-6)[0])
-            raise ModelError(
-                f"{gltf.path}: {where}.attributes.WEIGHTS_0: vertex {vertex} has no weight"
-            )
-        return joints.astype(np.uint16), (weights / total).astype(np.float32)
-
-
-def _unskinned(part: ModelPart) -> ModelPart:
-    return replace(part, surface=replace(part.surface, joints=None, weights=None))
 
 
 def _decomposed(values: tuple[float, ...], where: str) -> tuple[Triple, Quad, Triple]:

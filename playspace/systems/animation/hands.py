@@ -193,7 +193,16 @@ def _eased(now: FingerCurls | None, target: FingerCurls, step: float) -> FingerC
 @system(
     Phase.LATE,
     in_set=LateSet.HANDS,
-    reads=(Hand, Holding, HoldPose, HandControls, TrackedDevice, HandSkeleton, HandDisplay),
+    reads=(
+        Hand,
+        Holding,
+        HoldPose,
+        HandControls,
+        TrackedDevice,
+        HandSkeleton,
+        HandDisplay,
+        HandModel,
+    ),
     writes=(HandPose, Visual, SkinPose),
 )
 def pose_hands(world: World) -> None:
