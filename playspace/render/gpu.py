@@ -153,18 +153,18 @@ class InstanceBuffer:
         self.arrays, self.buffer = [], None
 
 
-LIT, DEPTH, SIMPLE_LIT = 0, 1, 2  # the opaque instances' programs, in this order
+LIT, DEPTH = 0, 1  # the opaque instances' programs, in this order
 
 
 class GpuBatch:
     """One batch on the GPU: opaque instances (scenery first, then moving), drawn by each of
-    `opaque` (lit, into the shadow map, lit simply: :data:`LIT`, :data:`DEPTH`,
-    :data:`SIMPLE_LIT`), and ghost instances."""
+    `opaque` (lit, and into the shadow map: :data:`LIT`, :data:`DEPTH`), and ghost
+    instances."""
 
     def __init__(
         self,
         ctx: moderngl.Context,
-        opaque: tuple[Program, Program, Program],
+        opaque: tuple[Program, Program],
         ghost: Program,
         mesh: GpuMesh,
     ) -> None:

@@ -48,9 +48,6 @@ from playspace.render import shaders, shadows
 from playspace.render.assets import Texture
 from playspace.render.comfort import Comfort
 from playspace.render.gpu import (
-    DEPTH,
-    LIT,
-    SIMPLE_LIT,
     GpuBatch,
     GpuMesh,
     GpuSkins,
@@ -64,12 +61,12 @@ from playspace.render.matrices import column_major
 from playspace.render.meshes import MeshData
 from playspace.render.quality import HIGH, Quality
 from playspace.render.skinning import SkinnedDraw
+from playspace.render.surfaces import DEPTH, GHOST, LIT, SurfacePrograms, shading_key
 from playspace.render.views import View
 from playspace.spatial import FloatArray
 
 GL_FRAMEBUFFER_SRGB = 0x8DB9
 GL_SRGB8_ALPHA8 = 0x8C43  # textures: sRGB texels, decoded to linear when sampled
-GHOST = 3  # the skinned programs' ghost, after the opaque ones' LIT, DEPTH and SIMPLE_LIT
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,21 +145,8 @@ class Renderer:
         self.instances = SceneInstances(palette)
         self.comfort = Comfort(vignette)
         self.vignette, self.fade = 0.0, 0.0
-        self.lit = Program(ctx, shaders.SURFACE_VERTEX, shaders.LIT_FRAGMENT)
-        self.simple_lit = Program(ctx, shaders.SURFACE_VERTEX, shaders.SIMPLE_LIT_FRAGMENT)
-        self.depth = Program(ctx, shaders.DEPTH_VERTEX, shaders.DEPTH_FRAGMENT)
-        self.ghost = Program(ctx, shaders.SURFACE_VERTEX, shaders.GHOST_FRAGMENT)
-        bent_surface, bent_depth = (
-            shaders.skinned(shaders.SURFACE_VERTEX),
-            shaders.skinned(shaders.DEPTH_VERTEX),
-        )
-        self.skinned_programs = (
-            Program(ctx, bent_surface, shaders.LIT_FRAGMENT),
-            Program(ctx, bent_depth, shaders.DEPTH_FRAGMENT),
-            Program(ctx, bent_surface, shaders.SIMPLE_LIT_FRAGMENT),
-            Program(ctx, bent_surface, shaders.GHOST_FRAGMENT),
-        )  # in the order LIT, DEPTH, SIMPLE_LIT, GHOST
-        self.skins = GpuSkins(ctx, self.skinned_programs)
+        self.surfaces = SurfacePrograms(ctx, quality)
+        self.skins = GpuSkins(ctx, self.surfaces.skinned)
         self._skinned: list[SkinnedDraw] = []
         self.sky_program = Program(ctx, shaders.SKY_VERTEX, shaders.SKY_FRAGMENT)
         self.overlay = Program(ctx, shaders.OVERLAY_VERTEX, shaders.OVERLAY_FRAGMENT)
@@ -191,6 +175,8 @@ class Renderer:
     def prepare(self, world: World) -> None:
         """Collect and upload this frame's instances (once a frame, before any view), where
         the world's LATE phase placed them."""
+        if shading_key(self.quality) != self.surfaces.key:
+            self._reshade()
         batches = self.instances.collect(world)
         self.vignette, self.fade = self.comfort.update(world)
         if batches and batches[0].version != self._layout:
@@ -205,8 +191,8 @@ class Renderer:
             gpu = self._batches.get(key)
             if gpu is None:
                 mesh = self._gpu_mesh(batch.mesh)
-                programs = ((self.lit, self.depth, self.simple_lit), self.ghost)
-                gpu = self._batches[key] = GpuBatch(self.ctx, *programs, mesh)
+                lit, depth, ghost = self.surfaces.rigid
+                gpu = self._batches[key] = GpuBatch(self.ctx, (lit, depth), ghost, mesh)
             gpu.upload(batch)
             self._drawn.append(gpu)
         self._skinned = self.instances.skinned(world)
@@ -215,6 +201,15 @@ class Renderer:
         self._shadow_drawn = False
         for render_pass in self._passes:
             render_pass.prepare(world)
+
+    def _reshade(self) -> None:
+        """Programs for a quality that compiles in other shading, and the vertex arrays
+        (which belong to programs) made again with them as the next frame is prepared."""
+        prune(self._batches, set())
+        self.skins.release()
+        self.surfaces.release()
+        self.surfaces = SurfacePrograms(self.ctx, self.quality)
+        self.skins = GpuSkins(self.ctx, self.surfaces.skinned)
 
     def _gpu_mesh(self, mesh: MeshData) -> GpuMesh:
         gpu = self._meshes.get(mesh)
@@ -352,12 +347,12 @@ class Renderer:
         ctx.depth_func = "<"
         ctx.polygon_offset = (2.0, 4.0)  # slope-scaled: steep faces get more (ModernGL
         # enables the offset while either number is non-zero)
-        self.depth.write("u_light", shadow.box.clip_bytes())
+        self.surfaces.rigid[DEPTH].write("u_light", shadow.box.clip_bytes())
         for gpu in self._drawn:
             batch = gpu.batch
             if batch is not None and batch.opaque_count:
                 gpu.opaque.render(batch.opaque_count, program=DEPTH)
-        bent = self.skinned_programs[DEPTH]
+        bent = self.surfaces.skinned[DEPTH]
         bent.write("u_light", shadow.box.clip_bytes())
         for draw in self._skinned:
             if not draw.ghost:
@@ -376,24 +371,22 @@ class Renderer:
                 program.set("u_texture", 0)
 
     def _lit_pass(self, matrix: bytes, view: View) -> None:
-        simple = not self.quality.specular
-        kind = SIMPLE_LIT if simple else LIT
-        lit = self.simple_lit if simple else self.lit
+        lit = self.surfaces.rigid[LIT]
         self._set_lighting(lit, matrix, view)
         for gpu in self._drawn:
             batch = gpu.batch
             if batch is not None and batch.opaque_count:
                 self._set_material(lit, batch.material)
                 lit.set("u_scenery", len(batch.scenery))
-                gpu.opaque.render(batch.opaque_count, program=kind)
+                gpu.opaque.render(batch.opaque_count, program=LIT)
         if any(not draw.ghost for draw in self._skinned):
-            bent = self.skinned_programs[kind]
+            bent = self.surfaces.skinned[LIT]
             self._set_lighting(bent, matrix, view)
             bent.set("u_scenery", 0)
             for draw in self._skinned:
                 if not draw.ghost:
                     self._set_material(bent, draw.material)
-                    self.skins.draw(draw, kind)
+                    self.skins.draw(draw, LIT)
 
     def _set_lighting(self, lit: Program, matrix: bytes, view: View) -> None:
         """A lit program's uniforms for this view: the eye, the light, the shadow map."""
@@ -406,6 +399,8 @@ class Renderer:
         eye = view.pose.position
         lit.set("u_camera", (eye.x, eye.y, eye.z))
         shadow = self._shadow if self.quality.shadows else None
+        if "u_shadow_taps" not in lit.uniforms:  # compiled without shadows
+            return
         lit.set("u_shadow_taps", 0 if shadow is None else self.quality.shadow_taps)
         lit.set("u_shadow_map", 1)
         if shadow is not None:
@@ -431,11 +426,11 @@ class Renderer:
         ctx.depth_func = "<"
 
     def _ghost_passes(self, matrix: bytes, view: View, framebuffer: moderngl.Framebuffer) -> None:
-        ctx, ghost, settings = self.ctx, self.ghost, self.ghost_settings
+        ctx, ghost, settings = self.ctx, self.surfaces.rigid[GHOST], self.ghost_settings
         ctx.enable(moderngl.BLEND)
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
         framebuffer.depth_mask = False
-        bent = self.skinned_programs[GHOST]
+        bent = self.surfaces.skinned[GHOST]
         eye = view.pose.position
         for program in (ghost, bent):
             program.write("u_view_projection", matrix)
@@ -477,6 +472,7 @@ class Renderer:
         prune(self._meshes, set())
         prune(self._textures, set())
         self.skins.release()
+        self.surfaces.release()
         self._drawn, self._skinned = [], []
         for render_pass in self._passes:
             render_pass.release()
@@ -488,13 +484,8 @@ class Renderer:
         for array in self._screen_arrays.values():
             array.release()
         for program in (
-            self.lit,
-            self.simple_lit,
-            self.depth,
-            self.ghost,
             self.sky_program,
             self.overlay,
             self.resolver,
-            *self.skinned_programs,
         ):
             program.release()

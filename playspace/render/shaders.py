@@ -65,6 +65,17 @@ out vec3 v_normal;
 out vec2 v_uv;
 out vec3 v_shadow;
 flat out int v_grid;
+#ifdef VERTEX_LIGHTING
+uniform vec3 u_light_color;
+uniform vec3 u_sky;
+uniform vec3 u_ground;
+uniform vec3 u_camera;
+uniform vec3 u_towards_light;
+uniform float u_roughness;
+out vec3 v_sun;
+out vec3 v_hemisphere;
+out vec3 v_mirrored;
+#endif
 void main() {
     mat4 model = i_model;
     vec4 world = model * vec4(in_position, 1.0);
@@ -77,9 +88,25 @@ void main() {
     v_shadow = (u_light * vec4(world.xyz + normalize(v_normal) * u_normal_offset, 1.0)).xyz;
     // scenery rows come first in an instance buffer: their upward faces get the floor grid
     v_grid = int(gl_InstanceID < u_scenery);
+#ifdef VERTEX_LIGHTING
+    vec3 n = normalize(v_normal);
+    vec3 v = normalize(u_camera - world.xyz);
+    v_sun = u_light_color * max(dot(n, u_towards_light), 0.0);
+    v_hemisphere = mix(u_ground, u_sky, 0.5 + 0.5 * n.y);
+    float above = smoothstep(-0.05, 0.05, reflect(-v, n).y);
+    v_mirrored = mix(mix(u_ground, u_sky, above), v_hemisphere, max(u_roughness, 0.045));
+#endif
     gl_Position = u_view_projection * world;
 }
 """
+
+# The low preset's surface vertex: the light worked out at each vertex, not each pixel (what
+# a software renderer spends most on), as the "vertex lit" paths of engines do. Under one
+# distant light a flat face's light is the same at every pixel, so only curved surfaces'
+# shading and the sky's reflection are coarser.
+VERTEX_LIT_SURFACE_VERTEX = SURFACE_VERTEX.replace(
+    "#version 330 core\n", "#version 330 core\n#define VERTEX_LIGHTING\n", 1
+)
 
 # Cook-Torrance with the GGX distribution, the height-correlated Smith visibility in its
 # cheap form (Hammon 2017) and Schlick's fresnel, plus Lambert diffuse; the light's `color`
@@ -109,12 +136,20 @@ in vec3 v_normal;
 in vec2 v_uv;
 in vec3 v_shadow;
 flat in int v_grid;
+#ifdef SIMPLE_SHADING
+in vec3 v_sun;
+in vec3 v_hemisphere;
+in vec3 v_mirrored;
+#endif
 out vec4 f_color;
 const float PI = 3.14159265;
 """
     + ENCODE_SRGB
     + """
 float lit_fraction() {
+#ifdef NO_SHADOWS
+    return 1.0;
+#else
     if (u_shadow_taps == 0) {
         return 1.0;
     }
@@ -130,6 +165,7 @@ float lit_fraction() {
                  + texture(u_shadow_map, p + vec3(0.5 * d, -1.5 * d, 0.0))
                  + texture(u_shadow_map, p + vec3(1.5 * d, 0.5 * d, 0.0))
                  + texture(u_shadow_map, p + vec3(-0.5 * d, 1.5 * d, 0.0)));
+#endif
 }
 
 // Lines `width` cells wide on a grid of unit cells, anti-aliased with the screen-space
@@ -152,9 +188,19 @@ void main() {
     }
     vec3 n = normalize(v_normal);
     if (v_grid == 1) {
+#ifdef SIMPLE_SHADING
+        float lines = grid(v_world.xz, 0.02);  // the metre lines alone
+#else
         float lines = max(grid(v_world.xz, 0.02), 0.45 * grid(v_world.xz * 4.0, 0.04));
+#endif
         base.rgb *= 1.0 - 0.45 * lines * smoothstep(0.7, 0.9, n.y);
     }
+#ifdef SIMPLE_SHADING
+    vec3 f0 = mix(vec3(0.04), base.rgb, u_metallic);
+    vec3 diffuse = (1.0 - u_metallic) * base.rgb;
+    vec3 color = diffuse * (v_sun * lit_fraction() + v_hemisphere)
+        + v_mirrored * f0 * (1.0 - max(u_roughness, 0.045)) + u_emissive;
+#else
     vec3 v = normalize(u_camera - v_world);
     vec3 l = u_towards_light;
     float nl = max(dot(n, l), 0.0);
@@ -163,11 +209,6 @@ void main() {
     vec3 hemisphere = mix(u_ground, u_sky, 0.5 + 0.5 * n.y);
     float above = smoothstep(-0.05, 0.05, reflect(-v, n).y);
     vec3 mirrored = mix(mix(u_ground, u_sky, above), hemisphere, rough);
-#ifdef SIMPLE_SHADING
-    vec3 diffuse = (1.0 - u_metallic) * base.rgb;
-    vec3 color = diffuse * (u_light_color * nl * lit_fraction() + hemisphere)
-        + mirrored * f0 * (1.0 - rough) + u_emissive;
-#else
     vec3 h = normalize(l + v);
     float nv = clamp(abs(dot(n, v)), 1e-4, 1.0);
     float nh = max(dot(n, h), 0.0);
@@ -197,10 +238,24 @@ void main() {
 
 # The low preset's surface: the same, less the specular highlight and the glossy reflection's
 # fitted curve (what costs most on a software renderer): diffuse under the sun and the sky,
-# plus a rough reflection of the sky. Metals keep their tint; nothing shines.
+# plus a rough reflection of the sky, lit at the vertices (VERTEX_LIT_SURFACE_VERTEX), and the
+# floor's metre lines without the finer ones. Metals keep their tint; nothing shines.
 SIMPLE_LIT_FRAGMENT = LIT_FRAGMENT.replace(
     "#version 330 core\n", "#version 330 core\n#define SIMPLE_SHADING\n", 1
 )
+
+
+def surface_sources(specular: bool, shadows: bool) -> tuple[str, str]:
+    """The lit surface's vertex and fragment shaders: per-pixel specular or the low preset's
+    vertex lighting, with the shadow lookup compiled in or out."""
+    vertex = SURFACE_VERTEX if specular else VERTEX_LIT_SURFACE_VERTEX
+    fragment = LIT_FRAGMENT if specular else SIMPLE_LIT_FRAGMENT
+    if not shadows:
+        fragment = fragment.replace(
+            "#version 330 core\n", "#version 330 core\n#define NO_SHADOWS\n", 1
+        )
+    return vertex, fragment
+
 
 # Depth only, from the light: the shadow map.
 DEPTH_VERTEX = """
