@@ -249,6 +249,57 @@ def pedestal() -> list[ModelSpec]:
     ]
 
 
+def counter() -> list[ModelSpec]:
+    """A kitchen counter (its 0.7 x 0.85 x 0.5 m box, the front facing +Z): an oak cabinet on
+    a dark plinth, two doors with steel handles, a stone top, and a glass hob with a burner
+    where the pan sits."""
+    oak, door = srgb("#7b5230", 0.6), srgb("#8d6038", 0.55)
+    handle = srgb("#c4c8cc", 0.3, 0.9)
+    nodes = [
+        part("Plinth", "box", (0.64, 0.06, 0.44), (0.0, -0.395, -0.02), srgb("#2a2623", 0.8)),
+        part("Cabinet", "box", (0.68, 0.75, 0.48), (0.0, 0.01, -0.01), oak),
+        part("Top", "box", (0.7, 0.04, 0.5), (0.0, 0.405, 0.0), srgb("#d9d5cd", 0.35)),
+        part("Hob", "box", (0.34, 0.004, 0.32), (0.0, 0.427, 0.04), srgb("#141416", 0.15)),
+        part("Burner", "cylinder", (0.12, 0.002, 0.12), (0.0, 0.429, 0.05), srgb("#7a2a1c", 0.5)),
+        part("BurnerCap", "cylinder", (0.09, 0.003, 0.09), (0.0, 0.4295, 0.05), BLACK),
+    ]
+    for side, x in (("Left", -0.168), ("Right", 0.168)):
+        nodes.append(part(f"{side}Door", "box", (0.326, 0.66, 0.016), (x, 0.0, 0.238), door))
+        knob_x = x + (0.13 if x < 0 else -0.13)
+        nodes.append(part(f"{side}Handle", "cylinder", (0.007, 0.12, 0.007),
+                          (knob_x, 0.2, 0.252), handle))  # fmt: skip
+    return nodes
+
+
+def workbench() -> list[ModelSpec]:
+    """A workbench (its 0.8 x 0.8 x 1.4 m box, long along Z): a thick top on four legs, a
+    shelf below, and a steel vise at the near end of its edge toward +X."""
+    nodes = [
+        part("Top", "box", (0.8, 0.07, 1.4), (0.0, 0.365, 0.0), None),
+        part("Shelf", "box", (0.68, 0.03, 1.28), (0.0, -0.22, 0.0), None),
+    ]
+    for number, (x, z) in enumerate([(-0.35, -0.65), (0.35, -0.65), (-0.35, 0.65), (0.35, 0.65)]):
+        nodes.append(part(f"Leg{number}", "box", (0.07, 0.73, 0.07), (x, -0.035, z), None))
+    nodes += [
+        part("ViseBody", "box", (0.12, 0.08, 0.16), (0.3, 0.44, -0.5), GUNMETAL),
+        part("ViseJaw", "box", (0.12, 0.07, 0.03), (0.3, 0.435, -0.6), GUNMETAL),
+        part("ViseScrew", "cylinder", (0.008, 0.12, 0.008), (0.3, 0.43, -0.66), STEEL, ALONG_Z),
+    ]
+    return nodes
+
+
+def target() -> list[ModelSpec]:
+    """A range target (its 0.6 x 0.6 x 0.04 m board, facing +Z): a card board with a
+    bullseye of rings, white and black, a red centre."""
+    rings = [(0.27, "#f4f1e8"), (0.215, "#1d1d1f"), (0.16, "#f4f1e8"), (0.105, "#1d1d1f")]
+    nodes = [part("Board", "box", (0.6, 0.6, 0.04), (0.0, 0.0, 0.0), srgb("#c9a877", 0.9))]
+    for number, (radius, color) in enumerate([*rings, (0.05, "#c8281e")]):
+        at = (0.0, 0.0, 0.0205 + 0.0008 * number)  # each a hair before the one behind it
+        look = srgb(color, 0.8)
+        nodes.append(part(f"Ring{number}", "cylinder", (radius, 0.001, radius), at, look, ALONG_Z))
+    return nodes
+
+
 MODELS: dict[str, Callable[[], list[ModelSpec]]] = {
     "pan": pan,
     "spatula": spatula,
@@ -264,6 +315,9 @@ MODELS: dict[str, Callable[[], list[ModelSpec]]] = {
     "wrench": wrench,
     "hammer": hammer,
     "pedestal": pedestal,
+    "target": target,
+    "counter": counter,
+    "workbench": workbench,
 }
 
 
