@@ -21,7 +21,7 @@ from playspace.cli.common import (
     os_error,
 )
 from playspace.formats.quoting import clipped, printable
-from playspace.loops.outputs import LineStream, output_problem
+from playspace.loops.outputs import LineStream, WaveStream, output_problem
 from playspace.loops.stopping import INTERRUPTED
 
 if TYPE_CHECKING:  # annotations only (the render package loads GL: runs that draw import it)
@@ -57,6 +57,13 @@ def add(commands: Any) -> None:
         metavar="FILE",
         help="write telemetry (v2) here, line by line (- for standard output); a run that is "
         "stopped keeps what it wrote",
+    )
+    run.add_argument(
+        "--audio-out",
+        type=Path,
+        metavar="FILE.wav",
+        help="with --headless: write the run's sound here (16-bit stereo WAV, HRTF), mixed "
+        "from the world's own events; the same trace writes the same samples",
     )
     run.add_argument("--seconds", type=float, help="how long to run (default: the trace's length)")
     run.add_argument(
@@ -197,7 +204,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             ("--headless", args.headless), ("--trace", args.trace),
             ("--screenshot", args.screenshot), ("--frames", args.frames),
             ("--quit-after", args.quit_after is not None),
-            ("--camera", args.camera != CAMERAS[0]),
+            ("--camera", args.camera != CAMERAS[0]), ("--audio-out", args.audio_out),
         )  # fmt: skip
         for flag, value in vr_ignores:
             if value:
@@ -242,9 +249,12 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             out = None
             if args.telemetry is not None:
                 out = stack.enter_context(LineStream(args.telemetry))
+            audio = None
+            if args.audio_out is not None:
+                audio = stack.enter_context(WaveStream(args.audio_out))
             replayed = run_headless(
                 args.scene, args.trace, out, args.seconds, args.fixed_hz, args.seed, capture,
-                stop=args.stop, debug_physics=args.debug_physics,
+                stop=args.stop, debug_physics=args.debug_physics, audio=audio,
             )  # fmt: skip
             summary = replayed.summary()
             happened = replayed.tally.line()
@@ -261,6 +271,8 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     done = [f"{args.scene}: {steps} fixed steps ({steps / replayed.fixed_hz:.2f} s) headless"]
     if args.telemetry:
         done.append(f"telemetry in {args.telemetry}")
+    if args.audio_out:
+        done.append(f"sound in {args.audio_out}")
     if capture is None and (args.screenshot or args.frames):
         done.append("nothing drawn (--no-render)")
     if capture is not None and args.screenshot:
@@ -284,7 +296,9 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 def _refuse_overwriting_inputs(args: argparse.Namespace) -> None:
     """An output path that names an input would destroy it (a trace recorded once); one that
     cannot be written is said before the run, not after it."""
-    for flag, path in (("--telemetry", args.telemetry), ("--record", args.record)):
+    for flag, path in (
+        ("--telemetry", args.telemetry), ("--record", args.record), ("--audio-out", args.audio_out)
+    ):  # fmt: skip
         problem = None if path is None else output_problem(path)
         if problem is not None:
             raise Refused(f"{flag} '{clipped(str(path))}' {problem}")
@@ -297,7 +311,8 @@ def _refuse_overwriting_inputs(args: argparse.Namespace) -> None:
             named += [example.scene, example.trace]
     inputs = {Path(p).resolve(): p for p in named if p is not None}
     outputs = (("--telemetry", args.telemetry), ("--screenshot", args.screenshot),
-               ("--record", args.record), ("--frames", args.frames))  # fmt: skip
+               ("--record", args.record), ("--frames", args.frames),
+               ("--audio-out", args.audio_out))  # fmt: skip
     for flag, path in outputs:
         if path is not None and Path(path).resolve() in inputs:
             raise Refused(f"{flag} {path} is an input of this run: it would be overwritten")
@@ -342,6 +357,7 @@ def preview(
     played = "the viewer plays the trace in a window" if viewing else "the preview is played live"
     for flag, value in (
         ("--telemetry", args.telemetry), ("--frames", args.frames), ("--no-render", args.no_render),
+        ("--audio-out", args.audio_out),
     ):  # fmt: skip
         if value:
             parser.error(f"{flag} is for headless runs (add --headless); {played}")

@@ -8,7 +8,8 @@ ends on a whole line (a disk that fills mid-line is the one exception, and the r
 file cut mid-line up to its last whole line).
 
 The file is opened at the first line, not before: a run refused before it starts (a bad scene,
-a bad trace) leaves what the file held. ``-`` writes to standard output, for a pipe.
+a bad trace) leaves what the file held. ``-`` writes to standard output, for a pipe. A run's
+sound (``--audio-out``) is written the same way, a frame's samples at a time.
 """
 
 from __future__ import annotations
@@ -16,8 +17,12 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import wave
 from pathlib import Path
 from types import TracebackType
+
+import numpy as np
+import numpy.typing as npt
 
 
 def output_problem(path: Path) -> str | None:
@@ -96,6 +101,47 @@ class LineStream:
             os.close(fd)
 
     def __enter__(self) -> LineStream:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class WaveStream:
+    """A 16-bit stereo WAV file written a block of samples at a time, its header made right
+    after every block (Python's ``wave`` patches the sizes as it writes), so a run that stops
+    anywhere leaves a file that plays up to its last block."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.frames = path, 0
+        self._file: wave.Wave_write | None = None
+
+    def write(self, samples: npt.NDArray[np.float32], rate: int) -> None:
+        """Append (frames, 2) samples in [-1, 1] (beyond it, clipped), `rate` a second (the
+        first block's rate is the file's)."""
+        if self._file is None:
+            try:
+                self._file = wave.open(str(self.path), "wb")  # noqa: SIM115 (closed in close)
+            except OSError as error:
+                raise OSError(error.errno, error.strerror, str(self.path)) from None
+            self._file.setnchannels(2)
+            self._file.setsampwidth(2)
+            self._file.setframerate(rate)
+        pcm = np.clip(np.round(samples * 32767.0), -32768, 32767).astype("<i2")
+        self._file.writeframes(pcm.tobytes())
+        self.frames += len(samples)
+
+    def close(self) -> None:
+        file, self._file = self._file, None
+        if file is not None:
+            file.close()
+
+    def __enter__(self) -> WaveStream:
         return self
 
     def __exit__(

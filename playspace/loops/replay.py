@@ -16,6 +16,9 @@ from playspace.app.game import Example
 from playspace.app.replay import prepare_replay
 from playspace.components.debug import PhysicsDebug
 from playspace.ecs import World
+from playspace.loops.outputs import WaveStream
+from playspace.systems.audio import AudioPlugin, render
+from playspace.systems.audio.engine import RATE
 from playspace.systems.drawn import place_drawn
 from playspace.systems.telemetry import Lines, Tally, TallyPlugin, TelemetryPlugin
 
@@ -67,24 +70,32 @@ def run_headless(
     after_step: AfterStep | None = None,
     stop: Callable[[], bool] | None = None,
     debug_physics: bool = False,
+    audio: WaveStream | None = None,
 ) -> Replayed:
     """Replay `trace` through a scene or an example (its own trace by default) for the trace's
     length (or `seconds`), at `fixed_hz` (default: the rate the trace was recorded at, else
     90 Hz). Deterministic: the same inputs write the same telemetry, whether or not
     `after_step` watches. `stop` is asked after each step; when it says so, the run ends
     there, `interrupted`. `debug_physics` shows the physics debug view from the start (for
-    captures to draw). What happened is counted as it happens (:attr:`Replayed.tally`)."""
+    captures to draw). What happened is counted as it happens (:attr:`Replayed.tally`).
+    `audio` receives the run's sound, mixed step by step from the world's own events: the
+    same inputs give the same samples."""
     replay = prepare_replay(target, trace, seconds, fixed_hz, seed)
     events = telemetry_events()
     plugins: list[object] = [TallyPlugin(events)]
     if telemetry is not None:
         plugins.append(TelemetryPlugin(telemetry, events))
+    if audio is not None:
+        plugins.append(AudioPlugin(output="memory"))
     world = replay.world(plugins)
     if debug_physics:
         show_physics_debug(world)
     steps, example = replay.steps, replay.example
     for done in range(1, steps + 1):
         world.step(1)
+        if audio is not None:  # the samples up to this step's end, counted from the start
+            mixed = round(done * RATE / world.fixed_time.hz)
+            audio.write(render(world, mixed - audio.frames), RATE)
         if after_step is not None:
             place_drawn(world, alpha=1.0)  # the state telemetry reports for this step
             after_step(world, done, done == steps)

@@ -59,6 +59,7 @@ class LateSet(Enum):
     REMOTE = "remote"  # a networked client's view of the host: its bodies, other players
     VIEW = "view"  # the player's: the view drawn from, its fade and vignette, figures, aims
     HANDS = "hands"  # the hands': what they would grab, ghosts, sockets' zones
+    SOUND = "sound"  # what is heard: the listener at the drawn head, sounds where drawn
 
 
 LATE_SETS = tuple(LateSet)

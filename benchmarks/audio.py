@@ -1,0 +1,122 @@
+"""Sound's cost: ``python benchmarks/audio.py``.
+
+- ``python a frame``: the LATE sound systems (``listen``, ``play_sounds``) with 32 spatial
+  sources looping on moving entities and 200 one-shots a second (an impact's worth of contacts),
+  at 90 frames a second (goal: under 0.3 ms);
+- ``mix a minute``: OpenAL Soft mixing a minute of those 32 sources with HRTF on its loopback
+  device, as a headless run renders its sound, against the minute itself (goal: 10x faster
+  than real time);
+- the same mix with HRTF off (plain stereo panning), for the ratio of what HRTF costs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from playspace import spatial  # noqa: E402
+from playspace.components import Transform  # noqa: E402
+from playspace.components.audio import AudioSettings, PlaySound, Sound  # noqa: E402
+from playspace.ecs import World  # noqa: E402
+from playspace.systems.audio import AudioPlugin, listen, play_sounds, render  # noqa: E402
+from playspace.systems.audio.engine import RATE  # noqa: E402
+
+SOURCES = 32
+ONE_SHOTS_A_SECOND = 200
+HZ = 90
+
+
+def clip(folder: Path) -> Path:
+    """A second of a buzz (a few harmonics), the kind of loop a bee or a machine plays."""
+    import soundfile
+
+    t = np.arange(RATE) / RATE
+    buzz = 0.2 * np.sum([np.sin(2 * np.pi * 220 * k * t) / k for k in range(1, 6)], axis=0)
+    path = folder / "buzz.wav"
+    soundfile.write(str(path), buzz.astype(np.float32), RATE)
+    return path
+
+
+def world_with_sources(path: Path, hrtf: bool = True) -> tuple[World, list[int]]:
+    world = World()
+    world.insert_resource(AudioSettings(hrtf=hrtf))
+    world.add_plugin(AudioPlugin(output="memory"))
+    entities = [
+        world.spawn(Transform(spatial.vec3(math.cos(i), 1.0, math.sin(i) - 2)), Sound(str(path)))
+        for i in range(SOURCES)
+    ]
+    world.advance(1 / HZ)
+    return world, entities
+
+
+def python_per_frame(path: Path, frames: int) -> float:
+    """Milliseconds of the sound systems a frame, the sources moving and one-shots sent."""
+    world, entities = world_with_sources(path)
+    times, sent = [], 0.0
+    for frame in range(frames):
+        for number, entity in enumerate(entities):
+            angle = frame / HZ + number
+            world.get(entity, Transform).position = spatial.vec3(math.cos(angle), 1.0, -2.0)
+        sent += ONE_SHOTS_A_SECOND / HZ
+        while sent >= 1.0:
+            world.send(PlaySound(str(path), at=spatial.vec3(0.5, 0.0, -1.0), volume=0.3))
+            sent -= 1.0
+        start = time.perf_counter()
+        listen(world)
+        play_sounds(world)
+        times.append(time.perf_counter() - start)
+        render(world, RATE // HZ)
+    return statistics.median(times) * 1e3
+
+
+def mix_a_minute(path: Path, hrtf: bool) -> float:
+    """Seconds to mix a minute of the sources, a frame's samples at a time."""
+    world, _ = world_with_sources(path, hrtf)
+    start = time.perf_counter()
+    for _ in range(60 * HZ):
+        render(world, RATE // HZ)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=900)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        path = clip(Path(folder))
+        python_ms = python_per_frame(path, args.frames)
+        hrtf_s = mix_a_minute(path, True)
+        plain_s = mix_a_minute(path, False)
+    print(f"{SOURCES} looping spatial sources, {ONE_SHOTS_A_SECOND} one-shots a second, {HZ} Hz")
+    print(f"{'what':<34}{'value':>10}")
+    print(f"{'python a frame (ms)':<34}{python_ms:>10.3f}")
+    print(f"{'mix a minute, HRTF (s)':<34}{hrtf_s:>10.2f}   {60 / hrtf_s:.0f}x real time")
+    print(
+        f"{'mix a minute, stereo panning (s)':<34}{plain_s:>10.2f}   {60 / plain_s:.0f}x real time"
+    )
+    print(f"goals: under 0.3 ms a frame: {'yes' if python_ms < 0.3 else 'no'}; "
+          f"10x real time: {'yes' if 60 / hrtf_s >= 10 else 'no'}")  # fmt: skip
+    figures = {
+        "sources": SOURCES,
+        "one_shots_a_second": ONE_SHOTS_A_SECOND,
+        "python_frame_ms": round(python_ms, 4),
+        "mix_minute_hrtf_s": round(hrtf_s, 3),
+        "mix_minute_plain_s": round(plain_s, 3),
+        "hrtf_faster_than_real_time": round(60 / hrtf_s, 1),
+    }
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,198 @@
+"""Sound: the world heard from the player's head, each sound from where its entity is drawn.
+
+Everything here runs in LATE (:attr:`~playspace.systems.sets.LateSet.SOUND`), after the head
+and the bodies are placed for the frame, as the eyes are: the listener goes where the head is
+drawn, every :class:`~playspace.components.audio.Sound` plays from where its entity is drawn,
+and each :class:`~playspace.components.audio.PlaySound` sent this frame starts. This is the only
+package that talks to the audio engine (OpenAL Soft, :mod:`.engine`); the rest of the world
+sees sound as components and events.
+
+The :class:`AudioPlugin` opens the speakers (`output="device"`), or a loopback device that
+mixes only when asked (`output="memory"`: headless runs and tests, which then call
+:func:`render`), or nothing at all (`output=None`, the default of a headless world). With no
+device to open, a world goes on silent and says so once.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from playspace.components import Transform
+from playspace.components.audio import AudioSettings, PlaySound, Sound, SoundBank
+from playspace.components.drawn import DrawnPoses, DrawnView
+from playspace.ecs import Phase, World, system
+from playspace.spatial import Pose, rotate, vec3
+from playspace.systems.audio.clips import Clip, ClipError, read_clip
+from playspace.systems.audio.engine import AudioEngine, F32Array, Voice
+from playspace.systems.audio.openal import OpenALError
+from playspace.systems.sets import LateSet, add_late_sets
+
+log = logging.getLogger(__name__)
+OUTPUTS = ("device", "memory")
+
+
+@dataclass(slots=True)
+class Audio:
+    """The engine a world plays through (None: silent), a resource, and which entity's
+    :class:`Sound` each voice plays."""
+
+    engine: AudioEngine | None
+    playing: dict[int, Voice] = field(default_factory=dict)
+    said: set[str] = field(default_factory=set)  # problems said once
+
+
+def clip_named(world: World, name: str) -> Clip | None:
+    """The clip a sound names: a name in the world's SoundBank, else a file's path. One that
+    cannot be read is said once, and not played."""
+    audio = world.resource(Audio)
+    bank = world.try_resource(SoundBank)
+    path = bank.files.get(name) if bank is not None else None
+    try:
+        return read_clip(path if path is not None else Path(name), name)
+    except ClipError as error:
+        if name not in audio.said:
+            audio.said.add(name)
+            log.warning("sound %r not played: %s", name, error)
+        return None
+
+
+def _drawn_at(world: World, entity: int) -> tuple[float, float, float] | None:
+    drawn = world.try_resource(DrawnPoses)
+    pose = None if drawn is None else drawn.pose(entity)
+    if pose is None:
+        transform = world.try_get(entity, Transform)
+        pose = None if transform is None else transform.pose()
+    if pose is None:
+        return None
+    p = pose.position
+    return (p.x, p.y, p.z)
+
+
+@system(Phase.LATE, in_set=LateSet.SOUND, reads=(DrawnView, Audio), writes=())
+def listen(world: World) -> None:
+    """The listener where the player's head is drawn, facing where it faces."""
+    audio = world.resource(Audio)
+    if audio.engine is None:
+        return
+    view = world.try_resource(DrawnView)
+    head = view.head if view is not None and view.head is not None else Pose.identity()
+    p = head.position
+    forward = rotate(head.rotation, vec3(0.0, 0.0, -1.0))
+    up = rotate(head.rotation, vec3(0.0, 1.0, 0.0))
+    audio.engine.listen((p.x, p.y, p.z), (forward.x, forward.y, forward.z), (up.x, up.y, up.z))
+
+
+@system(
+    Phase.LATE,
+    in_set=LateSet.SOUND,
+    after=(listen,),
+    reads=(Sound, PlaySound, Transform, DrawnPoses, SoundBank, Audio),
+    writes=(),
+)
+def play_sounds(world: World) -> None:
+    """Start this frame's one-shots, start and stop the entities' sounds, and move every
+    voice that follows an entity to where the entity is drawn."""
+    audio = world.resource(Audio)
+    engine = audio.engine
+    if engine is None:
+        world.read_events(PlaySound, reader="audio")
+        return
+    _entity_sounds(world, audio, engine)
+    for event in world.read_events(PlaySound, reader="audio"):
+        _one_shot(world, engine, event)
+    for voice in engine.voices:
+        if voice.entity is not None:
+            at = _drawn_at(world, voice.entity)
+            if at is None:  # its entity is gone: it stops where it was
+                voice.entity = None
+            else:
+                engine.place(voice, at)
+
+
+def _one_shot(world: World, engine: AudioEngine, event: PlaySound) -> None:
+    clip = clip_named(world, event.clip)
+    if clip is None:
+        return
+    spatial = event.at is not None or event.entity is not None
+    voice = engine.voice()
+    engine.start(
+        voice, clip, volume=event.volume, pitch=event.pitch, loop=False, spatial=spatial,
+        near=event.min_distance, far=event.max_distance, rolloff=event.rolloff,
+    )  # fmt: skip
+    voice.entity = event.entity
+    if event.at is not None:
+        engine.place(voice, (event.at.x, event.at.y, event.at.z))
+
+
+def _entity_sounds(world: World, audio: Audio, engine: AudioEngine) -> None:
+    """Each entity's Sound playing on a voice of its own while it says so."""
+    present = set()
+    for entity, sound in world.each(Sound):
+        present.add(entity)
+        voice = audio.playing.get(entity)
+        if not sound.playing:
+            if voice is not None:
+                engine.stop(audio.playing.pop(entity))
+            continue
+        if voice is not None:  # playing, or played once and over: stopped until told again
+            continue
+        clip = clip_named(world, sound.clip)
+        if clip is None:
+            continue
+        voice = engine.voice()
+        engine.start(
+            voice, clip, volume=sound.volume, pitch=sound.pitch, loop=sound.loop,
+            spatial=sound.spatial, near=sound.min_distance, far=sound.max_distance,
+            rolloff=sound.rolloff,
+        )  # fmt: skip
+        voice.entity, voice.held = (entity if sound.spatial else None), True
+        audio.playing[entity] = voice
+    for entity in [e for e in audio.playing if e not in present]:
+        engine.stop(audio.playing.pop(entity))
+
+
+def render(world: World, frames: int) -> F32Array:
+    """The world's next `frames` stereo samples, mixed now: a world whose AudioPlugin has
+    `output="memory"`. (frames, 2) float32 in [-1, 1]."""
+    engine = world.resource(Audio).engine
+    if engine is None or not engine.loopback:
+        raise OpenALError("this world does not mix sound into memory (output='memory')")
+    return engine.render(frames)
+
+
+def default_sounds() -> dict[str, Path]:
+    """The project's own sounds, by name (``assets/sounds.py`` makes them)."""
+    folder = Path(__file__).parent / "sounds"
+    return {path.stem: path for path in sorted(folder.glob("*.flac"))}
+
+
+class AudioPlugin:
+    """Sound for a world: `output` ``"device"`` (the speakers), ``"memory"`` (mixed on
+    request: headless runs, tests) or None (silent)."""
+
+    def __init__(self, output: str | None = None, sounds: Iterable[tuple[str, Path]] = ()) -> None:
+        if output is not None and output not in OUTPUTS:
+            raise ValueError(f"audio output must be one of {OUTPUTS} or None, got {output!r}")
+        self.output, self.sounds = output, dict(sounds)
+
+    def build(self, world: World) -> None:
+        add_late_sets(world)
+        world.add_event(PlaySound)
+        if world.try_resource(AudioSettings) is None:
+            world.insert_resource(AudioSettings())
+        if world.try_resource(SoundBank) is None:
+            world.insert_resource(SoundBank({**default_sounds(), **self.sounds}))
+        engine = None
+        if self.output is not None:
+            try:
+                engine = AudioEngine(world.resource(AudioSettings), self.output == "memory")
+            except OpenALError as error:
+                log.warning("no sound: %s; the world runs silent", error)
+        world.insert_resource(Audio(engine))
+        world.add_systems(listen, play_sounds)
+
+
+__all__ = ["Audio", "AudioPlugin", "clip_named", "default_sounds", "render"]

@@ -1,0 +1,219 @@
+"""The audio engine: one OpenAL Soft device and context, its voices (sources) and the clips
+uploaded to it (buffers).
+
+A device is either the speakers (OpenAL mixes on its own thread, as a headset or the preview
+plays) or a *loopback* device, which mixes only when asked (:meth:`AudioEngine.render`): a
+headless run renders its sound frame by frame into a file, and the same frames in give the same
+samples out, which is how tests listen. HRTF is asked for on both (OpenAL Soft's built-in
+head, at 44.1 and 48 kHz), with the output limiter off so a loud sound is clipped, not squeezed
+differently from run to run.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from playspace.components.audio import AudioSettings
+from playspace.systems.audio import openal as al
+from playspace.systems.audio.clips import Clip
+
+RATE = 48000
+F32Array = npt.NDArray[np.float32]
+_CURRENT: list[int] = [0]  # the context made current last (OpenAL has one per process)
+
+
+@dataclass(slots=True)
+class Voice:
+    """One source: what it plays (the clip's name), since when (a frame counter), and the
+    entity it follows (None: a place, or both ears)."""
+
+    source: int
+    clip: str = ""
+    entity: int | None = None
+    started: int = -1
+    held: bool = False  # an entity's Sound plays on it until told to stop: never taken
+
+
+class AudioEngine:
+    """OpenAL Soft, opened on the speakers or a loopback device (`loopback`): voices to play
+    clips on, a listener, and, on loopback, the mixed samples on request."""
+
+    def __init__(self, settings: AudioSettings, loopback: bool, rate: int = RATE) -> None:
+        self.lib = lib = al.openal()
+        self.loopback, self.rate = loopback, rate
+        attributes = [al.ALC_HRTF_SOFT, int(settings.hrtf), al.ALC_OUTPUT_LIMITER_SOFT, 0]
+        if loopback:
+            self.device = lib.loopback_open(None)
+            attributes += [
+                al.ALC_FORMAT_CHANNELS_SOFT, al.ALC_STEREO_SOFT,
+                al.ALC_FORMAT_TYPE_SOFT, al.ALC_FLOAT_SOFT,
+                al.ALC_FREQUENCY, rate,
+            ]  # fmt: skip
+        else:
+            self.device = lib.lib.alcOpenDevice(None)
+        if not self.device:
+            raise al.OpenALError("no audio device could be opened")
+        values = (ctypes.c_int * (len(attributes) + 1))(*attributes, 0)
+        self.context = lib.lib.alcCreateContext(self.device, values)
+        if not self.context:
+            lib.lib.alcCloseDevice(self.device)
+            raise al.OpenALError("the audio device refused a context")
+        self._current()
+        lib.lib.alDistanceModel(al.AL_INVERSE_DISTANCE_CLAMPED)
+        lib.lib.alListenerf(al.AL_GAIN, settings.volume)
+        status = ctypes.c_int(0)
+        lib.lib.alcGetIntegerv(self.device, al.ALC_HRTF_STATUS_SOFT, 1, ctypes.byref(status))
+        self.hrtf = status.value == al.ALC_HRTF_ENABLED_SOFT
+        sources = (ctypes.c_uint * settings.voices)()
+        lib.lib.alGenSources(settings.voices, sources)
+        lib.check("making voices")
+        self.voices = [Voice(int(source)) for source in sources]
+        filters = (ctypes.c_uint * settings.voices)()
+        lib.gen_filters(settings.voices, filters)
+        self.filters = [int(f) for f in filters]
+        for number in self.filters:
+            lib.filteri(number, al.AL_FILTER_TYPE, al.AL_FILTER_LOWPASS)
+        lib.check("making low-pass filters")
+        self._buffers: dict[int, tuple[Clip, int]] = {}
+        self.frame = 0  # counts starts: the oldest voice is taken when all are busy
+        self._next = 0  # where the search for a free voice begins
+
+    def _current(self) -> None:
+        if _CURRENT[0] != self.context:
+            self.lib.lib.alcMakeContextCurrent(self.context)
+            _CURRENT[0] = self.context
+
+    def _buffer(self, clip: Clip) -> int:
+        """The clip uploaded once (kept while the engine lives)."""
+        known = self._buffers.get(id(clip))
+        if known is None or known[0] is not clip:
+            made = ctypes.c_uint(0)
+            self.lib.lib.alGenBuffers(1, ctypes.byref(made))
+            samples = np.ascontiguousarray(clip.samples, dtype=np.float32)
+            self.lib.lib.alBufferData(
+                made.value,
+                al.AL_FORMAT_MONO_FLOAT32,
+                samples.ctypes.data,
+                samples.nbytes,
+                clip.rate,
+            )
+            self.lib.check(f"uploading the sound {clip.name!r}")
+            known = self._buffers[id(clip)] = (clip, made.value)
+        return known[1]
+
+    def voice(self) -> Voice:
+        """A free voice, or the one-shot that started longest ago. The voices are tried in
+        turn from the one after the last taken, so the next is nearly always free at the
+        first ask (each ask is a call into OpenAL)."""
+        self._current()
+        state = ctypes.c_int(0)
+        count = len(self.voices)
+        for offset in range(count):
+            voice = self.voices[(self._next + offset) % count]
+            if voice.held:
+                continue
+            self.lib.lib.alGetSourcei(voice.source, al.AL_SOURCE_STATE, ctypes.byref(state))
+            if state.value != al.AL_PLAYING:
+                self._next = (self._next + offset + 1) % count
+                return voice
+        free = [voice for voice in self.voices if not voice.held] or self.voices
+        return min(free, key=lambda voice: voice.started)
+
+    def start(
+        self,
+        voice: Voice,
+        clip: Clip,
+        *,
+        volume: float,
+        pitch: float,
+        loop: bool,
+        spatial: bool,
+        near: float,
+        far: float,
+        rolloff: float,
+    ) -> None:
+        """Play `clip` on `voice` from its start."""
+        self._current()
+        lib, source = self.lib.lib, voice.source
+        lib.alSourceStop(source)
+        lib.alSourcei(source, al.AL_BUFFER, self._buffer(clip))
+        lib.alSourcef(source, al.AL_GAIN, volume)
+        lib.alSourcef(source, al.AL_PITCH, pitch)
+        lib.alSourcei(source, al.AL_LOOPING, int(loop))
+        lib.alSourcei(source, al.AL_SOURCE_RELATIVE, int(not spatial))
+        lib.alSourcef(source, al.AL_REFERENCE_DISTANCE, near)
+        lib.alSourcef(source, al.AL_MAX_DISTANCE, far)
+        lib.alSourcef(source, al.AL_ROLLOFF_FACTOR, rolloff if spatial else 0.0)
+        if not spatial:
+            lib.alSource3f(source, al.AL_POSITION, 0.0, 0.0, 0.0)
+        self.muffle(voice, 1.0, 1.0)
+        lib.alSourcePlay(source)
+        self.lib.check(f"playing {clip.name!r}")
+        voice.clip, voice.started, voice.held = clip.name, self.frame, False
+        self.frame += 1
+
+    def stop(self, voice: Voice) -> None:
+        self._current()
+        self.lib.lib.alSourceStop(voice.source)
+        voice.entity, voice.held = None, False
+
+    def playing(self, voice: Voice) -> bool:
+        self._current()
+        state = ctypes.c_int(0)
+        self.lib.lib.alGetSourcei(voice.source, al.AL_SOURCE_STATE, ctypes.byref(state))
+        return state.value == al.AL_PLAYING
+
+    def place(self, voice: Voice, position: tuple[float, float, float]) -> None:
+        """Where a spatial voice sounds from, in the world."""
+        self._current()
+        self.lib.lib.alSource3f(voice.source, al.AL_POSITION, *position)
+
+    def muffle(self, voice: Voice, gain: float, treble: float) -> None:
+        """A voice's direct path through a low-pass filter: `gain` over all, `treble` more
+        over the high frequencies (1, 1: as it is; what occlusion sets)."""
+        filter_id = self.filters[self.voices.index(voice)]
+        self.lib.filterf(filter_id, al.AL_LOWPASS_GAIN, gain)
+        self.lib.filterf(filter_id, al.AL_LOWPASS_GAINHF, treble)
+        self.lib.lib.alSourcei(voice.source, al.AL_DIRECT_FILTER, filter_id)
+
+    def listen(
+        self,
+        position: tuple[float, float, float],
+        forward: tuple[float, float, float],
+        up: tuple[float, float, float],
+    ) -> None:
+        """Where the listener's head is and which way it faces."""
+        self._current()
+        lib = self.lib.lib
+        lib.alListener3f(al.AL_POSITION, *position)
+        orientation = (ctypes.c_float * 6)(*forward, *up)
+        lib.alListenerfv(al.AL_ORIENTATION, orientation)
+
+    def render(self, frames: int) -> F32Array:
+        """The next `frames` stereo samples, (frames, 2) float32, mixed now (loopback only)."""
+        if not self.loopback:
+            raise al.OpenALError("only a loopback device renders on request")
+        self._current()
+        out = np.zeros((max(frames, 0), 2), dtype=np.float32)
+        if frames > 0:
+            self.lib.render_samples(self.device, out.ctypes.data, frames)
+        return out
+
+    def close(self) -> None:
+        """Stop everything and let the device go."""
+        lib = self.lib
+        self._current()
+        sources = (ctypes.c_uint * len(self.voices))(*(v.source for v in self.voices))
+        lib.lib.alDeleteSources(len(self.voices), sources)
+        filters = (ctypes.c_uint * len(self.filters))(*self.filters)
+        lib.delete_filters(len(self.filters), filters)
+        buffers = (ctypes.c_uint * len(self._buffers))(*(b for _, b in self._buffers.values()))
+        lib.lib.alDeleteBuffers(len(self._buffers), buffers)
+        lib.lib.alcMakeContextCurrent(None)
+        _CURRENT[0] = 0
+        lib.lib.alcDestroyContext(self.context)
+        lib.lib.alcCloseDevice(self.device)

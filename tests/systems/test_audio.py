@@ -1,0 +1,155 @@
+"""What a listener hears, rendered headless through OpenAL Soft's loopback device: a sound to
+the right is louder in the right ear and, with HRTF, arrives there first; a far one is quieter;
+one not placed is the same in both ears; an entity's sound follows it and stops when told; the
+same events give the same samples; a world with no sound device runs on, silent."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from playspace import spatial
+from playspace.components import Transform
+from playspace.components.audio import PlaySound, Sound
+from playspace.ecs import World
+from playspace.systems import audio as audio_systems
+from playspace.systems.audio import Audio, AudioPlugin, render
+from playspace.systems.audio.openal import OpenALError
+
+RATE = 48000
+Samples = npt.NDArray[np.float32]
+
+
+@pytest.fixture(scope="module")
+def noise(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tenth of a second of white noise, faded in and out: every frequency, so the head's
+    shadow and the ears' delay both show."""
+    import soundfile
+
+    path = tmp_path_factory.mktemp("sounds") / "noise.wav"
+    rng = np.random.default_rng(7)
+    samples = rng.uniform(-0.8, 0.8, RATE // 10) * np.hanning(RATE // 10)
+    soundfile.write(str(path), samples.astype(np.float32), RATE)
+    return path
+
+
+def _world() -> World:
+    world = World()
+    world.add_plugin(AudioPlugin(output="memory"))
+    world.advance(1 / 90)  # the listener placed, at the origin facing -Z
+    return world
+
+
+def _heard(world: World, *events: PlaySound, seconds: float = 0.2) -> Samples:
+    for event in events:
+        world.send(event)
+    world.advance(1 / 90)
+    return render(world, round(seconds * RATE))
+
+
+def _loudness(samples: Samples) -> tuple[float, float]:
+    left, right = np.sqrt((samples**2).mean(axis=0))
+    return float(left), float(right)
+
+
+def _right_ear_ahead_ms(samples: Samples) -> float:
+    """How much sooner the right ear hears it than the left, by cross-correlation."""
+    left, right = samples[:, 0], samples[:, 1]
+    lag = int(np.argmax(np.correlate(left, right, "full"))) - (len(left) - 1)
+    return lag / RATE * 1000
+
+
+def test_a_sound_to_the_right_is_louder_there_and_arrives_there_first(noise: Path) -> None:
+    world = _world()
+    engine = world.resource(Audio).engine
+    assert engine is not None and engine.hrtf
+    heard = _heard(world, PlaySound(str(noise), at=spatial.vec3(2.0, 0.0, 0.0)))
+    left, right = _loudness(heard)
+    assert right > 2 * left > 0
+    assert 0.2 <= _right_ear_ahead_ms(heard) <= 0.8
+    mirrored = _heard(world, PlaySound(str(noise), at=spatial.vec3(-2.0, 0.0, 0.0)))
+    assert _loudness(mirrored)[0] > 2 * _loudness(mirrored)[1]  # the control: to the left
+    assert -0.8 <= _right_ear_ahead_ms(mirrored) <= -0.2
+
+
+def test_a_far_sound_is_quieter_and_one_not_placed_is_the_same_in_both_ears(noise: Path) -> None:
+    world = _world()
+    near = sum(_loudness(_heard(world, PlaySound(str(noise), at=spatial.vec3(0, 0, -1.0)))))
+    far = sum(_loudness(_heard(world, PlaySound(str(noise), at=spatial.vec3(0, 0, -8.0)))))
+    assert far < near / 4  # 1 m to 8 m: an eighth, as the inverse distance model has it
+    left, right = _loudness(_heard(world, PlaySound(str(noise))))
+    assert left == pytest.approx(right, rel=1e-3) and left > 0
+
+
+def test_an_entity_s_sound_follows_it_and_stops_when_told(noise: Path) -> None:
+    world = _world()
+    buzzing = world.spawn(Transform(spatial.vec3(-3.0, 0.0, 0.0)), Sound(str(noise)))
+    left, right = _loudness(_heard(world))
+    assert left > 2 * right  # a looping sound on the left
+    world.get(buzzing, Transform).position = spatial.vec3(3.0, 0.0, 0.0)
+    left, right = _loudness(_heard(world))
+    assert right > 2 * left  # it moved, and the sound with it
+    world.get(buzzing, Sound).playing = False
+    world.advance(1 / 90)
+    stopped = render(world, RATE // 10)
+    assert np.abs(stopped[RATE // 100 :]).max() == 0.0  # silent once the HRTF's tail has rung
+    world.despawn(buzzing)
+    world.advance(1 / 90)
+
+
+def test_the_same_events_give_the_same_samples(noise: Path) -> None:
+    renders = []
+    for _ in range(2):
+        world = _world()
+        out = []
+        for step in range(60):
+            if step % 20 == 3:
+                world.send(PlaySound(str(noise), at=spatial.vec3(step / 20 - 1.0, 0.2, -1.0)))
+            world.advance(1 / 90)
+            out.append(render(world, 533 + step % 2))
+        renders.append(np.concatenate(out).tobytes())
+    assert renders[0] == renders[1]
+
+
+def test_a_sound_that_cannot_be_read_is_said_once_and_not_played(
+    caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    world = _world()
+    missing = str(tmp_path / "nowhere.wav")
+    with caplog.at_level(logging.WARNING):
+        heard = _heard(world, PlaySound(missing), PlaySound(missing))
+    said = [r.getMessage() for r in caplog.records if "not played" in r.getMessage()]
+    assert len(said) == 1 and "no such sound file" in said[0]
+    assert np.abs(heard).max() == 0.0
+
+
+def test_a_world_with_no_sound_device_runs_silent_and_says_so(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, noise: Path
+) -> None:
+    def refused(*args: object, **kwargs: object) -> None:
+        raise OpenALError("no audio device could be opened")
+
+    monkeypatch.setattr(audio_systems, "AudioEngine", refused)
+    world = World()
+    with caplog.at_level(logging.WARNING):
+        world.add_plugin(AudioPlugin(output="device"))
+    assert world.resource(Audio).engine is None
+    assert any("no sound: no audio device" in r.getMessage() for r in caplog.records)
+    world.send(PlaySound(str(noise), at=spatial.vec3(1.0, 0.0, 0.0)))
+    world.spawn(Transform(), Sound(str(noise)))
+    world.advance(1 / 90)  # nothing to play through: the frame goes on
+    with pytest.raises(OpenALError, match="does not mix sound into memory"):
+        render(world, 10)
+
+
+def test_sound_values_are_checked_where_they_are_made() -> None:
+    with pytest.raises(ValueError, match="sound pitch must be > 0"):
+        Sound("x", pitch=0.0)
+    with pytest.raises(ValueError, match="0 < min_distance <= max_distance"):
+        PlaySound("x", min_distance=5.0, max_distance=1.0)
+    with pytest.raises(ValueError, match="sound place must be finite"):
+        PlaySound("x", at=spatial.vec3(float("nan"), 0.0, 0.0))
