@@ -1,6 +1,8 @@
-"""The models are what their sources make: ``assets/models.py`` (the examples') and
-``assets/hands.py`` (the rigged hands) run again write the same bytes as the files in the
-repository, so a model is changed by changing its script."""
+"""The models and sounds are what their sources make: ``assets/models.py`` (the examples'),
+``assets/hands.py`` (the rigged hands) and ``assets/sounds.py`` (the default sounds) run again
+write what the repository holds (the models' bytes, the sounds' samples: FLAC's bytes may
+differ between libsndfile versions, its samples never), so an asset is changed by changing
+its script."""
 
 from __future__ import annotations
 
@@ -33,3 +35,15 @@ def test_every_model_in_the_examples_is_made_by_its_script(tmp_path: Path) -> No
         assert path.read_bytes() == (ROOT / "examples" / "models" / path.name).read_bytes(), (
             path.name
         )
+
+
+def test_the_default_sounds_are_made_by_their_script(tmp_path: Path) -> None:
+    import soundfile
+
+    made = sorted(_script("sounds").make(tmp_path))
+    shipped = sorted((ROOT / "playspace" / "systems" / "audio" / "sounds").glob("*.flac"))
+    assert sorted(p.name for p in made) == [p.name for p in shipped]
+    for path, committed in zip(made, shipped, strict=True):
+        ours, _ = soundfile.read(str(path), dtype="int16")
+        theirs, rate = soundfile.read(str(committed), dtype="int16")
+        assert rate == 48000 and (ours == theirs).all(), path.name

@@ -100,3 +100,19 @@ class AudioSettings:
             raise ValueError(f"speed of sound must be > 0, got {self.speed_of_sound!r}")
         if not 1 <= self.voices <= 255:
             raise ValueError(f"voices must be 1 to 255, got {self.voices!r}")
+
+
+MATERIALS = ("wood", "metal", "stone", "snow", "flesh")
+
+
+@dataclass(frozen=True, slots=True)
+class SurfaceSound:
+    """What an entity sounds like when it strikes something: its `material`, one of
+    :data:`MATERIALS` (the sound bank's ``impact_<material>``). Without one, a moving body
+    sounds of wood and the scenery of stone."""
+
+    material: str = "wood"
+
+    def __post_init__(self) -> None:
+        if self.material not in MATERIALS:
+            raise ValueError(f"sound material must be one of {MATERIALS}, got {self.material!r}")

@@ -27,6 +27,7 @@ from playspace.ecs import World
 from playspace.loops.replay import show_physics_debug
 from playspace.render.capture import write_png
 from playspace.render.preview import Action, Preview, poll_gamepads, preview_window
+from playspace.systems.audio import AudioPlugin
 from playspace.systems.input import LiveSource, Recorder, TraceWriter
 from playspace.systems.input.simulator import Simulator
 from playspace.systems.telemetry import Tally, TallyPlugin
@@ -168,7 +169,8 @@ def preview(
             writer = stack.enter_context(TraceWriter(record, fixed_hz))
             source = recorder = Recorder(source, writer)
         counted = TallyPlugin(telemetry_events())
-        added = [counted, *plugins, *([example.build] if example is not None else [])]
+        heard = AudioPlugin(output="device")  # silent, said once, where there is none
+        added = [counted, heard, *plugins, *([example.build] if example is not None else [])]
         world, _ = build_world(scene, source, fixed_hz, seed, added)
         if debug_physics:
             show_physics_debug(world)

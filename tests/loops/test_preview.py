@@ -517,7 +517,7 @@ def test_ctrl_c_in_the_demos_window_is_said_in_the_demos_name(xvfb: str, tmp_pat
             demo.kill()
             demo.wait()
     assert demo.returncode == 130
-    assert err == "playspace demo: interrupted\n"
+    assert _said(err) == "playspace demo: interrupted\n"
 
 
 def test_a_failing_system_in_the_window_is_one_line(xvfb: str, tmp_path: Path) -> None:
@@ -534,9 +534,14 @@ def test_a_failing_system_in_the_window_is_one_line(xvfb: str, tmp_path: Path) -
     window = started(env, "run", "game.py", "--quit-after", "5000", cwd=tmp_path)
     _, err = window.communicate(timeout=120)
     assert window.returncode == 1
-    assert err == (
+    assert _said(err) == (
         "playspace run: system 'late_bug' (game.py:9) failed at fixed step 9: ValueError: no bees\n"
     )
+
+
+def _said(err: str) -> str:
+    """What the window said besides the one line on a machine with no sound device."""
+    return "".join(line for line in err.splitlines(True) if not line.startswith("no sound: "))
 
 
 def test_the_preview_says_why_the_view_went_dark_when_the_player_walked_into_a_wall() -> None:

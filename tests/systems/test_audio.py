@@ -19,6 +19,8 @@ from playspace.ecs import World
 from playspace.systems import audio as audio_systems
 from playspace.systems.audio import Audio, AudioPlugin, render
 from playspace.systems.audio.openal import OpenALError
+from playspace.systems.physics.events import Impact
+from tests.physics_helpers import ball, floor, physics_world
 
 RATE = 48000
 Samples = npt.NDArray[np.float32]
@@ -153,3 +155,28 @@ def test_sound_values_are_checked_where_they_are_made() -> None:
         PlaySound("x", min_distance=5.0, max_distance=1.0)
     with pytest.raises(ValueError, match="sound place must be finite"):
         PlaySound("x", at=spatial.vec3(float("nan"), 0.0, 0.0))
+
+
+def _drop(height: float, steps: int = 120) -> tuple[list[Impact], Samples]:
+    """A 1 kg wooden ball dropped from `height` onto a stone floor, heard from 2 m away: the
+    impacts physics reported, and what was heard."""
+    world = physics_world()
+    world.add_plugin(AudioPlugin(output="memory"))
+    floor(world)
+    ball(world, spatial.vec3(0.0, 0.1 + height, -2.0), mass=1.0)
+    impacts: list[Impact] = []
+    heard = []
+    for _ in range(steps):
+        world.step(1)
+        impacts += world.read_events(Impact, reader="test")
+        heard.append(render(world, RATE // 90))
+    return impacts, np.concatenate(heard)
+
+
+def test_a_harder_knock_is_louder_and_a_resting_body_knocks_once() -> None:
+    soft_hits, soft = _drop(0.1)
+    hard_hits, hard = _drop(1.0)
+    assert len(hard_hits) >= 1 and hard_hits[0].impulse > soft_hits[0].impulse
+    assert sum(_loudness(hard)) > 2 * sum(_loudness(soft)) > 0
+    resting, _ = _drop(0.0, steps=180)  # put down on the floor: it settles, it does not knock
+    assert len(resting) <= 1 and len(soft_hits) <= 3

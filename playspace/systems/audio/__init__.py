@@ -28,6 +28,9 @@ from playspace.spatial import Pose, rotate, vec3
 from playspace.systems.audio.clips import Clip, ClipError, read_clip
 from playspace.systems.audio.engine import AudioEngine, F32Array, Voice
 from playspace.systems.audio.openal import OpenALError
+from playspace.systems.audio.placing import drawn_at
+from playspace.systems.audio.world_sounds import impact_sounds
+from playspace.systems.physics.events import Impact
 from playspace.systems.sets import LateSet, add_late_sets
 
 log = logging.getLogger(__name__)
@@ -59,18 +62,6 @@ def clip_named(world: World, name: str) -> Clip | None:
         return None
 
 
-def _drawn_at(world: World, entity: int) -> tuple[float, float, float] | None:
-    drawn = world.try_resource(DrawnPoses)
-    pose = None if drawn is None else drawn.pose(entity)
-    if pose is None:
-        transform = world.try_get(entity, Transform)
-        pose = None if transform is None else transform.pose()
-    if pose is None:
-        return None
-    p = pose.position
-    return (p.x, p.y, p.z)
-
-
 @system(Phase.LATE, in_set=LateSet.SOUND, reads=(DrawnView, Audio), writes=())
 def listen(world: World) -> None:
     """The listener where the player's head is drawn, facing where it faces."""
@@ -88,7 +79,7 @@ def listen(world: World) -> None:
 @system(
     Phase.LATE,
     in_set=LateSet.SOUND,
-    after=(listen,),
+    after=(listen, impact_sounds),
     reads=(Sound, PlaySound, Transform, DrawnPoses, SoundBank, Audio),
     writes=(),
 )
@@ -105,7 +96,7 @@ def play_sounds(world: World) -> None:
         _one_shot(world, engine, event)
     for voice in engine.voices:
         if voice.entity is not None:
-            at = _drawn_at(world, voice.entity)
+            at = drawn_at(world, voice.entity)
             if at is None:  # its entity is gone: it stops where it was
                 voice.entity = None
             else:
@@ -181,6 +172,7 @@ class AudioPlugin:
     def build(self, world: World) -> None:
         add_late_sets(world)
         world.add_event(PlaySound)
+        world.add_event(Impact)  # physics sends them, when the world has physics
         if world.try_resource(AudioSettings) is None:
             world.insert_resource(AudioSettings())
         if world.try_resource(SoundBank) is None:
@@ -192,7 +184,7 @@ class AudioPlugin:
             except OpenALError as error:
                 log.warning("no sound: %s; the world runs silent", error)
         world.insert_resource(Audio(engine))
-        world.add_systems(listen, play_sounds)
+        world.add_systems(listen, impact_sounds, play_sounds)
 
 
 __all__ = ["Audio", "AudioPlugin", "clip_named", "default_sounds", "render"]

@@ -54,6 +54,7 @@ class AudioEngine:
                 al.ALC_FREQUENCY, rate,
             ]  # fmt: skip
         else:
+            al.quiet_alsa()
             self.device = lib.lib.alcOpenDevice(None)
         if not self.device:
             raise al.OpenALError("no audio device could be opened")

@@ -160,6 +160,24 @@ class OpenAL:
 
 
 _LOADED: list[OpenAL] = []
+_KEPT: list[object] = []  # callbacks handed to C, kept alive
+
+
+def quiet_alsa() -> None:
+    """ALSA writes its own errors to standard error when it finds no sound card (OpenAL
+    tries it on Linux); playspace says "no sound" once instead, so ALSA's are sent nowhere."""
+    name = ctypes.util.find_library("asound")
+    if name is None or _KEPT:
+        return
+    try:
+        asound = ctypes.CDLL(name)
+    except OSError:
+        return
+    handler = ctypes.CFUNCTYPE(
+        None, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p
+    )(lambda *said: None)
+    _KEPT.append(handler)
+    asound.snd_lib_error_set_handler(handler)
 
 
 def openal() -> OpenAL:

@@ -45,6 +45,10 @@ if TYPE_CHECKING:
     from playspace.systems.physics.joints import BuiltJoint
 
 _SENSOR = BUILT_FROM.index("sensor")
+STANDARD_GRAVITY = 9.81
+# A dynamic body's contact is an impact when its force passes this many times the body's
+# weight: resting, or pushed along, never does; a fall onto the floor or a knock does.
+IMPACT_WEIGHTS = 3.0
 _KINDS = {
     BodyKind.DYNAMIC: rp.RigidBodyType.DYNAMIC,
     BodyKind.KINEMATIC: rp.RigidBodyType.KINEMATIC_POSITION_BASED,
@@ -170,6 +174,7 @@ class Physics(Queries):
         # The joints built from Joint components, by the entity that carries one; the list of
         # Joints last seen; the fixed body at the world's origin that world joints hold to.
         self.joints: dict[int, BuiltJoint] = {}
+        self.forced: set[tuple[int, int]] = set()  # collider pairs over their impact force
         self.seen_joints: object = None
         self._ground: rp.RigidBodyHandle | None = None
         # The character controllers, with the capsule and query filter they move with, by the
@@ -207,7 +212,8 @@ class Physics(Queries):
         parts = colliders.parts if colliders is not None else []
         volume = _solid_volume(parts)
         given = component.mass if component is not None else None
-        builders = [self._collider(c, entity, given, volume) for c in parts]
+        dynamic = kind is BodyKind.DYNAMIC
+        builders = [self._collider(c, entity, given, volume, dynamic) for c in parts]
         builder = (
             rp.RigidBodyBuilder(_KINDS[kind])
             .position(isometry(transform.position, rotation))
@@ -256,7 +262,9 @@ class Physics(Queries):
         assert body.colliders is not None
         added = body.colliders.parts[len(body.parts) :]
         for collider in added:
-            self._attach(body, collider, self._collider(collider, body.entity, body.mass, 0))
+            dynamic = body.kind is BodyKind.DYNAMIC
+            made = self._collider(collider, body.entity, body.mass, 0, dynamic)
+            self._attach(body, collider, made)
         if not all(collider.sensor for collider in added):
             self._share_mass(body)
 
@@ -285,7 +293,7 @@ class Physics(Queries):
         old = body.parts[index]
         self.removed_parts[old.handle] = self.parts.pop(old.handle)
         self._engine.remove_collider(old.handle)
-        builder = self._collider(collider, body.entity, body.mass, 0)
+        builder = self._collider(collider, body.entity, body.mass, 0, body.kind is BodyKind.DYNAMIC)
         handle = self._engine.add_collider(builder, body.handle)
         self._engine.colliders[handle].collision_groups = self.groups(collider.layer)
         self.parts[handle] = (body.entity, index)
@@ -355,7 +363,7 @@ class Physics(Queries):
         return self._ground
 
     def _collider(
-        self, collider: Collider, entity: int, mass: float | None, volume: float
+        self, collider: Collider, entity: int, mass: float | None, volume: float, dynamic: bool
     ) -> rp.ColliderBuilder:
         shape = shared_shape(collider.shape)
         try:
@@ -379,9 +387,14 @@ class Physics(Queries):
             builder = builder.mass(mass * share) if share else builder.density(0.0)
         else:
             builder = builder.density(collider.density)
+        events = rp.ActiveEvents.NONE
         if collider.sensor or collider.report_contacts:
-            builder = builder.active_events(rp.ActiveEvents.COLLISION_EVENTS)
-        return builder
+            events = events | rp.ActiveEvents.COLLISION_EVENTS
+        if dynamic and not collider.sensor:  # it may strike things: its impacts are reported
+            weight = (mass or shape.mass_properties(collider.density).mass) * STANDARD_GRAVITY
+            builder = builder.contact_force_event_threshold(IMPACT_WEIGHTS * weight)
+            events = events | rp.ActiveEvents.CONTACT_FORCE_EVENTS
+        return builder.active_events(events)
 
     def _attach(self, body: Body, collider: Collider, builder: rp.ColliderBuilder) -> None:
         handle = self._engine.add_collider(builder, body.handle)
@@ -429,7 +442,8 @@ class Physics(Queries):
         object's hits)."""
         on = record.reports = record.collider.report_contacts
         collider = self._engine.colliders[record.handle]
-        collider.active_events = rp.ActiveEvents.COLLISION_EVENTS if on else rp.ActiveEvents.NONE
+        forces = collider.active_events & rp.ActiveEvents.CONTACT_FORCE_EVENTS  # kept as made
+        collider.active_events = (rp.ActiveEvents.COLLISION_EVENTS | forces) if on else forces
         # a held object is kinematic, and so are opponents: Rapier skips kinematic pairs unless
         # asked, and then no hit could be seen
         collider.active_collision_types = (

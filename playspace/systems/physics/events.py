@@ -71,6 +71,21 @@ class Quarantined:
     entity: int
 
 
+@dataclass(frozen=True, slots=True)
+class Impact:
+    """Two bodies struck each other: the force of their contact passed the impact threshold
+    (three times the dynamic body's weight) this step, after being under it the step before,
+    so resting and sliding never repeat it. `impulse` is the step's force times its length
+    (N s): how hard the knock was. `a` is a dynamic body; `b` what it struck."""
+
+    kind: ClassVar[str] = "impact"
+    a: int
+    b: int
+    a_part: int
+    b_part: int
+    impulse: float
+
+
 PHYSICS_EVENTS = (
     SensorEntered,
     SensorExited,
@@ -78,4 +93,5 @@ PHYSICS_EVENTS = (
     ContactEnded,
     FellOutOfWorld,
     Quarantined,
+    Impact,
 )

@@ -37,6 +37,7 @@ from playspace.systems.physics.events import (
     ContactBegan,
     ContactEnded,
     FellOutOfWorld,
+    Impact,
     Quarantined,
     SensorEntered,
     SensorExited,
@@ -196,6 +197,7 @@ def _apply_changes(physics: Physics, body: Body, regroup: bool) -> bool:
         SensorEntered,
         SensorExited,
         Quarantined,
+        Impact,
         BodyCommands,
     ),
 )
@@ -252,7 +254,28 @@ def _send_collision_events(world: World, physics: Physics) -> None:
         else:
             contact = ContactBegan if event.started else ContactEnded
             world.send(contact(first[0], second[0], first[1], second[1]))
+    _send_impacts(world, physics)
     physics.removed_parts.clear()
+
+
+def _send_impacts(world: World, physics: Physics) -> None:
+    """An Impact for each collider pair whose force rose past its threshold this step."""
+    parts, dt = physics.parts, world.fixed_time.dt
+    forced = set()
+    for event in physics.collector.drain_contact_force_events():
+        pair = (event.collider1.index, event.collider2.index)
+        forced.add(pair)
+        if pair in physics.forced:
+            continue  # still pressed from the step before: no new knock
+        first, second = parts.get(event.collider1), parts.get(event.collider2)
+        if first is None or second is None:
+            continue
+        struck = physics.bodies.get(first[0])
+        if struck is None or struck.kind is not BodyKind.DYNAMIC:
+            first, second = second, first  # the dynamic one first
+        impulse = event.total_force_magnitude * dt
+        world.send(Impact(first[0], second[0], first[1], second[1], impulse))
+    physics.forced = forced
 
 
 def _report_quarantine(world: World, physics: Physics) -> None:
