@@ -19,8 +19,11 @@ from playspace.ecs import World
 from playspace.systems import audio as audio_systems
 from playspace.systems.audio import Audio, AudioPlugin, render
 from playspace.systems.audio.openal import OpenALError
+from playspace.systems.interaction.events import LetGo, Released
+from playspace.systems.interaction.interactables import ButtonPressed
 from playspace.systems.physics.events import Impact
 from tests.physics_helpers import ball, floor, physics_world
+from tests.rig_helpers import head_at, rig_world
 
 RATE = 48000
 Samples = npt.NDArray[np.float32]
@@ -180,3 +183,38 @@ def test_a_harder_knock_is_louder_and_a_resting_body_knocks_once() -> None:
     assert sum(_loudness(hard)) > 2 * sum(_loudness(soft)) > 0
     resting, _ = _drop(0.0, steps=180)  # put down on the floor: it settles, it does not knock
     assert len(resting) <= 1 and len(soft_hits) <= 3
+
+
+def _sounds_sent(world: World) -> list[PlaySound]:
+    return world.read_events(PlaySound, reader="test")
+
+
+def test_what_the_hands_do_sounds_where_it_happens() -> None:
+    """A button to the right clicks in the right ear; a fast throw whooshes louder than a slow
+    one, and a throw is not also a let-go's click."""
+    world = _world()
+    button = world.spawn(Transform(spatial.vec3(1.5, 0.0, -0.5)))
+    world.send(ButtonPressed(button))
+    world.advance(1 / 90)
+    left, right = _loudness(render(world, RATE // 5))
+    assert right > 2 * left > 0
+    ball = world.spawn(Transform(spatial.vec3(0.0, 0.0, -1.0)))
+    heard = []
+    for speed in (3.0, 9.0):
+        world.send(Released(0, ball, spatial.vec3(0.0, 0.0, -speed), spatial.vec3(0, 0, 0)))
+        world.send(LetGo(0, ball, spatial.Pose.identity()))
+        world.advance(1 / 90)
+        sent = [sound.clip for sound in _sounds_sent(world)]
+        assert sent.count("whoosh") == 1 and "release" not in sent
+        heard.append(sum(_loudness(render(world, RATE // 2))))
+    assert heard[1] > 1.5 * heard[0]
+    world.send(LetGo(0, ball, spatial.Pose.identity()))  # put down: a release's click
+    world.advance(1 / 90)
+    assert [sound.clip for sound in _sounds_sent(world)] == ["release"]
+
+
+def test_a_walking_player_makes_a_footstep_each_stride() -> None:
+    walking = rig_world(lambda t: head_at(0.0, 1.7, -min(t, 3.0)), build=AudioPlugin().build)
+    walking.world.step(round(3.5 * 90))  # 3 m walked: four strides of 0.7 m
+    steps = [s for s in _sounds_sent(walking.world) if s.clip == "footstep"]
+    assert len(steps) == 4

@@ -29,8 +29,13 @@ from playspace.systems.audio.clips import Clip, ClipError, read_clip
 from playspace.systems.audio.engine import AudioEngine, F32Array, Voice
 from playspace.systems.audio.openal import OpenALError
 from playspace.systems.audio.placing import drawn_at
-from playspace.systems.audio.world_sounds import impact_sounds
-from playspace.systems.physics.events import Impact
+from playspace.systems.audio.world_sounds import (
+    HEARD_EVENTS,
+    Strides,
+    footsteps,
+    impact_sounds,
+    interaction_sounds,
+)
 from playspace.systems.sets import LateSet, add_late_sets
 
 log = logging.getLogger(__name__)
@@ -79,7 +84,7 @@ def listen(world: World) -> None:
 @system(
     Phase.LATE,
     in_set=LateSet.SOUND,
-    after=(listen, impact_sounds),
+    after=(listen, impact_sounds, interaction_sounds, footsteps),
     reads=(Sound, PlaySound, Transform, DrawnPoses, SoundBank, Audio),
     writes=(),
 )
@@ -172,7 +177,9 @@ class AudioPlugin:
     def build(self, world: World) -> None:
         add_late_sets(world)
         world.add_event(PlaySound)
-        world.add_event(Impact)  # physics sends them, when the world has physics
+        for kind in HEARD_EVENTS:  # the features that send them, when the world has them
+            world.add_event(kind)
+        world.insert_resource(Strides())
         if world.try_resource(AudioSettings) is None:
             world.insert_resource(AudioSettings())
         if world.try_resource(SoundBank) is None:
@@ -184,7 +191,7 @@ class AudioPlugin:
             except OpenALError as error:
                 log.warning("no sound: %s; the world runs silent", error)
         world.insert_resource(Audio(engine))
-        world.add_systems(listen, impact_sounds, play_sounds)
+        world.add_systems(listen, impact_sounds, interaction_sounds, footsteps, play_sounds)
 
 
 __all__ = ["Audio", "AudioPlugin", "clip_named", "default_sounds", "render"]

@@ -1,4 +1,5 @@
-"""The sounds the world makes by itself: what its bodies do, heard without a game asking.
+"""The sounds the world makes by itself: what its bodies and its players do, heard without a
+game asking.
 
 An impact (physics' :class:`~playspace.systems.physics.events.Impact`: a contact's force rose
 past three times the moving body's weight) plays the struck body's material from where it is
@@ -6,21 +7,49 @@ drawn, louder for a harder knock: the knock's change of speed (its impulse over 
 mass), full at 4 m/s, and a little lower in pitch the harder it is, as a bigger blow rings
 lower. A held object ghosting inside a wall touches nothing (the held layer collides with no
 scenery), so it makes no sound there.
+
+What the hands and the player do sounds as VR players expect it to, each from where it
+happens: a grab's click and a let-go's, a throw's whoosh (louder and higher the faster the
+throw, from 2 m/s), a socket's latch (taking an object, or calling one back), a button's press
+and release, a lever falling into a detent, a dial's step, a teleport's shimmer and a snap
+turn's whisk (into both ears: they happen to the listener), and footsteps every 0.7 m a body
+walks on the ground.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
+from playspace.components import Transform
 from playspace.components.audio import PlaySound, SurfaceSound
 from playspace.components.physics import BodyKind, RigidBody
+from playspace.components.rig import Rig
 from playspace.ecs import Phase, World, system
 from playspace.spatial import vec3
 from playspace.systems.audio.placing import drawn_at
+from playspace.systems.interaction.events import Grabbed, LetGo, Released, Returned, Socketed
+from playspace.systems.interaction.interactables import (
+    ButtonPressed,
+    ButtonReleased,
+    DialTurned,
+    LeverMoved,
+)
 from playspace.systems.physics.events import Impact
+from playspace.systems.player.events import Teleported, Turned
 from playspace.systems.sets import LateSet
 
 FULL_SPEED = 4.0  # m/s of a knock's change of speed that sounds at full volume
 QUIETEST = 0.02  # a knock softer than this (of full) is not heard at all
 MASS_UNKNOWN = 1.0  # kg: a body whose mass comes from its density
+WHOOSH_FROM = 2.0  # m/s: a slower let-go is a drop, not a throw
+WHOOSH_FULL = 10.0  # m/s: a throw this fast whooshes at full volume
+SNAP_TURN = 0.17  # rad (about 10 degrees): a smaller turn is smooth turning, and silent
+STRIDE = 0.7  # metres a body walks between footsteps
+FEET = 1.6  # metres below the head: where footsteps sound from
+HEARD_EVENTS = (
+    Impact, Grabbed, LetGo, Released, Socketed, Returned,
+    ButtonPressed, ButtonReleased, LeverMoved, DialTurned, Teleported, Turned,
+)  # fmt: skip
 
 
 def material_of(world: World, entity: int) -> str:
@@ -55,3 +84,85 @@ def impact_sounds(world: World) -> None:
                 pitch=1.1 - 0.2 * strength,
             )
         )
+
+
+def _at(world: World, entity: int, clip: str, volume: float = 1.0, pitch: float = 1.0) -> None:
+    """Play `clip` from where `entity` is drawn (nowhere, when it has no place)."""
+    at = drawn_at(world, entity)
+    if at is not None:
+        world.send(PlaySound(clip, at=vec3(*at), volume=volume, pitch=pitch))
+
+
+@system(
+    Phase.LATE,
+    in_set=LateSet.SOUND,
+    reads=(
+        Grabbed, LetGo, Released, Socketed, Returned, ButtonPressed, ButtonReleased,
+        LeverMoved, DialTurned, Teleported, Turned,
+    ),
+    writes=(PlaySound,),
+)  # fmt: skip
+def interaction_sounds(world: World) -> None:
+    """The hands' and the player's sounds for this frame's events."""
+    reader = "interaction sounds"
+    for grabbed in world.read_events(Grabbed, reader):
+        _at(world, grabbed.object, "grab", 0.6)
+    thrown = set()
+    for released in world.read_events(Released, reader):
+        speed = float(sum(c * c for c in released.linear) ** 0.5)
+        if speed >= WHOOSH_FROM:
+            thrown.add(released.object)
+            loud = min(1.0, speed / WHOOSH_FULL)
+            _at(world, released.object, "whoosh", loud, 0.9 + 0.3 * loud)
+    for let_go in world.read_events(LetGo, reader):
+        if let_go.object not in thrown:
+            _at(world, let_go.object, "release", 0.5)
+    for socketed in world.read_events(Socketed, reader):
+        _at(world, socketed.socket, "socket_snap", 0.8)
+    for returned in world.read_events(Returned, reader):
+        _at(world, returned.socket, "socket_snap", 0.6)
+    for pressed in world.read_events(ButtonPressed, reader):
+        _at(world, pressed.button, "button_press", 0.8)
+    for up in world.read_events(ButtonReleased, reader):
+        _at(world, up.button, "button_release", 0.6)
+    for lever in world.read_events(LeverMoved, reader):
+        _at(world, lever.lever, "lever_detent", 0.9)
+    for dial in world.read_events(DialTurned, reader):
+        _at(world, dial.dial, "dial_tick", 0.7)
+    for _ in world.read_events(Teleported, reader):
+        world.send(PlaySound("teleport", volume=0.5))
+    for turned in world.read_events(Turned, reader):
+        if abs(turned.angle) >= SNAP_TURN:
+            world.send(PlaySound("snap_turn", volume=0.4))
+
+
+@system(Phase.LATE, in_set=LateSet.SOUND, reads=(Rig, Transform), writes=(PlaySound,))
+def footsteps(world: World) -> None:
+    """A footstep each stride a player's body walks over the ground (falls are not steps)."""
+    walked = world.resource(Strides)
+    for _, rig in world.each(Rig):
+        body = world.try_get(rig.body, Transform)
+        if body is None:
+            continue
+        p = body.position
+        last = walked.last.get(rig.body)
+        walked.last[rig.body] = (p.x, p.y, p.z)
+        if last is None:
+            continue
+        dx, dy, dz = p.x - last[0], p.y - last[1], p.z - last[2]
+        step = (dx * dx + dz * dz) ** 0.5
+        if abs(dy) > step:  # falling or jumping: not walking
+            continue
+        gone = walked.distance.get(rig.body, 0.0) + step
+        if gone >= STRIDE:
+            gone -= STRIDE
+            world.send(PlaySound("footstep", at=vec3(p.x, p.y, p.z), volume=0.4))
+        walked.distance[rig.body] = min(gone, STRIDE)
+
+
+@dataclass(slots=True)
+class Strides:
+    """How far each player's body walked since its last footstep, a resource."""
+
+    last: dict[int, tuple[float, float, float]] = field(default_factory=dict)
+    distance: dict[int, float] = field(default_factory=dict)
