@@ -186,14 +186,17 @@ SOUNDS: dict[str, Callable[[], Wave]] = {
 }
 
 
+LOOPS = {"buzz": 0.25}  # a sound that plays on and on peaks lower: four bees, not a siren
+
+
 def samples(name: str) -> npt.NDArray[np.int16]:
     """A sound as the 16-bit samples its file holds: faded in and out over a millisecond (no
-    click at either end, but a loop's), peaking at 0.8."""
+    click at either end, but a loop's), peaking at 0.8 (a loop lower)."""
     wave = SOUNDS[name]()
-    if name != "buzz":
+    if name not in LOOPS:
         fade = np.minimum(1.0, np.minimum(np.arange(len(wave)), np.arange(len(wave))[::-1]) / 48)
         wave = wave * fade
-    wave = 0.8 * wave / np.abs(wave).max()
+    wave = LOOPS.get(name, 0.8) * wave / np.abs(wave).max()
     made: npt.NDArray[np.int16] = np.round(wave * 32767).astype(np.int16)
     return made
 

@@ -25,6 +25,7 @@ from playspace.prelude import (
     RigidBody,
     Scenery,
     Sphere,
+    SurfaceSound,
     Trail,
     TrailPlugin,
     Transform,
@@ -98,7 +99,8 @@ def score(world: World) -> None:
     Phase.FIXED,
     in_set=FixedSet.GAME,
     reads=(Prop,),
-    writes=(Piles, Transform, RigidBody, Colliders, Grabbable, Appearance),  # spawns snowballs
+    # it spawns snowballs
+    writes=(Piles, Transform, RigidBody, Colliders, Grabbable, Appearance, SurfaceSound),
 )
 def refill(world: World) -> None:
     """Keep PILE_SIZE snowballs on each pile: one that left it is replaced by a new one."""
@@ -114,6 +116,7 @@ def refill(world: World) -> None:
                 Colliders(Collider(SNOWBALL, report_contacts=True)),
                 Prop(f"snowball {piles.made}"),
                 Grabbable(),
+                SurfaceSound("snow"),  # a soft crunch where it lands
             )
             if piles.look is not None:
                 world.add(made, piles.look)

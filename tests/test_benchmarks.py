@@ -20,6 +20,7 @@ SMALL = {
     "soak.py": ["--minutes", "0.05", "--example", "kitchen", "workshop"],
     "startup.py": ["--rounds", "1"],
     "assets.py": ["--rounds", "1"],
+    "audio.py": ["--frames", "30", "--seconds", "2"],
 }
 
 

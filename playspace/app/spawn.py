@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from playspace import spatial
 from playspace.app.models import ModelKind, SpawnedModel, spawn_model, visual_of
 from playspace.components import Appearance, SceneCamera, Transform
+from playspace.components.audio import Sound, SoundBank, SurfaceSound
 from playspace.components.interactables import Dial, Lever, PushButton
 from playspace.components.joints import Joint, JointKind, Spring
 from playspace.components.locomotion import Climbable
@@ -40,6 +41,7 @@ from playspace.formats.scene.model import (
     SceneAttach,
     SceneBox,
     SceneError,
+    SceneHeard,
     SceneJoint,
     SceneMesh,
     SceneModel,
@@ -51,6 +53,7 @@ from playspace.formats.scene.model import (
     Triple,
 )
 from playspace.spatial import Pose, Quat
+from playspace.systems.audio import default_sounds
 from playspace.systems.physics import DEFAULT_LAYERS, Layers, PhysicsPlugin
 
 ENVIRONMENT = "environment"
@@ -107,13 +110,15 @@ def spawn_scene(world: World, scene: Scene) -> SpawnedScene:
     enter this world raises SceneError with nothing spawned.
     """
     statics = (
-        [(b.name, _looking(_box(b), b.look, b.drawn_as)) for b in scene.boxes]
+        [(b.name, _looking(_box(b), b.look, b.drawn_as, b.heard)) for b in scene.boxes]
         + [(s.name, _looking(_stairs(s), s.look)) for s in scene.stairs]
         + [(r.name, _looking(_ramp(r), r.look)) for r in scene.ramps]
         + [(m.name, _looking(_mesh(m), m.look)) for m in scene.meshes]
     )
-    props = [(p.name, _looking(_prop(p), p.look, p.drawn_as)) for p in scene.props]
-    opponents = [(o.name, _looking(_opponent(o), o.look, o.drawn_as)) for o in scene.opponents]
+    props = [(p.name, _looking(_prop(p), p.look, p.drawn_as, p.heard)) for p in scene.props]
+    opponents = [
+        (o.name, _looking(_opponent(o), o.look, o.drawn_as, o.heard)) for o in scene.opponents
+    ]
     _check_layers(world, scene)
     entities: dict[str, int] = {}
 
@@ -147,6 +152,11 @@ def spawn_scene(world: World, scene: Scene) -> SpawnedScene:
             player.turn,
         )
     )
+    if scene.sounds:  # the scene's own sounds, by name, beside the project's
+        bank = world.try_resource(SoundBank)
+        if bank is None:
+            bank = world.insert_resource(SoundBank(default_sounds()))
+        bank.files.update(scene.sounds)
     camera = scene.camera
     if camera is not None:
         world.insert_resource(
@@ -221,12 +231,22 @@ def _check_layers(world: World, scene: Scene) -> None:
 
 
 def _looking(
-    components: tuple[object, ...], look: Appearance | None, drawn_as: Model | None = None
+    components: tuple[object, ...],
+    look: Appearance | None,
+    drawn_as: Model | None = None,
+    heard: SceneHeard | None = None,
 ) -> tuple[object, ...]:
-    """`components` with how they look: their Appearance, and a model drawn in their place."""
+    """`components` with how they look and sound: their Appearance, a model drawn in their
+    place, the sound they play and the material they sound of when struck."""
     if look is not None:
         components = (*components, look)
-    return components if drawn_as is None else (*components, visual_of(drawn_as))
+    if drawn_as is not None:
+        components = (*components, visual_of(drawn_as))
+    if heard is not None and heard.sound is not None:
+        components = (*components, Sound(heard.sound))
+    if heard is not None and heard.material is not None:
+        components = (*components, SurfaceSound(heard.material))
+    return components
 
 
 def _static(name: str, transform: Transform, *parts: Collider) -> tuple[object, ...]:

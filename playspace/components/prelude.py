@@ -17,6 +17,7 @@ from playspace.components import (
 )
 from playspace.components.animation import Animator, Clip
 from playspace.components.appearance import Appearance
+from playspace.components.audio import PlaySound, Sound, SurfaceSound
 from playspace.components.comfort import VignetteSettings
 from playspace.components.debug import PhysicsDebug
 from playspace.components.hands import FingerCurls, HandDisplay, HandPose, HoldPose
@@ -153,6 +154,7 @@ __all__ = [
     "Panel",
     "PhysicsDebug",
     "PhysicsHand",
+    "PlaySound",
     "PlayerStart",
     "Pointer",
     "PointerSettings",
@@ -172,10 +174,12 @@ __all__ = [
     "SeparationPolicy",
     "SetVelocity",
     "Socket",
+    "Sound",
     "Sphere",
     "Spring",
     "SprintSettings",
     "Surface",
+    "SurfaceSound",
     "Teleport",
     "TeleportAim",
     "TrackedDevice",

@@ -587,7 +587,7 @@ HUGE = "9" * 400  # a TOML integer too large for a float
 ANGLE = "[[ramp]] 1, key 'angle': expected a number > 0 and < 90 (degrees)"
 BOX_KEYS = (
     "climbable, color, emissive, material, metallic, model, name, position, rotation, roughness, "
-    "size, texture"
+    "size, sound, sound_material, texture"
 )
 COLOR = (
     "expected three or four numbers >= 0 and <= 1 (linear RGB, then alpha) "
@@ -780,7 +780,8 @@ def test_unknown_keys_and_tables_are_errors_that_list_the_known_ones(tmp_path: P
     )
     known = (
         "[[box]], [[stairs]], [[ramp]], [[mesh]], [[model]], [[prop]], [[opponent]], [[socket]], "
-        "[[spawn]], [player], [physics], [scene], [materials], [camera], [grab], [climb]"
+        "[[spawn]], [player], [physics], [scene], [materials], [camera], [grab], [climb], "
+        "[sounds]"
     )
     assert found == [
         f"{file}: unknown table [[boxes]]; known tables: {known}",
@@ -798,7 +799,7 @@ def test_keys_of_another_shape_are_unknown_and_a_bad_shape_hides_its_sizes(
         f"{file}: [[prop]] 1: unknown key 'size'; known keys: attach_ease, attach_left, "
         "attach_right, button, climbable, color, dial, distance_grab, emissive, grabbable, joint, "
         "kind, layer, lever, mass, material, metallic, model, name, path, position, radius, "
-        "rotation, roughness, second_grip, shape, tags, texture"
+        "rotation, roughness, second_grip, shape, sound, sound_material, tags, texture"
     ]
     assert len(errors(tmp_path, BALL.replace("sphere", "ball"))) == 1
 

@@ -13,9 +13,12 @@ import numpy.typing as npt
 import pytest
 
 from playspace import spatial
+from playspace.app import build_world
 from playspace.components import Transform
-from playspace.components.audio import PlaySound, Sound
+from playspace.components.audio import PlaySound, Sound, SoundBank, SurfaceSound
 from playspace.ecs import World
+from playspace.formats.scene import SceneError, load_scene
+from playspace.prelude import ScriptedSource, standing_frame
 from playspace.systems import audio as audio_systems
 from playspace.systems.audio import Audio, AudioPlugin, render
 from playspace.systems.audio.openal import OpenALError
@@ -218,3 +221,29 @@ def test_a_walking_player_makes_a_footstep_each_stride() -> None:
     walking.world.step(round(3.5 * 90))  # 3 m walked: four strides of 0.7 m
     steps = [s for s in _sounds_sent(walking.world) if s.clip == "footstep"]
     assert len(steps) == 4
+
+
+def test_a_scene_names_its_sounds_and_what_its_shapes_sound_of(noise: Path, tmp_path: Path) -> None:
+    (tmp_path / "hum.wav").write_bytes(noise.read_bytes())
+    scene = tmp_path / "room.toml"
+    scene.write_text(
+        '[sounds]\nhum = "hum.wav"\n\n'
+        '[[box]]\nname = "floor"\nsize = [4, 0.2, 4]\nposition = [0, -0.1, 0]\n\n'
+        '[[box]]\nname = "fridge"\nsize = [0.7, 1.8, 0.7]\nposition = [2, 0.9, -1]\n'
+        'sound = "hum"\nsound_material = "metal"\n'
+    )
+    world, spawned = build_world(load_scene(scene), ScriptedSource(lambda t: standing_frame()))
+    fridge = spawned["fridge"]
+    assert world.get(fridge, Sound).clip == "hum" and world.get(fridge, Sound).loop
+    assert world.get(fridge, SurfaceSound).material == "metal"
+    assert world.resource(SoundBank).files["hum"] == tmp_path / "hum.wav"
+    assert "buzz" in world.resource(SoundBank).files  # the project's own, beside the scene's
+    scene.write_text(
+        '[sounds]\nhum = "nowhere.wav"\n\n[[box]]\nname = "fridge"\nsize = [1, 1, 1]\n'
+        'position = [2, 0.5, -1]\nsound_material = "jelly"\n'
+    )
+    with pytest.raises(SceneError) as refused:
+        load_scene(scene)
+    said = str(refused.value)
+    assert "[sounds]: hum: no such sound file" in said or ("hum" in said and "no such" in said)
+    assert "sound_material" in said and "jelly" in said

@@ -50,6 +50,7 @@ from playspace.formats.scene.model import (
     SceneDial,
     SceneError,
     SceneGrab,
+    SceneHeard,
     SceneJoint,
     SceneLever,
     SceneMesh,
@@ -82,7 +83,11 @@ ARRAY_TABLES = (
     "socket",
     "spawn",
 )
-SINGLE_TABLES = ("player", "physics", "scene", "materials", "camera", "grab", "climb")
+SINGLE_TABLES = (
+    "player", "physics", "scene", "materials", "camera", "grab", "climb", "sounds",
+)  # fmt: skip
+SOUND_SUFFIXES = (".wav", ".ogg", ".flac")
+SOUND_MATERIALS = ("wood", "metal", "stone", "snow", "flesh")
 SHAPES = ("sphere", "box", "capsule", "cylinder")
 FORWARD: Triple = (0.0, 0.0, -1.0)
 ZERO: Triple = (0.0, 0.0, 0.0)
@@ -239,6 +244,7 @@ class _SceneReader:
             camera=self._camera(),
             grab=self._single("grab", self._grab),
             climb=self._single("climb", self._climb),
+            sounds=self._single("sounds", self._sounds),
         )
         self._check_joined()
         if not self.errors:  # a start's checks read the geometry and kill height as loaded
@@ -396,6 +402,7 @@ class _SceneReader:
             look=self._look(t),
             climbable=t.boolean("climbable", False),
             drawn_as=self._drawn_as(t),
+            heard=self._heard(t),
         )
 
     def _stairs(self, t: Table, index: int) -> SceneStairs:
@@ -438,6 +445,40 @@ class _SceneReader:
             t.problem("file", str(error))
             return None
         return SceneMesh(name, file, shape, position, rotation, look)
+
+    def _heard(self, t: Table) -> SceneHeard | None:
+        """A shape's `sound` (a name in the sound bank, or a sound file beside the scene) and
+        `sound_material`."""
+        sound = material = None
+        if "sound" in t.raw:
+            sound = t.string("sound")
+            if "sound" not in t.bad and sound.lower().endswith(SOUND_SUFFIXES):
+                file = self.path.parent / sound
+                if not file.is_file():
+                    t.problem("sound", f"no such sound file: {file}")
+                sound = str(file)
+        else:
+            t.skip("sound")
+        if "sound_material" in t.raw:
+            material = t.string("sound_material", choices=SOUND_MATERIALS)
+        else:
+            t.skip("sound_material")
+        return None if sound is None and material is None else SceneHeard(sound, material)
+
+    def _sounds(self, t: Table) -> dict[str, Path]:
+        """The ``[sounds]`` table: a name and the sound file (beside the scene) it plays."""
+        found = {}
+        for name in list(t.raw):
+            file = self.path.parent / t.string(name)
+            if name in t.bad:
+                continue
+            if file.suffix.lower() not in SOUND_SUFFIXES:
+                t.problem(name, f"expected a sound file ({', '.join(SOUND_SUFFIXES)}), got {file}")
+            elif not file.is_file():
+                t.problem(name, f"no such sound file: {file}")
+            else:
+                found[name] = file
+        return found
 
     def _drawn_as(self, t: Table) -> Model | None:
         """A shape's `model`: a glTF model drawn in its place (its colliders stay the shape's),
@@ -505,6 +546,7 @@ class _SceneReader:
         climbable = t.boolean("climbable", False)
         grab = self._grab_keys(t, grabbable)
         drawn_as = self._drawn_as(t)
+        heard = self._heard(t)
         if shape is None:
             return None
         return SceneProp(
@@ -526,6 +568,7 @@ class _SceneReader:
             climbable,
             *grab,
             drawn_as,
+            heard,
         )
 
     def _grab_keys(
@@ -681,7 +724,10 @@ class _SceneReader:
         yaw = t.number("yaw", DEGREES, 0.0)
         look = self._look(t)
         drawn_as = self._drawn_as(t)
-        return None if shape is None else SceneOpponent(name, shape, position, yaw, look, drawn_as)
+        heard = self._heard(t)
+        if shape is None:
+            return None
+        return SceneOpponent(name, shape, position, yaw, look, drawn_as, heard)
 
     def _socket(self, t: Table, index: int, props: tuple[SceneProp, ...]) -> SceneSocket | None:
         name = self._name(t, f"socket {index}")

@@ -9,7 +9,7 @@ into one :class:`Appearance`, or None when the file says nothing about how it lo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from playspace.components.appearance import Appearance
@@ -56,6 +56,15 @@ class SceneError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class SceneHeard:
+    """How a shape sounds: the `sound` it plays, looping, from where it is (a name in the
+    sound bank, or a file), and what it sounds like struck (`sound_material`)."""
+
+    sound: str | None = None
+    material: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class SceneBox:
     name: str
     size: Triple
@@ -64,6 +73,7 @@ class SceneBox:
     look: Appearance | None = None  # None: the file said nothing; drawn in its kind's color
     climbable: bool = False  # the hands hold on to it (the ClimbPlugin)
     drawn_as: Model | None = None  # a model drawn in place of the box (`model`)
+    heard: SceneHeard | None = None  # `sound`, `sound_material`
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +233,7 @@ class SceneProp:
     second_grip: Triple | None = None  # a second grab point, in the prop's frame
     distance_grab: bool = False
     drawn_as: Model | None = None  # a model drawn in place of the shape (`model`)
+    heard: SceneHeard | None = None  # `sound`, `sound_material`
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +261,7 @@ class SceneOpponent:
     yaw: float  # degrees, positive turning left
     look: Appearance | None = None
     drawn_as: Model | None = None  # a model drawn in place of the shape (`model`)
+    heard: SceneHeard | None = None  # `sound`, `sound_material`
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,6 +331,7 @@ class Scene:
     camera: Viewpoint | None = None  # None: the file has no [camera] table
     grab: SceneGrab = SceneGrab()
     climb: SceneClimb = SceneClimb()
+    sounds: dict[str, Path] = field(default_factory=dict)  # [sounds]: a name and its file
 
     @property
     def climbable(self) -> bool:

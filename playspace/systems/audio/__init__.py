@@ -182,8 +182,10 @@ class AudioPlugin:
         world.insert_resource(Strides())
         if world.try_resource(AudioSettings) is None:
             world.insert_resource(AudioSettings())
-        if world.try_resource(SoundBank) is None:
-            world.insert_resource(SoundBank({**default_sounds(), **self.sounds}))
+        bank = world.try_resource(SoundBank)
+        if bank is None:  # a scene with [sounds] may have made it, with the defaults
+            bank = world.insert_resource(SoundBank(default_sounds()))
+        bank.files.update(self.sounds)
         engine = None
         if self.output is not None:
             try:

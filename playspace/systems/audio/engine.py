@@ -45,7 +45,7 @@ class AudioEngine:
     def __init__(self, settings: AudioSettings, loopback: bool, rate: int = RATE) -> None:
         self.lib = lib = al.openal()
         self.loopback, self.rate = loopback, rate
-        attributes = [al.ALC_HRTF_SOFT, int(settings.hrtf), al.ALC_OUTPUT_LIMITER_SOFT, 0]
+        attributes = [al.ALC_HRTF_SOFT, int(settings.hrtf), al.ALC_OUTPUT_LIMITER_SOFT, 1]
         if loopback:
             self.device = lib.loopback_open(None)
             attributes += [
