@@ -16,6 +16,7 @@ from playspace import spatial
 from playspace.app import build_world
 from playspace.components import Transform
 from playspace.components.audio import PlaySound, Sound, SoundBank, SurfaceSound
+from playspace.components.physics import Box
 from playspace.ecs import World
 from playspace.formats.scene import SceneError, load_scene
 from playspace.prelude import ScriptedSource, standing_frame
@@ -25,7 +26,7 @@ from playspace.systems.audio.openal import OpenALError
 from playspace.systems.interaction.events import LetGo, Released
 from playspace.systems.interaction.interactables import ButtonPressed
 from playspace.systems.physics.events import Impact
-from tests.physics_helpers import ball, floor, physics_world
+from tests.physics_helpers import ball, floor, physics_world, static
 from tests.rig_helpers import head_at, rig_world
 
 RATE = 48000
@@ -247,3 +248,26 @@ def test_a_scene_names_its_sounds_and_what_its_shapes_sound_of(noise: Path, tmp_
     said = str(refused.value)
     assert "[sounds]: hum: no such sound file" in said or ("hum" in said and "no such" in said)
     assert "sound_material" in said and "jelly" in said
+
+
+def _treble_share(samples: Samples) -> float:
+    """The share of the sound's energy above 4 kHz."""
+    spectrum = np.abs(np.fft.rfft(samples.mean(axis=1))) ** 2
+    frequencies = np.fft.rfftfreq(len(samples), 1 / RATE)
+    return float(spectrum[frequencies > 4000].sum() / spectrum.sum())
+
+
+def test_a_sound_behind_a_wall_is_quieter_and_duller(noise: Path) -> None:
+    heard = []
+    for walled in (False, True):
+        world = physics_world()
+        world.add_plugin(AudioPlugin(output="memory"))
+        if walled:  # a wall between the listener (at the origin) and the sound, 3 m ahead
+            static(world, Box((4.0, 3.0, 0.2)), spatial.vec3(0.0, 0.0, -1.5))
+        world.step(1)
+        world.send(PlaySound(str(noise), at=spatial.vec3(0.0, 0.0, -3.0)))
+        world.step(1)
+        heard.append(render(world, RATE // 5))
+    open_air, behind = heard
+    assert sum(_loudness(behind)) < 0.7 * sum(_loudness(open_air))
+    assert _treble_share(behind) < 0.5 * _treble_share(open_air)

@@ -27,8 +27,10 @@ from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose, rotate, vec3
 from playspace.systems.audio.clips import Clip, ClipError, read_clip
 from playspace.systems.audio.engine import AudioEngine, F32Array, Voice
+from playspace.systems.audio.occlusion import Occlusion, occlude
 from playspace.systems.audio.openal import OpenALError
 from playspace.systems.audio.placing import drawn_at
+from playspace.systems.physics import Physics
 from playspace.systems.audio.world_sounds import (
     HEARD_EVENTS,
     Strides,
@@ -49,6 +51,7 @@ class Audio:
 
     engine: AudioEngine | None
     playing: dict[int, Voice] = field(default_factory=dict)
+    occlusion: Occlusion = field(default_factory=Occlusion)
     said: set[str] = field(default_factory=set)  # problems said once
 
 
@@ -85,7 +88,7 @@ def listen(world: World) -> None:
     Phase.LATE,
     in_set=LateSet.SOUND,
     after=(listen, impact_sounds, interaction_sounds, footsteps),
-    reads=(Sound, PlaySound, Transform, DrawnPoses, SoundBank, Audio),
+    reads=(Sound, PlaySound, Transform, DrawnPoses, SoundBank, Audio, Physics),
     writes=(),
 )
 def play_sounds(world: World) -> None:
@@ -106,6 +109,7 @@ def play_sounds(world: World) -> None:
                 voice.entity = None
             else:
                 engine.place(voice, at)
+    audio.occlusion.update(world, engine)
 
 
 def _one_shot(world: World, engine: AudioEngine, event: PlaySound) -> None:
@@ -121,6 +125,9 @@ def _one_shot(world: World, engine: AudioEngine, event: PlaySound) -> None:
     voice.entity = event.entity
     if event.at is not None:
         engine.place(voice, (event.at.x, event.at.y, event.at.z))
+    elif event.entity is not None and (at := drawn_at(world, event.entity)) is not None:
+        engine.place(voice, at)
+    occlude(world, engine, voice)
 
 
 def _entity_sounds(world: World, audio: Audio, engine: AudioEngine) -> None:

@@ -36,6 +36,8 @@ class Voice:
     entity: int | None = None
     started: int = -1
     held: bool = False  # an entity's Sound plays on it until told to stop: never taken
+    at: tuple[float, float, float] | None = None  # where it sounds from (None: both ears)
+    muffled: bool = False  # behind something: quieter and duller
 
 
 class AudioEngine:
@@ -82,6 +84,7 @@ class AudioEngine:
         self._buffers: dict[int, tuple[Clip, int]] = {}
         self.frame = 0  # counts starts: the oldest voice is taken when all are busy
         self._next = 0  # where the search for a free voice begins
+        self.listener = (0.0, 0.0, 0.0)  # where the head was placed last
 
     def _current(self) -> None:
         if _CURRENT[0] != self.context:
@@ -151,6 +154,7 @@ class AudioEngine:
         lib.alSourcef(source, al.AL_ROLLOFF_FACTOR, rolloff if spatial else 0.0)
         if not spatial:
             lib.alSource3f(source, al.AL_POSITION, 0.0, 0.0, 0.0)
+        voice.at = None
         self.muffle(voice, 1.0, 1.0)
         lib.alSourcePlay(source)
         self.lib.check(f"playing {clip.name!r}")
@@ -172,14 +176,17 @@ class AudioEngine:
         """Where a spatial voice sounds from, in the world."""
         self._current()
         self.lib.lib.alSource3f(voice.source, al.AL_POSITION, *position)
+        voice.at = position
 
     def muffle(self, voice: Voice, gain: float, treble: float) -> None:
         """A voice's direct path through a low-pass filter: `gain` over all, `treble` more
         over the high frequencies (1, 1: as it is; what occlusion sets)."""
+        self._current()
         filter_id = self.filters[self.voices.index(voice)]
         self.lib.filterf(filter_id, al.AL_LOWPASS_GAIN, gain)
         self.lib.filterf(filter_id, al.AL_LOWPASS_GAINHF, treble)
         self.lib.lib.alSourcei(voice.source, al.AL_DIRECT_FILTER, filter_id)
+        voice.muffled = gain < 1.0 or treble < 1.0
 
     def listen(
         self,
@@ -191,6 +198,7 @@ class AudioEngine:
         self._current()
         lib = self.lib.lib
         lib.alListener3f(al.AL_POSITION, *position)
+        self.listener = position
         orientation = (ctypes.c_float * 6)(*forward, *up)
         lib.alListenerfv(al.AL_ORIENTATION, orientation)
 
