@@ -30,7 +30,6 @@ from playspace.systems.audio.engine import AudioEngine, F32Array, Voice
 from playspace.systems.audio.occlusion import Occlusion, occlude
 from playspace.systems.audio.openal import OpenALError
 from playspace.systems.audio.placing import drawn_at
-from playspace.systems.physics import Physics
 from playspace.systems.audio.world_sounds import (
     HEARD_EVENTS,
     Strides,
@@ -38,6 +37,7 @@ from playspace.systems.audio.world_sounds import (
     impact_sounds,
     interaction_sounds,
 )
+from playspace.systems.physics import Physics
 from playspace.systems.sets import LateSet, add_late_sets
 
 log = logging.getLogger(__name__)
