@@ -16,7 +16,9 @@ from playspace import spatial
 from playspace.app import build_world
 from playspace.components import Transform
 from playspace.components.audio import PlaySound, Sound, SoundBank, SurfaceSound
+from playspace.components.haptics import HapticQueue
 from playspace.components.physics import Box
+from playspace.components.tracking import DeviceRole
 from playspace.ecs import World
 from playspace.formats.scene import SceneError, load_scene
 from playspace.prelude import ScriptedSource, standing_frame
@@ -26,6 +28,7 @@ from playspace.systems.audio.openal import OpenALError
 from playspace.systems.interaction.events import LetGo, Released
 from playspace.systems.interaction.interactables import ButtonPressed
 from playspace.systems.physics.events import Impact
+from tests.grab_helpers import HAND, ball_in_hand, grab_world, holding_still
 from tests.physics_helpers import ball, floor, physics_world, static
 from tests.rig_helpers import head_at, rig_world
 
@@ -271,3 +274,27 @@ def test_a_sound_behind_a_wall_is_quieter_and_duller(noise: Path) -> None:
     open_air, behind = heard
     assert sum(_loudness(behind)) < 0.7 * sum(_loudness(open_air))
     assert _treble_share(behind) < 0.5 * _treble_share(open_air)
+
+
+def test_a_knock_on_what_the_hand_holds_is_felt_in_that_hand() -> None:
+    """A ball dropped onto the ball the right hand holds: the knock is heard, and the right
+    hand, not the left, gets a pulse as strong as it sounds."""
+
+    def build(world: World) -> None:
+        world.add_plugin(AudioPlugin())
+        world.insert_resource(HapticQueue())  # what the headset loop drains
+        ball_in_hand(world)
+
+    run = grab_world(holding_still, build=build)
+    world = run.world
+    world.step(45)  # the ball is held
+    queue = world.resource(HapticQueue)
+    queue.drain()
+    x, y, z = HAND
+    ball(world, spatial.vec3(x, y + 0.5, z), radius=0.04, mass=0.3)
+    felt = []
+    for _ in range(60):
+        world.step(1)
+        felt += queue.drain()
+    assert [pulse.hand for pulse in felt] == [DeviceRole.RIGHT_HAND]
+    assert 0.3 < felt[0].amplitude <= 1.0 and 0.02 < felt[0].duration <= 0.08

@@ -22,8 +22,10 @@ from dataclasses import dataclass, field
 
 from playspace.components import Transform
 from playspace.components.audio import PlaySound, SurfaceSound
+from playspace.components.haptics import HapticPulse, HapticQueue
+from playspace.components.interaction import Hand, Holding
 from playspace.components.physics import BodyKind, RigidBody
-from playspace.components.rig import Rig
+from playspace.components.rig import LocalPlayer, Rig
 from playspace.ecs import Phase, World, system
 from playspace.spatial import vec3
 from playspace.systems.audio.placing import drawn_at
@@ -64,11 +66,12 @@ def material_of(world: World, entity: int) -> str:
 @system(
     Phase.LATE,
     in_set=LateSet.SOUND,
-    reads=(Impact, SurfaceSound, RigidBody),
-    writes=(PlaySound,),
+    reads=(Impact, SurfaceSound, RigidBody, Hand, Holding, Rig, LocalPlayer),
+    writes=(PlaySound, HapticQueue),
 )
 def impact_sounds(world: World) -> None:
-    """A knock for every impact this frame, from the moving body."""
+    """A knock for every impact this frame, from the moving body, and felt in the hands of
+    this process's player that hold either body, as strong as it sounds."""
     for impact in world.read_events(Impact, reader="impact sounds"):
         body = world.try_get(impact.a, RigidBody)
         mass = body.mass if body is not None and body.mass else MASS_UNKNOWN
@@ -84,6 +87,20 @@ def impact_sounds(world: World) -> None:
                 pitch=1.1 - 0.2 * strength,
             )
         )
+        _felt(world, (impact.a, impact.b), strength)
+
+
+def _felt(world: World, struck: tuple[int, ...], strength: float) -> None:
+    """A knock in the local hands holding one of `struck`: 0.3 to 1 of the controller's
+    strength, 20 to 80 ms, with the knock's (a controller's own pulse is a buzz, not a
+    sound, so the two are matched in strength and length)."""
+    queue = world.try_resource(HapticQueue)
+    if queue is None:
+        return
+    local = {rig.player for _, (rig, _) in world.query(Rig, LocalPlayer)}
+    for _, (hand, holding) in world.query(Hand, Holding):
+        if holding.object in struck and hand.player in local:
+            queue.send(HapticPulse(hand.side, 0.3 + 0.7 * strength, 0.02 + 0.06 * strength))
 
 
 def _at(world: World, entity: int, clip: str, volume: float = 1.0, pitch: float = 1.0) -> None:
