@@ -31,6 +31,7 @@ from playspace.ecs import World
 from playspace.formats.scene import SceneError
 from playspace.loops.stopping import INTERRUPTED
 from playspace.loops.vr_loop import VrLoop, XrBackend
+from playspace.systems.audio import AudioPlugin
 from playspace.systems.input import Recorder, TraceError, TraceWriter, load_trace
 from playspace.systems.telemetry import Lines, TelemetryPlugin
 from playspace.xr.state import (
@@ -162,6 +163,7 @@ def run_vr(
             stack.callback(driver.stop)
         if telemetry is not None:
             added.append(TelemetryPlugin(telemetry, telemetry_events()))
+        added.append(AudioPlugin(output="device"))  # silent, said once, where there is none
         if example is not None:
             added.append(example.build)
 
