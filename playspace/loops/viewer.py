@@ -26,10 +26,12 @@ from moderngl_window.context.base import BaseWindow
 
 from playspace.app.replay import Replay, prepare_replay
 from playspace.components.debug import PhysicsDebug
+from playspace.ecs import World
 from playspace.ecs.clock import frame_ns
 from playspace.loops.preview import PreviewRun, debug_actions, drive_window
 from playspace.loops.replay import show_physics_debug
 from playspace.render.preview import Preview, preview_window
+from playspace.systems.audio import Audio, AudioPlugin
 from playspace.systems.drawn import place_drawn
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)
@@ -44,7 +46,7 @@ class TracePlayer:
 
     def __init__(self, replay: Replay) -> None:
         self.replay = replay
-        self.world = replay.world()
+        self.world = self._world()
         self.paused = False
         self.speed = 1.0
         self._playhead = 0  # the trace time the picture should show, integer nanoseconds
@@ -71,19 +73,23 @@ class TracePlayer:
         ran = self._run_to(due)
         if self.at_end:
             self.paused = True
+            self.world.resource(Audio).muted = True
         return ran
 
     def seek(self, step: int) -> None:
         """Show the world at the end of fixed step `step` (clamped to the trace): forward by
-        stepping, back by replaying from the start. Playing or paused, it stays so."""
-        self._run_to(max(0, min(step, self.replay.steps)))
+        stepping, back by replaying from the start. Playing or paused, it stays so; the steps
+        run to get there are not heard."""
+        self.world.resource(Audio).muted = True
+        self._run_to(max(0, min(step, self.replay.steps)))  # a new world may come of it
+        self.world.resource(Audio).muted = self.paused
         self._playhead = self.world.clock.boundary(self.step)
 
     def _run_to(self, step: int) -> int:
         if step < self.step:
             debug = self.world.try_resource(PhysicsDebug)
             self.world.close()
-            self.world = self.replay.world()
+            self.world = self._world()
             if debug is not None and debug.shown:  # what the player chose to see stays
                 show_physics_debug(self.world)
         ran = step - self.step
@@ -92,6 +98,10 @@ class TracePlayer:
             place_drawn(self.world, alpha=1.0)  # the step's end, as telemetry reports it
         return ran
 
+    def _world(self) -> World:
+        """A world of the replay, heard through the speakers while it plays."""
+        return self.replay.world([AudioPlugin(output="device")])
+
     def key_down(self, name: str) -> None:
         """A key pressed in the window (moderngl-window's name in lower case)."""
         hz = self.replay.fixed_hz
@@ -99,6 +109,7 @@ class TracePlayer:
             if self.paused and self.at_end:
                 self.seek(0)  # play it again, as a video player does
             self.paused = not self.paused
+            self.world.resource(Audio).muted = self.paused
         elif name in ("period", "comma"):
             self.paused = True
             self.seek(self.step + (1 if name == "period" else -1))

@@ -28,6 +28,7 @@ from playspace.loops.replay import run_headless
 from playspace.loops.viewer import SPEEDS, TracePlayer
 from playspace.render.cameras import CAMERAS, HeadCamera, SpectatorCamera
 from playspace.render.quality import QUALITY_NAMES
+from playspace.systems.audio import Audio
 from tests.cli_helpers import playspace
 from tests.needs import need_program
 from tests.rig_helpers import head_at, rig_world
@@ -291,3 +292,21 @@ def test_the_viewer_window_plays_pauses_and_switches_to_the_spectator(
     total = prepare_replay(SCENE, TRACE).steps
     assert "stairs.jsonl viewed, left at" in out and f"(step {total} of {total})" in out
     assert white_in_the_middle(np.asarray(Image.open(shot).convert("RGB"))) > 200
+
+
+def test_the_viewer_is_heard_while_it_plays_and_silent_paused_or_seeking(
+    player: TracePlayer,
+) -> None:
+    watching = player
+    audio = watching.world.resource(Audio)
+    frames(watching, 3)
+    assert not audio.muted  # playing: heard
+    watching.key_down("space")
+    assert watching.world.resource(Audio).muted  # paused
+    watching.key_down("space")
+    watching.key_down("right")  # a seek forward while playing: its steps unheard, then heard
+    assert not watching.world.resource(Audio).muted
+    watching.key_down("left")  # back: a new world, heard as it plays on
+    assert not watching.world.resource(Audio).muted
+    watching.key_down("period")  # a step while paused: silent
+    assert watching.world.resource(Audio).muted

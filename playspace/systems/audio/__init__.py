@@ -16,6 +16,7 @@ device to open, a world goes on silent and says so once.
 from __future__ import annotations
 
 import logging
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,9 +48,11 @@ OUTPUTS = ("device", "memory")
 @dataclass(slots=True)
 class Audio:
     """The engine a world plays through (None: silent), a resource, and which entity's
-    :class:`Sound` each voice plays."""
+    :class:`Sound` each voice plays. `muted` stops every voice and drops what is sent while
+    it holds (the trace viewer, paused or seeking, is silent)."""
 
     engine: AudioEngine | None
+    muted: bool = False
     playing: dict[int, Voice] = field(default_factory=dict)
     occlusion: Occlusion = field(default_factory=Occlusion)
     said: set[str] = field(default_factory=set)  # problems said once
@@ -96,8 +99,12 @@ def play_sounds(world: World) -> None:
     voice that follows an entity to where the entity is drawn."""
     audio = world.resource(Audio)
     engine = audio.engine
-    if engine is None:
+    if engine is None or audio.muted:
         world.read_events(PlaySound, reader="audio")
+        if engine is not None:
+            for voice in engine.voices:
+                engine.stop(voice)
+            audio.playing.clear()
         return
     _entity_sounds(world, audio, engine)
     for event in world.read_events(PlaySound, reader="audio"):
@@ -199,7 +206,9 @@ class AudioPlugin:
                 engine = AudioEngine(world.resource(AudioSettings), self.output == "memory")
             except OpenALError as error:
                 log.warning("no sound: %s; the world runs silent", error)
-        world.insert_resource(Audio(engine))
+        audio = world.insert_resource(Audio(engine))
+        if engine is not None:  # the device goes when the world does
+            weakref.finalize(audio, engine.close)
         world.add_systems(listen, impact_sounds, interaction_sounds, footsteps, play_sounds)
 
 
