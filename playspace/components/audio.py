@@ -91,7 +91,7 @@ class AudioSettings:
     volume: float = 1.0
     hrtf: bool = True
     speed_of_sound: float = 343.3
-    voices: int = 64
+    voices: int = 128
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.volume) and self.volume >= 0):

@@ -45,7 +45,7 @@ log = logging.getLogger(__name__)
 OUTPUTS = ("device", "memory")
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, weakref_slot=True)  # the device is let go when it is collected
 class Audio:
     """The engine a world plays through (None: silent), a resource, and which entity's
     :class:`Sound` each voice plays. `muted` stops every voice and drops what is sent while

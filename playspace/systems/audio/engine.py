@@ -26,12 +26,13 @@ F32Array = npt.NDArray[np.float32]
 _CURRENT: list[int] = [0]  # the context made current last (OpenAL has one per process)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Voice:
     """One source: what it plays (the clip's name), since when (a frame counter), and the
     entity it follows (None: a place, or both ears)."""
 
     source: int
+    filter: int = 0  # its low-pass filter (EFX), for occlusion
     clip: str = ""
     entity: int | None = None
     started: int = -1
@@ -74,12 +75,12 @@ class AudioEngine:
         sources = (ctypes.c_uint * settings.voices)()
         lib.lib.alGenSources(settings.voices, sources)
         lib.check("making voices")
-        self.voices = [Voice(int(source)) for source in sources]
         filters = (ctypes.c_uint * settings.voices)()
         lib.gen_filters(settings.voices, filters)
         self.filters = [int(f) for f in filters]
         for number in self.filters:
             lib.filteri(number, al.AL_FILTER_TYPE, al.AL_FILTER_LOWPASS)
+        self.voices = [Voice(int(s), f) for s, f in zip(sources, self.filters, strict=True)]
         lib.check("making low-pass filters")
         self._buffers: dict[int, tuple[Clip, int]] = {}
         self.frame = 0  # counts starts: the oldest voice is taken when all are busy
@@ -174,6 +175,8 @@ class AudioEngine:
 
     def place(self, voice: Voice, position: tuple[float, float, float]) -> None:
         """Where a spatial voice sounds from, in the world."""
+        if position == voice.at:
+            return  # most sounds' entities stand still
         self._current()
         self.lib.lib.alSource3f(voice.source, al.AL_POSITION, *position)
         voice.at = position
@@ -182,10 +185,9 @@ class AudioEngine:
         """A voice's direct path through a low-pass filter: `gain` over all, `treble` more
         over the high frequencies (1, 1: as it is; what occlusion sets)."""
         self._current()
-        filter_id = self.filters[self.voices.index(voice)]
-        self.lib.filterf(filter_id, al.AL_LOWPASS_GAIN, gain)
-        self.lib.filterf(filter_id, al.AL_LOWPASS_GAINHF, treble)
-        self.lib.lib.alSourcei(voice.source, al.AL_DIRECT_FILTER, filter_id)
+        self.lib.filterf(voice.filter, al.AL_LOWPASS_GAIN, gain)
+        self.lib.filterf(voice.filter, al.AL_LOWPASS_GAINHF, treble)
+        self.lib.lib.alSourcei(voice.source, al.AL_DIRECT_FILTER, voice.filter)
         voice.muffled = gain < 1.0 or treble < 1.0
 
     def listen(

@@ -17,6 +17,7 @@ from playspace.systems.audio.engine import AudioEngine, Voice
 from playspace.systems.physics import Physics
 
 RAYS_A_FRAME = 4
+LOOKED_A_FRAME = 16  # voices asked whether they play, a frame (each ask is a call into OpenAL)
 GAIN = 0.5  # a blocked sound's level over all
 TREBLE = 0.15  # and over its high frequencies, besides
 ENVIRONMENT = ("environment",)
@@ -48,15 +49,17 @@ class Occlusion:
         self.next = 0
 
     def update(self, world: World, engine: AudioEngine) -> None:
-        """Look at the next few voices that sound from somewhere."""
-        count, looked = len(engine.voices), 0
-        for offset in range(count):
+        """Look at the next few voices that sound from somewhere (none in a world without
+        physics: nothing stands between)."""
+        if world.try_resource(Physics) is None:
+            return
+        count, cast = len(engine.voices), 0
+        for offset in range(min(count, LOOKED_A_FRAME)):
             voice = engine.voices[(self.next + offset) % count]
             if voice.at is None or not engine.playing(voice):
                 continue
             occlude(world, engine, voice)
-            looked += 1
-            if looked == RAYS_A_FRAME:
-                self.next = (self.next + offset + 1) % count
-                return
-        self.next = 0
+            cast += 1
+            if cast == RAYS_A_FRAME:
+                break
+        self.next = (self.next + offset + 1) % count

@@ -11,11 +11,12 @@ from playspace.ecs import World
 def drawn_at(world: World, entity: int) -> tuple[float, float, float] | None:
     """Where `entity` is drawn this frame; None for an entity with no place (gone)."""
     drawn = world.try_resource(DrawnPoses)
-    pose = None if drawn is None else drawn.pose(entity)
-    if pose is None:
-        transform = world.try_get(entity, Transform)
-        pose = None if transform is None else transform.pose()
-    if pose is None:
+    row = None if drawn is None else drawn.rows.get(entity)
+    if drawn is not None and row is not None:
+        x, y, z = drawn.positions[row].tolist()
+        return (x, y, z)
+    transform = world.try_get(entity, Transform)
+    if transform is None:
         return None
-    p = pose.position
+    p = transform.position
     return (p.x, p.y, p.z)
