@@ -10,21 +10,19 @@ from playspace.ecs import Despawned
 from playspace.systems.animation import AnimationMarked
 from playspace.systems.input.tracking import TrackingRejected
 from playspace.systems.interaction.events import (
+    ButtonPressed,
+    ButtonReleased,
+    DialTurned,
     Grabbed,
     Hit,
     HoverEntered,
     HoverExited,
     LetGo,
+    LeverMoved,
     Released,
     Returned,
     Socketed,
     Unsocketed,
-)
-from playspace.systems.interaction.interactables import (
-    ButtonPressed,
-    ButtonReleased,
-    DialTurned,
-    LeverMoved,
 )
 from playspace.systems.physics.events import (
     ContactBegan,

@@ -25,8 +25,7 @@ from playspace.prelude import ScriptedSource, standing_frame
 from playspace.systems import audio as audio_systems
 from playspace.systems.audio import Audio, AudioPlugin, render
 from playspace.systems.audio.openal import OpenALError
-from playspace.systems.interaction.events import LetGo, Released
-from playspace.systems.interaction.interactables import ButtonPressed
+from playspace.systems.interaction.events import ButtonPressed, LetGo, Released
 from playspace.systems.physics.events import Impact
 from tests.grab_helpers import HAND, ball_in_hand, grab_world, holding_still
 from tests.physics_helpers import ball, floor, physics_world, static

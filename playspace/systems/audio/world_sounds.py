@@ -29,12 +29,16 @@ from playspace.components.rig import LocalPlayer, Rig
 from playspace.ecs import Phase, World, system
 from playspace.spatial import vec3
 from playspace.systems.audio.placing import drawn_at
-from playspace.systems.interaction.events import Grabbed, LetGo, Released, Returned, Socketed
-from playspace.systems.interaction.interactables import (
+from playspace.systems.interaction.events import (
     ButtonPressed,
     ButtonReleased,
     DialTurned,
+    Grabbed,
+    LetGo,
     LeverMoved,
+    Released,
+    Returned,
+    Socketed,
 )
 from playspace.systems.physics.events import Impact
 from playspace.systems.player.events import Teleported, Turned

@@ -54,8 +54,13 @@ from playspace.systems.interaction.estimate import (
 from playspace.systems.interaction.events import (
     GRAB_EVENTS,
     HOVER_EVENTS,
+    INTERACTABLE_EVENTS,
     SOCKET_EVENTS,
     TELEMETRY_EVENTS,
+    ButtonPressed,
+    ButtonReleased,
+    DialTurned,
+    LeverMoved,
 )
 from playspace.systems.interaction.hand_collision import collide_hands
 from playspace.systems.interaction.hold import grab, hold
@@ -68,27 +73,12 @@ from playspace.systems.player.players import PlayerSetups, set_up_players
 from playspace.systems.sets import add_fixed_sets, add_late_sets
 
 if TYPE_CHECKING:
-    from playspace.systems.interaction.interactables import (
-        INTERACTABLE_EVENTS,
-        ButtonPressed,
-        ButtonReleased,
-        DialTurned,
-        InteractablesPlugin,
-        LeverMoved,
-    )
+    from playspace.systems.interaction.interactables import InteractablesPlugin
 else:
     # Levers, buttons and dials load when first asked for (PEP 562): a world whose scene has
-    # none never imports their systems, and a start-up does not pay for them.
-    _INTERACTABLES = frozenset(
-        (
-            "INTERACTABLE_EVENTS",
-            "ButtonPressed",
-            "ButtonReleased",
-            "DialTurned",
-            "InteractablesPlugin",
-            "LeverMoved",
-        )
-    )
+    # none never imports their systems, and a start-up does not pay for them (their events are
+    # plain data, with the other interaction events).
+    _INTERACTABLES = frozenset(("InteractablesPlugin",))
 
     def __getattr__(name: str) -> object:
         if name not in _INTERACTABLES:

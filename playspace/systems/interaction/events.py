@@ -103,3 +103,44 @@ HOVER_EVENTS = (HoverEntered, HoverExited)
 SOCKET_EVENTS = (Socketed, Unsocketed, Returned)
 GRAB_EVENTS = (Grabbed, LetGo, Released, Hit)
 TELEMETRY_EVENTS = (Grabbed, Released, Hit)
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonPressed:
+    """`button` was pushed in past its press depth."""
+
+    kind: ClassVar[str] = "button_pressed"
+    button: int
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonReleased:
+    """`button` came back above its release depth."""
+
+    kind: ClassVar[str] = "button_released"
+    button: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeverMoved:
+    """`lever` came to rest in detent number `detent`, at `position` (its angle, radians)."""
+
+    kind: ClassVar[str] = "lever_moved"
+    lever: int
+    detent: int
+    position: float
+
+
+@dataclass(frozen=True, slots=True)
+class DialTurned:
+    """`dial` turned to `steps` steps (its angle in steps, rounded), `change` from before;
+    `angle` is its joint's angle, radians."""
+
+    kind: ClassVar[str] = "dial_turned"
+    dial: int
+    steps: int
+    change: int
+    angle: float
+
+
+INTERACTABLE_EVENTS = (ButtonPressed, ButtonReleased, LeverMoved, DialTurned)

@@ -19,9 +19,6 @@ carried on the hand's pose (its place relative to the tracked grip, put on the h
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
 from playspace import spatial
 from playspace.components import TrackedDevice, Transform
 from playspace.components.input import HandJoint
@@ -31,52 +28,18 @@ from playspace.components.joints import Joint, Spring
 from playspace.components.physics import BodyCommands, SetVelocity
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Vec3
+from playspace.systems.interaction.events import (
+    INTERACTABLE_EVENTS,
+    ButtonPressed,
+    ButtonReleased,
+    DialTurned,
+    LeverMoved,
+)
 from playspace.systems.interaction.hold import MAX_DRIVE_SPEED, hold
 from playspace.systems.physics import Physics, joint_line
 from playspace.systems.sets import FixedSet, add_fixed_sets
 
 REACH_BEHIND = 0.05  # metres past a button's full travel a hand still pushes it (not from behind)
-
-
-@dataclass(frozen=True, slots=True)
-class ButtonPressed:
-    """`button` was pushed in past its press depth."""
-
-    kind: ClassVar[str] = "button_pressed"
-    button: int
-
-
-@dataclass(frozen=True, slots=True)
-class ButtonReleased:
-    """`button` came back above its release depth."""
-
-    kind: ClassVar[str] = "button_released"
-    button: int
-
-
-@dataclass(frozen=True, slots=True)
-class LeverMoved:
-    """`lever` came to rest in detent number `detent`, at `position` (its angle, radians)."""
-
-    kind: ClassVar[str] = "lever_moved"
-    lever: int
-    detent: int
-    position: float
-
-
-@dataclass(frozen=True, slots=True)
-class DialTurned:
-    """`dial` turned to `steps` steps (its angle in steps, rounded), `change` from before;
-    `angle` is its joint's angle, radians."""
-
-    kind: ClassVar[str] = "dial_turned"
-    dial: int
-    steps: int
-    change: int
-    angle: float
-
-
-INTERACTABLE_EVENTS = (ButtonPressed, ButtonReleased, LeverMoved, DialTurned)
 
 
 @system(
