@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import statistics
@@ -113,7 +114,7 @@ def kitchen_minute(folder: Path, seconds: float) -> tuple[float, float]:
     timings = []
     for heard in (True, False):
         start = time.perf_counter()
-        with WaveStream(folder / "kitchen.wav") as out:
+        with contextlib.closing(WaveStream(folder / "kitchen.wav")) as out:
             run_headless(ROOT / "examples" / "kitchen.py", None, None, seconds,
                          audio=out if heard else None)  # fmt: skip
         timings.append(time.perf_counter() - start)

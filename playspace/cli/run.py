@@ -251,7 +251,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 out = stack.enter_context(LineStream(args.telemetry))
             audio = None
             if args.audio_out is not None:
-                audio = stack.enter_context(WaveStream(args.audio_out))
+                audio = stack.enter_context(contextlib.closing(WaveStream(args.audio_out)))
             replayed = run_headless(
                 args.scene, args.trace, out, args.seconds, args.fixed_hz, args.seed, capture,
                 stop=args.stop, debug_physics=args.debug_physics, audio=audio,

@@ -137,17 +137,7 @@ class WaveStream:
         self.frames += len(samples)
 
     def close(self) -> None:
+        """The file as written (``contextlib.closing`` closes it at the end of a run)."""
         file, self._file = self._file, None
         if file is not None:
             file.close()
-
-    def __enter__(self) -> WaveStream:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -19,16 +19,12 @@ from playspace.components.tracking import HandControls
 from playspace.formats.scene import load_scene
 from playspace.prelude import ScriptedSource, standing_frame
 from playspace.render import (
-    Lighting,
-    Offscreen,
-    Renderer,
-    Sky,
     View,
     perspective,
 )
-from playspace.render.quality import LOW
 from playspace.spatial import Pose, matrix_pose
 from playspace.systems.animation.hands import from_controls, skeleton
+from tests.picture_helpers import drawn_dark
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -39,8 +35,6 @@ SIZE = (160, 120)
 HAND = Pose(spatial.vec3(0.0, 1.2, -0.4), spatial.identity())  # the right grip, in the room
 EYE = Pose(spatial.vec3(0.35, 1.25, -0.3), spatial.look_rotation(spatial.vec3(-0.35, -0.05, -0.1)))
 RED = Appearance((1.0, 0.0, 0.0, 1.0), emissive=(1.0, 0.0, 0.0))
-DARK = Lighting(color=(0.0, 0.0, 0.0), sky=(0.0, 0.0, 0.0), ground=(0.0, 0.0, 0.0))
-BLUE = (0.0, 0.0, 0.3)
 
 
 def _view() -> View:
@@ -64,16 +58,7 @@ def _drawn(gl: Context, tmp_path: Path, right: HandInput) -> np.ndarray:
     world, _ = build_world(load_scene(_scene(tmp_path)), ScriptedSource(lambda t: frame))
     world.insert_resource(replace(world.resource(HandModel), look=RED))  # a glove, glowing
     world.advance(0.5)
-    renderer = Renderer(gl, lighting=DARK, sky=Sky(BLUE, BLUE, BLUE, sun=(0, 0, 0)), quality=LOW)
-    target = Offscreen(gl, SIZE)
-    try:
-        renderer.prepare(world)
-        renderer.draw(_view(), target.framebuffer)
-        image: np.ndarray = target.read() / 255.0
-        return image
-    finally:
-        target.release()
-        renderer.release()
+    return drawn_dark(gl, world, _view(), SIZE)
 
 
 def _red(image: np.ndarray, point: spatial.Vec3) -> bool:

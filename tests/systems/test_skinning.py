@@ -20,10 +20,10 @@ from playspace.components.visual import SkinPose, Surface
 from playspace.ecs import World
 from playspace.formats.models import ModelError, read_model
 from playspace.formats.models.write import ModelSpec, SkinSpec, write_glb
-from playspace.render import Lighting, Offscreen, Renderer, Sky, View, perspective
-from playspace.render.quality import LOW
+from playspace.render import View, perspective
 from playspace.systems.animation import AnimationPlugin, play
 from tests.model_helpers import glb_json, rewritten, surface
+from tests.picture_helpers import drawn_dark
 
 if TYPE_CHECKING:
     from moderngl import Context
@@ -130,18 +130,7 @@ def test_a_clip_bends_the_same_at_the_same_step_whatever_the_frames(tmp_path: Pa
 
 
 def _drawn(gl: Context, world: World) -> np.ndarray:
-    dark = Lighting(color=(0.0, 0.0, 0.0), sky=(0.0, 0.0, 0.0), ground=(0.0, 0.0, 0.0))
-    blue = (0.0, 0.0, 0.3)
-    renderer = Renderer(gl, lighting=dark, sky=Sky(blue, blue, blue, sun=(0, 0, 0)), quality=LOW)
-    target = Offscreen(gl, SIZE)
-    try:
-        renderer.prepare(world)
-        renderer.draw(_view(), target.framebuffer)
-        image: np.ndarray = target.read() / 255.0
-        return image
-    finally:
-        target.release()
-        renderer.release()
+    return drawn_dark(gl, world, _view(), SIZE)
 
 
 def _view() -> View:

@@ -52,6 +52,16 @@ WHOOSH_FULL = 10.0  # m/s: a throw this fast whooshes at full volume
 SNAP_TURN = 0.17  # rad (about 10 degrees): a smaller turn is smooth turning, and silent
 STRIDE = 0.7  # metres a body walks between footsteps
 FEET = 1.6  # metres below the head: where footsteps sound from
+# An event, the field naming the entity it sounds from, the sound, its volume.
+WHERE_THEY_HAPPEN: tuple[tuple[type[object], str, str, float], ...] = (
+    (Grabbed, "object", "grab", 0.6),
+    (Socketed, "socket", "socket_snap", 0.8),
+    (Returned, "socket", "socket_snap", 0.6),
+    (ButtonPressed, "button", "button_press", 0.8),
+    (ButtonReleased, "button", "button_release", 0.6),
+    (LeverMoved, "lever", "lever_detent", 0.9),
+    (DialTurned, "dial", "dial_tick", 0.7),
+)
 HEARD_EVENTS = (
     Impact, Grabbed, LetGo, Released, Socketed, Returned,
     ButtonPressed, ButtonReleased, LeverMoved, DialTurned, Teleported, Turned,
@@ -126,8 +136,9 @@ def _at(world: World, entity: int, clip: str, volume: float = 1.0, pitch: float 
 def interaction_sounds(world: World) -> None:
     """The hands' and the player's sounds for this frame's events."""
     reader = "interaction sounds"
-    for grabbed in world.read_events(Grabbed, reader):
-        _at(world, grabbed.object, "grab", 0.6)
+    for kind, where, clip, volume in WHERE_THEY_HAPPEN:
+        for event in world.read_events(kind, reader):
+            _at(world, getattr(event, where), clip, volume)
     thrown = set()
     for released in world.read_events(Released, reader):
         speed = float(sum(c * c for c in released.linear) ** 0.5)
@@ -138,18 +149,6 @@ def interaction_sounds(world: World) -> None:
     for let_go in world.read_events(LetGo, reader):
         if let_go.object not in thrown:
             _at(world, let_go.object, "release", 0.5)
-    for socketed in world.read_events(Socketed, reader):
-        _at(world, socketed.socket, "socket_snap", 0.8)
-    for returned in world.read_events(Returned, reader):
-        _at(world, returned.socket, "socket_snap", 0.6)
-    for pressed in world.read_events(ButtonPressed, reader):
-        _at(world, pressed.button, "button_press", 0.8)
-    for up in world.read_events(ButtonReleased, reader):
-        _at(world, up.button, "button_release", 0.6)
-    for lever in world.read_events(LeverMoved, reader):
-        _at(world, lever.lever, "lever_detent", 0.9)
-    for dial in world.read_events(DialTurned, reader):
-        _at(world, dial.dial, "dial_tick", 0.7)
     for _ in world.read_events(Teleported, reader):
         world.send(PlaySound("teleport", volume=0.5))
     for turned in world.read_events(Turned, reader):
