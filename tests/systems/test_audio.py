@@ -17,6 +17,7 @@ from playspace.app import build_world
 from playspace.components import Transform
 from playspace.components.audio import PlaySound, Sound, SoundBank, SurfaceSound
 from playspace.components.haptics import HapticQueue
+from playspace.components.joints import Joint, JointKind
 from playspace.components.physics import Box
 from playspace.components.tracking import DeviceRole
 from playspace.ecs import World
@@ -297,3 +298,21 @@ def test_a_knock_on_what_the_hand_holds_is_felt_in_that_hand() -> None:
         felt += queue.drain()
     assert [pulse.hand for pulse in felt] == [DeviceRole.RIGHT_HAND]
     assert 0.3 < felt[0].amplitude <= 1.0 and 0.02 < felt[0].duration <= 0.08
+
+
+def test_a_drawer_runs_on_its_rails_and_thuds_at_the_end_of_its_travel() -> None:
+    world = World()
+    world.add_plugin(AudioPlugin())
+    drawer = world.spawn(Transform(), Joint(JointKind.SLIDER, limits=(0.0, 0.25)))
+    joint = world.get(drawer, Joint)
+    heard = []
+    for position, velocity in ((0.0, 0.0), (0.02, 0.4), (0.15, 0.6), (0.25, 0.0), (0.25, 0.0)):
+        joint.position, joint.velocity = position, velocity  # as physics writes them
+        world.advance(1 / 90)
+        heard.append([sound.clip for sound in _sounds_sent(world)])
+    assert heard == [[], ["drawer_slide"], [], ["joint_limit"], []]
+    joint.position, joint.velocity = 0.24, -0.05  # eased back off the end, slowly
+    world.advance(1 / 90)
+    joint.position, joint.velocity = 0.25, 0.05  # and back onto it: a touch, not a thud
+    world.advance(1 / 90)
+    assert _sounds_sent(world) == []

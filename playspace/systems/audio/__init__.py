@@ -33,10 +33,12 @@ from playspace.systems.audio.openal import OpenALError
 from playspace.systems.audio.placing import drawn_at
 from playspace.systems.audio.world_sounds import (
     HEARD_EVENTS,
+    JointMotion,
     Strides,
     footsteps,
     impact_sounds,
     interaction_sounds,
+    joint_sounds,
 )
 from playspace.systems.physics import Physics
 from playspace.systems.sets import LateSet, add_late_sets
@@ -90,7 +92,7 @@ def listen(world: World) -> None:
 @system(
     Phase.LATE,
     in_set=LateSet.SOUND,
-    after=(listen, impact_sounds, interaction_sounds, footsteps),
+    after=(listen, impact_sounds, interaction_sounds, footsteps, joint_sounds),
     reads=(Sound, PlaySound, Transform, DrawnPoses, SoundBank, Audio, Physics),
     writes=(),
 )
@@ -194,6 +196,7 @@ class AudioPlugin:
         for kind in HEARD_EVENTS:  # the features that send them, when the world has them
             world.add_event(kind)
         world.insert_resource(Strides())
+        world.insert_resource(JointMotion())
         if world.try_resource(AudioSettings) is None:
             world.insert_resource(AudioSettings())
         bank = world.try_resource(SoundBank)
@@ -209,7 +212,9 @@ class AudioPlugin:
         audio = world.insert_resource(Audio(engine))
         if engine is not None:  # the device goes when the world does
             weakref.finalize(audio, engine.close)
-        world.add_systems(listen, impact_sounds, interaction_sounds, footsteps, play_sounds)
+        world.add_systems(
+            listen, impact_sounds, interaction_sounds, footsteps, joint_sounds, play_sounds
+        )
 
 
 __all__ = ["Audio", "AudioPlugin", "clip_named", "default_sounds", "render"]

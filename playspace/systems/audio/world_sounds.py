@@ -12,8 +12,9 @@ What the hands and the player do sounds as VR players expect it to, each from wh
 happens: a grab's click and a let-go's, a throw's whoosh (louder and higher the faster the
 throw, from 2 m/s), a socket's latch (taking an object, or calling one back), a button's press
 and release, a lever falling into a detent, a dial's step, a teleport's shimmer and a snap
-turn's whisk (into both ears: they happen to the listener), and footsteps every 0.7 m a body
-walks on the ground.
+turn's whisk (into both ears: they happen to the listener), footsteps every 0.7 m a body
+walks on the ground, a door, drawer or lever thudding at the end of its travel, and a drawer
+running on its rails as it is pulled.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from playspace.components import Transform
 from playspace.components.audio import PlaySound, SurfaceSound
 from playspace.components.haptics import HapticPulse, HapticQueue
 from playspace.components.interaction import Hand, Holding
+from playspace.components.joints import Joint, JointKind
 from playspace.components.physics import BodyKind, RigidBody
 from playspace.components.rig import LocalPlayer, Rig
 from playspace.ecs import Phase, World, system
@@ -52,6 +54,11 @@ WHOOSH_FULL = 10.0  # m/s: a throw this fast whooshes at full volume
 SNAP_TURN = 0.17  # rad (about 10 degrees): a smaller turn is smooth turning, and silent
 STRIDE = 0.7  # metres a body walks between footsteps
 FEET = 1.6  # metres below the head: where footsteps sound from
+LIMIT_SPEED = 0.2  # rad/s or m/s: slower into a limit is a touch, not a thud
+LIMIT_FULL = 3.0  # and this fast, a full thud
+LIMIT_NEAR = 0.01  # rad or m: at a limit
+SLIDE_SPEED = 0.08  # m/s: a slider this fast is running on its rails
+SLIDE_FULL = 0.6
 # An event, the field naming the entity it sounds from, the sound, its volume.
 WHERE_THEY_HAPPEN: tuple[tuple[type[object], str, str, float], ...] = (
     (Grabbed, "object", "grab", 0.6),
@@ -178,6 +185,38 @@ def footsteps(world: World) -> None:
             gone -= STRIDE
             world.send(PlaySound("footstep", at=vec3(p.x, p.y, p.z), volume=0.4))
         walked.distance[rig.body] = min(gone, STRIDE)
+
+
+@system(Phase.LATE, in_set=LateSet.SOUND, reads=(Joint,), writes=(PlaySound,))
+def joint_sounds(world: World) -> None:
+    """A door, a drawer or a lever meeting the end of its travel thuds, louder the faster it
+    came; a slider set moving from rest (a drawer pulled) runs on its rails."""
+    moved = world.resource(JointMotion)
+    for entity, joint in world.each(Joint):
+        last = moved.last.get(entity)
+        moved.last[entity] = (joint.position, joint.velocity)
+        if last is None:
+            continue
+        speed = abs(last[1])
+        if joint.limits is not None and speed >= LIMIT_SPEED:
+            low, high = joint.limits
+            reached = min(abs(joint.position - low), abs(joint.position - high)) < LIMIT_NEAR
+            was_there = min(abs(last[0] - low), abs(last[0] - high)) < LIMIT_NEAR
+            if reached and not was_there:
+                _at(world, entity, "joint_limit", min(1.0, speed / LIMIT_FULL))
+        if (
+            joint.kind is JointKind.SLIDER
+            and abs(joint.velocity) >= SLIDE_SPEED
+            and speed < SLIDE_SPEED
+        ):
+            _at(world, entity, "drawer_slide", min(1.0, abs(joint.velocity) / SLIDE_FULL))
+
+
+@dataclass(slots=True)
+class JointMotion:
+    """Each joint's position and speed at the last frame, a resource."""
+
+    last: dict[int, tuple[float, float]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
