@@ -33,6 +33,7 @@ from playspace.components.physics import (
 )
 from playspace.components.scene import Grabbable, Opponent, PlayerStart, Prop, Scenery
 from playspace.components.sockets import Socket
+from playspace.components.text import Label
 from playspace.ecs import World
 from playspace.formats.models import BodyExtras, Model
 from playspace.formats.scene.model import (
@@ -110,14 +111,29 @@ def spawn_scene(world: World, scene: Scene) -> SpawnedScene:
     enter this world raises SceneError with nothing spawned.
     """
     statics = (
-        [(b.name, _looking(_box(b), b.look, b.drawn_as, b.heard)) for b in scene.boxes]
+        [
+            (b.name, _looking(_box(b), b.look, b.drawn_as, b.heard, _label(b.label, b.size[1] / 2)))
+            for b in scene.boxes
+        ]
         + [(s.name, _looking(_stairs(s), s.look)) for s in scene.stairs]
         + [(r.name, _looking(_ramp(r), r.look)) for r in scene.ramps]
         + [(m.name, _looking(_mesh(m), m.look)) for m in scene.meshes]
     )
-    props = [(p.name, _looking(_prop(p), p.look, p.drawn_as, p.heard)) for p in scene.props]
+    props = [
+        (
+            p.name,
+            _looking(_prop(p), p.look, p.drawn_as, p.heard, _label(p.label, _half_height(p.shape))),
+        )
+        for p in scene.props
+    ]
     opponents = [
-        (o.name, _looking(_opponent(o), o.look, o.drawn_as, o.heard)) for o in scene.opponents
+        (
+            o.name,
+            _looking(
+                _opponent(o), o.look, o.drawn_as, o.heard, _label(o.label, _half_height(o.shape))
+            ),
+        )
+        for o in scene.opponents
     ]
     _check_layers(world, scene)
     entities: dict[str, int] = {}
@@ -170,6 +186,8 @@ def spawn_scene(world: World, scene: Scene) -> SpawnedScene:
 
 
 BESIDE = 2.0  # metres to the first player's right per seat, for a scene without [[spawn]]
+LABEL_ABOVE = 0.03  # metres a shape's label floats over its top
+LABEL_HEIGHT = 0.025  # metres a line of it is tall: read at arm's length
 
 
 def player_start_for(scene: Scene, first: PlayerStart, seat: int) -> PlayerStart:
@@ -230,18 +248,30 @@ def _check_layers(world: World, scene: Scene) -> None:
         layers.add(name)
 
 
+def _label(text: str | None, half_height: float) -> Label | None:
+    """A shape's label, a little over its top, small enough to read on a control at arm's
+    length."""
+    if not text:
+        return None
+    return Label(text, offset=half_height + LABEL_ABOVE, height=LABEL_HEIGHT)
+
+
 def _looking(
     components: tuple[object, ...],
     look: Appearance | None,
     drawn_as: Model | None = None,
     heard: SceneHeard | None = None,
+    label: Label | None = None,
 ) -> tuple[object, ...]:
     """`components` with how they look and sound: their Appearance, a model drawn in their
-    place, the sound they play and the material they sound of when struck."""
+    place, the text over them, the sound they play and the material they sound of when
+    struck."""
     if look is not None:
         components = (*components, look)
     if drawn_as is not None:
         components = (*components, visual_of(drawn_as))
+    if label is not None:
+        components = (*components, label)
     if heard is not None and heard.sound is not None:
         components = (*components, Sound(heard.sound))
     if heard is not None and heard.material is not None:

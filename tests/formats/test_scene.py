@@ -44,6 +44,7 @@ from playspace.components.physics import (
 from playspace.components.rig import RigSettings
 from playspace.components.scene import Grabbable, Opponent, PlayerStart, Prop, Scenery
 from playspace.components.sockets import Socket
+from playspace.components.text import Label
 from playspace.ecs import World
 from playspace.formats.scene import (
     Scene,
@@ -586,8 +587,8 @@ CAPS = "(the height includes both caps)"
 HUGE = "9" * 400  # a TOML integer too large for a float
 ANGLE = "[[ramp]] 1, key 'angle': expected a number > 0 and < 90 (degrees)"
 BOX_KEYS = (
-    "climbable, color, emissive, material, metallic, model, name, position, rotation, roughness, "
-    "size, sound, sound_material, texture"
+    "climbable, color, emissive, label, material, metallic, model, name, position, rotation, "
+    "roughness, size, sound, sound_material, texture"
 )
 COLOR = (
     "expected three or four numbers >= 0 and <= 1 (linear RGB, then alpha) "
@@ -798,8 +799,8 @@ def test_keys_of_another_shape_are_unknown_and_a_bad_shape_hides_its_sizes(
     assert errors(tmp_path, BALL + "size = [1, 1, 1]\n") == [
         f"{file}: [[prop]] 1: unknown key 'size'; known keys: attach_ease, attach_left, "
         "attach_right, button, climbable, color, dial, distance_grab, emissive, grabbable, joint, "
-        "kind, layer, lever, mass, material, metallic, model, name, path, position, radius, "
-        "rotation, roughness, second_grip, shape, sound, sound_material, tags, texture"
+        "kind, label, layer, lever, mass, material, metallic, model, name, path, position, "
+        "radius, rotation, roughness, second_grip, shape, sound, sound_material, tags, texture"
     ]
     assert len(errors(tmp_path, BALL.replace("sphere", "ball"))) == 1
 
@@ -1636,3 +1637,28 @@ def test_every_problem_of_a_spawn_table_is_reported_naming_it(tmp_path: Path) ->
         f"{path}: [[spawn]] 3, key 'position': missing, expected three numbers >= -10000 and "
         "<= 10000 (metres)",
     ]
+
+
+def test_a_label_floats_just_over_its_shape(tmp_path: Path) -> None:
+    scene = load_scene(
+        write(
+            tmp_path,
+            """
+            [[box]]
+            name = "panel"
+            size = [0.4, 0.3, 0.05]
+            position = [0, 1, -1]
+            label = "VOLUME  0-7"
+
+            [[prop]]
+            name = "knob"
+            shape = "sphere"
+            radius = 0.02
+            position = [0, 1.2, -1]
+            """,
+        )
+    )
+    world, entities = spawned(scene)
+    label = world.get(entities["panel"], Label)
+    assert label.text == "VOLUME  0-7" and label.offset == pytest.approx(0.15 + 0.03)
+    assert not world.has(entities["knob"], Label)

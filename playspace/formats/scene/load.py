@@ -403,6 +403,7 @@ class _SceneReader:
             climbable=t.boolean("climbable", False),
             drawn_as=self._drawn_as(t),
             heard=self._heard(t),
+            label=self._label(t),
         )
 
     def _stairs(self, t: Table, index: int) -> SceneStairs:
@@ -464,6 +465,13 @@ class _SceneReader:
         else:
             t.skip("sound_material")
         return None if sound is None and material is None else SceneHeard(sound, material)
+
+    def _label(self, t: Table) -> str | None:
+        """A shape's `label`: text shown over it (a dial's markings, a button's name)."""
+        if "label" not in t.raw:
+            t.skip("label")
+            return None
+        return t.string("label")
 
     def _sounds(self, t: Table) -> dict[str, Path]:
         """The ``[sounds]`` table: a name and the sound file (beside the scene) it plays."""
@@ -547,6 +555,7 @@ class _SceneReader:
         grab = self._grab_keys(t, grabbable)
         drawn_as = self._drawn_as(t)
         heard = self._heard(t)
+        label = self._label(t)
         if shape is None:
             return None
         return SceneProp(
@@ -569,6 +578,7 @@ class _SceneReader:
             *grab,
             drawn_as,
             heard,
+            label,
         )
 
     def _grab_keys(
@@ -725,9 +735,10 @@ class _SceneReader:
         look = self._look(t)
         drawn_as = self._drawn_as(t)
         heard = self._heard(t)
+        label = self._label(t)
         if shape is None:
             return None
-        return SceneOpponent(name, shape, position, yaw, look, drawn_as, heard)
+        return SceneOpponent(name, shape, position, yaw, look, drawn_as, heard, label)
 
     def _socket(self, t: Table, index: int, props: tuple[SceneProp, ...]) -> SceneSocket | None:
         name = self._name(t, f"socket {index}")

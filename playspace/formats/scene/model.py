@@ -74,6 +74,7 @@ class SceneBox:
     climbable: bool = False  # the hands hold on to it (the ClimbPlugin)
     drawn_as: Model | None = None  # a model drawn in place of the box (`model`)
     heard: SceneHeard | None = None  # `sound`, `sound_material`
+    label: str | None = None  # text shown over it (`label`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +235,7 @@ class SceneProp:
     distance_grab: bool = False
     drawn_as: Model | None = None  # a model drawn in place of the shape (`model`)
     heard: SceneHeard | None = None  # `sound`, `sound_material`
+    label: str | None = None  # text shown over it (`label`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,6 +264,7 @@ class SceneOpponent:
     look: Appearance | None = None
     drawn_as: Model | None = None  # a model drawn in place of the shape (`model`)
     heard: SceneHeard | None = None  # `sound`, `sound_material`
+    label: str | None = None  # text shown over it (`label`)
 
 
 @dataclass(frozen=True, slots=True)
