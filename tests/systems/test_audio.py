@@ -316,3 +316,17 @@ def test_a_drawer_runs_on_its_rails_and_thuds_at_the_end_of_its_travel() -> None
     joint.position, joint.velocity = 0.25, 0.05  # and back onto it: a touch, not a thud
     world.advance(1 / 90)
     assert _sounds_sent(world) == []
+
+
+def test_a_sound_from_nowhere_is_not_played_and_breaks_nothing(noise: Path) -> None:
+    """On an entity that is gone: not played. On a body whose place went non-finite: it
+    stays where it was heard last, and the next sounds play as ever."""
+    world = _world()
+    gone = world.spawn(Transform(spatial.vec3(1.0, 0.0, 0.0)))
+    world.despawn(gone)
+    assert np.abs(_heard(world, PlaySound(str(noise), entity=gone))).max() == 0.0
+    broken = world.spawn(Transform(spatial.vec3(1.0, 0.0, 0.0)), Sound(str(noise)))
+    world.advance(1 / 90)
+    world.get(broken, Transform).position = spatial.vec3(float("nan"), 0.0, 0.0)
+    heard = _heard(world, PlaySound(str(noise), at=spatial.vec3(-1.0, 0.0, 0.0)))
+    assert np.isfinite(heard).all() and np.abs(heard).max() > 0

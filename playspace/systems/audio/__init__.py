@@ -69,9 +69,7 @@ def clip_named(world: World, name: str) -> Clip | None:
     try:
         return read_clip(path if path is not None else Path(name), name)
     except ClipError as error:
-        if name not in audio.said:
-            audio.said.add(name)
-            log.warning("sound %r not played: %s", name, error)
+        _say_once(audio, name, f"sound {name!r} not played: {error}")
         return None
 
 
@@ -110,7 +108,7 @@ def play_sounds(world: World) -> None:
         return
     _entity_sounds(world, audio, engine)
     for event in world.read_events(PlaySound, reader="audio"):
-        _one_shot(world, engine, event)
+        _one_shot(world, audio, engine, event)
     for voice in engine.voices:
         if voice.entity is not None:
             at = drawn_at(world, voice.entity)
@@ -121,22 +119,36 @@ def play_sounds(world: World) -> None:
     audio.occlusion.update(world, engine)
 
 
-def _one_shot(world: World, engine: AudioEngine, event: PlaySound) -> None:
+def _one_shot(world: World, audio: Audio, engine: AudioEngine, event: PlaySound) -> None:
     clip = clip_named(world, event.clip)
     if clip is None:
         return
-    spatial = event.at is not None or event.entity is not None
+    at = (event.at.x, event.at.y, event.at.z) if event.at is not None else None
+    if at is None and event.entity is not None:
+        at = drawn_at(world, event.entity)
+        if at is None:
+            return  # on an entity that is gone: nowhere to sound from
     voice = engine.voice()
-    engine.start(
-        voice, clip, volume=event.volume, pitch=event.pitch, loop=False, spatial=spatial,
-        near=event.min_distance, far=event.max_distance, rolloff=event.rolloff,
-    )  # fmt: skip
+    try:
+        engine.start(
+            voice, clip, volume=event.volume, pitch=event.pitch, loop=False,
+            spatial=at is not None, near=event.min_distance, far=event.max_distance,
+            rolloff=event.rolloff,
+        )  # fmt: skip
+    except OpenALError as error:
+        _say_once(audio, event.clip, f"sound {event.clip!r} not played: {error}")
+        return
     voice.entity = event.entity
-    if event.at is not None:
-        engine.place(voice, (event.at.x, event.at.y, event.at.z))
-    elif event.entity is not None and (at := drawn_at(world, event.entity)) is not None:
+    if at is not None:
         engine.place(voice, at)
     occlude(world, engine, voice)
+
+
+def _say_once(audio: Audio, key: str, said: str) -> None:
+    """A problem with a sound, said the first time only (a game plays it again and again)."""
+    if key not in audio.said:
+        audio.said.add(key)
+        log.warning("%s", said)
 
 
 def _entity_sounds(world: World, audio: Audio, engine: AudioEngine) -> None:
@@ -155,11 +167,15 @@ def _entity_sounds(world: World, audio: Audio, engine: AudioEngine) -> None:
         if clip is None:
             continue
         voice = engine.voice()
-        engine.start(
-            voice, clip, volume=sound.volume, pitch=sound.pitch, loop=sound.loop,
-            spatial=sound.spatial, near=sound.min_distance, far=sound.max_distance,
-            rolloff=sound.rolloff,
-        )  # fmt: skip
+        try:
+            engine.start(
+                voice, clip, volume=sound.volume, pitch=sound.pitch, loop=sound.loop,
+                spatial=sound.spatial, near=sound.min_distance, far=sound.max_distance,
+                rolloff=sound.rolloff,
+            )  # fmt: skip
+        except OpenALError as error:
+            _say_once(audio, sound.clip, f"sound {sound.clip!r} not played: {error}")
+            continue
         voice.entity, voice.held = (entity if sound.spatial else None), True
         audio.playing[entity] = voice
     for entity in [e for e in audio.playing if e not in present]:

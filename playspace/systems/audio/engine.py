@@ -12,6 +12,7 @@ differently from run to run.
 from __future__ import annotations
 
 import ctypes
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -144,6 +145,7 @@ class AudioEngine:
         """Play `clip` on `voice` from its start."""
         self._current()
         lib, source = self.lib.lib, voice.source
+        lib.alGetError()  # what an earlier call left is not this sound's
         lib.alSourceStop(source)
         lib.alSourcei(source, al.AL_BUFFER, self._buffer(clip))
         lib.alSourcef(source, al.AL_GAIN, volume)
@@ -174,8 +176,9 @@ class AudioEngine:
         return state.value == al.AL_PLAYING
 
     def place(self, voice: Voice, position: tuple[float, float, float]) -> None:
-        """Where a spatial voice sounds from, in the world."""
-        if position == voice.at:
+        """Where a spatial voice sounds from, in the world (a place that is not finite, from a
+        body gone wrong, leaves it where it was)."""
+        if position == voice.at or not all(math.isfinite(c) for c in position):
             return  # most sounds' entities stand still
         self._current()
         self.lib.lib.alSource3f(voice.source, al.AL_POSITION, *position)
