@@ -26,7 +26,7 @@ from playspace.prelude import ScriptedSource, standing_frame
 from playspace.systems import audio as audio_systems
 from playspace.systems.audio import Audio, AudioPlugin, render
 from playspace.systems.audio.openal import OpenALError
-from playspace.systems.interaction.events import ButtonPressed, LetGo, Released
+from playspace.systems.interaction.events import ButtonPressed, LetGo, Released, Socketed
 from playspace.systems.physics.events import Impact
 from tests.grab_helpers import HAND, ball_in_hand, grab_world, holding_still
 from tests.physics_helpers import ball, floor, physics_world, static
@@ -52,7 +52,7 @@ def noise(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _world() -> World:
     world = World()
     world.add_plugin(AudioPlugin(output="memory"))
-    world.advance(1 / 90)  # the listener placed, at the origin facing -Z
+    world.advance(0.1)  # the listener placed, at the origin facing -Z; the world set up
     return world
 
 
@@ -303,6 +303,7 @@ def test_a_knock_on_what_the_hand_holds_is_felt_in_that_hand() -> None:
 def test_a_drawer_runs_on_its_rails_and_thuds_at_the_end_of_its_travel() -> None:
     world = World()
     world.add_plugin(AudioPlugin())
+    world.advance(0.1)  # past the world's set-up, which is not heard
     drawer = world.spawn(Transform(), Joint(JointKind.SLIDER, limits=(0.0, 0.25)))
     joint = world.get(drawer, Joint)
     heard = []
@@ -330,3 +331,17 @@ def test_a_sound_from_nowhere_is_not_played_and_breaks_nothing(noise: Path) -> N
     world.get(broken, Transform).position = spatial.vec3(float("nan"), 0.0, 0.0)
     heard = _heard(world, PlaySound(str(noise), at=spatial.vec3(-1.0, 0.0, 0.0)))
     assert np.isfinite(heard).all() and np.abs(heard).max() > 0
+
+
+def test_the_world_s_set_up_is_not_heard() -> None:
+    """A tool put in its socket as the scene is made makes no sound; one put there later does."""
+    world = World()
+    world.add_plugin(AudioPlugin())
+    rack = world.spawn(Transform())
+    world.send(Socketed(rack, 0))
+    world.advance(1 / 90)
+    assert _sounds_sent(world) == []
+    world.advance(0.1)
+    world.send(Socketed(rack, 0))
+    world.advance(1 / 90)
+    assert [sound.clip for sound in _sounds_sent(world)] == ["socket_snap"]

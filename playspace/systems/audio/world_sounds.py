@@ -59,6 +59,8 @@ LIMIT_FULL = 3.0  # and this fast, a full thud
 LIMIT_NEAR = 0.01  # rad or m: at a limit
 SLIDE_SPEED = 0.08  # m/s: a slider this fast is running on its rails
 SLIDE_FULL = 0.6
+SETTLING = 0.05  # s: the world's first steps are its set-up (tools put in their sockets,
+# props come to rest where the scene placed them), not something that happened: unheard
 # An event, the field naming the entity it sounds from, the sound, its volume.
 WHERE_THEY_HAPPEN: tuple[tuple[type[object], str, str, float], ...] = (
     (Grabbed, "object", "grab", 0.6),
@@ -93,7 +95,10 @@ def material_of(world: World, entity: int) -> str:
 def impact_sounds(world: World) -> None:
     """A knock for every impact this frame, from the moving body, and felt in the hands of
     this process's player that hold either body, as strong as it sounds."""
-    for impact in world.read_events(Impact, reader="impact sounds"):
+    impacts = world.read_events(Impact, reader="impact sounds")
+    if _settling(world):
+        return
+    for impact in impacts:
         body = world.try_get(impact.a, RigidBody)
         mass = body.mass if body is not None and body.mass else MASS_UNKNOWN
         strength = min(1.0, impact.impulse / mass / FULL_SPEED)
@@ -124,6 +129,11 @@ def _felt(world: World, struck: tuple[int, ...], strength: float) -> None:
             queue.send(HapticPulse(hand.side, 0.3 + 0.7 * strength, 0.02 + 0.06 * strength))
 
 
+def _settling(world: World) -> bool:
+    """Whether the world is still in its first moments (:data:`SETTLING`)."""
+    return world.time.elapsed < SETTLING
+
+
 def _at(world: World, entity: int, clip: str, volume: float = 1.0, pitch: float = 1.0) -> None:
     """Play `clip` from where `entity` is drawn (nowhere, when it has no place)."""
     at = drawn_at(world, entity)
@@ -143,6 +153,10 @@ def _at(world: World, entity: int, clip: str, volume: float = 1.0, pitch: float 
 def interaction_sounds(world: World) -> None:
     """The hands' and the player's sounds for this frame's events."""
     reader = "interaction sounds"
+    if _settling(world):
+        for unheard in HEARD_EVENTS:
+            world.read_events(unheard, reader)
+        return
     for kind, where, clip, volume in WHERE_THEY_HAPPEN:
         for event in world.read_events(kind, reader):
             _at(world, getattr(event, where), clip, volume)
