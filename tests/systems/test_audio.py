@@ -345,3 +345,27 @@ def test_the_world_s_set_up_is_not_heard() -> None:
     world.send(Socketed(rack, 0))
     world.advance(1 / 90)
     assert [sound.clip for sound in _sounds_sent(world)] == ["socket_snap"]
+
+
+def test_a_sound_coming_closer_fast_is_higher(tmp_path: Path) -> None:
+    """A 1 kHz hum on a body flying at the listener at 20 m/s is heard at 343 / (343 - 20)
+    of its pitch (Doppler), one standing still at its own."""
+    import soundfile
+
+    hum = tmp_path / "hum.wav"
+    t = np.arange(RATE) / RATE
+    soundfile.write(str(hum), (0.5 * np.sin(2 * np.pi * 1000 * t)).astype(np.float32), RATE)
+    pitches = []
+    for speed in (0.0, 20.0):
+        world = _world()
+        flying = world.spawn(Transform(spatial.vec3(0.0, 0.0, -30.0)), Sound(str(hum)))
+        heard = []
+        for _ in range(45):
+            world.get(flying, Transform).position += spatial.vec3(0.0, 0.0, speed / 90)
+            world.advance(1 / 90)
+            heard.append(render(world, RATE // 90))
+        samples = np.concatenate(heard[10:]).mean(axis=1)
+        spectrum = np.abs(np.fft.rfft(samples * np.hanning(len(samples))))
+        pitches.append(float(np.fft.rfftfreq(len(samples), 1 / RATE)[np.argmax(spectrum)]))
+    assert pitches[0] == pytest.approx(1000, abs=20)
+    assert pitches[1] / pitches[0] == pytest.approx(343.3 / (343.3 - 20.0), abs=0.02)

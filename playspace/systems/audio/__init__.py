@@ -84,7 +84,12 @@ def listen(world: World) -> None:
     p = head.position
     forward = rotate(head.rotation, vec3(0.0, 0.0, -1.0))
     up = rotate(head.rotation, vec3(0.0, 1.0, 0.0))
-    audio.engine.listen((p.x, p.y, p.z), (forward.x, forward.y, forward.z), (up.x, up.y, up.z))
+    audio.engine.listen(
+        (p.x, p.y, p.z),
+        (forward.x, forward.y, forward.z),
+        (up.x, up.y, up.z),
+        world.time.delta,
+    )
 
 
 @system(
@@ -115,7 +120,7 @@ def play_sounds(world: World) -> None:
             if at is None:  # its entity is gone: it stops where it was
                 voice.entity = None
             else:
-                engine.place(voice, at)
+                engine.place(voice, at, world.time.delta)
     audio.occlusion.update(world, engine)
 
 

@@ -40,6 +40,22 @@ class Voice:
     held: bool = False  # an entity's Sound plays on it until told to stop: never taken
     at: tuple[float, float, float] | None = None  # where it sounds from (None: both ears)
     muffled: bool = False  # behind something: quieter and duller
+    moving: bool = False  # given a velocity (Doppler) last frame
+
+
+FASTEST = 30.0  # m/s: faster than this between two frames is a jump (a teleport), not motion
+
+
+def _velocity(
+    before: tuple[float, float, float] | None, now: tuple[float, float, float], dt: float
+) -> tuple[float, float, float] | None:
+    """How fast something moved from `before` to `now` in `dt` seconds (None: not at all, or
+    it jumped)."""
+    if before is None or dt <= 0:
+        return None
+    v = ((now[0] - before[0]) / dt, (now[1] - before[1]) / dt, (now[2] - before[2]) / dt)
+    speed = math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
+    return v if 0 < speed <= FASTEST else None
 
 
 class AudioEngine:
@@ -69,6 +85,7 @@ class AudioEngine:
             raise al.OpenALError("the audio device refused a context")
         self._current()
         lib.lib.alDistanceModel(al.AL_INVERSE_DISTANCE_CLAMPED)
+        lib.lib.alSpeedOfSound(settings.speed_of_sound)
         lib.lib.alListenerf(al.AL_GAIN, settings.volume)
         status = ctypes.c_int(0)
         lib.lib.alcGetIntegerv(self.device, al.ALC_HRTF_STATUS_SOFT, 1, ctypes.byref(status))
@@ -157,7 +174,8 @@ class AudioEngine:
         lib.alSourcef(source, al.AL_ROLLOFF_FACTOR, rolloff if spatial else 0.0)
         if not spatial:
             lib.alSource3f(source, al.AL_POSITION, 0.0, 0.0, 0.0)
-        voice.at = None
+        lib.alSource3f(source, al.AL_VELOCITY, 0.0, 0.0, 0.0)
+        voice.at, voice.moving = None, False
         self.muffle(voice, 1.0, 1.0)
         lib.alSourcePlay(source)
         self.lib.check(f"playing {clip.name!r}")
@@ -175,13 +193,25 @@ class AudioEngine:
         self.lib.lib.alGetSourcei(voice.source, al.AL_SOURCE_STATE, ctypes.byref(state))
         return state.value == al.AL_PLAYING
 
-    def place(self, voice: Voice, position: tuple[float, float, float]) -> None:
-        """Where a spatial voice sounds from, in the world (a place that is not finite, from a
-        body gone wrong, leaves it where it was)."""
-        if position == voice.at or not all(math.isfinite(c) for c in position):
-            return  # most sounds' entities stand still
+    def place(self, voice: Voice, position: tuple[float, float, float], dt: float = 0.0) -> None:
+        """Where a spatial voice sounds from, in the world, and, from where it was `dt`
+        seconds ago, how fast it moves (its Doppler shift). A place that is not finite (a
+        body gone wrong) leaves it where it was."""
+        if not all(math.isfinite(c) for c in position):
+            return
+        if position == voice.at:  # most sounds' entities stand still
+            if voice.moving:
+                self._current()
+                self.lib.lib.alSource3f(voice.source, al.AL_VELOCITY, 0.0, 0.0, 0.0)
+                voice.moving = False
+            return
         self._current()
-        self.lib.lib.alSource3f(voice.source, al.AL_POSITION, *position)
+        lib = self.lib.lib
+        lib.alSource3f(voice.source, al.AL_POSITION, *position)
+        velocity = _velocity(voice.at, position, dt)
+        if velocity is not None or voice.moving:
+            lib.alSource3f(voice.source, al.AL_VELOCITY, *(velocity or (0.0, 0.0, 0.0)))
+            voice.moving = velocity is not None
         voice.at = position
 
     def muffle(self, voice: Voice, gain: float, treble: float) -> None:
@@ -198,11 +228,15 @@ class AudioEngine:
         position: tuple[float, float, float],
         forward: tuple[float, float, float],
         up: tuple[float, float, float],
+        dt: float = 0.0,
     ) -> None:
-        """Where the listener's head is and which way it faces."""
+        """Where the listener's head is, which way it faces, and, from where it was `dt`
+        seconds ago, how fast it moves."""
         self._current()
         lib = self.lib.lib
         lib.alListener3f(al.AL_POSITION, *position)
+        velocity = _velocity(self.listener, position, dt) or (0.0, 0.0, 0.0)
+        lib.alListener3f(al.AL_VELOCITY, *velocity)
         self.listener = position
         orientation = (ctypes.c_float * 6)(*forward, *up)
         lib.alListenerfv(al.AL_ORIENTATION, orientation)

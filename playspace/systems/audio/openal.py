@@ -125,6 +125,7 @@ class OpenAL:
         self._sign(lib.alListenerfv, None, c_int, ctypes.POINTER(c_float))
         self._sign(lib.alListenerf, None, c_int, c_float)
         self._sign(lib.alDistanceModel, None, c_int)
+        self._sign(lib.alSpeedOfSound, None, c_float)
         self.loopback_open = self._extension("alcLoopbackOpenDeviceSOFT", c_void_p, ctypes.c_char_p)
         self.render_samples = self._extension(
             "alcRenderSamplesSOFT", None, c_void_p, c_void_p, c_int
