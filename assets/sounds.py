@@ -163,6 +163,18 @@ def buzz() -> Wave:
     return np.asarray(0.25 * saw * (1 + 0.2 * np.sin(2 * np.pi * 9 * t)))
 
 
+def rolling() -> Wave:
+    """Something rolling or sliding over a surface: a second of low, uneven rumble, a loop
+    without a seam (its last twentieth of a second faded into its start)."""
+    t = _time(1.05)
+    rumble = _lowpass(_noise(15, 1.05), 500) - 0.6 * _lowpass(_noise(15, 1.05), 80)
+    wave = rumble * (1 + 0.3 * np.sin(2 * np.pi * 7 * t))
+    seam = round(0.05 * RATE)
+    fade = np.linspace(0.0, 1.0, seam)
+    wave[:seam] = wave[:seam] * fade + wave[-seam:] * (1 - fade)
+    return np.asarray(wave[:-seam])
+
+
 SOUNDS: dict[str, Callable[[], Wave]] = {
     "impact_wood": impact_wood,
     "impact_metal": impact_metal,
@@ -183,10 +195,14 @@ SOUNDS: dict[str, Callable[[], Wave]] = {
     "teleport": teleport,
     "snap_turn": turn,
     "buzz": buzz,
+    "rolling": rolling,
 }
 
 
-LOOPS = {"buzz": 0.25}  # a sound that plays on and on peaks lower: four bees, not a siren
+LOOPS = {
+    "buzz": 0.25,
+    "rolling": 0.4,
+}  # a sound that plays on and on peaks lower: four bees, not a siren
 
 
 def samples(name: str) -> npt.NDArray[np.int16]:

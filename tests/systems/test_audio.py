@@ -18,7 +18,7 @@ from playspace.components import Transform
 from playspace.components.audio import PlaySound, Sound, SoundBank, SurfaceSound
 from playspace.components.haptics import HapticQueue
 from playspace.components.joints import Joint, JointKind
-from playspace.components.physics import Box
+from playspace.components.physics import BodyCommands, Box, SetVelocity
 from playspace.components.tracking import DeviceRole
 from playspace.ecs import World
 from playspace.formats.scene import SceneError, load_scene
@@ -26,6 +26,7 @@ from playspace.prelude import ScriptedSource, standing_frame
 from playspace.systems import audio as audio_systems
 from playspace.systems.audio import Audio, AudioPlugin, render
 from playspace.systems.audio.openal import OpenALError
+from playspace.systems.audio.rolling import Rolling
 from playspace.systems.interaction.events import ButtonPressed, LetGo, Released, Socketed
 from playspace.systems.physics.events import Impact
 from tests.grab_helpers import HAND, ball_in_hand, grab_world, holding_still
@@ -369,3 +370,28 @@ def test_a_sound_coming_closer_fast_is_higher(tmp_path: Path) -> None:
         pitches.append(float(np.fft.rfftfreq(len(samples), 1 / RATE)[np.argmax(spectrum)]))
     assert pitches[0] == pytest.approx(1000, abs=20)
     assert pitches[1] / pitches[0] == pytest.approx(343.3 / (343.3 - 20.0), abs=0.02)
+
+
+def _rolled(speed: float, floored: bool) -> tuple[int, float]:
+    """A ball sent across the floor at `speed` (or with no floor under it): how many voices
+    roll at the end of half a second, and how loud it was."""
+    world = physics_world()
+    world.add_plugin(AudioPlugin(output="memory"))
+    if floored:
+        floor(world)
+    rolling = ball(world, spatial.vec3(-1.0, 0.1, -1.5), radius=0.1, mass=0.5)
+    world.step(10)  # settled on the floor, the world set up
+    world.resource(BodyCommands).send(SetVelocity(rolling, spatial.vec3(speed, 0.0, 0.0)))
+    heard = []
+    for _ in range(45):
+        world.step(1)
+        heard.append(render(world, RATE // 90))
+    return len(world.resource(Rolling).voices), sum(_loudness(np.concatenate(heard[10:])))
+
+
+def test_a_ball_rolling_on_the_floor_rumbles_and_one_resting_or_flying_does_not() -> None:
+    voices, loud = _rolled(2.0, floored=True)
+    assert voices == 1 and loud > 2 * _rolled(0.5, floored=True)[1] > 0  # louder, faster
+    assert _rolled(0.0, floored=True) == (0, 0.0)  # at rest
+    voices, _ = _rolled(2.0, floored=False)  # falling through the air, then nothing under it
+    assert voices == 0

@@ -24,6 +24,7 @@ from pathlib import Path
 from playspace.components import Transform
 from playspace.components.audio import AudioSettings, PlaySound, Sound, SoundBank
 from playspace.components.drawn import DrawnPoses, DrawnView
+from playspace.components.physics import Colliders, RigidBody
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose, rotate, vec3
 from playspace.systems.audio.clips import Clip, ClipError, read_clip
@@ -31,6 +32,7 @@ from playspace.systems.audio.engine import AudioEngine, F32Array, Voice
 from playspace.systems.audio.occlusion import Occlusion, occlude
 from playspace.systems.audio.openal import OpenALError
 from playspace.systems.audio.placing import drawn_at
+from playspace.systems.audio.rolling import Rolling, roll
 from playspace.systems.audio.world_sounds import (
     HEARD_EVENTS,
     JointMotion,
@@ -96,7 +98,18 @@ def listen(world: World) -> None:
     Phase.LATE,
     in_set=LateSet.SOUND,
     after=(listen, impact_sounds, interaction_sounds, footsteps, joint_sounds),
-    reads=(Sound, PlaySound, Transform, DrawnPoses, SoundBank, Audio, Physics),
+    reads=(
+        Sound,
+        PlaySound,
+        Transform,
+        DrawnPoses,
+        SoundBank,
+        Audio,
+        Physics,
+        RigidBody,
+        Colliders,
+        Rolling,
+    ),
     writes=(),
 )
 def play_sounds(world: World) -> None:
@@ -110,8 +123,12 @@ def play_sounds(world: World) -> None:
             for voice in engine.voices:
                 engine.stop(voice)
             audio.playing.clear()
+            world.resource(Rolling).voices.clear()
         return
     _entity_sounds(world, audio, engine)
+    rumble = clip_named(world, "rolling")
+    if rumble is not None:
+        roll(world, engine, rumble)
     for event in world.read_events(PlaySound, reader="audio"):
         _one_shot(world, audio, engine, event)
     for voice in engine.voices:
@@ -218,6 +235,7 @@ class AudioPlugin:
             world.add_event(kind)
         world.insert_resource(Strides())
         world.insert_resource(JointMotion())
+        world.insert_resource(Rolling())
         if world.try_resource(AudioSettings) is None:
             world.insert_resource(AudioSettings())
         bank = world.try_resource(SoundBank)

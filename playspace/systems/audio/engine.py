@@ -182,6 +182,11 @@ class AudioEngine:
         voice.clip, voice.started, voice.held = clip.name, self.frame, False
         self.frame += 1
 
+    def turn(self, voice: Voice, volume: float) -> None:
+        """A playing voice louder or softer."""
+        self._current()
+        self.lib.lib.alSourcef(voice.source, al.AL_GAIN, volume)
+
     def stop(self, voice: Voice) -> None:
         self._current()
         self.lib.lib.alSourceStop(voice.source)
