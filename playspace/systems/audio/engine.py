@@ -202,7 +202,8 @@ class AudioEngine:
         """Where a spatial voice sounds from, in the world, and, from where it was `dt`
         seconds ago, how fast it moves (its Doppler shift). A place that is not finite (a
         body gone wrong) leaves it where it was."""
-        if not all(math.isfinite(c) for c in position):
+        x, y, z = position
+        if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
             return
         if position == voice.at:  # most sounds' entities stand still
             if voice.moving:
@@ -212,7 +213,7 @@ class AudioEngine:
             return
         self._current()
         lib = self.lib.lib
-        lib.alSource3f(voice.source, al.AL_POSITION, *position)
+        lib.alSource3f(voice.source, al.AL_POSITION, x, y, z)
         velocity = _velocity(voice.at, position, dt)
         if velocity is not None or voice.moving:
             lib.alSource3f(voice.source, al.AL_VELOCITY, *(velocity or (0.0, 0.0, 0.0)))
