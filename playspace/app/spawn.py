@@ -29,7 +29,6 @@ from playspace.components.physics import (
     Collider,
     Colliders,
     RigidBody,
-    Sphere,
 )
 from playspace.components.scene import Grabbable, Opponent, PlayerStart, Prop, Scenery
 from playspace.components.sockets import Socket
@@ -37,7 +36,6 @@ from playspace.components.text import Label
 from playspace.ecs import World
 from playspace.formats.models import BodyExtras, Model
 from playspace.formats.scene.model import (
-    BodyShape,
     Scene,
     SceneAttach,
     SceneBox,
@@ -55,7 +53,7 @@ from playspace.formats.scene.model import (
 )
 from playspace.spatial import Pose, Quat
 from playspace.systems.audio import default_sounds
-from playspace.systems.physics import DEFAULT_LAYERS, Layers, PhysicsPlugin
+from playspace.systems.physics import DEFAULT_LAYERS, Layers, PhysicsPlugin, reach_below
 
 ENVIRONMENT = "environment"
 OPPONENTS = "opponents"
@@ -122,7 +120,7 @@ def spawn_scene(world: World, scene: Scene) -> SpawnedScene:
     props = [
         (
             p.name,
-            _looking(_prop(p), p.look, p.drawn_as, p.heard, _label(p.label, _half_height(p.shape))),
+            _looking(_prop(p), p.look, p.drawn_as, p.heard, _label(p.label, reach_below(p.shape))),
         )
         for p in scene.props
     ]
@@ -130,7 +128,7 @@ def spawn_scene(world: World, scene: Scene) -> SpawnedScene:
         (
             o.name,
             _looking(
-                _opponent(o), o.look, o.drawn_as, o.heard, _label(o.label, _half_height(o.shape))
+                _opponent(o), o.look, o.drawn_as, o.heard, _label(o.label, reach_below(o.shape))
             ),
         )
         for o in scene.opponents
@@ -419,7 +417,7 @@ def _socket(socket: SceneSocket, entities: dict[str, int]) -> tuple[object, ...]
 
 def _opponent(opponent: SceneOpponent) -> tuple[object, ...]:
     """A kinematic body standing at its position: the shape is raised by half its height."""
-    lift = spatial.vec3(0.0, _half_height(opponent.shape), 0.0)
+    lift = spatial.vec3(0.0, reach_below(opponent.shape), 0.0)
     return (
         Transform(
             spatial.vec3(*opponent.position), spatial.yaw_rotation(math.radians(opponent.yaw))
@@ -428,11 +426,3 @@ def _opponent(opponent: SceneOpponent) -> tuple[object, ...]:
         Colliders(Collider(opponent.shape, offset=Pose(lift, spatial.identity()), layer=OPPONENTS)),
         Opponent(opponent.name),
     )
-
-
-def _half_height(shape: BodyShape) -> float:
-    if isinstance(shape, Sphere):
-        return shape.radius
-    if isinstance(shape, Box):
-        return shape.size[1] / 2
-    return shape.height / 2

@@ -71,7 +71,9 @@ def clip_named(world: World, name: str) -> Clip | None:
     try:
         return read_clip(path if path is not None else Path(name), name)
     except ClipError as error:
-        _say_once(audio, name, f"sound {name!r} not played: {error}")
+        if name not in audio.said:  # a game plays a sound again and again: said once
+            audio.said.add(name)
+            log.warning("sound %r not played: %s", name, error)
         return None
 
 
@@ -130,7 +132,7 @@ def play_sounds(world: World) -> None:
     if rumble is not None:
         roll(world, engine, rumble)
     for event in world.read_events(PlaySound, reader="audio"):
-        _one_shot(world, audio, engine, event)
+        _one_shot(world, engine, event)
     for voice in engine.voices:
         if voice.entity is not None:
             at = drawn_at(world, voice.entity)
@@ -141,7 +143,7 @@ def play_sounds(world: World) -> None:
     audio.occlusion.update(world, engine)
 
 
-def _one_shot(world: World, audio: Audio, engine: AudioEngine, event: PlaySound) -> None:
+def _one_shot(world: World, engine: AudioEngine, event: PlaySound) -> None:
     clip = clip_named(world, event.clip)
     if clip is None:
         return
@@ -150,27 +152,16 @@ def _one_shot(world: World, audio: Audio, engine: AudioEngine, event: PlaySound)
         at = drawn_at(world, event.entity)
         if at is None:
             return  # on an entity that is gone: nowhere to sound from
-    voice = engine.voice()
-    try:
-        engine.start(
-            voice, clip, volume=event.volume, pitch=event.pitch, loop=False,
-            spatial=at is not None, near=event.min_distance, far=event.max_distance,
-            rolloff=event.rolloff,
-        )  # fmt: skip
-    except OpenALError as error:
-        _say_once(audio, event.clip, f"sound {event.clip!r} not played: {error}")
+    voice = engine.play(
+        clip, volume=event.volume, pitch=event.pitch, loop=False, spatial=at is not None,
+        near=event.min_distance, far=event.max_distance, rolloff=event.rolloff,
+    )  # fmt: skip
+    if voice is None:
         return
     voice.entity = event.entity
     if at is not None:
         engine.place(voice, at)
     occlude(world, engine, voice)
-
-
-def _say_once(audio: Audio, key: str, said: str) -> None:
-    """A problem with a sound, said the first time only (a game plays it again and again)."""
-    if key not in audio.said:
-        audio.said.add(key)
-        log.warning("%s", said)
 
 
 def _entity_sounds(world: World, audio: Audio, engine: AudioEngine) -> None:
@@ -188,15 +179,12 @@ def _entity_sounds(world: World, audio: Audio, engine: AudioEngine) -> None:
         clip = clip_named(world, sound.clip)
         if clip is None:
             continue
-        voice = engine.voice()
-        try:
-            engine.start(
-                voice, clip, volume=sound.volume, pitch=sound.pitch, loop=sound.loop,
-                spatial=sound.spatial, near=sound.min_distance, far=sound.max_distance,
-                rolloff=sound.rolloff,
-            )  # fmt: skip
-        except OpenALError as error:
-            _say_once(audio, sound.clip, f"sound {sound.clip!r} not played: {error}")
+        voice = engine.play(
+            clip, volume=sound.volume, pitch=sound.pitch, loop=sound.loop,
+            spatial=sound.spatial, near=sound.min_distance, far=sound.max_distance,
+            rolloff=sound.rolloff,
+        )  # fmt: skip
+        if voice is None:
             continue
         voice.entity, voice.held = (entity if sound.spatial else None), True
         audio.playing[entity] = voice

@@ -12,6 +12,7 @@ differently from run to run.
 from __future__ import annotations
 
 import ctypes
+import logging
 import math
 from dataclasses import dataclass
 
@@ -23,6 +24,7 @@ from playspace.systems.audio import openal as al
 from playspace.systems.audio.clips import Clip
 
 RATE = 48000
+log = logging.getLogger(__name__)
 F32Array = npt.NDArray[np.float32]
 _CURRENT: list[int] = [0]  # the context made current last (OpenAL has one per process)
 
@@ -104,6 +106,7 @@ class AudioEngine:
         self.frame = 0  # counts starts: the oldest voice is taken when all are busy
         self._next = 0  # where the search for a free voice begins
         self.listener = (0.0, 0.0, 0.0)  # where the head was placed last
+        self.refused: set[str] = set()  # clips OpenAL would not play, said once
 
     def _current(self) -> None:
         if _CURRENT[0] != self.context:
@@ -128,7 +131,7 @@ class AudioEngine:
             known = self._buffers[id(clip)] = (clip, made.value)
         return known[1]
 
-    def voice(self) -> Voice:
+    def _voice(self) -> Voice:
         """A free voice, or the one-shot that started longest ago. The voices are tried in
         turn from the one after the last taken, so the next is nearly always free at the
         first ask (each ask is a call into OpenAL)."""
@@ -186,6 +189,34 @@ class AudioEngine:
         """A playing voice louder or softer."""
         self._current()
         self.lib.lib.alSourcef(voice.source, al.AL_GAIN, volume)
+
+    def play(
+        self,
+        clip: Clip,
+        *,
+        volume: float,
+        pitch: float,
+        loop: bool,
+        spatial: bool,
+        near: float,
+        far: float,
+        rolloff: float,
+    ) -> Voice | None:
+        """`clip` started on a free voice (the one-shot that started longest ago when all are
+        busy), or None when OpenAL refuses it,
+        which is said once for that clip: a game plays a sound again and again."""
+        voice = self._voice()
+        try:
+            self.start(
+                voice, clip, volume=volume, pitch=pitch, loop=loop, spatial=spatial,
+                near=near, far=far, rolloff=rolloff,
+            )  # fmt: skip
+        except al.OpenALError as error:
+            if clip.name not in self.refused:
+                self.refused.add(clip.name)
+                log.warning("sound %r not played: %s", clip.name, error)
+            return None
+        return voice
 
     def stop(self, voice: Voice) -> None:
         self._current()

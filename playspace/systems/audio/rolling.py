@@ -14,21 +14,15 @@ from dataclasses import dataclass, field
 
 from playspace.components.physics import (
     BodyKind,
-    Box,
-    Capsule,
     Colliders,
-    ConvexHull,
-    Cylinder,
     RigidBody,
-    Shape,
-    Sphere,
 )
 from playspace.ecs import World
 from playspace.spatial import vec3
 from playspace.systems.audio.clips import Clip
 from playspace.systems.audio.engine import AudioEngine, Voice
 from playspace.systems.audio.placing import drawn_at
-from playspace.systems.physics import Physics
+from playspace.systems.physics import Physics, reach_below
 
 FROM = 0.15  # m/s across the ground: slower is resting
 FULL = 2.0  # m/s: this fast rumbles at full volume
@@ -73,11 +67,13 @@ def roll(world: World, engine: AudioEngine, clip: Clip) -> None:
         voice = rolling.voices.get(entity)
         volume = min(1.0, speed / FULL)
         if voice is None:
-            voice = rolling.voices[entity] = engine.voice()
-            engine.start(
-                voice, clip, volume=volume, pitch=1.0, loop=True, spatial=True,
-                near=1.0, far=30.0, rolloff=1.0,
+            voice = engine.play(
+                clip, volume=volume, pitch=1.0, loop=True, spatial=True, near=1.0, far=30.0,
+                rolloff=1.0,
             )  # fmt: skip
+            if voice is None:
+                continue
+            rolling.voices[entity] = voice
             voice.held = True
         else:
             engine.turn(voice, volume)
@@ -92,18 +88,6 @@ def _on_something(
     """Whether what is under `entity` is within reach of its lowest point."""
     colliders = world.try_get(entity, Colliders)
     parts = colliders.parts if colliders is not None else ()
-    depth = max((_half_height(c.shape) - c.offset.position.y for c in parts), default=0.1)
+    depth = max((reach_below(c.shape) - c.offset.position.y for c in parts), default=0.1)
     hit = physics.ray_cast(vec3(*at), vec3(0.0, -1.0, 0.0), depth + REACH, exclude=entity)
     return hit is not None
-
-
-def _half_height(shape: Shape) -> float:
-    """How far a shape reaches below its centre."""
-    if isinstance(shape, Sphere):
-        return shape.radius
-    if isinstance(shape, Box):
-        return shape.size[1] / 2
-    if isinstance(shape, Capsule | Cylinder):
-        return shape.height / 2
-    points = shape.points if isinstance(shape, ConvexHull) else shape.vertices
-    return max((-y for _, y, _ in points), default=0.0)

@@ -17,7 +17,7 @@ from playspace.components.physics import (
 )
 from playspace.ecs import World
 from playspace.systems.physics.character import character_colliders, character_move
-from playspace.systems.physics.convert import PhysicsError
+from playspace.systems.physics.convert import PhysicsError, reach_below
 from playspace.systems.physics.debug import PhysicsDebugView
 from playspace.systems.physics.engine import Physics
 from playspace.systems.physics.events import (
@@ -84,4 +84,5 @@ __all__ = [
     "ShapeHit",
     "character_colliders",
     "joint_line",
+    "reach_below",
 ]

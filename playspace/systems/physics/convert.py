@@ -31,6 +31,18 @@ class PhysicsError(ValueError):
 Isometry = tuple[tuple[float, float, float], tuple[float, float, float, float]]
 
 
+def reach_below(shape: Shape) -> float:
+    """How far `shape` reaches below its centre (metres): where it stands on what it rests on."""
+    if isinstance(shape, Sphere):
+        return shape.radius
+    if isinstance(shape, Box):
+        return shape.size[1] / 2
+    if isinstance(shape, Capsule | Cylinder):
+        return shape.height / 2
+    points = shape.points if isinstance(shape, ConvexHull) else shape.vertices
+    return max((-y for _, y, _ in points), default=0.0)
+
+
 def isometry(position: Vec3, rotation: Quat) -> Isometry:
     """A pose as the (translation, rotation xyzw) tuples Rapier takes."""
     return (position.x, position.y, position.z), (rotation.x, rotation.y, rotation.z, rotation.w)
