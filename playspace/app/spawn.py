@@ -13,6 +13,7 @@ renderer only: physics and telemetry never read it.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from playspace import spatial
@@ -101,9 +102,11 @@ def physics_plugin_for(scene: Scene) -> PhysicsPlugin:
     )
 
 
-def spawn_scene(world: World, scene: Scene) -> SpawnedScene:
+def spawn_scene(world: World, scene: Scene, known: Mapping[str, int] | None = None) -> SpawnedScene:
     """Spawn every entity of `scene` and insert its :class:`PlayerStart` (and its
-    :class:`SceneCamera` when the file has a ``[camera]`` table).
+    :class:`SceneCamera` when the file has a ``[camera]`` table). `known` are entities already
+    in the world by name, that a joint or a socket of `scene` may name (a scene's reload spawns
+    only what it added or changed).
 
     All components are built and the world's layers checked first, so a scene that cannot
     enter this world raises SceneError with nothing spawned.
@@ -134,7 +137,7 @@ def spawn_scene(world: World, scene: Scene) -> SpawnedScene:
         for o in scene.opponents
     ]
     _check_layers(world, scene)
-    entities: dict[str, int] = {}
+    entities: dict[str, int] = dict(known or {})
 
     def spawn(planned: list[tuple[str, tuple[object, ...]]]) -> tuple[int, ...]:
         for name, components in planned:
@@ -180,6 +183,9 @@ def spawn_scene(world: World, scene: Scene) -> SpawnedScene:
                 None if camera.fov is None else math.radians(camera.fov),
             )
         )
+    if known:
+        own = {name: e for name, e in entities.items() if known.get(name) != e}
+        spawned = replace(spawned, entities=own)
     return spawned
 
 

@@ -133,6 +133,12 @@ def add(commands: Any) -> None:
         "--vr", action="store_true", help="run in the headset through OpenXR (docs/vr.md)"
     )
     run.add_argument(
+        "--no-reload",
+        action="store_true",
+        help="preview and --vr: do not apply the game's saved modules, scene and models while "
+        "it runs (docs/live-development.md)",
+    )
+    run.add_argument(
         "--gl",
         choices=("auto", "egl", "glx"),
         default="auto",
@@ -398,8 +404,9 @@ def preview(
             run, player = view_trace(args.scene, args.trace, fixed_hz=args.fixed_hz, **shown)
         else:
             run, recorded = preview(
-                args.scene, fixed_hz=fixed_hz, record=args.record, announce=announce, **shown
-            )
+                args.scene, fixed_hz=fixed_hz, record=args.record, announce=announce,
+                reload=not args.no_reload, **shown,
+            )  # fmt: skip
     except (SceneError, TargetError, TraceError) as error:
         print(error, file=sys.stderr)
         return 2

@@ -35,3 +35,15 @@ class PhysicsDebug:
     contacts: bool = True
     lines: FloatArray = field(default_factory=_no_lines)
     colors: FloatArray = field(default_factory=_no_colors)
+
+
+@dataclass(slots=True)
+class LiveStatus:
+    """A resource: what the last reload of a running game's files did, in one line (the
+    preview's overlay and the headset's panel show it; the terminal says it too). `failed`:
+    the old code or scene still runs, until the next good save."""
+
+    line: str = ""
+    failed: bool = False
+    reloads: int = 0  # how many saves were applied or refused so far
+    at: float = 0.0  # the world's time (Time.elapsed, s) of the last one

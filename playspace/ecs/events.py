@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from itertools import islice
 from typing import Generic, TypeVar
 
@@ -118,6 +118,17 @@ class Events:
                 f"no event queue for {kind.__name__}: register it with world.add_event("
                 f"{kind.__name__}) (a plugin usually does this in build)"
             ) from None
+
+    def has(self, kind: type) -> bool:
+        return kind in self._queues
+
+    def retype(self, old: type, new: type, convert: Callable[[object], object]) -> None:
+        """Move the queue of `old` (a class a reloaded module replaced) to `new`, its waiting
+        events converted and every reader's cursor kept."""
+        queue = self._queues.pop(old)
+        queue.kind = new
+        queue._events = deque(convert(event) for event in queue._events)
+        self._queues[new] = queue
 
     def held(self) -> int:
         """Events held in every queue now: what a long session must keep bounded."""

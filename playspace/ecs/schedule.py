@@ -133,6 +133,7 @@ class SystemSpec:
     run_if: Callable[[World], bool] | None
     in_set: SystemSet | None = None
     stats: SystemStats = field(default_factory=SystemStats, compare=False)
+    overrides: Declaration | None = None  # what adding it said beside its decorator
 
 
 def system_name(item: object) -> str:
@@ -261,7 +262,9 @@ class Schedule:
             names[name] = item
             batch.append((item, declaration))
 
-        specs = [self._resolve(item, decl, names) for item, decl in batch]
+        specs = [
+            replace(self._resolve(item, decl, names), overrides=overrides) for item, decl in batch
+        ]
         systems = dict(self._systems)
         systems.update((spec.name, spec) for spec in specs)
         order = _order(systems, self._sets)
@@ -285,6 +288,28 @@ class Schedule:
         self._systems[spec.name] = wider
         self._order = _order(self._systems, self._sets)
         return wider
+
+    def redeclare(self, changed: dict[str, object]) -> list[SystemSpec]:
+        """Resolve the systems named in `changed` again from their new items (a reloaded
+        module's functions: what their decorators say now, with what adding them said), each
+        keeping its name and its place in the order of adding; all or nothing."""
+        resolved: list[SystemSpec] = []
+        for name, item in changed.items():
+            old = self.get(name)
+            declared = getattr(item, DECLARATION, None)
+            declaration = declared if isinstance(declared, Declaration) else Declaration()
+            if old.overrides is not None:
+                declaration = _merge(declaration, old.overrides)
+            declaration = replace(declaration, name=name)
+            spec = self._resolve(item, declaration, {name: item})
+            resolved.append(replace(spec, overrides=old.overrides, stats=old.stats))
+        systems = dict(self._systems)
+        systems.update((spec.name, spec) for spec in resolved)
+        self._order = _order(systems, self._sets)
+        self._systems = systems
+        for spec in resolved:
+            self._names_by_source[_key(spec.source)] = spec.name
+        return resolved
 
     def remove(self, ref: object) -> SystemSpec:
         """Remove a system; systems that order against it must be removed first."""

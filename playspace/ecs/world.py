@@ -380,6 +380,12 @@ class World:
         it a known reader of that event from now on."""
         self._subscribe([self.schedule.declare(ref, reads, writes)])
 
+    def redeclare_systems(self, changed: dict[str, object]) -> None:
+        """Take what the systems named in `changed` declare again from their new items (a
+        reloaded module's), each where it was in the order; all or nothing
+        (:meth:`Schedule.redeclare`)."""
+        self._subscribe(self.schedule.redeclare(changed))
+
     def _subscribe(self, specs: list[SystemSpec]) -> None:
         for spec in specs:
             self.events.subscribe(spec.source, spec.reads)

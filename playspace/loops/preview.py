@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from moderngl_window.context.base import BaseWindow
 
 from playspace.app import build_world, load_target, telemetry_events
+from playspace.app.reload import LiveReload
 from playspace.components.debug import PhysicsDebug
 from playspace.components.input import InputSource
 from playspace.ecs import World
@@ -110,12 +111,14 @@ def run_preview(
     camera: str = "head",
     quality: str = "auto",
     announce: Callable[[str], None] | None = None,
+    live: LiveReload | None = None,
 ) -> PreviewRun:
     """Run the world in `window`, played through `simulator`, until it is closed (Esc),
     `frames` frames have been drawn, the world's clock passes `seconds` or `stop` says so
     (asked each frame); `screenshot` saves the last frame as a PNG. `camera` is the one shown
     first; `quality` the renderer's preset. `announce` is given the window's help line (every
-    key it answers) once the window shows the world, before the first frame."""
+    key it answers) once the window shows the world, before the first frame. `live` applies
+    the game's saved files before each frame."""
     if window.name == "glfw":  # gamepads come from glfw, which only the glfw window starts
         simulator.gamepads = poll_gamepads
     actions = debug_actions(lambda: world)
@@ -124,6 +127,8 @@ def run_preview(
         announce(preview.help_line())
 
     def frame(seconds: float) -> int:
+        if live is not None:
+            live.apply(world)
         simulator.update(seconds)
         steps = world.advance(seconds)
         preview.draw(seconds, steps)
@@ -152,11 +157,13 @@ def preview(
     quality: str = "auto",
     debug_physics: bool = False,
     announce: Callable[[str], None] | None = None,
+    reload: bool = True,
 ) -> tuple[PreviewRun, int | None]:
     """Run a scene or an example module in the preview window until it is closed; what it did
     (what happened in it counted as a headless run counts it) and, with `record`, how many
     samples the trace holds. `camera` is the one shown first; `debug_physics` shows the
-    physics debug view from the start; `announce` is given the window's keys when it opens.
+    physics debug view from the start; `announce` is given the window's keys when it opens;
+    `reload` applies the game's saved files while it runs (:mod:`playspace.app.reload`).
     Raises what loading the target raises, :class:`~playspace.render.preview.PreviewError`
     when no window opens, OSError when the recording cannot be written."""
     scene, example = load_target(target)
@@ -174,9 +181,13 @@ def preview(
         world, _ = build_world(scene, source, fixed_hz, seed, added)
         if debug_physics:
             show_physics_debug(world)
+        live = None
+        if reload:
+            live = LiveReload(scene, target if example is not None else None)
+            stack.callback(live.close)
         run = run_preview(
             world, simulator, window, frames=frames, seconds=seconds, screenshot=screenshot,
-            stop=stop, camera=camera, quality=quality, announce=announce,
+            stop=stop, camera=camera, quality=quality, announce=announce, live=live,
         )  # fmt: skip
     said = None if example is None or example.summary is None else example.summary(world)
     run = replace(run, tally=world.resource(Tally), summary=said)

@@ -34,6 +34,7 @@ import numpy as np
 from moderngl_window.context.base import BaseWindow
 from moderngl_window.text.bitmapped.text_2d import TextWriter2D
 
+from playspace.components.debug import LiveStatus
 from playspace.components.drawn import DrawnView
 from playspace.components.input import Gamepad, PadButton
 from playspace.ecs import World
@@ -50,6 +51,7 @@ CHAR_ASPECT = 77 / 159  # width over height of moderngl-window's bitmapped font 
 MARGIN = 6.0  # pixels between the overlay and the window's edge
 SLOWEST = 3  # systems named in the overlay
 SMOOTHING = 0.1  # how much of each new frame time the overlay's figure takes in
+LIVE_SHOWN = 4.0  # seconds a reload's line stays on screen (a failed one: until fixed)
 STICK_DEADZONE = 0.1  # a resting gamepad stick reads a little off centre: not a move
 MOUSE_BUTTONS = {1: "mouse_left", 2: "mouse_right"}  # moderngl-window numbers them from 1
 CAMERA_KEY = "f5"  # Minecraft's key for its third-person view
@@ -150,6 +152,17 @@ def fade_line(world: World) -> str | None:
         f"the view is dark: your head is {view.walled_in:.2f} m from your body, inside "
         "something the body cannot walk into; step back (S) toward it"
     )
+
+
+def live_line(world: World) -> str | None:
+    """What the last save of the game's files did: while it failed (the old code runs on),
+    and for a few seconds after one that worked."""
+    status = world.try_resource(LiveStatus)
+    if status is None or not status.line:
+        return None
+    if status.failed or world.time.elapsed - status.at < LIVE_SHOWN:
+        return status.line
+    return None
 
 
 def _glfw_reason(message: Warning | str) -> str:
@@ -321,9 +334,8 @@ class Preview:
         if view is None:
             return
         stats = stats_line(self.world, shown, steps)
-        overlay = self.overlay = self._lay_out(
-            self.help_line(), stats, size, fade_line(self.world), status
-        )
+        said = [line for line in (live_line(self.world), fade_line(self.world)) if line]
+        overlay = self.overlay = self._lay_out(self.help_line(), stats, size, said, status)
         window.fbo.viewport = (0, 0, *size)
         self.renderer.prepare(self.world)
         self.renderer.draw(replace(view, clear_top=overlay.top / size[1]), window.fbo)
@@ -334,17 +346,18 @@ class Preview:
         help_text: str,
         stats: str,
         size: tuple[int, int],
-        why: str | None = None,
+        why: Sequence[str] = (),
         status: str | None = None,
     ) -> Overlay:
-        """The help wrapped to the window, why the view is dark under it when it is, the
-        loop's status and the figures at the bottom (:func:`overlay_layout`). The help is
-        wrapped again only when it or the window's width changes."""
+        """The help wrapped to the window, under it the last reload's line and why the view
+        is dark when it is, the loop's status and the figures at the bottom
+        (:func:`overlay_layout`). The help is wrapped again only when it or the window's width
+        changes."""
         columns = max(20, int((size[0] - 2 * MARGIN) // (TEXT_SIZE * CHAR_ASPECT)))
         key = (help_text, columns)
         if self.wrapped is None or self.wrapped[0] != key:
             self.wrapped = (key, textwrap.wrap(help_text, columns))
-        said = [] if why is None else textwrap.wrap(why, columns)
+        said = [wrapped for line in why for wrapped in textwrap.wrap(line, columns)]
         bottom = [line[:columns] for line in (status, stats) if line is not None]
         return overlay_layout([*self.wrapped[1], *said], bottom, size)
 
