@@ -25,6 +25,8 @@ def test_the_wheel_carries_every_package_and_the_examples(tmp_path: Path) -> Non
     names = set(zipfile.ZipFile(wheel).namelist())
     packages = {p.parent.relative_to(ROOT).as_posix() for p in ROOT.glob("playspace/**/*.py")}
     assert {f"{p}/__init__.py" for p in packages} <= names  # every package, loops included
+    templates = {p.relative_to(ROOT).as_posix() for p in ROOT.glob("playspace/cli/templates/*/*")}
+    assert templates and templates <= names  # what `playspace new` makes a game of
     shared = {n.split("/data/share/", 1)[1] for n in names if ".data/data/share/" in n}
     for example in ("kitchen.py", "kitchen.toml", "traces/kitchen.jsonl", "scenes/playground.toml"):
         assert f"playspace/examples/{example}" in shared
