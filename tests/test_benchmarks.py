@@ -21,6 +21,7 @@ SMALL = {
     "startup.py": ["--rounds", "1"],
     "assets.py": ["--rounds", "1"],
     "audio.py": ["--frames", "30", "--seconds", "2"],
+    "reload.py": ["--rounds", "2", "--objects", "40"],
 }
 
 

@@ -133,6 +133,10 @@ def prepare_replay(
     if trace is None and example is not None:
         trace = example.trace
     recorded = None if trace is None else load_trace(trace)
+    if recorded is not None and recorded.start is not None:  # a span kept from mid-session
+        at, yaw = recorded.start.position, math.degrees(recorded.start.yaw)
+        player = replace(scene.player, position=(at.x, at.y, at.z), yaw=yaw)
+        scene = replace(scene, player=player)
     recorded_hz = recorded.fixed_hz if recorded is not None else None
     hz = fixed_hz if fixed_hz is not None else recorded_hz or DEFAULT_HZ
     length = seconds if seconds is not None else (recorded.duration if recorded else 0.0)

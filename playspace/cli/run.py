@@ -176,6 +176,7 @@ def _run_vr(args: argparse.Namespace) -> int:
             "drive": args.drive,
             "stop": args.stop,
             "plugins": [show_physics_debug] if args.debug_physics else [],
+            "reload": not args.no_reload,
         }
         return headset("playspace run", args.scene, args.gl, args.quality, options)
 

@@ -59,7 +59,7 @@ MATCH_VERSION: Final = 3  # the version a match (several players) is written in
 VERSIONS: Final = (1, 2, 3)  # the versions read
 _HEADER: Final = {"format": "playspace-trace", "version": VERSION}
 _HEADER_LINE: Final = json.dumps(_HEADER)
-_HEADER_KEYS = (*_HEADER, "fixed_hz")
+_HEADER_KEYS = (*_HEADER, "fixed_hz", "start")
 _RATES = (1.0, 10_000.0)  # fixed steps a second a recording may say it was made at
 _SAMPLE_KEYS = ("t", "head", "left", "right", "pads", "players")
 _V3_SAMPLE_KEYS = {"players"}  # the sample keys versions 1 and 2 do not have
@@ -165,6 +165,7 @@ class Trace:
     warnings: tuple[str, ...] = field(default=())
     fixed_hz: float | None = None  # the fixed rate it was recorded at, when the header says
     players: tuple[PlayerTrace, ...] = ()
+    start: StartPoint | None = None  # where the first player began, when not the scene's start
 
     @property
     def duration(self) -> float:
@@ -517,9 +518,9 @@ class _Stays:
         return tuple(sorted(self.done, key=lambda stay: (stay.arrived, stay.player)))
 
 
-def _header(cursor: _Cursor, value: object) -> float | None:
-    """Check the header and take the file's version; the fixed rate the trace was recorded at,
-    when it says."""
+def _header(cursor: _Cursor, value: object) -> tuple[float | None, StartPoint | None]:
+    """Check the header and take the file's version; the fixed rate the trace was recorded at
+    and where its first player began, when it says."""
     if not isinstance(value, dict) or "format" not in value:
         raise cursor.error(None, f"expected the header {_HEADER_LINE}, got {_show(value)}")
     record = _object(cursor, value, "", _HEADER_KEYS)
@@ -534,10 +535,11 @@ def _header(cursor: _Cursor, value: object) -> float | None:
             "version", f"expected {readable} (the versions this playspace reads), got {shown}"
         )
     cursor.version = version
+    start = _start(cursor, record["start"], "") if "start" in record else None
     if "fixed_hz" not in record:
-        return None
+        return None, start
     (hz,) = cursor.numbers(record["fixed_hz"], "fixed_hz", None, *_RATES)
-    return hz
+    return hz, start
 
 
 def _unique(cursor: _Cursor, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -568,10 +570,10 @@ def _json(cursor: _Cursor, raw: bytes) -> object:
 
 def _read(
     cursor: _Cursor, lines: Iterable[bytes]
-) -> tuple[list[InputFrame], float | None, tuple[PlayerTrace, ...]]:
+) -> tuple[list[InputFrame], tuple[float | None, StartPoint | None], tuple[PlayerTrace, ...]]:
     samples: list[InputFrame] = []
     stays = _Stays()
-    fixed_hz: float | None = None
+    header: tuple[float | None, StartPoint | None] = (None, None)
     blank: int | None = None  # the first blank line: allowed only if nothing follows it
     for number, raw in enumerate(lines, 1):
         cursor.line = number
@@ -592,7 +594,7 @@ def _read(
                 break
             raise
         if cursor.line == 1:
-            fixed_hz = _header(cursor, value)
+            header = _header(cursor, value)
         else:
             frame, others = _sample(cursor, value, samples[-1].time if samples else None)
             samples.append(frame)
@@ -601,7 +603,7 @@ def _read(
         raise TraceError(cursor.path, 1, None, f"empty file; expected the header {_HEADER_LINE}")
     if not samples:
         raise TraceError(cursor.path, 2, None, "no samples after the header")
-    return samples, fixed_hz, stays.all()
+    return samples, header, stays.all()
 
 
 def load_trace(path: _Path) -> Trace:
@@ -613,12 +615,12 @@ def load_trace(path: _Path) -> Trace:
         raise TraceError(cursor.path, None, None, problem)
     try:
         with open(path, "rb") as file:
-            samples, fixed_hz, players = _read(
+            samples, (fixed_hz, start), players = _read(
                 cursor, iter(lambda: file.readline(LONGEST_LINE), b"")
             )
     except OSError as error:
         raise TraceError(cursor.path, None, None, f"cannot read: {error.strerror}") from None
-    return Trace(tuple(samples), cursor.path, tuple(cursor.warnings), fixed_hz, players)
+    return Trace(tuple(samples), cursor.path, tuple(cursor.warnings), fixed_hz, players, start)
 
 
 def _xyz(v: Vec3) -> list[float]:
@@ -658,8 +660,12 @@ def _player_record(given: PlayerFrame) -> dict[str, object]:
     if given.name is not None:
         record["name"] = given.name
     if given.start is not None:
-        record["start"] = {"p": _xyz(given.start.position), "yaw": given.start.yaw}
+        record["start"] = _start_record(given.start)
     return record
+
+
+def _start_record(start: StartPoint) -> dict[str, object]:
+    return {"p": _xyz(start.position), "yaw": start.yaw}
 
 
 def _devices(frame: InputFrame) -> dict[str, object]:
@@ -713,11 +719,18 @@ class TraceWriter:
 
     `version` is :data:`VERSION` for one player's recording, or :data:`MATCH_VERSION` for a
     match, whose lines also carry the other players' frames (see
-    :class:`~playspace.systems.input.MatchRecorder`, which writes those).
+    :class:`~playspace.systems.input.MatchRecorder`, which writes those). `start`, when
+    given, is where the first player began (a span kept from the middle of a session), which
+    a replay puts them at in place of the scene's start.
     """
 
     def __init__(
-        self, path: _Path, fixed_hz: float | None = None, *, version: int = VERSION
+        self,
+        path: _Path,
+        fixed_hz: float | None = None,
+        *,
+        version: int = VERSION,
+        start: StartPoint | None = None,
     ) -> None:
         if version not in (VERSION, MATCH_VERSION):
             raise ValueError(
@@ -726,6 +739,7 @@ class TraceWriter:
         self._cursor = _Cursor(os.fspath(path))
         self.fixed_hz = fixed_hz
         self.version = version
+        self.start = start
         self._previous: float | None = None
         self._samples = 0
         self._file = open(path, "w", encoding="utf-8", buffering=1)  # noqa: SIM115 (closed in close)
@@ -735,7 +749,8 @@ class TraceWriter:
         if not self._headed:
             self._headed = True
             rate = {} if self.fixed_hz is None else {"fixed_hz": _rate(self.fixed_hz)}
-            header = _HEADER | {"version": self.version} | rate
+            began = {} if self.start is None else {"start": _start_record(self.start)}
+            header = _HEADER | {"version": self.version} | rate | began
             self._file.write(json.dumps(header) + "\n")
 
     @property

@@ -26,13 +26,15 @@ from typing import TextIO
 
 from playspace.app import TargetError, build_world, load_target, telemetry_events
 from playspace.app.game import headless_command
+from playspace.app.reload import LiveReload
 from playspace.components.input import InputSource
 from playspace.ecs import World
 from playspace.formats.scene import SceneError
+from playspace.loops.keep import Chord, save, where_player_stands
 from playspace.loops.stopping import INTERRUPTED
 from playspace.loops.vr_loop import VrLoop, XrBackend
 from playspace.systems.audio import AudioPlugin
-from playspace.systems.input import Recorder, TraceError, TraceWriter, load_trace
+from playspace.systems.input import KeepLast, Recorder, TraceError, TraceWriter, load_trace
 from playspace.systems.telemetry import Lines, TelemetryPlugin
 from playspace.xr.state import (
     FailureKind,
@@ -85,6 +87,7 @@ def run_vr(
     sleep: Callable[[float], None] = time.sleep,
     stop: Callable[[], bool] | None = None,
     world: Callable[[InputSource, float], World] | None = None,
+    reload: bool = True,
 ) -> int:
     """Run a scene or an example module (``.toml`` or ``.py``, as ``playspace run`` takes) in
     the headset until the runtime or `seconds` ends it, with the game's `plugins` added as
@@ -100,7 +103,10 @@ def run_vr(
     tested against a real runtime with scripted input. The application name the runtime
     shows is `app_name`, else the scene's name. `opener`, `clock` and `sleep` let a scripted
     runtime stand in for a real one (tests drive it at full speed); `stop` says when the run
-    was asked to stop (the command's SIGTERM and SIGHUP). Returns 0; 2 with one
+    was asked to stop (the command's SIGTERM and SIGHUP). `reload` applies the game's saved
+    module, scene and models while it runs (:mod:`playspace.app.reload`); the input of the
+    last 30 s is kept, and both grips held with the left stick clicked save it
+    (:mod:`playspace.loops.keep`). Returns 0; 2 with one
     message on stderr when the scene is bad, the recording cannot be written or no session
     opens; 1 with one message when the runtime failed a call mid-session; 130 when Ctrl-C (or
     SIGTERM, SIGHUP) ended it, the session ended in order.
@@ -167,19 +173,37 @@ def run_vr(
         if example is not None:
             added.append(example.build)
 
+        keeper: KeepLast | None = None
+        chord = Chord()
+
         def build(source: InputSource, hz: float) -> World:
+            nonlocal keeper
             if world is not None:
                 return world(source, hz)
+            source = keeper = KeepLast(source)
             if writer is not None:
                 writer.fixed_hz = hz
                 source = Recorder(source, writer)
-            return build_world(scene, source, hz, seed, added)[0]
+            made = build_world(scene, source, hz, seed, added)[0]
+            keeper.where = where_player_stands(made)
+            return made
+
+        live = LiveReload(scene, Path(target) if example is not None else None) if reload else None
+        if live is not None:
+            stack.callback(live.close)
+
+        def between(shown: World) -> None:
+            if live is not None:
+                live.apply(shown)
+            if keeper is not None and chord.pressed(shown):
+                save(keeper, shown.fixed_time.hz)
 
         print(f"OpenXR: {backend.runtime}; headset: {backend.headset}; {_space(backend)}", file=out)
         loop = VrLoop(
             backend, build, fixed_hz=fixed_hz, eyes=eyes, out=out, clock=clock, sleep=sleep,
             on_focus=None if driver is None else driver.start_clock,
             interrupted=interrupted if stop is None else lambda: interrupted() or stop(),
+            between=between,
         )  # fmt: skip
         with loop.closing():
             reason = loop.run(seconds)

@@ -25,11 +25,12 @@ from playspace.app.reload import LiveReload
 from playspace.components.debug import PhysicsDebug
 from playspace.components.input import InputSource
 from playspace.ecs import World
+from playspace.loops.keep import KEEP_KEY, save, where_player_stands
 from playspace.loops.replay import show_physics_debug
 from playspace.render.capture import write_png
 from playspace.render.preview import Action, Preview, poll_gamepads, preview_window
 from playspace.systems.audio import AudioPlugin
-from playspace.systems.input import LiveSource, Recorder, TraceWriter
+from playspace.systems.input import KeepLast, LiveSource, Recorder, TraceWriter
 from playspace.systems.input.simulator import Simulator
 from playspace.systems.telemetry import Tally, TallyPlugin
 
@@ -112,16 +113,18 @@ def run_preview(
     quality: str = "auto",
     announce: Callable[[str], None] | None = None,
     live: LiveReload | None = None,
+    actions: dict[str, Action] | None = None,
 ) -> PreviewRun:
     """Run the world in `window`, played through `simulator`, until it is closed (Esc),
     `frames` frames have been drawn, the world's clock passes `seconds` or `stop` says so
     (asked each frame); `screenshot` saves the last frame as a PNG. `camera` is the one shown
     first; `quality` the renderer's preset. `announce` is given the window's help line (every
     key it answers) once the window shows the world, before the first frame. `live` applies
-    the game's saved files before each frame."""
+    the game's saved files before each frame. `actions` are keys of the caller's own, beside
+    F3."""
     if window.name == "glfw":  # gamepads come from glfw, which only the glfw window starts
         simulator.gamepads = poll_gamepads
-    actions = debug_actions(lambda: world)
+    actions = debug_actions(lambda: world) | (actions or {})
     preview = Preview(world, simulator, window, camera=camera, quality=quality, actions=actions)
     if announce is not None:
         announce(preview.help_line())
@@ -171,7 +174,8 @@ def preview(
     recorder: Recorder | None = None
     with contextlib.ExitStack() as stack:
         window = stack.enter_context(preview_window(f"playspace: {target.name}"))
-        source: InputSource = LiveSource(simulator.sample)
+        keeper = KeepLast(LiveSource(simulator.sample))
+        source: InputSource = keeper
         if record is not None:
             writer = stack.enter_context(TraceWriter(record, fixed_hz))
             source = recorder = Recorder(source, writer)
@@ -181,6 +185,10 @@ def preview(
         world, _ = build_world(scene, source, fixed_hz, seed, added)
         if debug_physics:
             show_physics_debug(world)
+        keeper.where = where_player_stands(world)
+        keys: dict[str, Action] = {
+            KEEP_KEY: (f"{KEEP_KEY.upper()} keep 30 s", lambda: save(keeper, fixed_hz))
+        }
         live = None
         if reload:
             live = LiveReload(scene, target if example is not None else None)
@@ -188,6 +196,7 @@ def preview(
         run = run_preview(
             world, simulator, window, frames=frames, seconds=seconds, screenshot=screenshot,
             stop=stop, camera=camera, quality=quality, announce=announce, live=live,
+            actions=keys,
         )  # fmt: skip
     said = None if example is None or example.summary is None else example.summary(world)
     run = replace(run, tally=world.resource(Tally), summary=said)

@@ -106,9 +106,11 @@ class VrLoop:
 
     `build` makes the world at the first frame, at `fixed_hz` or (None) the display's rate.
     `on_focus` is called the first time the session is FOCUSED (a trace driving the runtime
-    starts its clock then). `interrupted` says whether Ctrl-C was pressed, where the run
-    keeps SIGINT away from the runtime's threads (:func:`sigint_polled`). `clock` and `sleep`
-    are injectable so a scripted runtime drives it in tests at full speed.
+    starts its clock then). `between` is called with the world before each frame advances
+    it (the game's saved files applied, the input kept). `interrupted` says whether Ctrl-C
+    was pressed, where the run keeps SIGINT away from the runtime's threads
+    (:func:`sigint_polled`). `clock` and `sleep` are injectable so a scripted runtime drives
+    it in tests at full speed.
     """
 
     def __init__(
@@ -123,8 +125,9 @@ class VrLoop:
         sleep: Callable[[float], None] = time.sleep,
         on_focus: Callable[[], None] | None = None,
         interrupted: Callable[[], bool] = lambda: False,
+        between: Callable[[World], None] | None = None,
     ) -> None:
-        self.on_focus, self.interrupted = on_focus, interrupted
+        self.on_focus, self.interrupted, self.between = on_focus, interrupted, between
         self.backend, self.build, self.fixed_hz, self.eyes = backend, build, fixed_hz, eyes
         self.out = out or sys.stdout
         self.clock, self.sleep = clock, sleep
@@ -280,6 +283,8 @@ class VrLoop:
         self.mapped = map_input(at / 1e9, actions, poses, space_height)
         elapsed = period if self._last_time is None else at - self._last_time
         self._last_time = at
+        if self.between is not None:
+            self.between(world)
         world.advance(max(elapsed, 0) / 1e9)
         queue = world.try_resource(HapticQueue)
         if queue is not None and queue.pending:

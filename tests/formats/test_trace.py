@@ -523,3 +523,17 @@ def test_a_match_writer_writes_version_3_that_loads_back_equal(tmp_path: Path) -
     assert "name" not in json.loads(second)["players"]["3"]
     with TraceWriter(tmp_path / "solo.jsonl") as solo, pytest.raises(ValueError, match="version=3"):
         solo.write(frames[0], {1: PlayerFrame(frames[0])})
+
+
+def test_a_header_start_loads_and_a_wrong_one_names_its_key(tmp_path: Path) -> None:
+    kept = tmp_path / "kept.jsonl"
+    start = StartPoint(S.vec3(1.5, 0.0, -2.0), 0.25)
+    with TraceWriter(kept, 90, start=start) as writer:
+        writer.write(InputFrame(time=0.5))
+    assert load_trace(kept).start == start
+    assert '"start": {"p": [1.5, 0.0, -2.0], "yaw": 0.25}' in kept.read_text().splitlines()[0]
+    bad = tmp_path / "bad.jsonl"
+    header = '{"format": "playspace-trace", "version": 2, "start": {"p": [0, 0, 0]}}'
+    bad.write_text(header + '\n{"t": 0}\n')
+    with pytest.raises(TraceError, match=r"bad.jsonl:1: field 'start.yaw': missing"):
+        load_trace(bad)

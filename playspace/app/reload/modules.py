@@ -76,8 +76,8 @@ def modules_at(path: Path) -> list[types.ModuleType]:
     home = path.resolve()
     found = []
     for module in list(sys.modules.values()):
-        where = getattr(module, "__file__", None)
-        if isinstance(where, str) and Path(where).resolve() == home:
+        where = getattr(module, "__file__", None)  # its name first: resolving costs a stat
+        if isinstance(where, str) and where.endswith(home.name) and Path(where).resolve() == home:
             found.append(module)
     return found
 

@@ -147,6 +147,10 @@ def same(a: Any, b: Any) -> bool:
     """Whether two scene values are equal, arrays (a mesh's, a model's) by their contents."""
     if a is b:
         return True
+    try:  # plain values compare at C speed; a table holding arrays refuses to
+        return bool(a == b)
+    except ValueError:
+        pass
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return (
             isinstance(a, np.ndarray)

@@ -20,6 +20,7 @@ from playspace.formats.trace import (
     load_trace,
     write_trace,
 )
+from playspace.systems.input.keep import KEEP_SECONDS, KeepLast, save_kept
 from playspace.systems.input.live import LiveSource
 from playspace.systems.input.match import MatchRecorder
 from playspace.systems.input.sources import (
@@ -33,7 +34,9 @@ from playspace.systems.input.sources import (
 )
 
 __all__ = [
+    "KEEP_SECONDS",
     "InputSource",
+    "KeepLast",
     "LiveSource",
     "MatchRecorder",
     "PlayerTrace",
@@ -47,6 +50,7 @@ __all__ = [
     "device_pose",
     "hand_input",
     "load_trace",
+    "save_kept",
     "standing_frame",
     "write_trace",
 ]
