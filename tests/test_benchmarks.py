@@ -22,6 +22,7 @@ SMALL = {
     "assets.py": ["--rounds", "1"],
     "audio.py": ["--frames", "30", "--seconds", "2"],
     "reload.py": ["--rounds", "2", "--objects", "40"],
+    "inspector.py": ["--frames", "5", "--entities", "20"],
 }
 
 

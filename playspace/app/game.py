@@ -41,6 +41,7 @@ class Example:
     trace: Path | None
     build: Callable[[World], None]
     summary: Callable[[World], str] | None
+    module: Path | None = None  # the module's own file
 
 
 def load_example(path: Path) -> Example:
@@ -77,6 +78,7 @@ def load_example(path: Path) -> Example:
         trace=path.parent / trace if isinstance(trace, str) else None,
         build=_reporting(path, "build", build),
         summary=_reporting(path, "summary", summary) if callable(summary) else None,
+        module=path,
     )
 
 

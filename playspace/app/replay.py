@@ -17,6 +17,7 @@ from pathlib import Path
 
 from playspace.app import build_world, load_target
 from playspace.app.game import Example
+from playspace.app.reload.recorded import RecordedReloads, replay_code
 from playspace.components.input import InputSource, InputState
 from playspace.components.rig import Rig
 from playspace.components.scene import PlayerStart
@@ -105,11 +106,14 @@ class Replay:
     fixed_hz: float
     seed: int
     steps: int  # the run's length: the trace's (or `seconds`) in whole fixed steps, at least 1
+    code: RecordedReloads | None = None  # a recording made across reloads: its spans' code
 
     def world(self, plugins: Sequence[object] = ()) -> World:
         """A world at the replay's start: the default plugins on a fresh source playing the
         trace, then `plugins`, then the example's own systems, then, for a match recording,
         the other players' arrivals (:class:`MatchPlayers`)."""
+        if self.code is not None:
+            self.code.begin(World())  # the game's modules as the recording began
         added = [*plugins, *([self.example.build] if self.example is not None else [])]
         if self.trace is not None and self.trace.players:
             added.append(MatchPlayers(self.trace.players))
@@ -117,6 +121,12 @@ class Replay:
             self.scene, replay_source(self.trace), self.fixed_hz, self.seed, added
         )
         return world
+
+    def step(self, world: World) -> None:
+        """Run one fixed step of `world`, the recording's reloads due before it first."""
+        if self.code is not None:
+            self.code.apply(world, world.clock.steps)
+        world.step(1)
 
 
 def prepare_replay(
@@ -141,4 +151,8 @@ def prepare_replay(
     hz = fixed_hz if fixed_hz is not None else recorded_hz or DEFAULT_HZ
     length = seconds if seconds is not None else (recorded.duration if recorded else 0.0)
     steps = max(1, math.ceil(length * hz - 1e-9))
-    return Replay(scene, example, recorded, hz, seed, steps)
+    code = None
+    module = example.module if example is not None else None
+    if recorded is not None and module is not None and (recorded.code or recorded.reloads):
+        code = replay_code(recorded, module.parent, hz)
+    return Replay(scene, example, recorded, hz, seed, steps, code)

@@ -62,6 +62,16 @@ def add_debug(command: argparse.ArgumentParser) -> None:
     )
 
 
+def add_reload(command: argparse.ArgumentParser) -> None:
+    """``--no-reload``, on the commands that run a game live."""
+    command.add_argument(
+        "--no-reload",
+        action="store_true",
+        help="do not apply the game's saved modules, scene and models while it runs "
+        "(docs/live-development.md)",
+    )
+
+
 def system_failed(command: str, failed: SystemFailed, debug: bool) -> int:
     """A system of the world raised: one line naming it, its line and the step (with `debug`,
     the whole traceback, the system's own exception first); exit 1. What the run wrote so far

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from playspace.cli.common import (
     add_match_options,
+    add_reload,
     at_least_one,
     has_display,
     headset,
@@ -65,6 +66,7 @@ def add(commands: Any) -> None:
         "--players", type=at_least_one, default=2, metavar="N",
         help="seats (2), the host's own with --play; a joiner past them waits for a free one",
     )  # fmt: skip
+    add_reload(host)
 
 
 def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -106,7 +108,7 @@ def _host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 playout=args.playout, state_every=args.state_every,
                 keyframe_every=args.keyframe_every, telemetry=telemetry, record=args.record,
                 say=lambda line: print(line, flush=True), players=args.players, play=play,
-                name=args.player,
+                name=args.player, reload=not (args.no_reload or args.vr),
             )  # fmt: skip
             stack.callback(host.close)
             playing = f" playing as {args.player}" if args.play else ""
@@ -134,6 +136,7 @@ def _host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 "drive": args.drive,
                 "stop": args.stop,
                 "world": world,
+                "reload": not args.no_reload,  # the headset's loop applies the saves
             }
             status = headset("playspace host", args.scene, args.gl, args.quality, options)
             if not hosts:  # no session opened: run_vr said why

@@ -15,6 +15,7 @@ from playspace.cli.common import (
     QUALITY_NAMES,
     Refused,
     add_debug,
+    add_reload,
     has_display,
     headset,
     interrupted,
@@ -132,12 +133,7 @@ def add(commands: Any) -> None:
     run.add_argument(
         "--vr", action="store_true", help="run in the headset through OpenXR (docs/vr.md)"
     )
-    run.add_argument(
-        "--no-reload",
-        action="store_true",
-        help="preview and --vr: do not apply the game's saved modules, scene and models while "
-        "it runs (docs/live-development.md)",
-    )
+    add_reload(run)
     run.add_argument(
         "--gl",
         choices=("auto", "egl", "glx"),

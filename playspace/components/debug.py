@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
+from enum import Enum
 
 import numpy as np
 
@@ -46,4 +48,38 @@ class LiveStatus:
     line: str = ""
     failed: bool = False
     reloads: int = 0  # how many saves were applied or refused so far
-    at: float = 0.0  # the world's time (Time.elapsed, s) of the last one
+    until: float = 0.0  # the world's time (Time.elapsed, s) the line is shown until
+
+
+@dataclass(frozen=True, slots=True)
+class LiveNotice:
+    """On the entity whose label shows the last reload's line before a headset's eyes."""
+
+
+EVENTS_KEPT = 16  # the inspector's last events
+
+
+class InspectorPlace(Enum):
+    """Where the inspector's panel hangs."""
+
+    VIEW = "view"  # before the eyes, following the head (the preview)
+    WRIST = "wrist"  # over the left wrist, turned up at the eyes (the headset)
+
+
+@dataclass(slots=True)
+class Inspector:
+    """A resource: the inspector's state (docs/live-development.md). `shown` while its panel is
+    up; `paused` stops the fixed steps (the loop runs `steps` single steps when asked);
+    `selected` is the entity shown; `panel` its panel's entity once shown. `timings` keeps each
+    system's last frames' time (ms, newest last) and `events` the last events, as text, only
+    while shown: hidden, it reads nothing."""
+
+    place: InspectorPlace = InspectorPlace.VIEW
+    shown: bool = False
+    paused: bool = False
+    steps: int = 0
+    selected: int | None = None
+    panel: int | None = None
+    timings: dict[str, deque[float]] = field(default_factory=dict)
+    events: deque[str] = field(default_factory=lambda: deque(maxlen=EVENTS_KEPT))
+    picked_with: bool = False  # the right trigger was down last frame (a pick is its press)

@@ -51,6 +51,13 @@ class Panel:
             raise ValueError(f"Panel font_size must be in [4, 200] pixels, got {self.font_size!r}")
 
 
+@dataclass(frozen=True, slots=True)
+class DrawnLate:
+    """On a panel its owner draws once a frame in LATE rather than each fixed step (the
+    inspector, which must answer while the world is paused): the panels' own systems leave
+    it alone."""
+
+
 @dataclass(slots=True)
 class Pointer:
     """On each hand: where its aim ray met a panel this fixed step, and its trigger.

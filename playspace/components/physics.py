@@ -216,10 +216,10 @@ class RigidBody:
 
     Give `mass` in kilograms, spread over the solid colliders by volume; or leave it None and
     the colliders' densities decide. A kinematic body follows its Transform every step through
-    Rapier's next-kinematic-position, so what it pushes gets a real velocity. Changing `kind`
-    at run time takes effect on the next step; the other fields are read when the body is
-    made (a body keeps the mass it was made with, whatever its parts become). Change `kind`
-    through ``world.get_mut``, so physics sees it.
+    Rapier's next-kinematic-position, so what it pushes gets a real velocity. A field changed
+    at run time through ``world.get_mut`` (so physics sees it) takes effect on the next step:
+    `kind`, a given `mass` (spread over the solid parts again), the damping, the gravity scale
+    and `ccd`. A body keeps the mass it was given whatever its parts become.
     """
 
     kind: BodyKind = BodyKind.DYNAMIC

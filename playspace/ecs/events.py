@@ -122,6 +122,10 @@ class Events:
     def has(self, kind: type) -> bool:
         return kind in self._queues
 
+    def kinds(self) -> list[type]:
+        """The event types that have a queue (an inspector reads them all)."""
+        return list(self._queues)
+
     def retype(self, old: type, new: type, convert: Callable[[object], object]) -> None:
         """Move the queue of `old` (a class a reloaded module replaced) to `new`, its waiting
         events converted and every reader's cursor kept."""

@@ -301,6 +301,17 @@ class World:
         self._use()
         return sum(1 for _ in esper.get_entities())
 
+    def component_kinds(self) -> list[type]:
+        """The component types some entity of the world has now (an inspector finds names by
+        the types that carry one, not entity by entity)."""
+        self._use()
+        return [kind for kind, held in esper._components.items() if held]
+
+    def entities(self) -> list[int]:
+        """Every entity of the world, in the order they were made (an inspector lists them)."""
+        self._use()
+        return list(esper.get_entities())
+
     # Resources ---------------------------------------------------------------------------
 
     def insert_resource(self, resource: R) -> R:

@@ -59,12 +59,14 @@ MATCH_VERSION: Final = 3  # the version a match (several players) is written in
 VERSIONS: Final = (1, 2, 3)  # the versions read
 _HEADER: Final = {"format": "playspace-trace", "version": VERSION}
 _HEADER_LINE: Final = json.dumps(_HEADER)
-_HEADER_KEYS = (*_HEADER, "fixed_hz", "start")
+_HEADER_KEYS = (*_HEADER, "fixed_hz", "start", "code")
 _RATES = (1.0, 10_000.0)  # fixed steps a second a recording may say it was made at
-_SAMPLE_KEYS = ("t", "head", "left", "right", "pads", "players")
+_SAMPLE_KEYS = ("t", "head", "left", "right", "pads", "players", "reloaded")
 _V3_SAMPLE_KEYS = {"players"}  # the sample keys versions 1 and 2 do not have
 _PLAYER_KEYS = ("head", "left", "right", "name", "start")
 _START_KEYS = ("p", "yaw")
+_LONGEST_FILE = 200  # characters of a game's file name in ``code`` and ``reloaded``
+_SHA256 = frozenset("0123456789abcdef")
 _LINE_ONLY = {  # the sample keys a player object may not give, and why
     "t": "'t': the line's time is every player's",
     "pads": "'pads': a line's gamepads are the line's own",
@@ -166,6 +168,8 @@ class Trace:
     fixed_hz: float | None = None  # the fixed rate it was recorded at, when the header says
     players: tuple[PlayerTrace, ...] = ()
     start: StartPoint | None = None  # where the first player began, when not the scene's start
+    code: Mapping[str, str] = field(default_factory=dict)  # the game's files' SHA-256 at start
+    reloads: tuple[tuple[float, Mapping[str, str]], ...] = ()  # (time, files) reloaded before it
 
     @property
     def duration(self) -> float:
@@ -416,8 +420,9 @@ def _frame(cursor: _Cursor, record: dict[str, Any], time: float, name: str) -> I
 
 def _sample(
     cursor: _Cursor, value: object, previous: float | None
-) -> tuple[InputFrame, dict[int, PlayerFrame]]:
-    """A sample line: the first player's frame and the other players' (version 3)."""
+) -> tuple[InputFrame, dict[int, PlayerFrame], dict[str, str] | None]:
+    """A sample line: the first player's frame, the other players' (version 3) and the game's
+    files reloaded before its step."""
     keys: tuple[str, ...] = _SAMPLE_KEYS
     if cursor.version < MATCH_VERSION:
         if isinstance(value, dict) and _V3_SAMPLE_KEYS & value.keys():
@@ -431,7 +436,8 @@ def _sample(
     time = _time(cursor, record["t"], previous)
     frame = replace(_frame(cursor, record, time, ""), pads=_pads(cursor, record.get("pads", [])))
     others = _players(cursor, record["players"], time) if "players" in record else {}
-    return frame, others
+    reloaded = _code(cursor, record["reloaded"], "reloaded") if "reloaded" in record else None
+    return frame, others, reloaded
 
 
 def _player_number(cursor: _Cursor, key: str) -> int:
@@ -518,9 +524,12 @@ class _Stays:
         return tuple(sorted(self.done, key=lambda stay: (stay.arrived, stay.player)))
 
 
-def _header(cursor: _Cursor, value: object) -> tuple[float | None, StartPoint | None]:
-    """Check the header and take the file's version; the fixed rate the trace was recorded at
-    and where its first player began, when it says."""
+_Header = tuple[float | None, StartPoint | None, dict[str, str]]
+
+
+def _header(cursor: _Cursor, value: object) -> _Header:
+    """Check the header and take the file's version; the fixed rate the trace was recorded at,
+    where its first player began and its game's code, when it says."""
     if not isinstance(value, dict) or "format" not in value:
         raise cursor.error(None, f"expected the header {_HEADER_LINE}, got {_show(value)}")
     record = _object(cursor, value, "", _HEADER_KEYS)
@@ -536,10 +545,24 @@ def _header(cursor: _Cursor, value: object) -> tuple[float | None, StartPoint | 
         )
     cursor.version = version
     start = _start(cursor, record["start"], "") if "start" in record else None
+    code = _code(cursor, record["code"], "code") if "code" in record else {}
     if "fixed_hz" not in record:
-        return None, start
+        return None, start, code
     (hz,) = cursor.numbers(record["fixed_hz"], "fixed_hz", None, *_RATES)
-    return hz, start
+    return hz, start, code
+
+
+def _code(cursor: _Cursor, value: object, name: str) -> dict[str, str]:
+    """A game's files by name (within its folder) and the SHA-256 of each, as hex."""
+    if not isinstance(value, dict) or not value:
+        raise cursor.error(name, f'expected {{"FILE.py": "SHA-256 in hex"}}, got {_show(value)}')
+    for file, digest in value.items():
+        where = _join(name, file[:_LONGEST_FILE])
+        if not (0 < len(file) <= _LONGEST_FILE) or file.startswith("/") or ".." in file:
+            raise cursor.error(where, "expected a file's name within the game's folder")
+        if not (isinstance(digest, str) and len(digest) == 64 and _SHA256.issuperset(digest)):
+            raise cursor.error(where, f"expected a SHA-256 as 64 hex digits, got {_show(digest)}")
+    return dict(value)
 
 
 def _unique(cursor: _Cursor, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -568,12 +591,17 @@ def _json(cursor: _Cursor, raw: bytes) -> object:
         raise cursor.error(None, "nested too deeply to be a sample") from None
 
 
-def _read(
-    cursor: _Cursor, lines: Iterable[bytes]
-) -> tuple[list[InputFrame], tuple[float | None, StartPoint | None], tuple[PlayerTrace, ...]]:
-    samples: list[InputFrame] = []
+@dataclass(slots=True)
+class _Read:
+    samples: list[InputFrame] = field(default_factory=list)
+    header: _Header = (None, None, {})
+    reloads: list[tuple[float, dict[str, str]]] = field(default_factory=list)
+
+
+def _read(cursor: _Cursor, lines: Iterable[bytes]) -> tuple[_Read, tuple[PlayerTrace, ...]]:
+    read = _Read()
+    samples = read.samples
     stays = _Stays()
-    header: tuple[float | None, StartPoint | None] = (None, None)
     blank: int | None = None  # the first blank line: allowed only if nothing follows it
     for number, raw in enumerate(lines, 1):
         cursor.line = number
@@ -594,16 +622,18 @@ def _read(
                 break
             raise
         if cursor.line == 1:
-            header = _header(cursor, value)
+            read.header = _header(cursor, value)
         else:
-            frame, others = _sample(cursor, value, samples[-1].time if samples else None)
+            frame, others, reloaded = _sample(cursor, value, samples[-1].time if samples else None)
             samples.append(frame)
             stays.add(others)
+            if reloaded is not None:
+                read.reloads.append((frame.time, reloaded))
     if blank == 1 or cursor.line == 0:
         raise TraceError(cursor.path, 1, None, f"empty file; expected the header {_HEADER_LINE}")
     if not samples:
         raise TraceError(cursor.path, 2, None, "no samples after the header")
-    return samples, header, stays.all()
+    return read, stays.all()
 
 
 def load_trace(path: _Path) -> Trace:
@@ -615,12 +645,14 @@ def load_trace(path: _Path) -> Trace:
         raise TraceError(cursor.path, None, None, problem)
     try:
         with open(path, "rb") as file:
-            samples, (fixed_hz, start), players = _read(
-                cursor, iter(lambda: file.readline(LONGEST_LINE), b"")
-            )
+            read, players = _read(cursor, iter(lambda: file.readline(LONGEST_LINE), b""))
     except OSError as error:
         raise TraceError(cursor.path, None, None, f"cannot read: {error.strerror}") from None
-    return Trace(tuple(samples), cursor.path, tuple(cursor.warnings), fixed_hz, players, start)
+    fixed_hz, start, code = read.header
+    return Trace(
+        tuple(read.samples), cursor.path, tuple(cursor.warnings), fixed_hz, players, start,
+        code, tuple(read.reloads),
+    )  # fmt: skip
 
 
 def _xyz(v: Vec3) -> list[float]:
@@ -731,6 +763,7 @@ class TraceWriter:
         *,
         version: int = VERSION,
         start: StartPoint | None = None,
+        code: Mapping[str, str] | None = None,
     ) -> None:
         if version not in (VERSION, MATCH_VERSION):
             raise ValueError(
@@ -740,6 +773,8 @@ class TraceWriter:
         self.fixed_hz = fixed_hz
         self.version = version
         self.start = start
+        self.code = dict(code or {})
+        self._reloaded: dict[str, str] = {}
         self._previous: float | None = None
         self._samples = 0
         self._file = open(path, "w", encoding="utf-8", buffering=1)  # noqa: SIM115 (closed in close)
@@ -750,12 +785,18 @@ class TraceWriter:
             self._headed = True
             rate = {} if self.fixed_hz is None else {"fixed_hz": _rate(self.fixed_hz)}
             began = {} if self.start is None else {"start": _start_record(self.start)}
-            header = _HEADER | {"version": self.version} | rate | began
+            code = {"code": self.code} if self.code else {}
+            header = _HEADER | {"version": self.version} | rate | began | code
             self._file.write(json.dumps(header) + "\n")
 
     @property
     def path(self) -> str:
         return self._cursor.path
+
+    def reloaded(self, file: str, digest: str) -> None:
+        """Say on the next line that the game's `file` (its name within the game's folder)
+        was reloaded before that step, its source's SHA-256 `digest` (hex)."""
+        self._reloaded[file] = digest
 
     def write(self, frame: InputFrame, players: Mapping[int, PlayerFrame] | None = None) -> None:
         """Append one frame as the next sample; in a match, with the other `players`' frames
@@ -773,6 +814,8 @@ class TraceWriter:
                 if type(number) is not int or not 1 <= number <= _LARGEST_PLAYER:
                     raise ValueError(f"{self.path}: no player number {number!r} (1 and up)")
             record["players"] = {str(n): _player_record(players[n]) for n in sorted(players)}
+        if self._reloaded:
+            record["reloaded"], self._reloaded = self._reloaded, {}
         text = json.dumps(record, allow_nan=False)
         try:
             self._head()

@@ -26,15 +26,19 @@ from typing import TextIO
 
 from playspace.app import TargetError, build_world, load_target, telemetry_events
 from playspace.app.game import headless_command
-from playspace.app.reload import LiveReload
+from playspace.components.debug import InspectorPlace
 from playspace.components.input import InputSource
 from playspace.ecs import World
 from playspace.formats.scene import SceneError
-from playspace.loops.keep import Chord, save, where_player_stands
+from playspace.loops.keep import save, where_player_stands
+from playspace.loops.live import code_record, trace_writer, watching
+from playspace.loops.presses import Press, keep_chord, left_menu
 from playspace.loops.stopping import INTERRUPTED
 from playspace.loops.vr_loop import VrLoop, XrBackend
 from playspace.systems.audio import AudioPlugin
-from playspace.systems.input import KeepLast, Recorder, TraceError, TraceWriter, load_trace
+from playspace.systems.input import KeepLast, Recorder, TraceError, load_trace
+from playspace.systems.inspector import toggle_inspector
+from playspace.systems.inspector.notice import LiveNoticePlugin
 from playspace.systems.telemetry import Lines, TelemetryPlugin
 from playspace.xr.state import (
     FailureKind,
@@ -153,7 +157,10 @@ def run_vr(
     _show_log_lines()
     with contextlib.ExitStack() as stack:
         try:
-            writer = stack.enter_context(TraceWriter(record)) if record is not None else None
+            code = code_record(record, example) if reload else None
+            writer = None
+            if record is not None:
+                writer = stack.enter_context(trace_writer(record, None, code))
         except OSError as error:
             print(f"playspace run: {record}: {error.strerror}", file=sys.stderr)
             return 2
@@ -170,11 +177,13 @@ def run_vr(
         if telemetry is not None:
             added.append(TelemetryPlugin(telemetry, telemetry_events()))
         added.append(AudioPlugin(output="device"))  # silent, said once, where there is none
+        if reload:
+            added.append(LiveNoticePlugin())
         if example is not None:
             added.append(example.build)
 
         keeper: KeepLast | None = None
-        chord = Chord()
+        chord, menu = Press(keep_chord), Press(left_menu)
 
         def build(source: InputSource, hz: float) -> World:
             nonlocal keeper
@@ -188,7 +197,7 @@ def run_vr(
             keeper.where = where_player_stands(made)
             return made
 
-        live = LiveReload(scene, Path(target) if example is not None else None) if reload else None
+        live = watching(scene, example, writer, code) if reload else None
         if live is not None:
             stack.callback(live.close)
 
@@ -197,6 +206,8 @@ def run_vr(
                 live.apply(shown)
             if keeper is not None and chord.pressed(shown):
                 save(keeper, shown.fixed_time.hz)
+            if menu.pressed(shown):
+                toggle_inspector(shown, InspectorPlace.WRIST)
 
         print(f"OpenXR: {backend.runtime}; headset: {backend.headset}; {_space(backend)}", file=out)
         loop = VrLoop(

@@ -14,15 +14,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from playspace import spatial
-from playspace.components import HandControls, Transform
-from playspace.components.input import Button
+from playspace.components import Transform
 from playspace.ecs import World
 from playspace.formats.trace import StartPoint
 from playspace.systems.input import KeepLast, save_kept
 from playspace.systems.player import local_rig
 
 KEEP_KEY = "f9"
-CHORD_GRIP = 0.8  # how far both grips are squeezed for the chord
 
 
 def kept_path(folder: Path | None = None) -> Path:
@@ -58,21 +56,3 @@ def save(keeper: KeepLast, fixed_hz: float, say: Callable[[str], None] | None = 
 
 def _terminal(line: str) -> None:
     print(f"playspace: {line}", file=sys.stderr, flush=True)
-
-
-class Chord:
-    """The headset's save chord, seen once per press: both grips held, the left stick clicked."""
-
-    def __init__(self) -> None:
-        self._held = False
-
-    def pressed(self, world: World) -> bool:
-        rig = local_rig(world)
-        if rig is None:
-            return False
-        left = world.get(rig.left_hand, HandControls)
-        right = world.get(rig.right_hand, HandControls)
-        held = left.grip >= CHORD_GRIP and right.grip >= CHORD_GRIP and Button.STICK in left.buttons
-        fresh = held and not self._held
-        self._held = held
-        return fresh

@@ -26,18 +26,22 @@ from playspace.components.debug import PhysicsDebug
 from playspace.components.input import InputSource
 from playspace.ecs import World
 from playspace.loops.keep import KEEP_KEY, save, where_player_stands
+from playspace.loops.live import code_record, trace_writer, watching
+from playspace.loops.paced import advance
 from playspace.loops.replay import show_physics_debug
 from playspace.render.capture import write_png
 from playspace.render.preview import Action, Preview, poll_gamepads, preview_window
 from playspace.systems.audio import AudioPlugin
-from playspace.systems.input import KeepLast, LiveSource, Recorder, TraceWriter
+from playspace.systems.input import KeepLast, LiveSource, Recorder
 from playspace.systems.input.simulator import Simulator
+from playspace.systems.inspector import toggle_inspector
 from playspace.systems.telemetry import Tally, TallyPlugin
 
 if TYPE_CHECKING:
     from playspace.net import Host
 
 DEBUG_KEY = "f3"  # shows or hides the physics debug view, as debug overlays in games do
+INSPECTOR_KEY = "f1"  # shows or hides the inspector (docs/live-development.md)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +137,7 @@ def run_preview(
         if live is not None:
             live.apply(world)
         simulator.update(seconds)
-        steps = world.advance(seconds)
+        steps = advance(world, seconds)
         preview.draw(seconds, steps)
         return steps
 
@@ -176,8 +180,10 @@ def preview(
         window = stack.enter_context(preview_window(f"playspace: {target.name}"))
         keeper = KeepLast(LiveSource(simulator.sample))
         source: InputSource = keeper
+        code = code_record(record, example) if reload else None
+        writer = None
         if record is not None:
-            writer = stack.enter_context(TraceWriter(record, fixed_hz))
+            writer = stack.enter_context(trace_writer(record, fixed_hz, code))
             source = recorder = Recorder(source, writer)
         counted = TallyPlugin(telemetry_events())
         heard = AudioPlugin(output="device")  # silent, said once, where there is none
@@ -187,11 +193,12 @@ def preview(
             show_physics_debug(world)
         keeper.where = where_player_stands(world)
         keys: dict[str, Action] = {
-            KEEP_KEY: (f"{KEEP_KEY.upper()} keep 30 s", lambda: save(keeper, fixed_hz))
+            KEEP_KEY: (f"{KEEP_KEY.upper()} keep 30 s", lambda: save(keeper, fixed_hz)),
+            INSPECTOR_KEY: (f"{INSPECTOR_KEY.upper()} inspector", lambda: _inspect(world)),
         }
         live = None
         if reload:
-            live = LiveReload(scene, target if example is not None else None)
+            live = watching(scene, example, writer, code)
             stack.callback(live.close)
         run = run_preview(
             world, simulator, window, frames=frames, seconds=seconds, screenshot=screenshot,
@@ -201,6 +208,10 @@ def preview(
     said = None if example is None or example.summary is None else example.summary(world)
     run = replace(run, tally=world.resource(Tally), summary=said)
     return run, None if recorder is None else recorder.samples
+
+
+def _inspect(world: World) -> None:
+    toggle_inspector(world)
 
 
 def host_in_window(
@@ -221,6 +232,6 @@ def host_in_window(
         host.show_players()
         run = run_preview(
             host.world, simulator, window, seconds=seconds, stop=stop, camera=camera,
-            quality=quality,
+            quality=quality, live=host.live,
         )  # fmt: skip
     return host, run

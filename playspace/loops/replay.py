@@ -92,7 +92,7 @@ def run_headless(
         show_physics_debug(world)
     steps, example = replay.steps, replay.example
     for done in range(1, steps + 1):
-        world.step(1)
+        replay.step(world)
         if audio is not None:  # the samples up to this step's end, counted from the start
             mixed = round(done * RATE / world.fixed_time.hz)
             audio.write(render(world, mixed - audio.frames), RATE)

@@ -37,6 +37,7 @@ from playspace.components.input import HandInput, InputFrame, InputSource
 from playspace.components.interaction import GrabSettings
 from playspace.components.session import HeadsetSession
 from playspace.ecs import World
+from playspace.loops.paced import advance
 from playspace.spatial import Pose
 from playspace.systems.input import LiveSource
 from playspace.systems.player.events import RecenterRequested
@@ -285,7 +286,7 @@ class VrLoop:
         self._last_time = at
         if self.between is not None:
             self.between(world)
-        world.advance(max(elapsed, 0) / 1e9)
+        advance(world, max(elapsed, 0) / 1e9)
         queue = world.try_resource(HapticQueue)
         if queue is not None and queue.pending:
             self.backend.apply_haptics(queue.drain())

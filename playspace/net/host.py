@@ -57,6 +57,7 @@ import zenoh
 
 from playspace.app import build_world, load_target, telemetry_events
 from playspace.app.game import Example
+from playspace.app.reload import LiveReload
 from playspace.app.spawn import player_start_for
 from playspace.components import Transform
 from playspace.components.avatars import Avatar
@@ -262,6 +263,7 @@ class Host:
         players: int = DEFAULT_PLAYERS,
         play: InputSource | None = None,
         name: str = DEFAULT_NAME,
+        reload: bool = False,
     ) -> None:
         if state_every < 1 or keyframe_every < 1:
             raise ValueError(
@@ -341,6 +343,12 @@ class Host:
         )
         self.session.declare_queryable(network.key("state", "now"), self._now)
         self._token = self.session.liveliness().declare_token(network.key("host"))
+        # the game's saved files, applied between steps (whoever steps the world applies it)
+        self.live: LiveReload | None = None
+        if reload:
+            module = self.example.module if self.example is not None else None
+            self.live = LiveReload(scene, module, say=lambda line: say(f"playspace: {line}"))
+            self._stack.callback(self.live.close)
 
     def _input(self, sample: zenoh.Sample) -> None:
         player = str(sample.key_expr).rsplit("/", 1)[-1]
@@ -461,7 +469,10 @@ class Host:
         """One fixed step of the world: players who came or went added or removed at its
         start, its events published and its state when due at its end (the world's own
         systems do both, :func:`host_roster` and :func:`host_publish`, so whatever steps the
-        world, this or the preview window's loop, hosts the match)."""
+        world, this or the preview window's loop, hosts the match); the game's saved files
+        applied first, when it reloads them."""
+        if self.live is not None:
+            self.live.apply(self.world)
         self.world.step(1)
 
     def publish(self) -> None:

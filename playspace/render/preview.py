@@ -51,7 +51,6 @@ CHAR_ASPECT = 77 / 159  # width over height of moderngl-window's bitmapped font 
 MARGIN = 6.0  # pixels between the overlay and the window's edge
 SLOWEST = 3  # systems named in the overlay
 SMOOTHING = 0.1  # how much of each new frame time the overlay's figure takes in
-LIVE_SHOWN = 4.0  # seconds a reload's line stays on screen (a failed one: until fixed)
 STICK_DEADZONE = 0.1  # a resting gamepad stick reads a little off centre: not a move
 MOUSE_BUTTONS = {1: "mouse_left", 2: "mouse_right"}  # moderngl-window numbers them from 1
 CAMERA_KEY = "f5"  # Minecraft's key for its third-person view
@@ -155,14 +154,12 @@ def fade_line(world: World) -> str | None:
 
 
 def live_line(world: World) -> str | None:
-    """What the last save of the game's files did: while it failed (the old code runs on),
-    and for a few seconds after one that worked."""
+    """What the last save of the game's files did, while it is shown (a failed one until the
+    next good save)."""
     status = world.try_resource(LiveStatus)
-    if status is None or not status.line:
+    if status is None or not status.line or world.time.elapsed >= status.until:
         return None
-    if status.failed or world.time.elapsed - status.at < LIVE_SHOWN:
-        return status.line
-    return None
+    return status.line
 
 
 def _glfw_reason(message: Warning | str) -> str:

@@ -223,3 +223,24 @@ def test_a_system_declared_anew_moves_in_the_schedule(scoring: tuple[Any, World,
     assert world.schedule.phase(Phase.FIXED) == ()
     world.step(1)
     assert world.resource(module.Score).value == 1.0
+
+
+def test_a_slotted_class_kept_keeps_its_instances_readable(tmp_path: Path) -> None:
+    source = """
+from dataclasses import dataclass, field
+
+@dataclass(slots=True)
+class Board:
+    hits: dict[str, int] = field(default_factory=dict)
+
+    def total(self) -> int:
+        return sum(self.hits.values())
+"""
+    module = _module(tmp_path, "slotted_game", source)
+    world = World()
+    board = world.insert_resource(module.Board({"a": 2}))
+    path = Path(module.__file__)
+    path.write_text(source.replace("sum(self.hits.values())", "10 * sum(self.hits.values())"))
+    assert reload_module(world, module).migrated == ()
+    assert world.resource(module.Board) is board and board.hits == {"a": 2}
+    assert board.total() == 20 and module.Board().hits == {}

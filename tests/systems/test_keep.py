@@ -11,7 +11,8 @@ from playspace.app import build_world, load_target, telemetry_events
 from playspace.app.replay import replay_source
 from playspace.components.input import Button, HandInput, InputFrame
 from playspace.formats.telemetry import parse_telemetry
-from playspace.loops.keep import Chord, where_player_stands
+from playspace.loops.keep import where_player_stands
+from playspace.loops.presses import Press, keep_chord
 from playspace.loops.replay import run_headless
 from playspace.systems.input import KeepLast, ScriptedSource, load_trace, save_kept
 from playspace.systems.telemetry import TelemetryPlugin
@@ -84,7 +85,7 @@ def test_the_headset_chord_saves_once_per_press() -> None:
     script |= {3: _pressing(0.0, True), 4: _pressing(1.0, True)}
     now = [0]
     world, _ = build_world(scene, ScriptedSource(lambda t: script[now[0]]))
-    chord, pressed = Chord(), []
+    chord, pressed = Press(keep_chord), []
     for frame in range(5):
         now[0] = frame
         world.step(1)

@@ -9,6 +9,7 @@ says why in one line, on screen (the :class:`LiveStatus` resource) and in the te
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +20,8 @@ from playspace.app.reload.watch import Watcher
 from playspace.components.debug import LiveStatus
 from playspace.ecs import World
 from playspace.formats.scene.model import Scene, SceneError
+
+SHOWN = 4.0  # seconds a reload's line stays on screen (a failed one: until the next good save)
 
 __all__ = ["LiveReload", "ModuleReload", "ReloadError", "SceneReload", "apply_scene"]
 
@@ -31,13 +34,19 @@ class LiveReload:
     """Applies the saves of a game's files to its running world (see the module docstring).
 
     `module` is the game's module file (None for a bare scene), `scene` the scene running now.
-    `say` is given each reload's line (default: the terminal)."""
+    `say` is given each reload's line (default: the terminal); `reloaded` each module file
+    reloaded and the source it ran (a recording keeps it)."""
 
     def __init__(
-        self, scene: Scene, module: Path | None = None, say: Callable[[str], None] = _say
+        self,
+        scene: Scene,
+        module: Path | None = None,
+        say: Callable[[str], None] = _say,
+        reloaded: Callable[[Path, bytes], None] | None = None,
     ) -> None:
         self.scene = scene
         self.say = say
+        self.reloaded = reloaded
         files = [scene.path, *_model_files(scene)]
         self.watcher = Watcher(files, [] if module is None else [module.parent])
 
@@ -50,7 +59,8 @@ class LiveReload:
             if line is None:
                 continue
             status = world.try_resource(LiveStatus) or world.insert_resource(LiveStatus())
-            status.line, status.failed, status.at = line, failed, world.time.elapsed
+            status.line, status.failed = line, failed
+            status.until = math.inf if failed else world.time.elapsed + SHOWN
             status.reloads += 1
             self.say(line)
             said.append(line)
@@ -62,7 +72,10 @@ class LiveReload:
                 modules = modules_at(path)
                 if not modules:
                     return None, False  # a file beside the game that the game does not use
-                return "; ".join(reload_module(world, m).line() for m in modules), False
+                done = [reload_module(world, m) for m in modules]
+                if self.reloaded is not None:
+                    self.reloaded(path, done[0].source)
+                return "; ".join(r.line() for r in done), False
             return self._rescene(world).line(), False
         except (ReloadError, SceneError) as error:
             first, *more = str(error).splitlines() or ["(no reason given)"]

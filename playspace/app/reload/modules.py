@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import hashlib
 import inspect
 import sys
 import traceback
@@ -42,6 +43,7 @@ from playspace.ecs import World
 from playspace.ecs.schedule import DECLARATION, Declaration, SystemSpec
 
 _ABSENT = object()
+_RAN: dict[str, str] = {}  # a module's name: the SHA-256 of the source it was last reloaded with
 
 
 class ReloadError(Exception):
@@ -57,6 +59,7 @@ class ModuleReload:
     redeclared: tuple[str, ...]  # systems whose phase, set, order or data changed
     migrated: tuple[str, ...]  # classes whose fields changed: the world's instances moved over
     build_changed: bool  # build(world) is new: a restart runs it
+    source: bytes = b""  # what ran (a recording keeps it)
 
     def line(self) -> str:
         """The reload as the terminal and the overlay say it."""
@@ -68,6 +71,12 @@ class ModuleReload:
         if self.build_changed:
             said.append("build(world) changed: restart to run it")
         return "; ".join(said)
+
+
+def last_ran(module: types.ModuleType) -> str | None:
+    """The SHA-256 of the source `module` last reloaded with; None when it never was (it runs
+    what it was imported from)."""
+    return _RAN.get(module.__name__)
 
 
 def modules_at(path: Path) -> list[types.ModuleType]:
@@ -82,17 +91,21 @@ def modules_at(path: Path) -> list[types.ModuleType]:
     return found
 
 
-def reload_module(world: World, module: types.ModuleType) -> ModuleReload:
-    """Run `module`'s source again and fold it into the world (see the module docstring);
-    raises :class:`ReloadError`, having changed nothing, when it cannot."""
+def reload_module(
+    world: World, module: types.ModuleType, source: bytes | None = None
+) -> ModuleReload:
+    """Run `module`'s source again (its file's, or `source`: a recording's code of the time)
+    and fold it into the world (see the module docstring); raises :class:`ReloadError`, having
+    changed nothing, when it cannot."""
     where = getattr(module, "__file__", None)
     if not isinstance(where, str):
         raise ReloadError(f"{module.__name__}: has no source file to reload from")
     path = Path(where)
-    try:
-        source = path.read_bytes()
-    except OSError as error:
-        raise ReloadError(f"{_shown(path)}: cannot be read: {error.strerror}") from None
+    if source is None:
+        try:
+            source = path.read_bytes()
+        except OSError as error:
+            raise ReloadError(f"{_shown(path)}: cannot be read: {error.strerror}") from None
     try:
         code = compile(source, str(path), "exec", dont_inherit=True)
     except SyntaxError as error:
@@ -113,6 +126,7 @@ def reload_module(world: World, module: types.ModuleType) -> ModuleReload:
         _restore(namespace, before)
         raise ReloadError(f"{_shown(path)}{_line(error, path)}: {_short(error)}") from error
     fold.apply()
+    _RAN[name] = hashlib.sha256(source).hexdigest()
     try:
         redeclared = _redeclare(world, declared, fold)
     except Exception as error:
@@ -128,6 +142,7 @@ def reload_module(world: World, module: types.ModuleType) -> ModuleReload:
         redeclared,
         tuple(sorted(c.__qualname__ for c in fold.changed_classes)),
         isinstance(build, types.FunctionType) and fold.code_changed.get("build", False),
+        source,
     )
 
 
@@ -275,7 +290,8 @@ def _the_games(attr: str, value: object, function: types.FunctionType | None) ->
     one dataclasses wrote, ``__init__``, ``__eq__``...) or a plain class attribute."""
     if function is not None:
         return function.__code__.co_filename.endswith(".py")
-    return not attr.startswith("__") and not isinstance(value, type)
+    slot = isinstance(value, types.MemberDescriptorType | types.GetSetDescriptorType)
+    return not (attr.startswith("__") or isinstance(value, type) or slot)
 
 
 def _patchable(old: types.FunctionType, new: types.FunctionType) -> bool:

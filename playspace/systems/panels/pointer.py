@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from playspace import spatial
 from playspace.components import TrackedDevice, Transform
-from playspace.components.panels import Panel, Pointer, PointerSettings
+from playspace.components.panels import DrawnLate, Panel, Pointer, PointerSettings
 from playspace.components.tracking import HandControls
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose, Vec3
@@ -75,7 +75,7 @@ def point(world: World) -> None:
     panels = {
         entity: (panel, transform.pose())
         for entity, (panel, transform) in world.query(Panel, Transform)
-        if panel.visible
+        if panel.visible and not world.has(entity, DrawnLate)
     }
     query = world.query(Pointer, TrackedDevice, HandControls, Transform)
     for _, (pointer, device, controls, transform) in query:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from playspace.components import DeviceRole, TrackedDevice
-from playspace.components.panels import Panel, PanelDrawing, Pointer
+from playspace.components.panels import DrawnLate, Panel, PanelDrawing, Pointer
 from playspace.ecs import Phase, World, system
 from playspace.systems.panels.pointer import point
 from playspace.systems.sets import FixedSet
@@ -79,7 +79,7 @@ def draw_panels(world: World) -> None:
     registry = world.resource(PanelContent).contents
     dt = world.fixed_time.dt
     for entity, (panel,) in list(panels):
-        if not panel.visible:
+        if not panel.visible or world.has(entity, DrawnLate):
             continue
         content = registry.get(panel.content)
         if content is None:

@@ -320,6 +320,24 @@ class Physics(Queries):
         assert placed is not None  # every collider here is on its entity's body
         engine.position_wrt_parent = placed
 
+    def retune(self, body: Body) -> None:
+        """Give the engine's body what its ``RigidBody`` says now, where that changed since it
+        was made (an inspector's edit, a game's through ``get_mut``): a given mass spread over
+        its solid parts again, its damping, gravity scale and CCD."""
+        component = body.component
+        if component is None:
+            return
+        if component.mass is not None and component.mass != body.mass:
+            body.mass = component.mass
+            self._share_mass(body)
+        live = body.rigid_body
+        for name in ("linear_damping", "angular_damping", "gravity_scale"):
+            wanted = float(getattr(component, name))
+            if abs(getattr(live, name) - wanted) > 1e-6 * max(1.0, abs(wanted)):  # f32 there
+                setattr(live, name, wanted)
+        if live.ccd_enabled != component.ccd:
+            live.ccd_enabled = component.ccd
+
     def _share_mass(self, body: Body) -> None:
         """Spread a given mass over the body's solid parts by volume, as it was at its making,
         after a solid part was added, cut, rebuilt, or made a sensor or solid."""

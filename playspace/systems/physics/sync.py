@@ -150,6 +150,8 @@ def _apply_changes(physics: Physics, body: Body, regroup: bool) -> bool:
     if component is not None and component.kind is not body.kind:
         physics.set_kind(body, component.kind)
         changed = True
+    if component is not None:
+        physics.retune(body)
     colliders = body.colliders
     if colliders is None:
         return changed
