@@ -86,13 +86,13 @@ def test_a_running_game_takes_its_saves_keeps_30_s_and_shows_the_inspector(
             return lambda: words in said.read_text()
 
         try:
-            window = xdotool("search", "--sync", "--name", "playspace: game.py").split()[0]
+            xdotool("search", "--sync", "--name", "playspace: game.py")  # the window is up
             _until(lambda: trace.exists() and trace.read_text().count("\n") > 10, "steps", run)
-            game.write_text(GAME.format(scene=KITCHEN, points=1).replace("POINTS = 1", "POINTS ="))
+            broken = GAME.format(scene=KITCHEN, points=1).replace("POINTS = 1", "POINTS =")
+            game.write_text(broken)
             _until(heard("reload failed, still running the last good one"), "the failure", run)
             game.write_text(GAME.format(scene=KITCHEN, points=5))
             _until(heard("reloaded "), "the reload", run)
-            xdotool("windowactivate", "--sync", window)
             xdotool("key", "F9")
             _until(heard("kept the last"), "the keeping", run)
             xdotool("key", "F1")
@@ -106,7 +106,8 @@ def test_a_running_game_takes_its_saves_keeps_30_s_and_shows_the_inspector(
     lines = said.read_text().splitlines()
     assert run.returncode == 0, lines
     failed = next(line for line in lines if "reload failed" in line)
-    assert f"{game.name}:6: not valid Python" in failed  # one line: the file and the line
+    line = 1 + broken.splitlines().index("POINTS =")
+    assert f"{game.name}:{line}: not valid Python" in failed  # one line: the file and the line
     assert "points seen last: 5" in out  # the saved constant ran in the window
     (kept,) = tmp_path.glob("kept-*.jsonl")
     assert "the whole session: it replays exactly" in next(x for x in lines if "kept" in x)
