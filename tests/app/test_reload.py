@@ -244,3 +244,56 @@ class Board:
     assert reload_module(world, module).migrated == ()
     assert world.resource(module.Board) is board and board.hits == {"a": 2}
     assert board.total() == 20 and module.Board().hits == {}
+
+
+BUILT = (
+    SCORING
+    + """
+
+def build(world: World) -> None:
+    world.insert_resource(Score())
+    world.add_systems(add)
+"""
+)
+
+
+def test_a_changed_build_adds_and_removes_systems_and_keeps_resources(tmp_path: Path) -> None:
+    module = _module(tmp_path, "built_game", BUILT)
+    world = World()
+    module.build(world)
+    world.step(2)
+    path = Path(module.__file__)
+    bonus = """
+
+@system(Phase.FIXED, after=(add,), writes=(Score,))
+def bonus(world: World) -> None:
+    world.resource(Score).value += 100
+"""
+    grown = BUILT.replace("def build(", bonus.strip() + "\n\n\ndef build(")
+    path.write_text(grown.replace("world.add_systems(add)", "world.add_systems(add, bonus)"))
+    done = reload_module(world, module)
+    assert (done.added, done.removed, done.build_refused) == (("bonus",), (), None)
+    assert "systems added: bonus" in done.line()
+    world.step(1)
+    assert world.resource(module.Score).value == 103.0  # kept: 2 before, then 1 + 100
+    path.write_text(BUILT)  # as it was: bonus gone from the file and from the build
+    done = reload_module(world, module)
+    assert done.removed == ("bonus",) and "bonus" not in world.schedule
+    world.step(1)
+    assert world.resource(module.Score).value == 104.0
+
+
+def test_a_build_that_spawns_is_not_run_again_and_says_so(tmp_path: Path) -> None:
+    module = _module(tmp_path, "spawning_game", BUILT)
+    world = World()
+    module.build(world)
+    path = Path(module.__file__)
+    path.write_text(
+        BUILT.replace(
+            "    world.add_systems(add)", "    world.spawn(Tag())\n    world.add_systems()"
+        )
+    )
+    done = reload_module(world, module)
+    assert done.build_refused is not None and "spawns entities" in done.build_refused
+    assert "restart to run it" in done.line() and "add" in world.schedule
+    assert world.entity_count() == 0

@@ -21,8 +21,8 @@ already holds, as Smalltalk images and ``jurigged`` do:
 Anything that goes wrong (a syntax error, an exception while the source runs, a field without a
 default, a system order that no longer resolves) puts the old namespace back and raises
 :class:`ReloadError`, one line naming the file and line: the game runs on with the old code.
-``build(world)`` runs once, when the world is made: when it changed the reload says so, and a
-restart runs it.
+``build(world)`` made the world once; when it changed it runs again against a stand-in for the
+world (:mod:`playspace.app.reload.builds`), for the systems it now adds or no longer adds.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from playspace.app.reload.builds import BuildRefused, run_build_again
 from playspace.ecs import World
 from playspace.ecs.schedule import DECLARATION, Declaration, SystemSpec
 
@@ -58,7 +59,9 @@ class ModuleReload:
     functions: int  # functions that took new code
     redeclared: tuple[str, ...]  # systems whose phase, set, order or data changed
     migrated: tuple[str, ...]  # classes whose fields changed: the world's instances moved over
-    build_changed: bool  # build(world) is new: a restart runs it
+    added: tuple[str, ...] = ()  # systems a changed build(world) adds now
+    removed: tuple[str, ...] = ()  # systems of the module it no longer adds
+    build_refused: str | None = None  # why a changed build(world) was not run again
     source: bytes = b""  # what ran (a recording keeps it)
 
     def line(self) -> str:
@@ -68,8 +71,15 @@ class ModuleReload:
             said.append(f"systems declared again: {', '.join(self.redeclared)}")
         if self.migrated:
             said.append(f"instances moved to the new {', '.join(self.migrated)}")
-        if self.build_changed:
-            said.append("build(world) changed: restart to run it")
+        if self.added:
+            said.append(f"systems added: {', '.join(self.added)}")
+        if self.removed:
+            said.append(f"systems removed: {', '.join(self.removed)}")
+        if self.build_refused:
+            said.append(
+                f"build(world) changed but was not run again ({self.build_refused}): "
+                "restart to run it"
+            )
         return "; ".join(said)
 
 
@@ -135,15 +145,17 @@ def reload_module(
         raise ReloadError(f"{_shown(path)}: its systems no longer fit: {_short(error)}") from None
     for move in migrations:
         move()
-    build = before.get("build")
-    return ModuleReload(
-        path,
-        fold.patched,
-        redeclared,
-        tuple(sorted(c.__qualname__ for c in fold.changed_classes)),
-        isinstance(build, types.FunctionType) and fold.code_changed.get("build", False),
-        source,
-    )
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    refused = None
+    build = namespace.get("build")
+    if isinstance(build, types.FunctionType) and fold.code_changed.get("build", False):
+        try:
+            added, removed = run_build_again(world, build, name, declared)
+        except BuildRefused as why:
+            refused = str(why)
+    migrated = tuple(sorted(c.__qualname__ for c in fold.changed_classes))
+    return ModuleReload(path, fold.patched, redeclared, migrated, added, removed, refused, source)
 
 
 class _Fold:
@@ -220,6 +232,10 @@ class _Fold:
         for key, value in list(self.namespace.items()):
             if not key.startswith("__"):
                 self.namespace[key] = _mapped(value, self)
+        for value in self.namespace.values():  # a new system ordered against a kept one
+            declared = getattr(value, DECLARATION, None)
+            if isinstance(declared, Declaration) and self._ours(value):
+                setattr(value, DECLARATION, _mapped(declared, self))
 
     def undo(self) -> None:
         for old, state in self.saved:
