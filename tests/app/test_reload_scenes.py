@@ -138,3 +138,30 @@ def test_a_saved_scene_is_seen_and_a_bad_one_keeps_the_last_good(tmp_path: Path)
         assert not world.resource(LiveStatus).failed
     finally:
         live.close()
+
+
+def test_a_saved_model_remakes_what_the_scene_places_of_it(tmp_path: Path) -> None:
+    from playspace.formats.models.write import ModelSpec, write_glb
+    from tests.model_helpers import surface
+
+    def crate(size: float) -> None:
+        write_glb(tmp_path / "crate.glb", [ModelSpec("Crate-boxcol", surface("box", (size,) * 3))])
+
+    crate(0.3)
+    path = tmp_path / "room.toml"
+    path.write_text(
+        ROOM + '\n[[model]]\nname = "crate model"\nfile = "crate.glb"\nposition = [-1, 0.15, 1]\n'
+    )
+    world, _ = build_world(load_scene(path), ScriptedSource(lambda t: InputFrame(t)))
+    before = dict(world.resource(SpawnedScene).entities)
+    live = LiveReload(load_scene(path), say=lambda line: None)
+    try:
+        time.sleep(0.2)
+        crate(0.6)
+        assert _until_said(live, world) == ["reloaded room.toml: remade crate model"]
+    finally:
+        live.close()
+    after = world.resource(SpawnedScene).entities
+    nodes = [n for n in after if n.startswith("crate model")]
+    assert nodes and all(after[n] != before[n] for n in nodes)  # spawned anew
+    assert after["crate"] == before["crate"]  # the rest untouched

@@ -88,6 +88,7 @@ class LiveReload:
         fresh = load_scene(self.scene.path)
         change = apply_scene(world, self.scene, fresh)
         self.scene = fresh
+        self.watcher.watch(_model_files(fresh))
         return change
 
     def close(self) -> None:

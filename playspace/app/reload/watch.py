@@ -23,15 +23,29 @@ class Watcher(FileSystemEventHandler):
     """Watches `files`, and every Python file in the `folders` (a game's own modules)."""
 
     def __init__(self, files: Iterable[Path], folders: Iterable[Path] = ()) -> None:
-        self._files = {p.resolve() for p in files}
+        self._files: set[Path] = set()
         self._folders = {p.resolve() for p in folders}
+        self._watched: set[Path] = set()
         self._touched: dict[Path, float] = {}
         self._lock = threading.Lock()
         self._observer = Observer()
-        for folder in self._folders | {p.parent for p in self._files}:
-            self._observer.schedule(self, str(folder), recursive=False)
         self._observer.daemon = True
         self._observer.start()
+        for folder in self._folders:
+            self._watch_folder(folder)
+        self.watch(files)
+
+    def watch(self, files: Iterable[Path]) -> None:
+        """Watch `files` too (a model the saved scene places now)."""
+        for path in files:
+            found = path.resolve()
+            self._files.add(found)
+            self._watch_folder(found.parent)
+
+    def _watch_folder(self, folder: Path) -> None:
+        if folder not in self._watched and folder.is_dir():
+            self._watched.add(folder)
+            self._observer.schedule(self, str(folder), recursive=False)
 
     def wants(self, path: Path) -> bool:
         return path in self._files or (path.suffix == ".py" and path.parent in self._folders)
