@@ -189,7 +189,8 @@ def run_vr(
             nonlocal keeper
             if world is not None:
                 return world(source, hz)
-            source = keeper = KeepLast(source)
+            keeper = KeepLast()
+            source = Recorder(source, keeper)
             if writer is not None:
                 writer.fixed_hz = hz
                 source = Recorder(source, writer)

@@ -178,8 +178,8 @@ def preview(
     recorder: Recorder | None = None
     with contextlib.ExitStack() as stack:
         window = stack.enter_context(preview_window(f"playspace: {target.name}"))
-        keeper = KeepLast(LiveSource(simulator.sample))
-        source: InputSource = keeper
+        keeper = KeepLast()
+        source: InputSource = Recorder(LiveSource(simulator.sample), keeper)
         code = code_record(record, example) if reload else None
         writer = None
         if record is not None:

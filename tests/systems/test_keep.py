@@ -14,7 +14,7 @@ from playspace.formats.telemetry import parse_telemetry
 from playspace.loops.keep import where_player_stands
 from playspace.loops.presses import Press, keep_chord
 from playspace.loops.replay import run_headless
-from playspace.systems.input import KeepLast, ScriptedSource, load_trace, save_kept
+from playspace.systems.input import KeepLast, Recorder, ScriptedSource, load_trace, save_kept
 from playspace.systems.telemetry import TelemetryPlugin
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -25,10 +25,10 @@ def _played(target: Path, steps: int, seconds: float) -> tuple[KeepLast, list[st
     telemetry lines it wrote."""
     scene, example = load_target(target)
     assert example is not None and example.trace is not None
-    keeper = KeepLast(replay_source(example.trace), seconds)
+    keeper = KeepLast(seconds)
     out = io.StringIO()
     plugins = [TelemetryPlugin(out, telemetry_events()), example.build]
-    world, _ = build_world(scene, keeper, 90.0, 0, plugins)
+    world, _ = build_world(scene, Recorder(replay_source(example.trace), keeper), 90.0, 0, plugins)
     keeper.where = where_player_stands(world)
     world.step(steps)
     return keeper, out.getvalue().splitlines()
@@ -57,8 +57,8 @@ def test_a_span_from_mid_session_starts_the_player_where_they_stood(tmp_path: Pa
     stairs = EXAMPLES / "stairs.toml"
     trace = EXAMPLES / "traces" / "stairs.jsonl"
     scene, _ = load_target(stairs)
-    keeper = KeepLast(replay_source(trace), 2.0)
-    world, _ = build_world(scene, keeper, 90.0)
+    keeper = KeepLast(2.0)
+    world, _ = build_world(scene, Recorder(replay_source(trace), keeper), 90.0)
     keeper.where = where_player_stands(world)
     world.step(400)
     assert not keeper.whole and len(keeper.kept()) == 181

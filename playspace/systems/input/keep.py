@@ -1,7 +1,7 @@
 """The last half minute of a player's input, always kept, so a bug met in play becomes a trace.
 
-:class:`KeepLast` passes a source's frames through, as :class:`Recorder` does, and keeps the
-step samples of the last :data:`KEEP_SECONDS` in memory (a deque: a few megabytes). Saved, they
+:class:`KeepLast` is where a :class:`Recorder` writes a source's step samples: it keeps
+those of the last :data:`KEEP_SECONDS` in memory (a deque: a few megabytes). Saved, they
 are a trace like any other (:func:`save_kept`); ``playspace run --trace`` replays it. A span
 that began with the session replays exactly what was seen. One kept from later begins where
 the player then stood (the trace's ``start``), with everything else where the scene puts it:
@@ -15,42 +15,29 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 
-from playspace.components.input import InputFrame, InputSource
+from playspace.components.input import InputFrame
 from playspace.formats.trace import StartPoint, TraceWriter
-from playspace.systems.input.sources import read_frame
 
 KEEP_SECONDS = 30.0
 
 
 class KeepLast:
-    """`source` passed through, its step samples of the last `seconds` kept, each with where
-    the player stood as it was taken (`where`, set once the world exists; None before)."""
+    """The step samples of the last `seconds` (a :class:`Recorder`'s sink: ``Recorder(source,
+    keeper)``), each with where the player stood as it was taken (`where`, set once the world
+    exists; None before)."""
 
-    def __init__(self, source: InputSource, seconds: float = KEEP_SECONDS) -> None:
-        self.source = source
+    def __init__(self, seconds: float = KEEP_SECONDS) -> None:
         self.seconds = seconds
         self.where: Callable[[], StartPoint | None] | None = None
         self._kept: deque[tuple[InputFrame, StartPoint | None]] = deque()
         self._first: float | None = None  # the session's first sample time
-        self._last: float | None = None
 
-    @property
-    def duration(self) -> float | None:
-        return self.source.duration
-
-    def poll(self, time: float) -> InputFrame:
-        return read_frame(self.source, time)
-
-    def sample(self, time: float) -> InputFrame:
-        frame = self.source.sample(time)
-        if self._last is None or time > self._last:
-            self._last = time
-            if self._first is None:
-                self._first = time
-            self._kept.append((frame, None if self.where is None else self.where()))
-            while self._kept and self._kept[0][0].time < time - self.seconds:
-                self._kept.popleft()
-        return frame
+    def write(self, frame: InputFrame) -> None:
+        if self._first is None:
+            self._first = frame.time
+        self._kept.append((frame, None if self.where is None else self.where()))
+        while self._kept and self._kept[0][0].time < frame.time - self.seconds:
+            self._kept.popleft()
 
     @property
     def whole(self) -> bool:
