@@ -138,3 +138,37 @@ def test_a_failed_reload_is_a_line_before_the_headsets_eyes_until_fixed() -> Non
     status.line, status.failed, status.until = "reloaded game.py", False, world.time.elapsed
     advance(world, 1 / 90)
     assert label.text == ""
+
+
+def test_the_aim_ray_and_the_trigger_press_its_pause_button() -> None:
+    """The right hand aimed at the panel's Pause button (its top left) and the trigger
+    pulled and let go: a click, through the pointer, into Dear ImGui, pausing the world."""
+    from playspace import spatial
+    from playspace.components.input import DevicePose, HandInput
+    from playspace.spatial import Pose
+    from playspace.systems.inspector import BEFORE_EYES, VIEW_PANEL
+
+    head = Pose(vec3(0.0, 1.7, 0.0), spatial.identity())
+    panel = Pose(spatial.transform_point(head, BEFORE_EYES), head.rotation)
+    width, height = VIEW_PANEL.size
+    pixel = (20.0, 16.0)  # inside Pause, the first widget, at the window's padding
+    u, v = pixel[0] / VIEW_PANEL.resolution[0], pixel[1] / VIEW_PANEL.resolution[1]
+    target = spatial.transform_point(panel, vec3((u - 0.5) * width, (0.5 - v) * height, 0.0))
+    hand = vec3(0.2, 1.2, -0.2)
+    aim = Pose(hand, spatial.look_rotation(target - hand))
+    pulled = (0.3, 0.4)  # seconds the trigger is held
+
+    def frame(t: float) -> InputFrame:
+        trigger = 1.0 if pulled[0] <= t < pulled[1] else 0.0
+        right = HandInput(DevicePose(aim), trigger=trigger)
+        rest = HandInput(DevicePose(Pose(vec3(-0.2, 0.9, 0.0), spatial.identity())))
+        return InputFrame(t, DevicePose(head), rest, right)
+
+    world, _ = build_world(load_scene(KITCHEN), ScriptedSource(frame))
+    inspector = toggle_inspector(world)
+    for _ in range(60):
+        advance(world, 1 / 90)
+    assert inspector.paused and inspector.selected is None  # clicked, not picked
+    step = world.fixed_time.step
+    advance(world, 1 / 90)
+    assert world.fixed_time.step == step

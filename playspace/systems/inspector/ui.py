@@ -40,13 +40,14 @@ def draw(world: World, inspector: Inspector, rows: list[tuple[int | None, str]])
 
 
 def _controls(world: World, inspector: Inspector) -> None:
-    imgui.text(f"step {world.fixed_time.step}")
-    imgui.same_line()
+    """Pause (or Resume) and Step first, at the panel's top left, where they never move."""
     if imgui.button("Resume" if inspector.paused else "Pause"):
         inspector.paused = not inspector.paused
     imgui.same_line()
     if imgui.button("Step") and inspector.paused:
         inspector.steps += 1
+    imgui.same_line()
+    imgui.text(f"step {world.fixed_time.step}")
     if inspector.events:
         imgui.same_line()
         imgui.text_disabled(f"last: {inspector.events[-1]}")
