@@ -72,7 +72,15 @@ def _join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     client = Client(network, args.player, impairment, say=lambda line: print(line, flush=True))
     try:
         client.wait_for_host()
-        print(_joined(args.session, args.player, client.wait_for_seat()), flush=True)
+        standing = client.wait_for_seat()
+        if standing.refused:
+            print(
+                f"playspace join: another client plays as {args.player} in session "
+                f"{args.session!r}: choose another name (--player)",
+                file=sys.stderr,
+            )
+            return 2
+        print(_joined(args.session, args.player, standing), flush=True)
         if args.vr:
             options = {
                 "seconds": args.seconds,

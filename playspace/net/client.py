@@ -37,6 +37,7 @@ from playspace.net.correction import Correction, add_correction
 from playspace.net.scoreline import add_score_line
 from playspace.net.session import NetError, Network, check_name, paced
 from playspace.net.wire import (
+    CLIENT_ID,
     REDUNDANCY,
     TICKET,
     Events,
@@ -146,6 +147,7 @@ class RemoteView:
     names: dict[int, str] = field(default_factory=dict)  # the host's bodies' names
     seated: dict[int, str] | None = None  # the seated players' names by number (None: unknown)
     waiting: tuple[str, ...] | None = None  # who waits for a seat, in order (None: not said)
+    turned_away: tuple[str, ...] = ()  # the clients (by id) the host refused, as last said
     refused: int = 0  # state messages that were not one
     offsets: deque[float] = field(default_factory=lambda: deque(maxlen=OFFSETS))
     eased: float | None = None  # the delay now, moving toward the target
@@ -159,8 +161,9 @@ class RemoteView:
         self.offsets.append(state.time - arrived)
         if state.names is not None:
             self.names = state.names
-        if state.seated is not None:
+        if state.seated is not None:  # a full state: it says whom it turned away too
             self.seated = state.seated
+            self.turned_away = state.refused or ()
         if state.waiting is not None:
             self.waiting = state.waiting
         if self.states and state.time <= self.states[-1][1].time:
@@ -219,10 +222,11 @@ class Standing:
 
     number: int | None = None
     place: int | None = None
+    refused: bool = False  # turned away: another client plays under this name
 
     @property
     def known(self) -> bool:
-        return self.number is not None or self.place is not None
+        return self.number is not None or self.place is not None or self.refused
 
 
 class _Sender:
@@ -268,7 +272,8 @@ class Client:
         self.say = say
         self._told: Standing | None = None  # the standing last said; None before wait_for_seat
         self.correction = correction if correction is not None else Correction()
-        self.ticket = os.urandom(TICKET)
+        self.ticket = os.urandom(TICKET)  # secret: the host knows its input by it
+        self.id = os.urandom(CLIENT_ID).hex()  # public: this client, whatever its name
         self.remote = RemoteView()
         self.events: list[Events] = []  # the host's events, by step, as they arrived
         self.refused_events = 0
@@ -283,7 +288,7 @@ class Client:
         self._lock = threading.Lock()
         self.session = network.open()
         self.publisher = self.session.declare_publisher(
-            network.key("input", self.player),
+            network.key("input", self.player, self.id),
             congestion_control=zenoh.CongestionControl.DROP,
             priority=zenoh.Priority.DATA_HIGH,
         )
@@ -293,7 +298,7 @@ class Client:
         self._events_in = self._impaired(self._take_events, impairment, reliable=True)
         self.session.declare_subscriber(network.key("state"), self._state)
         self.session.declare_subscriber(network.key("events"), self._event)
-        presence = network.key("observers" if observer else "players", self.player)
+        presence = network.key("observers" if observer else "players", self.player, self.id)
         self._token = self.session.liveliness().declare_token(presence)
 
     def _impaired(
@@ -385,11 +390,15 @@ class Client:
         before one arrived): a joiner past the host's limit waits unseated, its input refused."""
         with self._lock:
             seated = self.remote.seated
-            return None if seated is None else self.player in seated.values()
+            if seated is None:
+                return None
+            return self.player in seated.values() and not self._standing().refused
 
     def _standing(self) -> Standing:
         """The player's standing as the newest full states say (the lock held)."""
         seated, waiting = self.remote.seated or {}, self.remote.waiting or ()
+        if self.id in self.remote.turned_away:
+            return Standing(refused=True)
         number = next((n for n, name in seated.items() if name == self.player), None)
         if number is not None:
             return Standing(number=number)
@@ -401,6 +410,8 @@ class Client:
         if self._told is None or not standing.known or standing == self._told:
             return None
         self._told = standing
+        if standing.refused:
+            return f"{self.player} was turned away: another client plays as {self.player}"
         if standing.number is not None:
             return f"{self.player} has a seat now: player {standing.number}"
         return f"{self.player} waits for a seat: number {standing.place} in the queue now"

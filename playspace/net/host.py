@@ -286,6 +286,8 @@ class Host:
         self.waiting: list[str] = []  # present past the limit, in the order they came
         self.queues: dict[str, InputQueue] = {}  # the input of everyone ever seated, by name
         self.present: set[str] = set()
+        self.ids: dict[str, str] = {}  # each present player's client, by name
+        self.turned_away: dict[str, str] = {}  # clients refused while present: id -> name
         self.left: set[str] = set()  # players who had a seat and left
         self.late: Counter[str] = Counter()  # input messages after leaving, by player
         # the host's own player, in seat 0 (None: seat 0 is the first remote player's)
@@ -320,6 +322,7 @@ class Host:
         self._moved: dict[int, int] = {}  # entity: the state count when it last moved
         self._seated: dict[int, str] = {}  # seated players' names by number, as last gathered
         self._waiting: tuple[str, ...] = ()  # those waiting for a seat, as last sent
+        self._refused: tuple[str, ...] = ()  # the clients turned away, as last sent
         self._states = 0
         self._latest = State(0, 0.0, {})
         self._first = self.world.resource(PlayerStart)
@@ -337,9 +340,9 @@ class Host:
             priority=zenoh.Priority.INTERACTIVE_HIGH,
             reliability=zenoh.Reliability.RELIABLE,
         )
-        self.session.declare_subscriber(network.key("input", "*"), self._input)
+        self.session.declare_subscriber(network.key("input", "*", "*"), self._input)
         self.session.liveliness().declare_subscriber(
-            network.key("players", "*"), self._presence, history=True
+            network.key("players", "*", "*"), self._presence, history=True
         )
         self.session.declare_queryable(network.key("state", "now"), self._now)
         self._token = self.session.liveliness().declare_token(network.key("host"))
@@ -351,7 +354,7 @@ class Host:
             self._stack.callback(self.live.close)
 
     def _input(self, sample: zenoh.Sample) -> None:
-        player = str(sample.key_expr).rsplit("/", 1)[-1]
+        player, client = _named(sample)
         try:
             message = decode_input(sample.payload.to_bytes())
         except WireError:
@@ -364,6 +367,8 @@ class Host:
                 return
             if seat is None:
                 reason = "unseated"
+            elif self.ids.get(player) != client:
+                reason = "claimed"  # a client that is not the one seated under that name
             elif seat.ticket is not None and seat.ticket != message.ticket:
                 reason = "claimed"
             else:
@@ -377,22 +382,30 @@ class Host:
             self.refused[reason] += 1
 
     def _presence(self, sample: zenoh.Sample) -> None:
-        """A player's token came or went (Zenoh's thread): seats change here, rigs at the
-        next step (:meth:`step`)."""
-        player = str(sample.key_expr).rsplit("/", 1)[-1]
+        """A client's token came or went (Zenoh's thread): seats change here, rigs at the
+        next step (:meth:`step`). A client is its id; its name is what the others see, so a
+        second client with a name already in the match is turned away, and only the client
+        that holds a name frees it by leaving."""
+        player, client = _named(sample)
         said = []
+        arrived = sample.kind == zenoh.SampleKind.PUT
         with self.lock:
-            if player == self.name:
-                if sample.kind == zenoh.SampleKind.PUT:
-                    self.refused["name"] += 1
-                    said.append(f"refused {player}: the host plays as {player}")
-            elif sample.kind == zenoh.SampleKind.PUT and player not in self.present:
+            if not arrived and self.turned_away.pop(client, None) is not None:
+                return  # a client turned away left: nothing of it was in the match
+            if arrived and (player == self.name or self.ids.get(player, client) != client):
+                self.refused["name"] += 1
+                self.turned_away[client] = player
+                who = "the host plays as" if player == self.name else "another client is"
+                said.append(f"refused {player}: {who} {player}")
+            elif arrived and player not in self.present:
                 self.present.add(player)
+                self.ids[player] = client
                 self.left.discard(player)
                 self.waiting.append(player)
                 said.append(f"joined {player}")
-            elif sample.kind == zenoh.SampleKind.DELETE and player in self.present:
+            elif not arrived and self.ids.get(player) == client:
                 self.present.discard(player)
+                del self.ids[player]
                 if player in self.waiting:
                     self.waiting.remove(player)
                 seat = self.seats.pop(player, None)
@@ -458,11 +471,12 @@ class Host:
         """A late joiner's query: the newest state, full."""
         with self.lock:
             latest, poses, names, seated = self._latest, self._poses, self._names, self._seated
-            waiting = tuple(self.waiting)
+            waiting, refused = tuple(self.waiting), tuple(sorted(self.turned_away))
         if latest.step:
             full = replace(
-                latest, bodies=poses, full=True, names=names, seated=seated, waiting=waiting
-            )
+                latest, bodies=poses, full=True, names=names, seated=seated, waiting=waiting,
+                refused=refused,
+            )  # fmt: skip
             query.reply(query.key_expr, encode_state(full))
 
     def step(self) -> None:
@@ -510,6 +524,7 @@ class Host:
         with self.lock:
             seats = [seat for seat in self.seats.values() if seat.number is not None]
             waiting = tuple(self.waiting)
+            refused = tuple(sorted(self.turned_away))
         seated = {seat.number: seat.player for seat in seats if seat.number is not None}
         if self.name is not None:
             seated[0] = self.name
@@ -520,7 +535,7 @@ class Host:
             if was is None or was.position != pose.position or was.rotation != pose.rotation:
                 moved[entity] = count
         full = count % self.keyframe_every == 1 or self.keyframe_every == 1
-        if full or names != self._names or waiting != self._waiting:
+        if full or names != self._names or (waiting, refused) != (self._waiting, self._refused):
             sent = poses
         else:
             sent = {e: p for e, p in poses.items() if count - moved[e] < REPEAT}
@@ -530,10 +545,10 @@ class Host:
         state = State(
             step, now, sent, score, full, names if full else None,
             {n: seen for n, seen in players.items() if n is not None}, seated if full else None,
-            waiting if full else None,
+            waiting if full else None, refused if full else None,
         )  # fmt: skip
         data = encode_state(state)
-        self._waiting = waiting
+        self._waiting, self._refused = waiting, refused
         with self.lock:
             self._poses, self._names, self._latest, self._seated = poses, names, state, seated
         for entity in [e for e in moved if e not in poses]:
@@ -596,6 +611,12 @@ class Hosting:
     :func:`host_publish` reach it."""
 
     host: Host
+
+
+def _named(sample: zenoh.Sample) -> tuple[str, str]:
+    """The player's name and client id a key ``.../NAME/ID`` says."""
+    *_, name, client = str(sample.key_expr).split("/")
+    return name, client
 
 
 @system(

@@ -14,7 +14,8 @@ where that player's body stood after it and which way their origin faced (its fe
 bytes, and its turn, 4: the client corrects its own body and turn by them,
 :mod:`playspace.net.correction`); the poses of the moving bodies; and a small
 JSON tail (the game's score line; on a full state, each body's name, each seated player's
-name by number and the names of those waiting for a seat, in the order they will get one) that
+name by number, the names of those waiting for a seat, in the order they will get one, and
+the ids of the clients it turned away, a name already taken) that
 is read with ``json`` only: a key an older host does not send is None here, one a newer host
 adds is ignored. Each player's parts are named
 ``<player>/head``, ``/left_hand``, ``/right_hand`` and ``/body`` (``player 0/...`` for the
@@ -46,7 +47,8 @@ from playspace.spatial import (
 
 VERSION = 5  # 4: several players, each with their own echo and feet; 5: and turn
 REDUNDANCY = 3  # frames per input message: the newest and the two before it
-TICKET = 16  # bytes: the client's Zenoh id, which binds a player's name to one client
+TICKET = 16  # bytes: the client's secret, which binds its input to its seat
+CLIENT_ID = 8  # bytes: the client's public id, in its keys (a name is only what others see)
 
 _HEAD = struct.Struct("<BB16s")  # version, frame count, ticket
 _FRAME = struct.Struct("<Id")  # the client's step number, its time (s)
@@ -252,9 +254,10 @@ class State:
     `full`, else those that moved lately), the game's score line (its example's summary) when
     it has one, and on a full state each body's name (how a client finds its own copy, and
     another player's parts: ``<player>/head``) and each seated player's name by number
-    (`seated`: how a client finds its own number), and who is `waiting` for a seat, first
-    in line first (None: not said). `players` holds, by number, what the host made of each
-    seated player's input (:class:`Played`)."""
+    (`seated`: how a client finds its own number), who is `waiting` for a seat, first in line
+    first (None: not said), and the clients `refused` (by id: a second client with a name
+    already in the match). `players` holds, by number, what the host made of each seated
+    player's input (:class:`Played`)."""
 
     step: int
     time: float
@@ -265,6 +268,7 @@ class State:
     players: dict[int, Played] = field(default_factory=dict)
     seated: dict[int, str] | None = None
     waiting: tuple[str, ...] | None = None
+    refused: tuple[str, ...] | None = None  # the clients (by id) the host turned away
 
 
 def encode_state(state: State) -> bytes:
@@ -292,6 +296,8 @@ def encode_state(state: State) -> bytes:
         tail["seated"] = {str(n): name for n, name in state.seated.items()}
     if state.waiting is not None:
         tail["waiting"] = list(state.waiting)
+    if state.refused:
+        tail["refused"] = list(state.refused)
     raw = json.dumps(tail).encode()
     parts.append(_TAIL.pack(len(raw)) + raw)
     return b"".join(parts)
@@ -379,7 +385,7 @@ def decode_state(data: bytes) -> State:
     return State(
         step, t, bodies, score if isinstance(score, str) else None, bool(flags & _FULL),
         _numbered(tail.get("names"), "names"), players, _numbered(tail.get("seated"), "seated"),
-        _names(tail.get("waiting"), "waiting"),
+        _names(tail.get("waiting"), "waiting"), _names(tail.get("refused"), "refused"),
     )  # fmt: skip
 
 

@@ -190,7 +190,7 @@ def test_the_host_plays_seat_0_and_a_joiner_named_as_the_host_is_refused() -> No
     host = Host(FIGHT, Network("s", listen=[endpoint]), play=ReplaySource(_trace(aside, 1.0)))
     peer = Network("s", connect=[endpoint]).open()
     try:
-        tokens = [peer.liveliness().declare_token(f"playspace/s/players/{name}")
+        tokens = [peer.liveliness().declare_token(f"playspace/s/players/{name}/c-{name}")
                   for name in ("bob", "carol", "host")]  # fmt: skip
         _wait(lambda: sum(host.refused.values()) >= 2, 5.0)
         host.step()
@@ -302,7 +302,7 @@ def test_the_host_player_sees_the_other_player_across_the_field(gl: Context, sho
     renderer = add_standard_passes(Renderer(gl))
     target = Offscreen(gl, (320, 180))
     try:
-        token = peer.liveliness().declare_token("playspace/v/players/bob")
+        token = peer.liveliness().declare_token("playspace/v/players/bob/c-bob")
         _wait(lambda: "bob" in host.seats, 5.0)
         if shown:
             host.show_players()

@@ -154,33 +154,33 @@ def test_hostile_messages_are_refused_counted_and_never_reach_the_world() -> Non
     host = _host(endpoint)
     peer = _peer(endpoint)
     try:
-        token = peer.liveliness().declare_token("playspace/t/players/alice")
+        token = peer.liveliness().declare_token("playspace/t/players/alice/c-alice")
         _wait(lambda: "alice" in host.seats)
         good = encode_input(TICKET, [(1, standing_frame())])
         nan = bytearray(good)
         struct.pack_into("<f", nan, 18 + 12 + 1, math.nan)  # the head's x
         far = hand_input((0.0, 1e6, 0.0))
         for payload in (b"", good[:-1], good + b"\0", bytes(nan)):
-            peer.put("playspace/t/input/alice", payload)
-        peer.put("playspace/t/input/bob", good)  # a player who has not joined
-        peer.put("playspace/t/input/alice", good)  # takes alice's seat for this ticket
+            peer.put("playspace/t/input/alice/c-alice", payload)
+        peer.put("playspace/t/input/bob/c-bob", good)  # a player who has not joined
+        peer.put("playspace/t/input/alice/c-alice", good)  # takes alice's seat for this ticket
         time.sleep(0.2)
         other = encode_input(
             bytes(range(16)), [(2, standing_frame())]
         )  # another client, alice's key
-        peer.put("playspace/t/input/alice", other)
-        second = peer.liveliness().declare_token("playspace/t/players/bob")  # the second seat
+        peer.put("playspace/t/input/alice/c-alice", other)
+        second = peer.liveliness().declare_token("playspace/t/players/bob/c-bob")  # the second seat
         _wait(lambda: "bob" in host.seats)
-        peer.put("playspace/t/input/bob", other)  # bob's seat, for the other client's ticket
+        peer.put("playspace/t/input/bob/c-bob", other)  # bob's seat, for the other client's ticket
         time.sleep(0.2)
-        peer.put("playspace/t/input/bob", good)  # alice's client, bob's key
+        peer.put("playspace/t/input/bob/c-bob", good)  # alice's client, bob's key
         _wait(lambda: sum(host.refused.values()) >= 7)
         assert host.refused == {"malformed": 4, "unseated": 1, "claimed": 2}
         assert list(host.seats["alice"].queue.frames) == [1]
         assert list(host.seats["bob"].queue.frames) == [2] and host.seats["bob"].index == 1
         second.undeclare()  # type: ignore[no-untyped-call]
         _wait(lambda: "bob" not in host.seats)
-        peer.put("playspace/t/input/bob", other)  # bob's last frame, after the word he left
+        peer.put("playspace/t/input/bob/c-bob", other)  # bob's last frame, after the word he left
         _wait(lambda: sum(host.late.values()) >= 1)
         assert host.late == {"bob": 1}  # dropped, and not counted as hostile
         assert host.refused == {"malformed": 4, "unseated": 1, "claimed": 2}
@@ -273,7 +273,7 @@ def test_the_host_says_who_came_and_went_at_the_match_s_own_time() -> None:
     host = _host(endpoint, lines)
     peer = _peer(endpoint)
     try:
-        bob = peer.liveliness().declare_token("playspace/t/players/bob")
+        bob = peer.liveliness().declare_token("playspace/t/players/bob/c-bob")
         _wait(lambda: len(lines) >= 2)
         for _ in range(90):
             host.step()
@@ -325,6 +325,49 @@ def test_a_joiner_past_the_seats_hears_its_place_in_the_queue_and_when_it_gets_a
     }
 
 
+def test_a_namesake_is_turned_away_and_never_keeps_the_seat_it_shares_a_name_with() -> None:
+    """A host of one seat: alice sits; a second client also named alice is turned away and
+    told so; bob waits. When the first alice leaves, her seat is bob's within 2 s, though her
+    namesake is still connected, and the namesake's input never counts."""
+    endpoint = _endpoint()
+    lines: list[str] = []
+    host = Host(SNOWBALL, Network("t", listen=[endpoint]), players=1, say=lines.append)
+    heard: dict[str, list[str]] = {"bob": [], "namesake": []}
+    clients: dict[str, Client] = {}
+    stop = False
+    hosting = threading.Thread(target=lambda: paced(host.step, 90.0, None, lambda: stop))
+    try:
+        hosting.start()
+        standing = {}
+        for key, name in (("alice", "alice"), ("namesake", "alice"), ("bob", "bob")):
+            client = clients[key] = Client(Network("t", connect=[endpoint]), name,
+                                           say=heard.get(key, []).append)  # fmt: skip
+            client.wait_for_host()
+            standing[key] = client.wait_for_seat(10.0)
+        assert standing == {
+            "alice": Standing(number=0), "namesake": Standing(refused=True),
+            "bob": Standing(place=1),
+        }  # fmt: skip
+        assert clients["namesake"].seated is False
+        clients["namesake"].send(1, standing_frame())
+        _wait(lambda: host.refused.get("claimed", 0) >= 1)
+        left = time.monotonic()
+        clients.pop("alice").close()
+        _wait(lambda: clients["bob"].standing == Standing(number=0), 5.0)
+        assert time.monotonic() - left < 2.0
+        assert clients["namesake"].standing == Standing(refused=True)
+    finally:
+        stop = True
+        hosting.join()
+        for client in clients.values():
+            client.close()
+        host.close()
+    assert any(line.startswith("refused alice: another client is alice") for line in lines)
+    assert host.refused["name"] == 1 and host.refused["claimed"] >= 1
+    assert heard["namesake"] == []  # told once, by wait_for_seat: nothing changed after
+    assert heard["bob"] == ["bob has a seat now: player 0"]
+
+
 def test_the_queue_for_a_seat_travels_in_full_states_and_an_older_host_says_none() -> None:
     full = State(3, 0.1, {}, seated={0: "ann"}, waiting=("ben", "cy"))
     assert decode_state(encode_state(full)).waiting == ("ben", "cy")
@@ -352,7 +395,7 @@ def test_playspace_join_says_it_waits_for_a_seat_and_when_it_gets_one() -> None:
     said: list[str] = []
     try:
         hosting.start()
-        ann = peer.liveliness().declare_token("playspace/t/players/ann")
+        ann = peer.liveliness().declare_token("playspace/t/players/ann/c-ann")
         _wait(lambda: "ann" in host.seats)
         join = subprocess.Popen(
             _command("join", SNOWBALL, "--session", "t", "--connect", endpoint, "--player",
@@ -972,9 +1015,9 @@ def test_playspace_host_players_sets_the_seats() -> None:
     try:
         assert host.stdout is not None and "hosting" in host.stdout.readline()
         peer = Network("p", connect=[endpoint]).open()
-        first = peer.liveliness().declare_token("playspace/p/players/ann")
+        first = peer.liveliness().declare_token("playspace/p/players/ann/c-ann")
         time.sleep(0.3)
-        second = peer.liveliness().declare_token("playspace/p/players/ben")
+        second = peer.liveliness().declare_token("playspace/p/players/ben/c-ben")
         time.sleep(0.3)
         first.undeclare()  # type: ignore[no-untyped-call]
         out, _ = host.communicate(timeout=30)
