@@ -22,6 +22,11 @@ def add(commands: Any) -> None:
     join.add_argument("scene", type=Path, metavar="TARGET", help="the host's scene or example")
     join.add_argument("--player", default="player", help="your name in the match (player)")
     join.add_argument(
+        "--id", metavar="ID",
+        help="this client's id (16 hex digits; default: a new one, said when you join): the "
+        "id of a client that dropped takes its own seat again within 30 s",
+    )  # fmt: skip
+    join.add_argument(
         "--trace", type=Path, metavar="FILE", help="play this trace headless instead of the preview"
     )
     join.add_argument(
@@ -37,10 +42,11 @@ def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return in_a_match("playspace join", lambda: _join(args, parser))
 
 
-def _joined(session: str, player: str, standing: Standing) -> str:
-    """The line that says the player is in the match, and whether they have a seat: a joiner
-    past the host's seats plays on, unseen, until one is free."""
-    said = f"joined session {session!r} as {player}"
+def _joined(session: str, player: str, standing: Standing, client: str) -> str:
+    """The line that says the player is in the match as which client (its id takes its seat
+    again after a drop: ``--id``), and whether they have a seat: a joiner past the host's
+    seats plays on, unseen, until one is free."""
+    said = f"joined session {session!r} as {player} (client {client})"
     if standing.number is not None:
         return f"{said}, seated: player {standing.number}"
     if standing.place is not None:
@@ -54,7 +60,7 @@ def _joined(session: str, player: str, standing: Standing) -> str:
 def _join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Play in a match: a trace headless with --trace, in the headset with --vr, else the
     preview window."""
-    from playspace.net import DEFAULT_ENDPOINT, Client, Impairment, Network, play
+    from playspace.net import DEFAULT_ENDPOINT, Client, Impairment, NetError, Network, play
 
     if args.vr and args.trace is not None:
         parser.error("--vr plays from the headset: drop --trace")
@@ -69,7 +75,11 @@ def _join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             parser.error(f"--impair expects MS,LOSS (150,0.1), got {args.impair!r}")
         impairment = Impairment(delay / 1000.0, loss, args.seed)
     network = Network(args.session, args.listen or [], args.connect or [DEFAULT_ENDPOINT])
-    client = Client(network, args.player, impairment, say=lambda line: print(line, flush=True))
+    say = lambda line: print(line, flush=True)  # noqa: E731 - the client's voice
+    try:
+        client = Client(network, args.player, impairment, say=say, client_id=args.id)
+    except NetError as error:
+        parser.error(str(error))
     try:
         client.wait_for_host()
         standing = client.wait_for_seat()
@@ -80,7 +90,7 @@ def _join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 file=sys.stderr,
             )
             return 2
-        print(_joined(args.session, args.player, standing), flush=True)
+        print(_joined(args.session, args.player, standing, client.id), flush=True)
         if args.vr:
             options = {
                 "seconds": args.seconds,

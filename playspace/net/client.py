@@ -35,7 +35,7 @@ from playspace.components.scene import Opponent, Prop
 from playspace.ecs import Phase, PluginError, World
 from playspace.net.correction import Correction, add_correction
 from playspace.net.scoreline import add_score_line
-from playspace.net.session import NetError, Network, check_name, paced
+from playspace.net.session import NetError, Network, check_client_id, check_name, paced
 from playspace.net.wire import (
     CLIENT_ID,
     REDUNDANCY,
@@ -265,6 +265,7 @@ class Client:
         observer: bool = False,
         correction: Correction | None = None,
         say: Callable[[str], None] = lambda line: None,
+        client_id: str | None = None,
     ) -> None:
         self.network = network
         self.player = check_name(player, "player")
@@ -273,7 +274,8 @@ class Client:
         self._told: Standing | None = None  # the standing last said; None before wait_for_seat
         self.correction = correction if correction is not None else Correction()
         self.ticket = os.urandom(TICKET)  # secret: the host knows its input by it
-        self.id = os.urandom(CLIENT_ID).hex()  # public: this client, whatever its name
+        # public: this client, whatever its name; one coming back after a drop gives its own
+        self.id = check_client_id(client_id) if client_id else os.urandom(CLIENT_ID).hex()
         self.remote = RemoteView()
         self.events: list[Events] = []  # the host's events, by step, as they arrived
         self.refused_events = 0

@@ -93,6 +93,7 @@ from playspace.systems.telemetry import Lines, Telemetry, TelemetryPlugin, telem
 DEFAULT_PLAYOUT = 2  # frames buffered before the host starts taking a player's input
 DEFAULT_PLAYERS = 2  # seats: a 1v1
 DEFAULT_NAME = "host"  # the host's own player's name, when it plays too
+RETURN_WITHIN = 30.0  # seconds a client that left may come back to its own seat, if free
 
 
 @dataclass(slots=True)
@@ -288,6 +289,9 @@ class Host:
         self.present: set[str] = set()
         self.ids: dict[str, str] = {}  # each present player's client, by name
         self.turned_away: dict[str, str] = {}  # clients refused while present: id -> name
+        # seats of clients that left lately: id -> (seat index, when it left); one back with
+        # its id within RETURN_WITHIN seconds takes that seat again while it is free
+        self.returns: dict[str, tuple[int, float]] = {}
         self.left: set[str] = set()  # players who had a seat and left
         self.late: Counter[str] = Counter()  # input messages after leaving, by player
         # the host's own player, in seat 0 (None: seat 0 is the first remote player's)
@@ -412,13 +416,16 @@ class Host:
                 if seat is not None:
                     self._vacate(seat)
                     self.left.add(player)
+                    self.returns[client] = (seat.index, time.monotonic())
                 said.append(f"left {player}")
             taken = {seat.index for seat in self.seats.values()}
             if self.name is not None:
                 taken.add(0)  # the host's own player's
             free = [i for i in range(self.players) if i not in taken]
             while self.waiting and free:
-                seated, index = self.waiting.pop(0), free.pop(0)
+                seated = self.waiting.pop(0)
+                index = self._seat_for(self.ids[seated], free)
+                free.remove(index)
                 self._seat(seated, index)
                 said.append(f"seated {seated} in seat {index}")
             if player in self.waiting:
@@ -427,6 +434,14 @@ class Host:
         clock = self.world.fixed_time  # read on Zenoh's thread: a log line's time, no more
         for line in said:
             self.say(f"{line} at {clock.elapsed:.2f} s (step {clock.step})")
+
+    def _seat_for(self, client: str, free: list[int]) -> int:
+        """The seat for `client` of the `free` ones (the lock held): its own again when it
+        left it lately and it is free, else the lowest free."""
+        now = time.monotonic()
+        self.returns = {c: r for c, r in self.returns.items() if now - r[1] < RETURN_WITHIN}
+        back = self.returns.pop(client, None)
+        return back[0] if back is not None and back[0] in free else free[0]
 
     def _seat(self, player: str, index: int) -> None:
         """Seat `player` at `index` (the lock held): seat 0 drives the first rig at once, the

@@ -32,6 +32,7 @@ import zenoh
 DEFAULT_ENDPOINT = "tcp/127.0.0.1:7447"
 LEASE_MS = 1000
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_CLIENT_ID = re.compile(r"[0-9a-f]{16}")
 
 
 class NetError(ValueError):
@@ -43,6 +44,13 @@ def check_name(name: str, what: str) -> str:
     if not _NAME.fullmatch(name):
         raise NetError(f"{what} {name!r}: use 1-64 letters, digits, '_' or '-'")
     return name
+
+
+def check_client_id(client: str) -> str:
+    """`client` when it can be a client's id: 16 lower-case hex digits."""
+    if not _CLIENT_ID.fullmatch(client):
+        raise NetError(f"client id {client!r}: expected 16 lower-case hex digits")
+    return client
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ import itertools
 import json
 import math
 import os
+import re
 import socket
 import struct
 import subprocess
@@ -368,6 +369,39 @@ def test_a_namesake_is_turned_away_and_never_keeps_the_seat_it_shares_a_name_wit
     assert heard["bob"] == ["bob has a seat now: player 0"]
 
 
+def test_a_client_back_with_its_id_within_30_s_takes_its_own_seat_again() -> None:
+    """Three seats: ann, ben and cy sit in 0, 1 and 2; ann and ben drop. Ben back with his
+    id takes seat 1, his own, not the lowest free; a client with a new id takes the lowest."""
+    endpoint = _endpoint()
+    host = Host(SNOWBALL, Network("t", listen=[endpoint]), players=3)
+    clients: dict[str, Client] = {}
+    stop = False
+    hosting = threading.Thread(target=lambda: paced(host.step, 90.0, None, lambda: stop))
+
+    def join(name: str, client_id: str | None = None) -> Standing:
+        client = clients[name] = Client(Network("t", connect=[endpoint]), name,
+                                         client_id=client_id)  # fmt: skip
+        client.wait_for_host()
+        _wait(lambda: client.standing.number is not None, 10.0)
+        return client.standing
+
+    try:
+        hosting.start()
+        assert [join(name).number for name in ("ann", "ben", "cy")] == [0, 1, 2]
+        ben = clients["ben"].id
+        for name in ("ann", "ben"):
+            clients.pop(name).close()
+        _wait(lambda: len(host.seats) == 1, 5.0)
+        assert join("ben", ben) == Standing(number=1)
+        assert join("dee") == Standing(number=0)
+    finally:
+        stop = True
+        hosting.join()
+        for client in clients.values():
+            client.close()
+        host.close()
+
+
 def test_the_queue_for_a_seat_travels_in_full_states_and_an_older_host_says_none() -> None:
     full = State(3, 0.1, {}, seated={0: "ann"}, waiting=("ben", "cy"))
     assert decode_state(encode_state(full)).waiting == ("ben", "cy")
@@ -414,11 +448,12 @@ def test_playspace_join_says_it_waits_for_a_seat_and_when_it_gets_one() -> None:
         hosting.join()
         peer.close()  # type: ignore[no-untyped-call]
         host.close()
-    assert said == [
-        "joined session 't' as ben, without a seat: every seat is taken; you wait for one, "
-        "number 1 in the queue",
-        "ben has a seat now: player 0",
-    ]
+    assert re.fullmatch(
+        r"joined session 't' as ben \(client [0-9a-f]{16}\), without a seat: every seat is "
+        r"taken; you wait for one, number 1 in the queue",
+        said[0],
+    )
+    assert said[1:] == ["ben has a seat now: player 0"]
 
 
 def test_the_input_queue_restores_order_fills_losses_and_catches_up() -> None:
