@@ -18,6 +18,7 @@ from playspace.loops.stopping import INTERRUPTED
 
 if TYPE_CHECKING:  # a command that runs no world loads no ecs
     from playspace.ecs import SystemFailed
+    from playspace.net import Network
 
 READER_LEFT = 128 + 13  # the exit status of a process that SIGPIPE ended
 # playspace.render.cameras.CAMERAS and playspace.render.quality.QUALITY_NAMES, named here
@@ -150,6 +151,28 @@ def headset(
         return status
 
 
+def match_network(
+    args: argparse.Namespace,
+    parser: argparse.ArgumentParser,
+    listen: list[str],
+    connect: list[str],
+) -> Network:
+    """The network ``host`` or ``join`` was given: its endpoints (`listen` and `connect` when
+    none), TLS when all three ``--tls-*`` files are given (one or two is an error)."""
+    from playspace.net import NetError, Network, Tls
+
+    files = (args.tls_ca, args.tls_cert, args.tls_key)
+    tls = None
+    if any(files):
+        if not all(files):
+            parser.error("--tls-ca, --tls-cert and --tls-key go together: give all three")
+        tls = Tls(*files)
+    try:
+        return Network(args.session, args.listen or listen, args.connect or connect, tls)
+    except NetError as error:
+        parser.error(str(error))
+
+
 def add_match_options(side: argparse.ArgumentParser) -> None:
     """The options ``host`` and ``join`` share: the match, the network, the headset."""
     side.add_argument("--session", default="playspace", help="the match's name (playspace)")
@@ -161,6 +184,16 @@ def add_match_options(side: argparse.ArgumentParser) -> None:
         "--connect", action="append", metavar="ENDPOINT",
         help="a Zenoh endpoint to connect to (join default: tcp/127.0.0.1:7447)",
     )  # fmt: skip
+    for option, what in (
+        ("--tls-ca", "the party's certificate authority (ca.pem)"),
+        ("--tls-cert", "this end's certificate (host.pem, or the player's NAME.pem)"),
+        ("--tls-key", "this end's private key (host.key, NAME.key)"),
+    ):
+        side.add_argument(
+            option, type=Path, metavar="FILE",
+            help=f"mutual TLS ({what}; all three, endpoints tls/HOST:PORT; playspace certs "
+            "makes them)",
+        )  # fmt: skip
     side.add_argument("--seconds", type=float, help="stop after this long (default: never)")
     side.add_argument("--fixed-hz", type=float, default=90.0, help="fixed steps a second")
     side.add_argument("--seed", type=int, default=0, help="seed of the run's random generator")

@@ -15,6 +15,7 @@ from playspace.cli.common import (
     has_display,
     headset,
     in_a_match,
+    match_network,
 )
 from playspace.loops.outputs import LineStream
 from playspace.loops.stopping import INTERRUPTED
@@ -77,7 +78,7 @@ def _host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """The authoritative world of a match, until --seconds or Ctrl-C (with --play: also until
     the window is closed or the headset's session ends, or for the trace's length); who joined
     and left, and what was refused, said as it goes."""
-    from playspace.net import DEFAULT_ENDPOINT, Host, Network
+    from playspace.net import DEFAULT_ENDPOINT, Host
     from playspace.systems.input import InputSource, ReplaySource, load_trace
 
     if not args.play:
@@ -96,7 +97,7 @@ def _host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             file=sys.stderr,
         )
         return 2
-    network = Network(args.session, args.listen or [DEFAULT_ENDPOINT], args.connect or [])
+    network = match_network(args, parser, [DEFAULT_ENDPOINT], [])
     with contextlib.ExitStack() as stack:
         telemetry = None
         if args.telemetry is not None:

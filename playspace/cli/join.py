@@ -7,7 +7,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from playspace.cli.common import add_match_options, has_display, headset, in_a_match
+from playspace.cli.common import (
+    add_match_options,
+    has_display,
+    headset,
+    in_a_match,
+    match_network,
+)
 from playspace.loops.stopping import INTERRUPTED
 
 if TYPE_CHECKING:
@@ -60,7 +66,7 @@ def _joined(session: str, player: str, standing: Standing, client: str) -> str:
 def _join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Play in a match: a trace headless with --trace, in the headset with --vr, else the
     preview window."""
-    from playspace.net import DEFAULT_ENDPOINT, Client, Impairment, NetError, Network, play
+    from playspace.net import DEFAULT_ENDPOINT, Client, Impairment, NetError, play
 
     if args.vr and args.trace is not None:
         parser.error("--vr plays from the headset: drop --trace")
@@ -74,7 +80,7 @@ def _join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         except ValueError:
             parser.error(f"--impair expects MS,LOSS (150,0.1), got {args.impair!r}")
         impairment = Impairment(delay / 1000.0, loss, args.seed)
-    network = Network(args.session, args.listen or [], args.connect or [DEFAULT_ENDPOINT])
+    network = match_network(args, parser, [], [DEFAULT_ENDPOINT])
     say = lambda line: print(line, flush=True)  # noqa: E731 - the client's voice
     try:
         client = Client(network, args.player, impairment, say=say, client_id=args.id)

@@ -14,7 +14,7 @@ from playspace.net.client import (
 )
 from playspace.net.correction import BodyCorrected, Correction, OwnBody, TurnCorrected
 from playspace.net.host import Host, InputQueue
-from playspace.net.session import DEFAULT_ENDPOINT, NetError, Network
+from playspace.net.session import DEFAULT_ENDPOINT, NetError, Network, Tls
 from playspace.net.wire import (
     Events,
     Played,
@@ -43,6 +43,7 @@ __all__ = [
     "RemoteView",
     "Standing",
     "State",
+    "Tls",
     "TurnCorrected",
     "WireError",
     "decode_events",

@@ -26,6 +26,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import zenoh
 
@@ -54,16 +55,37 @@ def check_client_id(client: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Tls:
+    """Mutual TLS: the party's `authority` (its certificate), and this end's `certificate` and
+    private `key` (``playspace certs`` makes them all). Both ends check each other against the
+    authority: a peer it did not sign gets no link."""
+
+    authority: Path
+    certificate: Path
+    key: Path
+
+    def __post_init__(self) -> None:
+        for what, path in (("authority", self.authority), ("certificate", self.certificate),
+                           ("key", self.key)):  # fmt: skip
+            if not Path(path).is_file():
+                raise NetError(f"TLS {what} {path}: no such file (playspace certs makes them)")
+
+
+@dataclass(frozen=True, slots=True)
 class Network:
     """Which match (`session`) and how to reach it: endpoints to listen on and to connect to
-    (Zenoh locators such as ``tcp/127.0.0.1:7447``)."""
+    (Zenoh locators such as ``tcp/127.0.0.1:7447``, or ``tls/HOST:PORT`` with `tls`)."""
 
     session: str = "playspace"
     listen: Sequence[str] = ()
     connect: Sequence[str] = ()
+    tls: Tls | None = None
 
     def __post_init__(self) -> None:
         check_name(self.session, "session")
+        plain = [e for e in (*self.listen, *self.connect) if not e.startswith("tls/")]
+        if self.tls is not None and plain:
+            raise NetError(f"with TLS every endpoint is tls/HOST:PORT, got {', '.join(plain)}")
 
     def key(self, *parts: str) -> str:
         return "/".join(("playspace", self.session, *parts))
@@ -77,6 +99,15 @@ class Network:
         config.insert_json5("scouting/multicast/enabled", "false")
         config.insert_json5("scouting/gossip/enabled", "false")
         config.insert_json5("transport/link/tx/lease", str(LEASE_MS))
+        if self.tls is not None:
+            tls = self.tls
+            for key, value in (
+                ("root_ca_certificate", tls.authority), ("listen_certificate", tls.certificate),
+                ("listen_private_key", tls.key), ("connect_certificate", tls.certificate),
+                ("connect_private_key", tls.key),
+            ):  # fmt: skip
+                config.insert_json5(f"transport/link/tls/{key}", json.dumps(str(value)))
+            config.insert_json5("transport/link/tls/enable_mtls", "true")
         _zenoh_log()
         try:
             return zenoh.open(config)
