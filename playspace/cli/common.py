@@ -158,7 +158,8 @@ def match_network(
     connect: list[str],
 ) -> Network:
     """The network ``host`` or ``join`` was given: its endpoints (`listen` and `connect` when
-    none), TLS when all three ``--tls-*`` files are given (one or two is an error)."""
+    none), TLS when all three ``--tls-*`` files are given (one or two is an error), the
+    match's password from ``--password-file``."""
     from playspace.net import NetError, Network, Tls
 
     files = (args.tls_ca, args.tls_cert, args.tls_key)
@@ -167,8 +168,15 @@ def match_network(
         if not all(files):
             parser.error("--tls-ca, --tls-cert and --tls-key go together: give all three")
         tls = Tls(*files)
+    password = None
+    if args.password_file is not None:
+        try:
+            password = args.password_file.read_text(encoding="utf-8").splitlines()[0].strip()
+        except (OSError, UnicodeDecodeError, IndexError) as error:
+            parser.error(f"--password-file {args.password_file}: no password in it ({error})")
     try:
-        return Network(args.session, args.listen or listen, args.connect or connect, tls)
+        endpoints = (args.listen or listen, args.connect or connect)
+        return Network(args.session, *endpoints, tls, password)
     except NetError as error:
         parser.error(str(error))
 
@@ -194,6 +202,11 @@ def add_match_options(side: argparse.ArgumentParser) -> None:
             help=f"mutual TLS ({what}; all three, endpoints tls/HOST:PORT; playspace certs "
             "makes them)",
         )  # fmt: skip
+    side.add_argument(
+        "--password-file", type=Path, metavar="FILE",
+        help="the match's password, the first line of FILE (not on the command line, where "
+        "others see it): every end must know it",
+    )  # fmt: skip
     side.add_argument("--seconds", type=float, help="stop after this long (default: never)")
     side.add_argument("--fixed-hz", type=float, default=90.0, help="fixed steps a second")
     side.add_argument("--seed", type=int, default=0, help="seed of the run's random generator")

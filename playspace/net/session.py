@@ -19,12 +19,14 @@ writes them itself, with no way into Python's logging, and in color codes unless
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
 import re
+import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,12 +82,17 @@ class Network:
     listen: Sequence[str] = ()
     connect: Sequence[str] = ()
     tls: Tls | None = None
+    password: str | None = None  # the match's: every end proves it knows it (Zenoh's usrpwd)
 
     def __post_init__(self) -> None:
         check_name(self.session, "session")
         plain = [e for e in (*self.listen, *self.connect) if not e.startswith("tls/")]
         if self.tls is not None and plain:
             raise NetError(f"with TLS every endpoint is tls/HOST:PORT, got {', '.join(plain)}")
+        if self.password is not None and not (0 < len(self.password) <= 256):
+            raise NetError("a match's password is 1 to 256 characters")
+        if self.password is not None and any(c in self.password for c in ":\r\n"):
+            raise NetError("a match's password has no ':' and no line breaks")
 
     def key(self, *parts: str) -> str:
         return "/".join(("playspace", self.session, *parts))
@@ -109,10 +116,33 @@ class Network:
                 config.insert_json5(f"transport/link/tls/{key}", json.dumps(str(value)))
             config.insert_json5("transport/link/tls/enable_mtls", "true")
         _zenoh_log()
-        try:
-            return zenoh.open(config)
-        except zenoh.ZError as error:
-            raise NetError(f"cannot open the network session: {error}") from None
+        with contextlib.ExitStack() as stack:
+            if self.password is not None:
+                stack.enter_context(_password(config, self.password))
+            try:
+                return zenoh.open(config)
+            except zenoh.ZError as error:
+                raise NetError(f"cannot open the network session: {error}") from None
+
+
+PASSWORD_USER = "player"  # every end's user name: the password is the match's, not a person's
+
+
+@contextlib.contextmanager
+def _password(config: zenoh.Config, password: str) -> Iterator[None]:
+    """Zenoh's user and password authentication with the match's password, both ways: this
+    end gives it when it connects and asks for it when another connects (its dictionary, a
+    file of the owner's only, read as the session opens and removed at once)."""
+    config.insert_json5("transport/auth/usrpwd/user", json.dumps(PASSWORD_USER))
+    config.insert_json5("transport/auth/usrpwd/password", json.dumps(password))
+    descriptor, name = tempfile.mkstemp(prefix="playspace-", suffix=".pwd")
+    try:
+        with os.fdopen(descriptor, "w") as file:
+            file.write(f"{PASSWORD_USER}:{password}\n")
+        config.insert_json5("transport/auth/usrpwd/dictionary_file", json.dumps(name))
+        yield
+    finally:
+        os.unlink(name)
 
 
 @functools.cache

@@ -82,3 +82,31 @@ def test_playspace_certs_writes_the_party_and_says_how_to_use_it(tmp_path: Path)
     assert (tmp_path / "p" / "ann.key").stat().st_mode & 0o077 == 0  # the owner's only
     again = playspace("certs", str(tmp_path / "p"), "--player", "cy")
     assert again.returncode == 2 and "already" in again.stderr
+
+
+def test_a_match_with_a_password_lets_in_only_who_knows_it() -> None:
+    endpoint = f"tcp/127.0.0.1:{_port()}"
+    host = Host(SNOWBALL, Network("w", listen=[endpoint], password="open sesame"), players=2)
+    stop = False
+    hosting = threading.Thread(target=lambda: paced(host.step, 90.0, None, lambda: stop))
+    clients: list[Client] = []
+    try:
+        hosting.start()
+        for name, password in (("ann", "wrong"), ("eve", None)):
+            client = Client(Network("w", connect=[endpoint], password=password), name)
+            clients.append(client)
+            with pytest.raises(NetError, match="no host"):
+                client.wait_for_host(2.0)
+        ben = Client(Network("w", connect=[endpoint], password="open sesame"), "ben")
+        clients.append(ben)
+        ben.wait_for_host(10.0)
+        assert ben.wait_for_seat(10.0) == Standing(number=0)
+        assert host.present == {"ben"}
+    finally:
+        stop = True
+        hosting.join()
+        for client in clients:
+            client.close()
+        host.close()
+    with pytest.raises(NetError, match="no ':'"):
+        Network("w", password="a:b")
