@@ -148,6 +148,7 @@ class RemoteView:
     seated: dict[int, str] | None = None  # the seated players' names by number (None: unknown)
     waiting: tuple[str, ...] | None = None  # who waits for a seat, in order (None: not said)
     turned_away: tuple[str, ...] = ()  # the clients (by id) the host refused, as last said
+    clients: dict[str, str] | None = None  # the players' client ids by name (None: not said)
     refused: int = 0  # state messages that were not one
     offsets: deque[float] = field(default_factory=lambda: deque(maxlen=OFFSETS))
     eased: float | None = None  # the delay now, moving toward the target
@@ -164,6 +165,7 @@ class RemoteView:
         if state.seated is not None:  # a full state: it says whom it turned away too
             self.seated = state.seated
             self.turned_away = state.refused or ()
+            self.clients = state.clients
         if state.waiting is not None:
             self.waiting = state.waiting
         if self.states and state.time <= self.states[-1][1].time:
@@ -392,15 +394,16 @@ class Client:
         before one arrived): a joiner past the host's limit waits unseated, its input refused."""
         with self._lock:
             seated = self.remote.seated
-            if seated is None:
-                return None
-            return self.player in seated.values() and not self._standing().refused
+            return None if seated is None else self._standing().number is not None
 
     def _standing(self) -> Standing:
         """The player's standing as the newest full states say (the lock held)."""
         seated, waiting = self.remote.seated or {}, self.remote.waiting or ()
         if self.id in self.remote.turned_away:
             return Standing(refused=True)
+        clients = self.remote.clients
+        if clients is not None and clients.get(self.player) != self.id:
+            return Standing()  # that name is another client's: the host has not seen this one
         number = next((n for n, name in seated.items() if name == self.player), None)
         if number is not None:
             return Standing(number=number)

@@ -327,6 +327,7 @@ class Host:
         self._seated: dict[int, str] = {}  # seated players' names by number, as last gathered
         self._waiting: tuple[str, ...] = ()  # those waiting for a seat, as last sent
         self._refused: tuple[str, ...] = ()  # the clients turned away, as last sent
+        self._clients: dict[str, str] = {}  # the players' client ids, as last sent
         self._states = 0
         self._latest = State(0, 0.0, {})
         self._first = self.world.resource(PlayerStart)
@@ -487,10 +488,11 @@ class Host:
         with self.lock:
             latest, poses, names, seated = self._latest, self._poses, self._names, self._seated
             waiting, refused = tuple(self.waiting), tuple(sorted(self.turned_away))
+            clients = dict(self.ids)
         if latest.step:
             full = replace(
                 latest, bodies=poses, full=True, names=names, seated=seated, waiting=waiting,
-                refused=refused,
+                refused=refused, clients=clients,
             )  # fmt: skip
             query.reply(query.key_expr, encode_state(full))
 
@@ -540,6 +542,7 @@ class Host:
             seats = [seat for seat in self.seats.values() if seat.number is not None]
             waiting = tuple(self.waiting)
             refused = tuple(sorted(self.turned_away))
+            clients = dict(self.ids)
         seated = {seat.number: seat.player for seat in seats if seat.number is not None}
         if self.name is not None:
             seated[0] = self.name
@@ -550,7 +553,8 @@ class Host:
             if was is None or was.position != pose.position or was.rotation != pose.rotation:
                 moved[entity] = count
         full = count % self.keyframe_every == 1 or self.keyframe_every == 1
-        if full or names != self._names or (waiting, refused) != (self._waiting, self._refused):
+        news = (waiting, refused, clients) != (self._waiting, self._refused, self._clients)
+        if full or names != self._names or news:
             sent = poses
         else:
             sent = {e: p for e, p in poses.items() if count - moved[e] < REPEAT}
@@ -560,10 +564,10 @@ class Host:
         state = State(
             step, now, sent, score, full, names if full else None,
             {n: seen for n, seen in players.items() if n is not None}, seated if full else None,
-            waiting if full else None, refused if full else None,
+            waiting if full else None, refused if full else None, clients if full else None,
         )  # fmt: skip
         data = encode_state(state)
-        self._waiting, self._refused = waiting, refused
+        self._waiting, self._refused, self._clients = waiting, refused, clients
         with self.lock:
             self._poses, self._names, self._latest, self._seated = poses, names, state, seated
         for entity in [e for e in moved if e not in poses]:

@@ -14,8 +14,9 @@ where that player's body stood after it and which way their origin faced (its fe
 bytes, and its turn, 4: the client corrects its own body and turn by them,
 :mod:`playspace.net.correction`); the poses of the moving bodies; and a small
 JSON tail (the game's score line; on a full state, each body's name, each seated player's
-name by number, the names of those waiting for a seat, in the order they will get one, and
-the ids of the clients it turned away, a name already taken) that
+name by number, the names of those waiting for a seat, in the order they will get one, the
+client id of each of those names, and the ids of the clients it turned away, a name already
+taken) that
 is read with ``json`` only: a key an older host does not send is None here, one a newer host
 adds is ignored. Each player's parts are named
 ``<player>/head``, ``/left_hand``, ``/right_hand`` and ``/body`` (``player 0/...`` for the
@@ -255,9 +256,10 @@ class State:
     it has one, and on a full state each body's name (how a client finds its own copy, and
     another player's parts: ``<player>/head``) and each seated player's name by number
     (`seated`: how a client finds its own number), who is `waiting` for a seat, first in line
-    first (None: not said), and the clients `refused` (by id: a second client with a name
-    already in the match). `players` holds, by number, what the host made of each seated
-    player's input (:class:`Played`)."""
+    first (None: not said), the clients `refused` (by id: a second client with a name
+    already in the match), and which client each seated or waiting name is (`clients`: a
+    client knows itself by its id, never by a name another may share). `players` holds, by
+    number, what the host made of each seated player's input (:class:`Played`)."""
 
     step: int
     time: float
@@ -269,6 +271,7 @@ class State:
     seated: dict[int, str] | None = None
     waiting: tuple[str, ...] | None = None
     refused: tuple[str, ...] | None = None  # the clients (by id) the host turned away
+    clients: dict[str, str] | None = None  # each seated or waiting player's client id, by name
 
 
 def encode_state(state: State) -> bytes:
@@ -298,6 +301,8 @@ def encode_state(state: State) -> bytes:
         tail["waiting"] = list(state.waiting)
     if state.refused:
         tail["refused"] = list(state.refused)
+    if state.clients is not None:
+        tail["clients"] = dict(state.clients)
     raw = json.dumps(tail).encode()
     parts.append(_TAIL.pack(len(raw)) + raw)
     return b"".join(parts)
@@ -336,6 +341,14 @@ def _names(raw: object, what: str) -> tuple[str, ...] | None:
     if not isinstance(raw, list) or not all(isinstance(name, str) for name in raw):
         raise WireError(f"state tail: {what} must be a list of strings")
     return tuple(raw)
+
+
+def _clients(raw: object) -> dict[str, str] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or not all(isinstance(v, str) for v in raw.values()):
+        raise WireError("state tail: clients must be an object of strings")
+    return dict(raw)
 
 
 def _read_played(reader: _Reader, i: int) -> tuple[int, Played]:
@@ -386,6 +399,7 @@ def decode_state(data: bytes) -> State:
         step, t, bodies, score if isinstance(score, str) else None, bool(flags & _FULL),
         _numbered(tail.get("names"), "names"), players, _numbered(tail.get("seated"), "seated"),
         _names(tail.get("waiting"), "waiting"), _names(tail.get("refused"), "refused"),
+        _clients(tail.get("clients")),
     )  # fmt: skip
 
 
