@@ -66,6 +66,7 @@ from playspace.net.wire import encode_state
 from playspace.spatial import Pose, Vec3, identity, quat_from_xyzw, vec3, yaw
 from playspace.systems.input import TraceWriter, hand_input, standing_frame
 from tests.cli_helpers import ROOT, playspace
+from tests.net.net_helpers import hosting
 from tests.rig_helpers import rig_of
 
 SNOWBALL = ROOT / "examples" / "snowball.py"
@@ -296,11 +297,7 @@ def test_a_joiner_past_the_seats_hears_its_place_in_the_queue_and_when_it_gets_a
     endpoint = _endpoint()
     host = Host(SNOWBALL, Network("t", listen=[endpoint]), players=1)
     heard: dict[str, list[str]] = {"ann": [], "ben": [], "cy": []}
-    clients: dict[str, Client] = {}
-    stop = False
-    hosting = threading.Thread(target=lambda: paced(host.step, 90.0, None, lambda: stop))
-    try:
-        hosting.start()
+    with hosting(host) as clients:
         standing = {}
         for name in heard:  # one after the other: the queue's order
             client = clients[name] = Client(Network("t", connect=[endpoint]), name,
@@ -313,12 +310,6 @@ def test_a_joiner_past_the_seats_hears_its_place_in_the_queue_and_when_it_gets_a
         clients.pop("ann").close()
         _wait(lambda: heard["ben"] and heard["cy"], 10.0)
         assert clients["ben"].standing == Standing(number=0)
-    finally:
-        stop = True
-        hosting.join()
-        for client in clients.values():
-            client.close()
-        host.close()
     assert heard == {
         "ann": [],
         "ben": ["ben has a seat now: player 0"],
@@ -334,11 +325,7 @@ def test_a_namesake_is_turned_away_and_never_keeps_the_seat_it_shares_a_name_wit
     lines: list[str] = []
     host = Host(SNOWBALL, Network("t", listen=[endpoint]), players=1, say=lines.append)
     heard: dict[str, list[str]] = {"bob": [], "namesake": []}
-    clients: dict[str, Client] = {}
-    stop = False
-    hosting = threading.Thread(target=lambda: paced(host.step, 90.0, None, lambda: stop))
-    try:
-        hosting.start()
+    with hosting(host) as clients:
         standing = {}
         for key, name in (("alice", "alice"), ("namesake", "alice"), ("bob", "bob")):
             client = clients[key] = Client(Network("t", connect=[endpoint]), name,
@@ -357,12 +344,6 @@ def test_a_namesake_is_turned_away_and_never_keeps_the_seat_it_shares_a_name_wit
         _wait(lambda: clients["bob"].standing == Standing(number=0), 5.0)
         assert time.monotonic() - left < 2.0
         assert clients["namesake"].standing == Standing(refused=True)
-    finally:
-        stop = True
-        hosting.join()
-        for client in clients.values():
-            client.close()
-        host.close()
     assert any(line.startswith("refused alice: another client is alice") for line in lines)
     assert host.refused["name"] == 1 and host.refused["claimed"] >= 1
     assert heard["namesake"] == []  # told once, by wait_for_seat: nothing changed after
@@ -376,19 +357,15 @@ def test_a_client_back_with_its_id_within_30_s_takes_its_own_seat_again() -> Non
     the rig's, new each time one is added.)"""
     endpoint = _endpoint()
     host = Host(SNOWBALL, Network("t", listen=[endpoint]), players=3)
-    clients: dict[str, Client] = {}
-    stop = False
-    hosting = threading.Thread(target=lambda: paced(host.step, 90.0, None, lambda: stop))
+    with hosting(host) as clients:
 
-    def join(name: str, client_id: str | None = None) -> Standing:
-        client = clients[name] = Client(Network("t", connect=[endpoint]), name,
-                                         client_id=client_id)  # fmt: skip
-        client.wait_for_host()
-        _wait(lambda: client.standing.number is not None, 10.0)
-        return client.standing
+        def join(name: str, client_id: str | None = None) -> Standing:
+            client = clients[name] = Client(Network("t", connect=[endpoint]), name,
+                                             client_id=client_id)  # fmt: skip
+            client.wait_for_host()
+            _wait(lambda: client.standing.number is not None, 10.0)
+            return client.standing
 
-    try:
-        hosting.start()
         assert [join(name).number for name in ("ann", "ben", "cy")] == [0, 1, 2]
         ben = clients["ben"].id
         for name in ("ann", "ben"):
@@ -399,12 +376,6 @@ def test_a_client_back_with_its_id_within_30_s_takes_its_own_seat_again() -> Non
         assert {name: seat.index for name, seat in host.seats.items()} == {
             "ben": 1, "cy": 2, "dee": 0
         }  # fmt: skip
-    finally:
-        stop = True
-        hosting.join()
-        for client in clients.values():
-            client.close()
-        host.close()
 
 
 def test_the_queue_for_a_seat_travels_in_full_states_and_an_older_host_says_none() -> None:

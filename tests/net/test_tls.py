@@ -4,7 +4,6 @@ sign, or one without TLS, gets no link, and the host plays on."""
 from __future__ import annotations
 
 import socket
-import threading
 from pathlib import Path
 
 import pytest
@@ -12,8 +11,8 @@ import pytest
 from playspace.net import Client, Host, NetError, Network, Tls
 from playspace.net.certs import make_party
 from playspace.net.client import Standing
-from playspace.net.session import paced
 from tests.cli_helpers import playspace
+from tests.net.net_helpers import hosting
 
 ROOT = Path(__file__).resolve().parents[2]
 SNOWBALL = ROOT / "examples" / "snowball.py"
@@ -31,34 +30,22 @@ def test_only_the_partys_players_get_in(tmp_path: Path) -> None:
     endpoint = f"tls/127.0.0.1:{_port()}"
     host_tls = Tls(party.authority, *party.host)
     host = Host(SNOWBALL, Network("s", listen=[endpoint], tls=host_tls), players=2)
-    stop = False
-    hosting = threading.Thread(target=lambda: paced(host.step, 90.0, None, lambda: stop))
-    clients: list[Client] = []
-    try:
-        hosting.start()
+    with hosting(host) as clients:
         alice_tls = Tls(party.authority, *party.players["alice"])
-        alice = Client(Network("s", connect=[endpoint], tls=alice_tls), "alice")
-        clients.append(alice)
+        alice = clients["alice"] = Client(Network("s", connect=[endpoint], tls=alice_tls), "alice")
         alice.wait_for_host(10.0)
         assert alice.wait_for_seat(10.0) == Standing(number=0)
         mallory_tls = Tls(other.authority, *other.players["mallory"])
         mallory = Client(Network("s", connect=[endpoint], tls=mallory_tls), "mallory")
-        clients.append(mallory)
+        clients["mallory"] = mallory
         with pytest.raises(NetError, match="no host"):
             mallory.wait_for_host(3.0)
-        plain = Client(Network("s", connect=[f"tcp/{endpoint[4:]}"]), "eve")
-        clients.append(plain)
+        plain = clients["eve"] = Client(Network("s", connect=[f"tcp/{endpoint[4:]}"]), "eve")
         with pytest.raises(NetError, match="no host"):
             plain.wait_for_host(2.0)
         steps = host.world.fixed_time.step
         assert alice.standing == Standing(number=0) and "mallory" not in host.present
         assert "eve" not in host.present
-    finally:
-        stop = True
-        hosting.join()
-        for client in clients:
-            client.close()
-        host.close()
     assert host.world.fixed_time.step >= steps  # it played on throughout
 
 
@@ -87,26 +74,18 @@ def test_playspace_certs_writes_the_party_and_says_how_to_use_it(tmp_path: Path)
 def test_a_match_with_a_password_lets_in_only_who_knows_it() -> None:
     endpoint = f"tcp/127.0.0.1:{_port()}"
     host = Host(SNOWBALL, Network("w", listen=[endpoint], password="open sesame"), players=2)
-    stop = False
-    hosting = threading.Thread(target=lambda: paced(host.step, 90.0, None, lambda: stop))
-    clients: list[Client] = []
-    try:
-        hosting.start()
+    with hosting(host) as clients:
         for name, password in (("ann", "wrong"), ("eve", None)):
-            client = Client(Network("w", connect=[endpoint], password=password), name)
-            clients.append(client)
+            client = clients[name] = Client(
+                Network("w", connect=[endpoint], password=password), name
+            )
             with pytest.raises(NetError, match="no host"):
                 client.wait_for_host(2.0)
-        ben = Client(Network("w", connect=[endpoint], password="open sesame"), "ben")
-        clients.append(ben)
+        ben = clients["ben"] = Client(
+            Network("w", connect=[endpoint], password="open sesame"), "ben"
+        )
         ben.wait_for_host(10.0)
         assert ben.wait_for_seat(10.0) == Standing(number=0)
         assert host.present == {"ben"}
-    finally:
-        stop = True
-        hosting.join()
-        for client in clients:
-            client.close()
-        host.close()
     with pytest.raises(NetError, match="no ':'"):
         Network("w", password="a:b")
