@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ipaddress
 import os
 import sys
 import traceback
@@ -168,6 +169,14 @@ def match_network(
         if not all(files):
             parser.error("--tls-ca, --tls-cert and --tls-key go together: give all three")
         tls = Tls(*files)
+    beyond = [e for e in (*(args.listen or listen), *(args.connect or connect)) if _exposed(e)]
+    if beyond and tls is None and not args.plain:
+        parser.error(
+            f"{', '.join(beyond)} reaches beyond this machine unencrypted: across machines a "
+            "match runs over TLS (playspace certs makes the certificates; give --tls-ca, "
+            "--tls-cert, --tls-key and tls/HOST:PORT endpoints), or add --plain on a network "
+            "you trust"
+        )
     password = None
     if args.password_file is not None:
         try:
@@ -179,6 +188,20 @@ def match_network(
         return Network(args.session, *endpoints, tls, password)
     except NetError as error:
         parser.error(str(error))
+
+
+def _exposed(endpoint: str) -> bool:
+    """Whether a Zenoh endpoint is plain and reaches past this machine (not loopback)."""
+    kind, _, where = endpoint.partition("/")
+    if kind in ("tls", "quic", "unixsock-stream"):
+        return False
+    host = where.rsplit(":", 1)[0].strip("[]")
+    if host == "localhost":
+        return False
+    try:
+        return not ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return True  # a name: somewhere else
 
 
 def add_match_options(side: argparse.ArgumentParser) -> None:
@@ -202,6 +225,11 @@ def add_match_options(side: argparse.ArgumentParser) -> None:
             help=f"mutual TLS ({what}; all three, endpoints tls/HOST:PORT; playspace certs "
             "makes them)",
         )  # fmt: skip
+    side.add_argument(
+        "--plain", action="store_true",
+        help="allow a plain (unencrypted) endpoint that reaches beyond this machine, on a "
+        "network you trust; without it such a match needs --tls-*",
+    )  # fmt: skip
     side.add_argument(
         "--password-file", type=Path, metavar="FILE",
         help="the match's password, the first line of FILE (not on the command line, where "

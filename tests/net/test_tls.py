@@ -89,3 +89,19 @@ def test_a_match_with_a_password_lets_in_only_who_knows_it() -> None:
         assert host.present == {"ben"}
     with pytest.raises(NetError, match="no ':'"):
         Network("w", password="a:b")
+
+
+def test_across_machines_a_match_is_encrypted_unless_told_plain() -> None:
+    beyond = playspace("host", SNOWBALL, "--listen", "tcp/0.0.0.0:7491", "--seconds", "0.2")
+    assert beyond.returncode == 2
+    assert "tcp/0.0.0.0:7491 reaches beyond this machine unencrypted" in beyond.stderr
+    assert "--plain" in beyond.stderr and "Traceback" not in beyond.stderr
+    named = playspace("join", SNOWBALL, "--connect", "tcp/lan-host:7447", "--trace", "x.jsonl")
+    assert named.returncode == 2 and "tcp/lan-host:7447 reaches beyond" in named.stderr
+    port = _port()
+    plain = playspace(
+        "host", SNOWBALL, "--listen", f"tcp/0.0.0.0:{port}", "--plain", "--seconds", "0.2"
+    )
+    assert plain.returncode == 0, plain.stderr
+    here = playspace("host", SNOWBALL, "--listen", f"tcp/127.0.0.1:{_port()}", "--seconds", "0.2")
+    assert here.returncode == 0, here.stderr
