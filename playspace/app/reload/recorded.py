@@ -93,9 +93,10 @@ class RecordedReloads:
 def _run(world: World, path: Path, source: bytes | None) -> None:
     """Make the modules of `path` run `source` (None: the file as it is now), reloading only
     those that run something else."""
-    wanted = digest(source if source is not None else path.read_bytes())
+    now = digest(path.read_bytes())  # what a module never reloaded runs
+    wanted = digest(source) if source is not None else now
     for module in modules_at(path):
-        if (last_ran(module) or digest(path.read_bytes())) != wanted:
+        if (last_ran(module) or now) != wanted:
             reload_module(world, module, source)
 
 

@@ -11,6 +11,7 @@ it reads no events, keeps no timings and draws nothing.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -167,8 +168,6 @@ def _hand_pose(world: World, role: str) -> Pose | None:
 
 def _keep(world: World, inspector: Inspector) -> None:
     """The systems' times of their last run, and the events since the last frame."""
-    from collections import deque
-
     timings = inspector.timings
     for spec in world.schedule.all():
         if spec.stats.calls:
