@@ -1,5 +1,5 @@
 """``playspace certs DIR``: a certificate authority and the host's and players' certificates
-for a match over mutual TLS (docs/networking.md, Security)."""
+for a match over mutual TLS, and the players' tokens (docs/networking.md, Security)."""
 
 from __future__ import annotations
 
@@ -40,7 +40,13 @@ def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     ca = party.authority
     pem, key = party.host
     print(f"wrote the authority {ca} (keep {ca.with_suffix('.key')} to yourself)")
-    print(f"host: --tls-ca {ca} --tls-cert {pem} --tls-key {key} --listen tls/0.0.0.0:7447")
+    print(
+        f"host: --tls-ca {ca} --tls-cert {pem} --tls-key {key} --listen tls/0.0.0.0:7447"
+        f" --tokens {party.tokens}"
+    )
     for name, (pem, key) in party.players.items():
-        print(f"{name}: --tls-ca {ca} --tls-cert {pem} --tls-key {key} --connect tls/HOST:7447")
+        print(
+            f"{name}: --tls-ca {ca} --tls-cert {pem} --tls-key {key} --connect tls/HOST:7447"
+            f" --player {name} --token-file {party.token[name]}"
+        )
     return 0

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import ipaddress
 import os
 import sys
 import traceback
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +17,6 @@ from playspace.loops.stopping import INTERRUPTED
 
 if TYPE_CHECKING:  # a command that runs no world loads no ecs
     from playspace.ecs import SystemFailed
-    from playspace.net import Network
 
 READER_LEFT = 128 + 13  # the exit status of a process that SIGPIPE ended
 # playspace.render.cameras.CAMERAS and playspace.render.quality.QUALITY_NAMES, named here
@@ -150,125 +147,3 @@ def headset(
         if drawn.frames:
             print(f"GL: {gl.describe()}: {drawn.frames} frames drawn ({drawn.eyes} eye images)")
         return status
-
-
-def match_network(
-    args: argparse.Namespace,
-    parser: argparse.ArgumentParser,
-    listen: list[str],
-    connect: list[str],
-) -> Network:
-    """The network ``host`` or ``join`` was given: its endpoints (`listen` and `connect` when
-    none), TLS when all three ``--tls-*`` files are given (one or two is an error), the
-    match's password from ``--password-file``."""
-    from playspace.net import NetError, Network, Tls
-
-    files = (args.tls_ca, args.tls_cert, args.tls_key)
-    tls = None
-    if any(files):
-        if not all(files):
-            parser.error("--tls-ca, --tls-cert and --tls-key go together: give all three")
-        tls = Tls(*files)
-    beyond = [e for e in (*(args.listen or listen), *(args.connect or connect)) if _exposed(e)]
-    if beyond and tls is None and not args.plain:
-        parser.error(
-            f"{', '.join(beyond)} reaches beyond this machine unencrypted: across machines a "
-            "match runs over TLS (playspace certs makes the certificates; give --tls-ca, "
-            "--tls-cert, --tls-key and tls/HOST:PORT endpoints), or add --plain on a network "
-            "you trust"
-        )
-    password = None
-    if args.password_file is not None:
-        try:
-            password = args.password_file.read_text(encoding="utf-8").splitlines()[0].strip()
-        except (OSError, UnicodeDecodeError, IndexError) as error:
-            parser.error(f"--password-file {args.password_file}: no password in it ({error})")
-    try:
-        endpoints = (args.listen or listen, args.connect or connect)
-        return Network(args.session, *endpoints, tls, password)
-    except NetError as error:
-        parser.error(str(error))
-
-
-def _exposed(endpoint: str) -> bool:
-    """Whether a Zenoh endpoint is plain and reaches past this machine (not loopback)."""
-    kind, _, where = endpoint.partition("/")
-    if kind in ("tls", "quic", "unixsock-stream"):
-        return False
-    host = where.rsplit(":", 1)[0].strip("[]")
-    if host == "localhost":
-        return False
-    try:
-        return not ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return True  # a name: somewhere else
-
-
-def add_match_options(side: argparse.ArgumentParser) -> None:
-    """The options ``host`` and ``join`` share: the match, the network, the headset."""
-    side.add_argument("--session", default="playspace", help="the match's name (playspace)")
-    side.add_argument(
-        "--listen", action="append", metavar="ENDPOINT",
-        help="a Zenoh endpoint to listen on (host default: tcp/127.0.0.1:7447)",
-    )  # fmt: skip
-    side.add_argument(
-        "--connect", action="append", metavar="ENDPOINT",
-        help="a Zenoh endpoint to connect to (join default: tcp/127.0.0.1:7447)",
-    )  # fmt: skip
-    for option, what in (
-        ("--tls-ca", "the party's certificate authority (ca.pem)"),
-        ("--tls-cert", "this end's certificate (host.pem, or the player's NAME.pem)"),
-        ("--tls-key", "this end's private key (host.key, NAME.key)"),
-    ):
-        side.add_argument(
-            option, type=Path, metavar="FILE",
-            help=f"mutual TLS ({what}; all three, endpoints tls/HOST:PORT; playspace certs "
-            "makes them)",
-        )  # fmt: skip
-    side.add_argument(
-        "--plain", action="store_true",
-        help="allow a plain (unencrypted) endpoint that reaches beyond this machine, on a "
-        "network you trust; without it such a match needs --tls-*",
-    )  # fmt: skip
-    side.add_argument(
-        "--password-file", type=Path, metavar="FILE",
-        help="the match's password, the first line of FILE (not on the command line, where "
-        "others see it): every end must know it",
-    )  # fmt: skip
-    side.add_argument("--seconds", type=float, help="stop after this long (default: never)")
-    side.add_argument("--fixed-hz", type=float, default=90.0, help="fixed steps a second")
-    side.add_argument("--seed", type=int, default=0, help="seed of the run's random generator")
-    side.add_argument(
-        "--vr", action="store_true",
-        help="play in the headset through OpenXR (docs/vr.md); a host needs --play too",
-    )  # fmt: skip
-    side.add_argument(
-        "--gl", choices=("auto", "egl", "glx"), default="auto",
-        help="with --vr: the GL context the headset session binds (as playspace run's)",
-    )  # fmt: skip
-    side.add_argument(
-        "--quality", choices=QUALITY_NAMES, default=QUALITY_NAMES[0],
-        help="with --vr: how much drawing costs (as playspace run's)",
-    )  # fmt: skip
-    side.add_argument(
-        "--drive", type=Path, metavar="TRACE",
-        help="with --vr: play TRACE into Monado's remote driver (tests, CI)",
-    )  # fmt: skip
-    add_debug(side)
-
-
-def in_a_match(command: str, run: Callable[[], int]) -> int:
-    """`run` a host or a player of a match; what stops it before it starts (the network, the
-    scene, the game, a trace, a file) said in one line: exit 2."""
-    from playspace.app import TargetError
-    from playspace.formats.scene import SceneError
-    from playspace.net import NetError
-    from playspace.systems.input import TraceError
-
-    try:
-        return run()
-    except (NetError, SceneError, TargetError, TraceError) as error:
-        print(f"{command}: {error}", file=sys.stderr)
-        return 2
-    except OSError as error:
-        return os_error(command, error)

@@ -9,14 +9,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from playspace.cli.common import (
-    add_match_options,
     add_reload,
     at_least_one,
     has_display,
     headset,
-    in_a_match,
-    match_network,
 )
+from playspace.cli.match import add_match_options, in_a_match, match_network
 from playspace.loops.outputs import LineStream
 from playspace.loops.stopping import INTERRUPTED
 
@@ -43,7 +41,7 @@ def add(commands: Any) -> None:
         "--player", default="host", metavar="NAME",
         help="with --play: your name in the match (host)",
     )  # fmt: skip
-    add_match_options(host)
+    add_match_options(host, hosting=True)
     host.add_argument("--telemetry", type=Path, metavar="FILE", help="write telemetry (v2) here")
     host.add_argument(
         "--record",

@@ -8,12 +8,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from playspace.cli.common import (
-    add_match_options,
     has_display,
     headset,
-    in_a_match,
-    match_network,
 )
+from playspace.cli.match import add_match_options, in_a_match, match_network
 from playspace.loops.stopping import INTERRUPTED
 
 if TYPE_CHECKING:
@@ -41,7 +39,7 @@ def add(commands: Any) -> None:
         help="for tests: delay each message up to MS ms (input and state dropped at the "
         "fraction LOSS; events, sent reliably, only delayed)",
     )
-    add_match_options(join)
+    add_match_options(join, hosting=False)
 
 
 def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

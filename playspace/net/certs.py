@@ -8,6 +8,10 @@ host's pair (``host.pem``, ``host.key``) and one pair a player (``NAME.pem``, ``
 each certificate naming its holder (its common name) and, for the host, the names and
 addresses it is reached at. Elliptic-curve keys (P-256), as TLS 1.3 prefers; made with
 ``cryptography``, not by hand.
+
+It writes each player's token as well (``NAME.token``, the player's; ``tokens``, the host's:
+``NAME:TOKEN`` a line): a host given the tokens lets in only players who prove theirs, and
+Zenoh's access control keeps each to its own keys (:mod:`playspace.net.access`).
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from __future__ import annotations
 import datetime
 import ipaddress
 import os
-from collections.abc import Iterable
+import secrets
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +29,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-from playspace.net.session import NetError, check_name
+from playspace.net.session import NetError, check_name, check_secret
 
 VALID_DAYS = 365
 AUTHORITY = "ca"
@@ -38,6 +43,49 @@ class Party:
     authority: Path
     host: tuple[Path, Path]
     players: dict[str, tuple[Path, Path]]
+    tokens: Path  # the host's: every player's token
+    token: dict[str, Path]  # each player's own
+
+
+TOKENS = "tokens"
+
+
+def read_tokens(path: Path) -> dict[str, str]:
+    """The players' tokens in `path` (``NAME:TOKEN`` a line, as :func:`make_party` writes
+    them; blank lines and ``#`` comments skipped); NetError naming the line otherwise."""
+    tokens: dict[str, str] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        name, colon, token = line.strip().partition(":")
+        if not colon or not token:
+            raise NetError(f"{path}:{number}: expected NAME:TOKEN, got {line.strip()!r}")
+        try:
+            check_name(name, "player")
+            check_secret(token, f"player {name}'s token")
+        except NetError as error:
+            raise NetError(f"{path}:{number}: {error}") from None
+        if name in tokens:
+            raise NetError(f"{path}:{number}: player {name} has a token already")
+        tokens[name] = token
+    if not tokens:
+        raise NetError(f"{path}: no tokens in it (NAME:TOKEN a line)")
+    return tokens
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    """A file readable by its owner only."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "wb") as file:
+        file.write(data)
+
+
+def _write_tokens(folder: Path, names: list[str]) -> tuple[Path, dict[str, Path]]:
+    made: Mapping[str, str] = {name: secrets.token_urlsafe(24) for name in names}
+    _write_private(folder / TOKENS, "".join(f"{n}:{t}\n" for n, t in made.items()).encode())
+    for name, token in made.items():
+        _write_private(folder / f"{name}.token", f"{token}\n".encode())
+    return folder / TOKENS, {name: folder / f"{name}.token" for name in names}
 
 
 def make_party(
@@ -48,8 +96,10 @@ def make_party(
     a folder that already has an authority (NetError): a second one would make the first
     party's certificates useless without saying so."""
     names = [check_name(name, "player") for name in players]
-    if HOST in names or AUTHORITY in names:
-        raise NetError(f"a player cannot be named {HOST!r} or {AUTHORITY!r}: those files are taken")
+    if {HOST, AUTHORITY, TOKENS} & set(names):
+        raise NetError(
+            f"a player cannot be named {HOST!r}, {AUTHORITY!r} or {TOKENS!r}: those files are taken"
+        )
     folder.mkdir(parents=True, exist_ok=True)
     if (folder / f"{AUTHORITY}.pem").exists():
         raise NetError(f"{folder}: has a certificate authority already; use another folder")
@@ -69,7 +119,7 @@ def make_party(
     _write_key(folder / f"{AUTHORITY}.key", key)
     host = _holder(folder, HOST, authority, key, now, list(addresses))
     made = {player: _holder(folder, player, authority, key, now, []) for player in names}
-    return Party(folder / f"{AUTHORITY}.pem", host, made)
+    return Party(folder / f"{AUTHORITY}.pem", host, made, *_write_tokens(folder, names))
 
 
 def _builder(
@@ -127,6 +177,4 @@ def _write_key(path: Path, key: ec.EllipticCurvePrivateKey) -> None:
     data = key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
     )
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "wb") as file:
-        file.write(data)
+    _write_private(path, data)

@@ -271,6 +271,8 @@ class Client:
     ) -> None:
         self.network = network
         self.player = check_name(player, "player")
+        if network.user and network.user != player:
+            raise NetError(f"this client's token is {network.user}'s: it plays as {network.user}")
         self.observer = observer
         self.say = say
         self._told: Standing | None = None  # the standing last said; None before wait_for_seat

@@ -26,11 +26,13 @@ import os
 import re
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import zenoh
+
+from playspace.net.access import access_control
 
 DEFAULT_ENDPOINT = "tcp/127.0.0.1:7447"
 LEASE_MS = 1000
@@ -82,17 +84,28 @@ class Network:
     listen: Sequence[str] = ()
     connect: Sequence[str] = ()
     tls: Tls | None = None
-    password: str | None = None  # the match's: every end proves it knows it (Zenoh's usrpwd)
+    password: str | None = None  # the match's, or this player's token (with `user`)
+    user: str = ""  # who proves the password: a player's name for its token; "" the match's
+    tokens: Mapping[str, str] | None = None  # the host's: each player's token, by name
 
     def __post_init__(self) -> None:
         check_name(self.session, "session")
         plain = [e for e in (*self.listen, *self.connect) if not e.startswith("tls/")]
         if self.tls is not None and plain:
             raise NetError(f"with TLS every endpoint is tls/HOST:PORT, got {', '.join(plain)}")
-        if self.password is not None and not (0 < len(self.password) <= 256):
-            raise NetError("a match's password is 1 to 256 characters")
-        if self.password is not None and any(c in self.password for c in ":\r\n"):
-            raise NetError("a match's password has no ':' and no line breaks")
+        if self.password is not None:
+            check_secret(self.password, "a match's password")
+        if self.user:
+            check_name(self.user, "player")
+            if self.password is None:
+                raise NetError(f"player {self.user}: a token needs a password (its token)")
+        if self.tokens is not None:
+            if self.password is not None:
+                raise NetError("a match takes one password or players' tokens, not both")
+            if not self.tokens:
+                raise NetError("players' tokens: none given")
+            for name, token in self.tokens.items():
+                check_secret(token, f"player {check_name(name, 'player')}'s token")
 
     def key(self, *parts: str) -> str:
         return "/".join(("playspace", self.session, *parts))
@@ -115,10 +128,18 @@ class Network:
             ):  # fmt: skip
                 config.insert_json5(f"transport/link/tls/{key}", json.dumps(str(value)))
             config.insert_json5("transport/link/tls/enable_mtls", "true")
+        if self.tokens is not None:
+            rules = access_control(self.session, self.tokens, tls=self.tls is not None)
+            config.insert_json5("access_control", json.dumps(rules))
         _zenoh_log()
         with contextlib.ExitStack() as stack:
-            if self.password is not None:
-                stack.enter_context(_password(config, self.password))
+            if self.user:  # a player's token: the host checks it, not the other way
+                _prove(config, self.user, self.password or "")
+            elif self.password is not None:  # the match's password: both ways
+                _prove(config, PASSWORD_USER, self.password)
+                stack.enter_context(_ask(config, {PASSWORD_USER: self.password}))
+            elif self.tokens is not None:
+                stack.enter_context(_ask(config, self.tokens))
             try:
                 return zenoh.open(config)
             except zenoh.ZError as error:
@@ -128,17 +149,31 @@ class Network:
 PASSWORD_USER = "player"  # every end's user name: the password is the match's, not a person's
 
 
-@contextlib.contextmanager
-def _password(config: zenoh.Config, password: str) -> Iterator[None]:
-    """Zenoh's user and password authentication with the match's password, both ways: this
-    end gives it when it connects and asks for it when another connects (its dictionary, a
-    file of the owner's only, read as the session opens and removed at once)."""
-    config.insert_json5("transport/auth/usrpwd/user", json.dumps(PASSWORD_USER))
+def check_secret(secret: str, what: str) -> str:
+    """`secret` when Zenoh's user and password file can hold it: 1 to 256 characters, no
+    ':' and no line breaks."""
+    if not (0 < len(secret) <= 256):
+        raise NetError(f"{what} is 1 to 256 characters")
+    if any(c in secret for c in ":\r\n"):
+        raise NetError(f"{what} has no ':' and no line breaks")
+    return secret
+
+
+def _prove(config: zenoh.Config, user: str, password: str) -> None:
+    """Zenoh's user and password authentication: this end proves `user`'s `password`."""
+    config.insert_json5("transport/auth/usrpwd/user", json.dumps(user))
     config.insert_json5("transport/auth/usrpwd/password", json.dumps(password))
+
+
+@contextlib.contextmanager
+def _ask(config: zenoh.Config, known: Mapping[str, str]) -> Iterator[None]:
+    """Zenoh's user and password authentication: this end asks whoever connects to prove one
+    of the `known` users' passwords (its dictionary, a file of the owner's only, read as the
+    session opens and removed at once)."""
     descriptor, name = tempfile.mkstemp(prefix="playspace-", suffix=".pwd")
     try:
         with os.fdopen(descriptor, "w") as file:
-            file.write(f"{PASSWORD_USER}:{password}\n")
+            file.writelines(f"{who}:{secret}\n" for who, secret in known.items())
         config.insert_json5("transport/auth/usrpwd/dictionary_file", json.dumps(name))
         yield
     finally:

@@ -63,10 +63,12 @@ def test_playspace_certs_writes_the_party_and_says_how_to_use_it(tmp_path: Path)
     done = playspace("certs", str(tmp_path / "p"), "--player", "ann", "--player", "ben")
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in (tmp_path / "p").iterdir()) == [
-        "ann.key", "ann.pem", "ben.key", "ben.pem", "ca.key", "ca.pem", "host.key", "host.pem",
+        "ann.key", "ann.pem", "ann.token", "ben.key", "ben.pem", "ben.token", "ca.key",
+        "ca.pem", "host.key", "host.pem", "tokens",
     ]  # fmt: skip
     assert "--tls-cert" in done.stdout and "ann:" in done.stdout
-    assert (tmp_path / "p" / "ann.key").stat().st_mode & 0o077 == 0  # the owner's only
+    for secret in ("ann.key", "ann.token", "tokens"):  # the owner's only
+        assert (tmp_path / "p" / secret).stat().st_mode & 0o077 == 0
     again = playspace("certs", str(tmp_path / "p"), "--player", "cy")
     assert again.returncode == 2 and "already" in again.stderr
 
