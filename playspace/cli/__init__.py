@@ -9,11 +9,23 @@ import sys
 from collections.abc import Sequence
 
 from playspace import __version__
-from playspace.cli import certs, demo, doctor, drive, host, join, new, plot, run, validate
+from playspace.cli import (
+    certs,
+    demo,
+    doctor,
+    drive,
+    host,
+    join,
+    new,
+    plot,
+    relay,
+    run,
+    validate,
+)
 from playspace.cli.common import reader_left, system_failed
 from playspace.loops.stopping import INTERRUPTED, StopRequest
 
-SUBCOMMANDS = (demo, run, validate, host, join, certs, doctor, plot, drive, new)
+SUBCOMMANDS = (demo, run, validate, host, join, relay, certs, doctor, plot, drive, new)
 
 
 def parser() -> argparse.ArgumentParser:

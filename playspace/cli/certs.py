@@ -22,6 +22,11 @@ def add(commands: Any) -> None:
         help="a player to make a certificate for (repeat it); its name is the certificate's",
     )  # fmt: skip
     certs.add_argument(
+        "--match", action="append", default=[], metavar="SESSION",
+        help="a match behind a relay to make a host token for (repeat it): the relay takes "
+        "them all (--hosts hosts), the match's host its own (--token-file SESSION.host-token)",
+    )  # fmt: skip
+    certs.add_argument(
         "--address", action="append", metavar="HOST",
         help="a host name or IP address players reach the host at (repeat it; default: "
         "localhost and 127.0.0.1)",
@@ -33,7 +38,8 @@ def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from playspace.net.certs import make_party
 
     try:
-        party = make_party(args.folder, args.player, args.address or ("localhost", "127.0.0.1"))
+        addresses = args.address or ("localhost", "127.0.0.1")
+        party = make_party(args.folder, args.player, addresses, args.match)
     except (NetError, OSError) as error:
         print(f"playspace certs: {error}", file=sys.stderr)
         return 2
@@ -49,4 +55,8 @@ def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             f"{name}: --tls-ca {ca} --tls-cert {pem} --tls-key {key} --connect tls/HOST:7447"
             f" --player {name} --token-file {party.token[name]}"
         )
+    if party.hosts is not None:
+        print(f"relay: --tokens {party.tokens} --hosts {party.hosts}")
+        for session, token in party.host_token.items():
+            print(f"host of {session}: --session {session} --relay HOST:PORT --token-file {token}")
     return 0

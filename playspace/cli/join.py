@@ -23,7 +23,14 @@ def add(commands: Any) -> None:
         "join", help="join a networked match: play your rig locally, send your input to the host"
     )
     join.set_defaults(handler=handle, usage=join)
-    join.add_argument("scene", type=Path, metavar="TARGET", help="the host's scene or example")
+    join.add_argument(
+        "scene", type=Path, metavar="TARGET", nargs="?",
+        help="the host's scene or example (not with --list)",
+    )  # fmt: skip
+    join.add_argument(
+        "--list", action="store_true",
+        help="list the matches reachable through --connect (a relay or a host) and exit",
+    )  # fmt: skip
     join.add_argument("--player", default="player", help="your name in the match (player)")
     join.add_argument(
         "--id", metavar="ID",
@@ -43,7 +50,27 @@ def add(commands: Any) -> None:
 
 
 def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    if args.list:
+        if args.scene is not None:
+            parser.error("--list lists the matches: drop TARGET")
+        return in_a_match("playspace join --list", lambda: _list(args, parser))
+    if args.scene is None:
+        parser.error("TARGET is required: the host's scene or example (or --list the matches)")
     return in_a_match("playspace join", lambda: _join(args, parser))
+
+
+def _list(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Print each match the network reaches, one a line, and how many answers were not a
+    lobby's; the network's failures are one line (exit 2), an empty lobby is not one."""
+    from playspace.net import DEFAULT_ENDPOINT
+    from playspace.net.lobby import list_matches
+
+    listing = list_matches(match_network(args, parser, [], [DEFAULT_ENDPOINT]))
+    for match in listing.matches:
+        print(match)
+    skipped = f"; {listing.skipped} answers not a lobby's, skipped" if listing.skipped else ""
+    print(f"{len(listing.matches)} matches{skipped}")
+    return 0
 
 
 def _joined(session: str, player: str, standing: Standing, client: str) -> str:

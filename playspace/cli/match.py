@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from playspace.cli.common import QUALITY_NAMES, add_debug, os_error
 
 if TYPE_CHECKING:
-    from playspace.net import Network
+    from playspace.net import Network, Tls
 
 
 def match_network(
@@ -23,11 +23,44 @@ def match_network(
     connect: list[str],
 ) -> Network:
     """The network ``host`` or ``join`` was given: its endpoints (`listen` and `connect` when
-    none), TLS when all three ``--tls-*`` files are given (one or two is an error), the
-    match's password from ``--password-file``, the players' tokens from ``--tokens`` (a
-    host) or this player's from ``--token-file`` (a player: its name is the token's)."""
-    from playspace.net import NetError, Network, Tls
+    none; with ``--relay`` that one only, as a Zenoh client), TLS when all three ``--tls-*``
+    files are given (one or two is an error), the match's password from ``--password-file``,
+    the players' tokens from ``--tokens`` (a host), and this end's own token from
+    ``--token-file`` (a player's, its name the token's; a host's for a relay, its session's)."""
+    from playspace.net import NetError, Network
     from playspace.net.certs import read_tokens
+
+    mode = "peer"
+    if args.relay is not None:
+        if args.listen or args.connect:
+            parser.error("--relay is where this end connects: drop --listen and --connect")
+        mode, listen, connect = "client", [], [args.relay]
+    tls = secured(args, parser, [*(args.listen or listen), *(args.connect or connect)])
+    password = None
+    if args.password_file is not None:
+        password = _first_line(args.password_file, "--password-file", parser)
+    user, tokens = "", None
+    try:
+        if args.token_file is not None:
+            user = args.session if args.hosting else args.player
+            password = _first_line(args.token_file, "--token-file", parser)
+        if getattr(args, "tokens", None) is not None:
+            tokens = read_tokens(args.tokens)
+        endpoints = (args.listen or listen, args.connect or connect)
+        return Network(args.session, *endpoints, tls, password, user, tokens, mode)
+    except NetError as error:
+        parser.error(str(error))
+    except OSError as error:
+        parser.error(f"--tokens {args.tokens}: {error.strerror}")
+
+
+def secured(
+    args: argparse.Namespace, parser: argparse.ArgumentParser, endpoints: list[str]
+) -> Tls | None:
+    """TLS when all three ``--tls-*`` files are given (one or two is an error), else None;
+    a usage error when a plain one of `endpoints` reaches past this machine without
+    ``--plain``: across machines a match (and its relay) runs encrypted."""
+    from playspace.net import Tls
 
     files = (args.tls_ca, args.tls_cert, args.tls_key)
     tls = None
@@ -35,7 +68,7 @@ def match_network(
         if not all(files):
             parser.error("--tls-ca, --tls-cert and --tls-key go together: give all three")
         tls = Tls(*files)
-    beyond = [e for e in (*(args.listen or listen), *(args.connect or connect)) if _exposed(e)]
+    beyond = [e for e in endpoints if _exposed(e)]
     if beyond and tls is None and not args.plain:
         parser.error(
             f"{', '.join(beyond)} reaches beyond this machine unencrypted: across machines a "
@@ -43,21 +76,7 @@ def match_network(
             "--tls-cert, --tls-key and tls/HOST:PORT endpoints), or add --plain on a network "
             "you trust"
         )
-    password = None
-    if args.password_file is not None:
-        password = _first_line(args.password_file, "--password-file", parser)
-    user, tokens = "", None
-    try:
-        if getattr(args, "token_file", None) is not None:
-            user, password = args.player, _first_line(args.token_file, "--token-file", parser)
-        if getattr(args, "tokens", None) is not None:
-            tokens = read_tokens(args.tokens)
-        endpoints = (args.listen or listen, args.connect or connect)
-        return Network(args.session, *endpoints, tls, password, user, tokens)
-    except NetError as error:
-        parser.error(str(error))
-    except OSError as error:
-        parser.error(f"--tokens {args.tokens}: {error.strerror}")
+    return tls
 
 
 def _first_line(path: Path, option: str, parser: argparse.ArgumentParser) -> str:
@@ -84,7 +103,8 @@ def _exposed(endpoint: str) -> bool:
 
 def add_match_options(side: argparse.ArgumentParser, *, hosting: bool) -> None:
     """The options ``host`` and ``join`` share: the match, the network, the headset; and the
-    players' tokens (a host's, `hosting`) or this player's."""
+    players' tokens (a host's, `hosting`), and this end's own token."""
+    side.set_defaults(hosting=hosting)
     side.add_argument("--session", default="playspace", help="the match's name (playspace)")
     side.add_argument(
         "--listen", action="append", metavar="ENDPOINT",
@@ -94,25 +114,16 @@ def add_match_options(side: argparse.ArgumentParser, *, hosting: bool) -> None:
         "--connect", action="append", metavar="ENDPOINT",
         help="a Zenoh endpoint to connect to (join default: tcp/127.0.0.1:7447)",
     )  # fmt: skip
-    for option, what in (
-        ("--tls-ca", "the party's certificate authority (ca.pem)"),
-        ("--tls-cert", "this end's certificate (host.pem, or the player's NAME.pem)"),
-        ("--tls-key", "this end's private key (host.key, NAME.key)"),
-    ):
-        side.add_argument(
-            option, type=Path, metavar="FILE",
-            help=f"mutual TLS ({what}; all three, endpoints tls/HOST:PORT; playspace certs "
-            "makes them)",
-        )  # fmt: skip
-    side.add_argument(
-        "--plain", action="store_true",
-        help="allow a plain (unencrypted) endpoint that reaches beyond this machine, on a "
-        "network you trust; without it such a match needs --tls-*",
-    )  # fmt: skip
+    add_security_options(side)
     side.add_argument(
         "--password-file", type=Path, metavar="FILE",
         help="the match's password, the first line of FILE (not on the command line, where "
         "others see it): every end must know it",
+    )  # fmt: skip
+    side.add_argument(
+        "--relay", metavar="ENDPOINT",
+        help="meet through the relay at ENDPOINT (playspace relay) instead of --listen and "
+        "--connect: hosts and players behind NAT reach each other there",
     )  # fmt: skip
     if hosting:
         side.add_argument(
@@ -120,12 +131,11 @@ def add_match_options(side: argparse.ArgumentParser, *, hosting: bool) -> None:
             help="let in only the players named in FILE (NAME:TOKEN a line; playspace certs "
             "writes it), each proving its token, each kept to its own keys",
         )  # fmt: skip
-    else:
-        side.add_argument(
-            "--token-file", type=Path, metavar="FILE",
-            help="this player's token (its first line; playspace certs writes NAME.token): "
-            "for a host given --tokens",
-        )  # fmt: skip
+    side.add_argument(
+        "--token-file", type=Path, metavar="FILE",
+        help="this end's token, its first line: a player's (NAME.token) for a host or relay "
+        "given --tokens; a host's (SESSION.host-token) for a relay given --hosts",
+    )  # fmt: skip
     side.add_argument("--seconds", type=float, help="stop after this long (default: never)")
     side.add_argument("--fixed-hz", type=float, default=90.0, help="fixed steps a second")
     side.add_argument("--seed", type=int, default=0, help="seed of the run's random generator")
@@ -146,6 +156,25 @@ def add_match_options(side: argparse.ArgumentParser, *, hosting: bool) -> None:
         help="with --vr: play TRACE into Monado's remote driver (tests, CI)",
     )  # fmt: skip
     add_debug(side)
+
+
+def add_security_options(side: argparse.ArgumentParser) -> None:
+    """The ``--tls-*`` files and ``--plain`` (read by :func:`secured`): a match's, a relay's."""
+    for option, what in (
+        ("--tls-ca", "the party's certificate authority (ca.pem)"),
+        ("--tls-cert", "this end's certificate (host.pem, or the player's NAME.pem)"),
+        ("--tls-key", "this end's private key (host.key, NAME.key)"),
+    ):
+        side.add_argument(
+            option, type=Path, metavar="FILE",
+            help=f"mutual TLS ({what}; all three, endpoints tls/HOST:PORT; playspace certs "
+            "makes them)",
+        )  # fmt: skip
+    side.add_argument(
+        "--plain", action="store_true",
+        help="allow a plain (unencrypted) endpoint that reaches beyond this machine, on a "
+        "network you trust; without it such a match needs --tls-*",
+    )  # fmt: skip
 
 
 def in_a_match(command: str, run: Callable[[], int]) -> int:

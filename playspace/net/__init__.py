@@ -13,7 +13,8 @@ from playspace.net.client import (
     play,
 )
 from playspace.net.correction import BodyCorrected, Correction, OwnBody, TurnCorrected
-from playspace.net.host import Host, InputQueue
+from playspace.net.host import Host
+from playspace.net.inputs import InputQueue
 from playspace.net.session import DEFAULT_ENDPOINT, NetError, Network, Tls
 from playspace.net.wire import (
     Events,

@@ -39,15 +39,15 @@ def access_control(session: str, players: Iterable[str], *, tls: bool) -> dict[s
     name, or ``*`` for a relay that carries every match) and the named `players`."""
     root = f"playspace/{session}"
     rules: list[dict[str, Any]] = [
-        _rule("session", "ingress", _SESSION_WIDE, [f"{root}/**"]),
-        _rule("session out", "egress", (*_SESSION_WIDE, "put", "liveliness_token"), [f"{root}/**"]),
+        rule("session", "ingress", _SESSION_WIDE, [f"{root}/**"]),
+        rule("session out", "egress", (*_SESSION_WIDE, "put", "liveliness_token"), [f"{root}/**"]),
     ]
     subjects: list[dict[str, Any]] = []
     policies: list[dict[str, Any]] = []
     for name in players:
         own = f"own {name}"
-        rules.append(_rule(f"{own} input", "ingress", ("put",), [f"{root}/input/{name}/*"]))
-        rules.append(_rule(f"{own} presence", "ingress", ("liveliness_token",),
+        rules.append(rule(f"{own} input", "ingress", ("put",), [f"{root}/input/{name}/*"]))
+        rules.append(rule(f"{own} presence", "ingress", ("liveliness_token",),
                            [f"{root}/players/{name}/*", f"{root}/observers/{name}/*"]))  # fmt: skip
         subject: dict[str, Any] = {"id": name, "usernames": [name]}
         if tls:
@@ -66,7 +66,8 @@ def access_control(session: str, players: Iterable[str], *, tls: bool) -> dict[s
     }
 
 
-def _rule(name: str, flow: str, messages: Iterable[str], keys: list[str]) -> dict[str, Any]:
+def rule(name: str, flow: str, messages: Iterable[str], keys: list[str]) -> dict[str, Any]:
+    """One allowing rule of Zenoh's access control, named `name`."""
     return {
         "id": name,
         "permission": "allow",

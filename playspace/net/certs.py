@@ -21,7 +21,7 @@ import ipaddress
 import os
 import secrets
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from cryptography import x509
@@ -45,9 +45,12 @@ class Party:
     players: dict[str, tuple[Path, Path]]
     tokens: Path  # the host's: every player's token
     token: dict[str, Path]  # each player's own
+    hosts: Path | None = None  # a relay's: each match's host token (None: no matches named)
+    host_token: dict[str, Path] = field(default_factory=dict)  # each match's host's own
 
 
 TOKENS = "tokens"
+HOSTS = "hosts"
 
 
 def read_tokens(path: Path) -> dict[str, str]:
@@ -80,22 +83,35 @@ def _write_private(path: Path, data: bytes) -> None:
         file.write(data)
 
 
-def _write_tokens(folder: Path, names: list[str]) -> tuple[Path, dict[str, Path]]:
+def _write_tokens(
+    folder: Path, names: list[str], listed: str = TOKENS, suffix: str = ".token"
+) -> tuple[Path, dict[str, Path]]:
+    """A new token for each of `names`: the list (`listed`) and each one's own file."""
     made: Mapping[str, str] = {name: secrets.token_urlsafe(24) for name in names}
-    _write_private(folder / TOKENS, "".join(f"{n}:{t}\n" for n, t in made.items()).encode())
+    _write_private(folder / listed, "".join(f"{n}:{t}\n" for n, t in made.items()).encode())
     for name, token in made.items():
-        _write_private(folder / f"{name}.token", f"{token}\n".encode())
-    return folder / TOKENS, {name: folder / f"{name}.token" for name in names}
+        _write_private(folder / f"{name}{suffix}", f"{token}\n".encode())
+    return folder / listed, {name: folder / f"{name}{suffix}" for name in names}
 
 
 def make_party(
-    folder: Path, players: Iterable[str], addresses: Iterable[str] = ("localhost", "127.0.0.1")
+    folder: Path,
+    players: Iterable[str],
+    addresses: Iterable[str] = ("localhost", "127.0.0.1"),
+    matches: Iterable[str] = (),
 ) -> Party:
     """Write a new authority and the host's and `players`' certificates into `folder` (made if
-    needed); `addresses` are the host names and IP addresses clients reach the host at. Refuses
+    needed), and their tokens; `addresses` are the host names and IP addresses clients reach
+    the host at; for each of `matches` (sessions behind a relay) a host token (``hosts``, the
+    relay's; ``SESSION.host-token``, that match's host's). Refuses
     a folder that already has an authority (NetError): a second one would make the first
     party's certificates useless without saying so."""
     names = [check_name(name, "player") for name in players]
+    sessions = [check_name(name, "session") for name in matches]
+    if set(names) & set(sessions):
+        raise NetError(
+            f"{', '.join(sorted(set(names) & set(sessions)))}: both a player and a match"
+        )
     if {HOST, AUTHORITY, TOKENS} & set(names):
         raise NetError(
             f"a player cannot be named {HOST!r}, {AUTHORITY!r} or {TOKENS!r}: those files are taken"
@@ -119,7 +135,11 @@ def make_party(
     _write_key(folder / f"{AUTHORITY}.key", key)
     host = _holder(folder, HOST, authority, key, now, list(addresses))
     made = {player: _holder(folder, player, authority, key, now, []) for player in names}
-    return Party(folder / f"{AUTHORITY}.pem", host, made, *_write_tokens(folder, names))
+    party = Party(folder / f"{AUTHORITY}.pem", host, made, *_write_tokens(folder, names))
+    if sessions:
+        hosts, own = _write_tokens(folder, sessions, HOSTS, ".host-token")
+        party = replace(party, hosts=hosts, host_token=own)
+    return party
 
 
 def _builder(

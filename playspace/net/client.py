@@ -57,6 +57,7 @@ INTERPOLATION_DELAY = 0.03  # seconds the remote world is drawn behind the host,
 OFFSETS = 180  # recent states whose arrival sets the host's clock and the delay (2 s at 90 Hz)
 EASE = 0.1  # how fast the delay follows its target: seconds per second
 STAMPS = 512  # input steps whose send time is kept for the round trip
+TRACK = 16  # recent poses a remote body keeps: a far one's come by turns
 BLEND = 0.1  # seconds over which a body handed from the local world to the host's eases over
 BODY_HEIGHT = 1.4  # metres: another player's body, drawn up to the shoulders (the head above)
 AVATAR: dict[str, tuple[Shape, Pose]] = {  # how another player's parts are drawn, on their pose
@@ -136,14 +137,19 @@ class RemoteView:
     """The host's recent states, each with when it arrived here; :meth:`poses` interpolates
     them a short, adaptive delay behind the host's time as estimated on the local clock.
 
-    A state that is not full is applied over the one before it (bodies at rest are not sent).
-    The host's clock is read from the least delayed of the recent states (the largest host time
-    minus arrival time), so jitter does not shake it; the delay is the spread of the recent
-    arrivals plus `delay`, eased in at a tenth of real time, and the drawn time never goes
-    back: a late or lost state bends nothing that was drawn."""
+    Each body keeps a track of its own recent poses and is drawn between its own two around
+    the drawn time: a state that is not full carries only some bodies (those at rest not at
+    all, far ones by turns: :mod:`playspace.net.interest`). A body flagged as having stood
+    still until the state before (:attr:`State.resumed`) is held there until then, so it
+    does not glide from where it came to rest long ago. The host's clock is read from the
+    least delayed of the recent states (the largest host time minus arrival time), so jitter
+    does not shake it; the delay is the spread of the recent arrivals plus `delay`, eased in
+    at a tenth of real time, and the drawn time never goes back: a late or lost state bends
+    nothing that was drawn."""
 
     delay: float = INTERPOLATION_DELAY  # the least delay: about two states at 90 Hz and more
     states: deque[tuple[float, State]] = field(default_factory=lambda: deque(maxlen=128))
+    tracks: dict[int, deque[tuple[float, Pose]]] = field(default_factory=dict)  # host time: pose
     names: dict[int, str] = field(default_factory=dict)  # the host's bodies' names
     seated: dict[int, str] | None = None  # the seated players' names by number (None: unknown)
     waiting: tuple[str, ...] | None = None  # who waits for a seat, in order (None: not said)
@@ -159,6 +165,8 @@ class RemoteView:
     last_call: float | None = None
 
     def add(self, state: State, arrived: float) -> None:
+        """Take a state that arrived (local time `arrived`): each body's pose joins its
+        track; a full state says which bodies there are (the others are gone)."""
         self.offsets.append(state.time - arrived)
         if state.names is not None:
             self.names = state.names
@@ -170,8 +178,17 @@ class RemoteView:
             self.waiting = state.waiting
         if self.states and state.time <= self.states[-1][1].time:
             return  # overtaken: a newer state is here already
-        if not state.full and self.states:
-            state = replace(state, bodies={**self.states[-1][1].bodies, **state.bodies})
+        before = self.states[-1][1].time if self.states else None
+        if state.full:
+            for gone in [e for e in self.tracks if e not in state.bodies]:
+                del self.tracks[gone]
+        for entity, pose in state.bodies.items():
+            track = self.tracks.get(entity)
+            if track is None:
+                track = self.tracks[entity] = deque(maxlen=TRACK)
+            elif entity in state.resumed and before is not None and before > track[-1][0]:
+                track.append((before, track[-1][1]))  # it stood there until then
+            track.append((state.time, pose))
         self.states.append((arrived, state))
 
     def host_time(self, now: float) -> float | None:
@@ -198,21 +215,23 @@ class RemoteView:
             self.eased += min(max(target - self.eased, -ease), ease)
         self.last_call = now
         when = self.drawn = max(host - self.eased, self.drawn)
-        states = [state for _, state in self.states]
-        after = next((i for i, s in enumerate(states) if s.time >= when), len(states) - 1)
-        b = states[after]
-        self.held = b.time < when
-        if after == 0 or b.time <= when:
-            return dict(b.bodies)
-        a = states[after - 1]
-        f = (when - a.time) / (b.time - a.time)
-        return {
-            e: lerp_pose(a.bodies[e], p, f) if e in a.bodies else p for e, p in b.bodies.items()
-        }
+        self.held = self.states[-1][1].time < when
+        return {entity: _at(track, when) for entity, track in self.tracks.items()}
 
     @property
     def score(self) -> str | None:
         return self.states[-1][1].score if self.states else None
+
+
+def _at(track: deque[tuple[float, Pose]], when: float) -> Pose:
+    """A body's pose at `when` from its track: between the two samples around it, else the
+    nearest one (a body's samples come by turns: see :mod:`playspace.net.interest`)."""
+    for i in range(len(track) - 1, 0, -1):  # `when` is near the newest: look from there
+        t0, a = track[i - 1]
+        if t0 <= when:
+            t1, b = track[i]
+            return b if t1 <= when else lerp_pose(a, b, (when - t0) / (t1 - t0))
+    return track[0][1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,7 +321,7 @@ class Client:
         self._put = self._impaired(self.publisher.put, impairment)
         self._state_in = self._impaired(self._take, impairment)
         self._events_in = self._impaired(self._take_events, impairment, reliable=True)
-        self.session.declare_subscriber(network.key("state"), self._state)
+        self.session.declare_subscriber(network.key("state", self.id), self._state)
         self.session.declare_subscriber(network.key("events"), self._event)
         presence = network.key("observers" if observer else "players", self.player, self.id)
         self._token = self.session.liveliness().declare_token(presence)

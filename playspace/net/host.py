@@ -62,13 +62,16 @@ from playspace.app.spawn import player_start_for
 from playspace.components import Transform
 from playspace.components.avatars import Avatar
 from playspace.components.drawn import Figure
-from playspace.components.input import InputFrame, InputSource
+from playspace.components.input import InputSource
 from playspace.components.rig import LocalPlayer, Rig
 from playspace.components.scene import Opponent, PlayerStart, Prop
 from playspace.ecs import Phase, World, system
 from playspace.formats.scene import Scene
 from playspace.formats.telemetry import event_record
 from playspace.net.client import AVATAR
+from playspace.net.inputs import DEFAULT_PLAYOUT, InputQueue, NetSource
+from playspace.net.interest import REPEAT, BodyTable, Interest, choose, everything, send
+from playspace.net.lobby import announce, host_entry
 from playspace.net.scoreline import add_score_line
 from playspace.net.session import Network, check_name, paced
 from playspace.net.wire import (
@@ -82,104 +85,31 @@ from playspace.net.wire import (
     decode_input,
     encode_events,
     encode_state,
+    encode_tail,
 )
 from playspace.spatial import Pose, Vec3, yaw
-from playspace.systems.input import MatchRecorder, standing_frame
+from playspace.systems.input import MatchRecorder
 from playspace.systems.player import Arrival, Roster, set_up_players
 from playspace.systems.player.players import player_rig
 from playspace.systems.sets import FixedSet
 from playspace.systems.telemetry import Lines, Telemetry, TelemetryPlugin, telemetry_system
 
-DEFAULT_PLAYOUT = 2  # frames buffered before the host starts taking a player's input
 DEFAULT_PLAYERS = 2  # seats: a 1v1
 DEFAULT_NAME = "host"  # the host's own player's name, when it plays too
 RETURN_WITHIN = 30.0  # seconds a client that left may come back to its own seat, if free
+DEFAULT_BUDGET = 48_000  # bytes a second of state a client (at most; a full state aside)
 
 
 @dataclass(slots=True)
-class InputQueue:
-    """One player's frames by client step, taken one per host step (see the module)."""
+class Listener:
+    """A client the host sends state to (a player, seated or not, or a spectator), by its id:
+    on a key of its own (``state/<id>``), chosen by its own interest."""
 
-    playout: int = DEFAULT_PLAYOUT
-    frames: dict[int, InputFrame] = field(default_factory=dict)
-    next: int | None = None  # the client step the host takes next; None before the playout
-    newest: float = -1.0  # the time of the last frame taken
-    taken: int = 0  # the client step of the last frame taken (echoed in the state)
-    arrived: float = 0.0  # when that frame arrived here (time.monotonic)
-    arrivals: dict[int, float] = field(default_factory=dict)
-    starved: int = 0  # host steps that held the last frame: nothing had arrived
-    skipped: int = 0  # client frames never taken (lost, or dropped to catch up)
-
-    def offer(self, frames: tuple[tuple[int, InputFrame], ...]) -> None:
-        for step, frame in frames:
-            fresh = self.next is None or step >= self.next
-            if fresh and frame.time > self.newest and step not in self.frames:
-                self.frames[step] = frame
-                self.arrivals[step] = time.monotonic()
-
-    def take(self) -> InputFrame | None:
-        """The frame for this host step, or None to hold the last one."""
-        if not self.frames:
-            if self.next is not None:
-                self.starved += 1
-            return None
-        if self.next is None:
-            if len(self.frames) < self.playout:
-                return None
-            self.next = min(self.frames)
-        late = max(self.frames) - self.next + 1
-        if self.next not in self.frames and late > self.playout:
-            lost = min(self.frames) - self.next  # every copy of these frames was lost
-            self.skipped += lost
-            self.next += lost
-        if late > 2 * self.playout:  # fallen behind: drop down to the playout
-            ahead = late - self.playout
-            for step in range(self.next, self.next + ahead):
-                self.arrivals.pop(step, None)
-                self.skipped += self.frames.pop(step, None) is not None
-            self.next += ahead
-        frame = self.frames.pop(self.next, None)
-        if frame is None:
-            self.starved += 1
-            return None
-        self.taken, self.arrived = self.next, self.arrivals.pop(self.next, 0.0)
-        self.next += 1
-        self.newest = frame.time
-        return frame
-
-
-class NetSource:
-    """A seat's input as an input source: one queued frame per new step time, the last one
-    held between (a frame's poll never takes a frame); the standing frame while nobody sits
-    (`queue` None), so a rig left behind does not walk on with its last stick. `fresh` says
-    whether the last step took a new frame (rather than holding the last one)."""
-
-    def __init__(self, lock: threading.Lock) -> None:
-        self.lock = lock
-        self.queue: InputQueue | None = None
-        self.current = standing_frame()
-        self.fresh = False
-        self._time = -1.0
-
-    @property
-    def duration(self) -> float | None:
-        return None
-
-    def poll(self, time: float) -> InputFrame:
-        return replace(self.current, time=time)
-
-    def sample(self, time: float) -> InputFrame:
-        if time > self._time:
-            self._time = time
-            with self.lock:
-                queue = self.queue
-                frame = queue.take() if queue is not None else None
-            self.fresh = frame is not None
-            if frame is not None:
-                self.current = frame
-            elif queue is None:
-                self.current = standing_frame()
-        return replace(self.current, time=time)
+    client: str
+    player: str
+    interest: Interest = field(default_factory=Interest)
+    since_full: int | None = None  # states since its last full one (None: none yet)
+    publisher: zenoh.Publisher | None = None  # declared by the thread that publishes
 
 
 @dataclass(slots=True)
@@ -223,7 +153,6 @@ def moving_bodies(world: World, seated: dict[int, str]) -> tuple[dict[int, Pose]
 
 
 Printer = Callable[[str], None]
-REPEAT = 3  # states that carry a body after it last moved: a lost one costs nothing
 DEFAULT_KEYFRAME = 90  # a full state every this many states (and for each late joiner)
 
 
@@ -237,9 +166,10 @@ class _Null:
 class Host:
     """A match's authoritative world on the network (see the module).
 
-    `state_every` publishes the state every n-th step; each state carries only the bodies that
-    moved in the last :data:`REPEAT` states, and every `keyframe_every`-th state (and the
-    answer to a late joiner's query) carries them all. Each step's events, as the host's
+    `state_every` publishes the state every n-th step. Each client gets its own: the moving
+    bodies that matter most to it within `budget` bytes a second
+    (:mod:`playspace.net.interest`), and every `keyframe_every`-th of its states (and the
+    answer to a late joiner's query) all of them. Each step's events, as the host's
     telemetry records them, go to every client reliably. `telemetry` and `record` write what
     the world did and the input each step saw. :meth:`run` steps in real time; :meth:`step`
     steps once (tests, benchmarks). `say` hears who joined, who was refused and who left, at
@@ -265,6 +195,7 @@ class Host:
         play: InputSource | None = None,
         name: str = DEFAULT_NAME,
         reload: bool = False,
+        budget: int = DEFAULT_BUDGET,
     ) -> None:
         if state_every < 1 or keyframe_every < 1:
             raise ValueError(
@@ -321,10 +252,11 @@ class Host:
             host_publish, reads=self.event_kinds,
             after=(telemetry_system,) if telemetry is not None else (),
         )  # fmt: skip
-        self._poses: dict[int, Pose] = {}  # as last gathered
+        self.budget = budget
+        self.table = BodyTable()  # the moving bodies, as last gathered
+        self.listeners: dict[str, Listener] = {}  # every client the host sends state, by id
+        self._closing: list[Listener] = []  # clients gone, their publishers to undeclare
         self._names: dict[int, str] = {}
-        self._moved: dict[int, int] = {}  # entity: the state count when it last moved
-        self._seated: dict[int, str] = {}  # seated players' names by number, as last gathered
         self._waiting: tuple[str, ...] = ()  # those waiting for a seat, as last sent
         self._refused: tuple[str, ...] = ()  # the clients turned away, as last sent
         self._clients: dict[str, str] = {}  # the players' client ids, as last sent
@@ -333,12 +265,6 @@ class Host:
         self._first = self.world.resource(PlayerStart)
         self.session = network.open()
         self._stack.callback(self.session.close)
-        self.publisher = self.session.declare_publisher(
-            network.key("state"),
-            congestion_control=zenoh.CongestionControl.DROP,
-            priority=zenoh.Priority.DATA_HIGH,
-            reliability=zenoh.Reliability.BEST_EFFORT,
-        )
         self.events = self.session.declare_publisher(
             network.key("events"),
             congestion_control=zenoh.CongestionControl.BLOCK,
@@ -349,8 +275,12 @@ class Host:
         self.session.liveliness().declare_subscriber(
             network.key("players", "*", "*"), self._presence, history=True
         )
+        self.session.liveliness().declare_subscriber(
+            network.key("observers", "*", "*"), self._watching, history=True
+        )
         self.session.declare_queryable(network.key("state", "now"), self._now)
         self._token = self.session.liveliness().declare_token(network.key("host"))
+        announce(self.session, network, lambda: host_entry(self))  # in the lobby while it runs
         # the game's saved files, applied between steps (whoever steps the world applies it)
         self.live: LiveReload | None = None
         if reload:
@@ -395,6 +325,7 @@ class Host:
         said = []
         arrived = sample.kind == zenoh.SampleKind.PUT
         with self.lock:
+            self._listen(client, player, arrived)
             if not arrived and self.turned_away.pop(client, None) is not None:
                 return  # a client turned away left: nothing of it was in the match
             if arrived and (player == self.name or self.ids.get(player, client) != client):
@@ -435,6 +366,19 @@ class Host:
         clock = self.world.fixed_time  # read on Zenoh's thread: a log line's time, no more
         for line in said:
             self.say(f"{line} at {clock.elapsed:.2f} s (step {clock.step})")
+
+    def _watching(self, sample: zenoh.Sample) -> None:
+        """A spectator's token came or went (Zenoh's thread): it gets state, never a seat."""
+        player, client = _named(sample)
+        with self.lock:
+            self._listen(client, player, sample.kind == zenoh.SampleKind.PUT)
+
+    def _listen(self, client: str, player: str, arrived: bool) -> None:
+        """Start or stop sending `client` state (the lock held)."""
+        if arrived:
+            self.listeners.setdefault(client, Listener(client, player))
+        elif client in self.listeners:
+            self._closing.append(self.listeners.pop(client))
 
     def _seat_for(self, client: str, free: list[int]) -> int:
         """The seat for `client` of the `free` ones (the lock held): its own again when it
@@ -486,14 +430,11 @@ class Host:
     def _now(self, query: zenoh.Query) -> None:
         """A late joiner's query: the newest state, full."""
         with self.lock:
-            latest, poses, names, seated = self._latest, self._poses, self._names, self._seated
+            latest = self._latest
             waiting, refused = tuple(self.waiting), tuple(sorted(self.turned_away))
             clients = dict(self.ids)
         if latest.step:
-            full = replace(
-                latest, bodies=poses, full=True, names=names, seated=seated, waiting=waiting,
-                refused=refused, clients=clients,
-            )  # fmt: skip
+            full = replace(latest, waiting=waiting, refused=refused, clients=clients)
             query.reply(query.key_expr, encode_state(full))
 
     def step(self) -> None:
@@ -532,9 +473,10 @@ class Host:
             self._publish(step, now)
 
     def _publish(self, step: int, now: float) -> None:
-        """Gather the moving bodies, and send those that moved lately (all on a keyframe, and
-        whenever a player came, went or changed their name, or the queue for a seat changed:
-        a full state says who sits and who waits)."""
+        """Gather the moving bodies and send each client its own state: the bodies that
+        matter most to it within its budget (:mod:`playspace.net.interest`), all of them on
+        its keyframe and whenever a player came, went or changed their name, or the queue for
+        a seat changed (a full state says who sits and who waits)."""
         world = self.world
         self._states += 1
         count = self._states
@@ -543,58 +485,99 @@ class Host:
             waiting = tuple(self.waiting)
             refused = tuple(sorted(self.turned_away))
             clients = dict(self.ids)
+            listeners = list(self.listeners.values())
+            closing, self._closing = self._closing, []
+        for gone in closing:
+            if gone.publisher is not None:
+                gone.publisher.undeclare()  # type: ignore[no-untyped-call]
         seated = {seat.number: seat.player for seat in seats if seat.number is not None}
         if self.name is not None:
             seated[0] = self.name
         poses, names = moving_bodies(world, seated)
-        last, moved = self._poses, self._moved
-        for entity, pose in poses.items():
-            was = last.get(entity)
-            if was is None or was.position != pose.position or was.rotation != pose.rotation:
-                moved[entity] = count
-        full = count % self.keyframe_every == 1 or self.keyframe_every == 1
+        table = self.table
+        table.update(poses, self.state_every / world.clock.hz)
         news = (waiting, refused, clients) != (self._waiting, self._refused, self._clients)
-        if full or names != self._names or news:
-            sent = poses
-        else:
-            sent = {e: p for e, p in poses.items() if count - moved[e] < REPEAT}
+        everyone_full = names != self._names or news or self.keyframe_every == 1
         score = self.example.summary(world) if self.example and self.example.summary else None
-        full = full or sent is poses
-        players = {seat.number: self._seen(seat, count, full) for seat in seats}
-        state = State(
-            step, now, sent, score, full, names if full else None,
-            {n: seen for n, seen in players.items() if n is not None}, seated if full else None,
-            waiting if full else None, refused if full else None, clients if full else None,
+        played = {seat.player: (seat.number, *self._seen(seat, count)) for seat in seats}
+        full_state = State(
+            step, now, poses, score, True, names, {}, seated, waiting, refused, clients
         )  # fmt: skip
-        data = encode_state(state)
+        tails = {True: encode_tail(full_state), False: encode_tail(replace(full_state, names=None,
+                 seated=None, waiting=None, refused=None, clients=None))}  # fmt: skip
+        own = self._own_parts(names)
+        room = self.budget * self.state_every / world.clock.hz
+        for listener in listeners:
+            since = listener.since_full
+            full = everyone_full or since is None or since + 1 >= self.keyframe_every
+            number, seen, lately = played.get(listener.player, (None, None, False))
+            if seen is not None and not (full or lately):
+                seen = replace(seen, feet=None, turn=None)
+            players = {number: seen} if number is not None and seen is not None else {}
+            head = replace(full_state, full=full, players=players, bodies={})
+            interest = listener.interest
+            interest.fit(table, own.get(listener.player, set()))
+            if full:
+                slots = everything(table)
+                listener.since_full = 0
+            else:
+                fixed = 64 + len(tails[False])  # the header and the player's own word, about
+                slots = choose(table, interest, self._centre(number), int(room - fixed) // 32)
+                listener.since_full = (listener.since_full or 0) + 1
+            data = encode_state(head, send(table, interest, slots), tails[full])
+            if listener.publisher is None:
+                listener.publisher = self.session.declare_publisher(
+                    self.network.key("state", listener.client),
+                    congestion_control=zenoh.CongestionControl.DROP,
+                    priority=zenoh.Priority.DATA_HIGH,
+                    reliability=zenoh.Reliability.BEST_EFFORT,
+                )
+            self.sent += len(data)
+            listener.publisher.put(data)
         self._waiting, self._refused, self._clients = waiting, refused, clients
         with self.lock:
-            self._poses, self._names, self._latest, self._seated = poses, names, state, seated
-        for entity in [e for e in moved if e not in poses]:
-            del moved[entity]
-        self.sent += len(data)
-        self.publisher.put(data)
+            self._names = names
+            self._latest = replace(
+                full_state, players={n: seen for n, seen, _ in played.values() if n is not None}
+            )
 
-    def _seen(self, seat: Seat, count: int, full: bool) -> Played:
+    def _own_parts(self, names: dict[int, str]) -> dict[str, set[int]]:
+        """Each player's own parts, by the player's name: a client draws its own."""
+        own: dict[str, set[int]] = {}
+        for entity, name in names.items():
+            player, _, part = name.rpartition("/")
+            if player and part in PARTS:
+                own.setdefault(player, set()).add(entity)
+        return own
+
+    def _centre(self, number: int | None) -> Vec3:
+        """Where a client's interest centres: its player's head, else the stage (where the
+        first player starts: a spectator, or a player waiting for a seat)."""
+        rig = None if number is None else player_rig(self.world, number)
+        if rig is None:
+            return self._first.position
+        return Vec3(self.world.get(rig.head, Transform).position)
+
+    def _seen(self, seat: Seat, count: int) -> tuple[Played, bool]:
         """What the host made of `seat`'s input by the state numbered `count`: the newest
         input step played, how long it waited here, and the body's feet and the origin's turn
         after it, only when this step played a new frame of theirs (they are then those after
-        that step, what the client compares its own with) and, as the other bodies, only while
-        they moved in the last :data:`REPEAT` states or on a full state."""
+        that step, what the client compares its own with); and whether those moved in the last
+        :data:`REPEAT` states (a state that is not full carries them only then)."""
         with self.lock:
             queue = seat.queue
             echo = queue.taken
             held = time.monotonic() - queue.arrived if echo else 0.0
         rig = None if seat.number is None else player_rig(self.world, seat.number)
         if rig is None or not echo:
-            return Played(echo, held)
+            return Played(echo, held), False
         feet = Vec3(self.world.get(rig.body, Transform).position)
         turn = yaw(self.world.get(rig.origin, Transform).rotation)
         if feet != seat.feet or turn != seat.turn:
             seat.feet, seat.turn, seat.moved = feet, turn, count
-        if not seat.source.fresh or not (full or count - seat.moved < REPEAT):
-            return Played(echo, held)
-        return Played(echo, held, feet, turn)
+        if not seat.source.fresh:
+            return Played(echo, held), False
+        return Played(echo, held, feet, turn), count - seat.moved < REPEAT
 
     def run(self, seconds: float | None = None, stop: Callable[[], bool] | None = None) -> int:
         """Step in real time until `seconds` have run or `stop` says so; the steps run."""

@@ -87,6 +87,7 @@ class Network:
     password: str | None = None  # the match's, or this player's token (with `user`)
     user: str = ""  # who proves the password: a player's name for its token; "" the match's
     tokens: Mapping[str, str] | None = None  # the host's: each player's token, by name
+    mode: str = "peer"  # "client" through a relay: a router passes nothing between peers
 
     def __post_init__(self) -> None:
         check_name(self.session, "session")
@@ -96,9 +97,11 @@ class Network:
         if self.password is not None:
             check_secret(self.password, "a match's password")
         if self.user:
-            check_name(self.user, "player")
+            check_name(self.user, "player or session")
             if self.password is None:
                 raise NetError(f"player {self.user}: a token needs a password (its token)")
+        if self.mode not in ("peer", "client"):
+            raise NetError(f"mode {self.mode!r}: expected 'peer' or 'client'")
         if self.tokens is not None:
             if self.password is not None:
                 raise NetError("a match takes one password or players' tokens, not both")
@@ -111,39 +114,54 @@ class Network:
         return "/".join(("playspace", self.session, *parts))
 
     def open(self) -> zenoh.Session:
-        """A peer session on exactly these endpoints, scouting off."""
-        config = zenoh.Config()
-        config.insert_json5("mode", '"peer"')
-        config.insert_json5("listen/endpoints", json.dumps(list(self.listen)))
-        config.insert_json5("connect/endpoints", json.dumps(list(self.connect)))
-        config.insert_json5("scouting/multicast/enabled", "false")
-        config.insert_json5("scouting/gossip/enabled", "false")
-        config.insert_json5("transport/link/tx/lease", str(LEASE_MS))
-        if self.tls is not None:
-            tls = self.tls
-            for key, value in (
-                ("root_ca_certificate", tls.authority), ("listen_certificate", tls.certificate),
-                ("listen_private_key", tls.key), ("connect_certificate", tls.certificate),
-                ("connect_private_key", tls.key),
-            ):  # fmt: skip
-                config.insert_json5(f"transport/link/tls/{key}", json.dumps(str(value)))
-            config.insert_json5("transport/link/tls/enable_mtls", "true")
+        """A session on exactly these endpoints, scouting off: a peer, or a client of a relay
+        (`mode`)."""
+        config = zenoh_config(self.mode, self.listen, self.connect, self.tls)
         if self.tokens is not None:
             rules = access_control(self.session, self.tokens, tls=self.tls is not None)
             config.insert_json5("access_control", json.dumps(rules))
-        _zenoh_log()
         with contextlib.ExitStack() as stack:
-            if self.user:  # a player's token: the host checks it, not the other way
+            if self.user:  # a player's (or a host's) token: the other end checks it
                 _prove(config, self.user, self.password or "")
             elif self.password is not None:  # the match's password: both ways
                 _prove(config, PASSWORD_USER, self.password)
-                stack.enter_context(_ask(config, {PASSWORD_USER: self.password}))
+                stack.enter_context(ask_credentials(config, {PASSWORD_USER: self.password}))
             elif self.tokens is not None:
-                stack.enter_context(_ask(config, self.tokens))
-            try:
-                return zenoh.open(config)
-            except zenoh.ZError as error:
-                raise NetError(f"cannot open the network session: {error}") from None
+                stack.enter_context(ask_credentials(config, self.tokens))
+            return open_session(config, "the network session")
+
+
+def zenoh_config(
+    mode: str, listen: Sequence[str], connect: Sequence[str], tls: Tls | None
+) -> zenoh.Config:
+    """A Zenoh configuration in `mode` (peer, client or router) on exactly these endpoints,
+    scouting off (a match reaches only the machines it names), the match's lease, and mutual
+    `tls` when given."""
+    config = zenoh.Config()
+    config.insert_json5("mode", json.dumps(mode))
+    config.insert_json5("listen/endpoints", json.dumps(list(listen)))
+    config.insert_json5("connect/endpoints", json.dumps(list(connect)))
+    config.insert_json5("scouting/multicast/enabled", "false")
+    config.insert_json5("scouting/gossip/enabled", "false")
+    config.insert_json5("transport/link/tx/lease", str(LEASE_MS))
+    if tls is not None:
+        for key, value in (
+            ("root_ca_certificate", tls.authority), ("listen_certificate", tls.certificate),
+            ("listen_private_key", tls.key), ("connect_certificate", tls.certificate),
+            ("connect_private_key", tls.key),
+        ):  # fmt: skip
+            config.insert_json5(f"transport/link/tls/{key}", json.dumps(str(value)))
+        config.insert_json5("transport/link/tls/enable_mtls", "true")
+    return config
+
+
+def open_session(config: zenoh.Config, what: str) -> zenoh.Session:
+    """Open `config`'s session (Zenoh's log set up first); NetError naming `what` if not."""
+    _zenoh_log()
+    try:
+        return zenoh.open(config)
+    except zenoh.ZError as error:
+        raise NetError(f"cannot open {what}: {error}") from None
 
 
 PASSWORD_USER = "player"  # every end's user name: the password is the match's, not a person's
@@ -166,7 +184,7 @@ def _prove(config: zenoh.Config, user: str, password: str) -> None:
 
 
 @contextlib.contextmanager
-def _ask(config: zenoh.Config, known: Mapping[str, str]) -> Iterator[None]:
+def ask_credentials(config: zenoh.Config, known: Mapping[str, str]) -> Iterator[None]:
     """Zenoh's user and password authentication: this end asks whoever connects to prove one
     of the `known` users' passwords (its dictionary, a file of the owner's only, read as the
     session opens and removed at once)."""

@@ -34,6 +34,8 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import numpy as np
+
 from playspace.components.input import Button, DevicePose, Gamepad, HandInput, InputFrame, PadButton
 from playspace.spatial import (
     Pose,
@@ -46,7 +48,8 @@ from playspace.spatial import (
     vec3_from,
 )
 
-VERSION = 5  # 4: several players, each with their own echo and feet; 5: and turn
+VERSION = 6  # 4: several players, each with their own echo and feet; 5: and turn; 6: a
+# state for each client, chosen by interest, its bodies flagged when they stood still before
 REDUNDANCY = 3  # frames per input message: the newest and the two before it
 TICKET = 16  # bytes: the client's secret, which binds its input to its seat
 CLIENT_ID = 8  # bytes: the client's public id, in its keys (a name is only what others see)
@@ -74,7 +77,9 @@ _TURN_AT = struct.Struct("<f")  # a seated player's origin yaw (rad), after the 
 _HALF_TURN = math.pi + 1e-6  # a yaw's reach (float32 rounding of pi included)
 MAX_PLAYERS = 255
 PARTS = ("head", "left_hand", "right_hand", "body")  # a player's moving parts, by name
-_BODY = struct.Struct("<I7f")  # entity, p, q
+_BODY = struct.Struct("<I7f")  # entity (its top bit: RESUMED), p, q
+BODY = np.dtype([("entity", "<u4"), ("p", "<f4", 3), ("q", "<f4", 4)])  # _BODY, for numpy
+RESUMED = 1 << 31  # a body that stood where this client last had it until the state before
 _TAIL = struct.Struct("<H")
 MAX_BODIES = 4096
 MAX_EVENTS = 256  # per step
@@ -272,14 +277,23 @@ class State:
     waiting: tuple[str, ...] | None = None
     refused: tuple[str, ...] | None = None  # the clients (by id) the host turned away
     clients: dict[str, str] | None = None  # each seated or waiting player's client id, by name
+    # the bodies that stood, until the state before, where this client last had them (it
+    # holds them there until then rather than gliding from a pose of long ago)
+    resumed: frozenset[int] = frozenset()
 
 
-def encode_state(state: State) -> bytes:
-    """The message of one host step."""
+def encode_state(
+    state: State, bodies: tuple[int, bytes] | None = None, tail: bytes | None = None
+) -> bytes:
+    """The message of one host step: `state`'s bodies, or `bodies` packed already (how many,
+    and their :data:`BODY` records), and its tail, or `tail` encoded already
+    (:func:`encode_tail`: one for every client of a step)."""
     if len(state.players) > MAX_PLAYERS:
         raise ValueError(f"a state carries at most {MAX_PLAYERS} players, got {len(state.players)}")
     flags = _FULL if state.full else 0
-    head = (VERSION, flags, state.step, state.time, len(state.players), len(state.bodies))
+    if bodies is None:
+        bodies = len(state.bodies), _pack_bodies(state.bodies, state.resumed)
+    head = (VERSION, flags, state.step, state.time, len(state.players), bodies[0])
     parts = [_STATE.pack(*head)]
     for number, seen in state.players.items():
         feet, turn = seen.feet, seen.turn
@@ -289,9 +303,22 @@ def encode_state(state: State) -> bytes:
             parts.append(_FEET_AT.pack(feet.x, feet.y, feet.z))
         if turn is not None:
             parts.append(_TURN_AT.pack(turn))
-    for entity, pose in state.bodies.items():
+    parts.append(bodies[1])
+    parts.append(encode_tail(state) if tail is None else tail)
+    return b"".join(parts)
+
+
+def _pack_bodies(bodies: dict[int, Pose], resumed: frozenset[int]) -> bytes:
+    parts = []
+    for entity, pose in bodies.items():
         p = pose.position
-        parts.append(_BODY.pack(entity, p.x, p.y, p.z, *quat_to_xyzw(pose.rotation)))
+        flagged = entity | RESUMED if entity in resumed else entity
+        parts.append(_BODY.pack(flagged, p.x, p.y, p.z, *quat_to_xyzw(pose.rotation)))
+    return b"".join(parts)
+
+
+def encode_tail(state: State) -> bytes:
+    """A state's JSON tail, with its length: the score line, and on a full state who is who."""
     tail: dict[str, object] = {"score": state.score}
     if state.names is not None:
         tail["names"] = {str(e): name for e, name in state.names.items()}
@@ -304,8 +331,7 @@ def encode_state(state: State) -> bytes:
     if state.clients is not None:
         tail["clients"] = dict(state.clients)
     raw = json.dumps(tail).encode()
-    parts.append(_TAIL.pack(len(raw)) + raw)
-    return b"".join(parts)
+    return _TAIL.pack(len(raw)) + raw
 
 
 def _json_tail(data: bytes, at: int, what: str) -> object:
@@ -385,11 +411,15 @@ def decode_state(data: bytes) -> State:
     if len(players) != seated:
         raise WireError(f"state: {seated} players with {len(players)} different numbers")
     bodies = {}
+    resumed = set()
     for i in range(count):
-        entity, *values = reader.take(_BODY, f"body {i}")
+        flagged, *values = reader.take(_BODY, f"body {i}")
         p = _finite(tuple(values[:3]), f"body {i}.p", -_REACH[0], _REACH[0])
         q = _finite(tuple(values[3:]), f"body {i}.q", -2.0, 2.0)
-        assert isinstance(entity, int)
+        assert isinstance(flagged, int)
+        entity = flagged & ~RESUMED
+        if flagged & RESUMED:
+            resumed.add(entity)
         bodies[entity] = Pose(vec3_from(p), _rotation(q, f"body {i}"))
     tail = _json_tail(data, reader.at, "state")
     if not isinstance(tail, dict):
@@ -399,7 +429,7 @@ def decode_state(data: bytes) -> State:
         step, t, bodies, score if isinstance(score, str) else None, bool(flags & _FULL),
         _numbered(tail.get("names"), "names"), players, _numbered(tail.get("seated"), "seated"),
         _names(tail.get("waiting"), "waiting"), _names(tail.get("refused"), "refused"),
-        _clients(tail.get("clients")),
+        _clients(tail.get("clients")), frozenset(resumed),
     )  # fmt: skip
 
 

@@ -1,0 +1,100 @@
+"""A seated player's input at the host: their frames queued by client step and taken one per
+host step after a short playout buffer (:class:`InputQueue`), and played as an input source
+(:class:`NetSource`). See :mod:`playspace.net.host`."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field, replace
+
+from playspace.components.input import InputFrame
+from playspace.systems.input import standing_frame
+
+DEFAULT_PLAYOUT = 2  # frames buffered before the host starts taking a player's input
+
+
+@dataclass(slots=True)
+class InputQueue:
+    """One player's frames by client step, taken one per host step (see the module)."""
+
+    playout: int = DEFAULT_PLAYOUT
+    frames: dict[int, InputFrame] = field(default_factory=dict)
+    next: int | None = None  # the client step the host takes next; None before the playout
+    newest: float = -1.0  # the time of the last frame taken
+    taken: int = 0  # the client step of the last frame taken (echoed in the state)
+    arrived: float = 0.0  # when that frame arrived here (time.monotonic)
+    arrivals: dict[int, float] = field(default_factory=dict)
+    starved: int = 0  # host steps that held the last frame: nothing had arrived
+    skipped: int = 0  # client frames never taken (lost, or dropped to catch up)
+
+    def offer(self, frames: tuple[tuple[int, InputFrame], ...]) -> None:
+        for step, frame in frames:
+            fresh = self.next is None or step >= self.next
+            if fresh and frame.time > self.newest and step not in self.frames:
+                self.frames[step] = frame
+                self.arrivals[step] = time.monotonic()
+
+    def take(self) -> InputFrame | None:
+        """The frame for this host step, or None to hold the last one."""
+        if not self.frames:
+            if self.next is not None:
+                self.starved += 1
+            return None
+        if self.next is None:
+            if len(self.frames) < self.playout:
+                return None
+            self.next = min(self.frames)
+        late = max(self.frames) - self.next + 1
+        if self.next not in self.frames and late > self.playout:
+            lost = min(self.frames) - self.next  # every copy of these frames was lost
+            self.skipped += lost
+            self.next += lost
+        if late > 2 * self.playout:  # fallen behind: drop down to the playout
+            ahead = late - self.playout
+            for step in range(self.next, self.next + ahead):
+                self.arrivals.pop(step, None)
+                self.skipped += self.frames.pop(step, None) is not None
+            self.next += ahead
+        frame = self.frames.pop(self.next, None)
+        if frame is None:
+            self.starved += 1
+            return None
+        self.taken, self.arrived = self.next, self.arrivals.pop(self.next, 0.0)
+        self.next += 1
+        self.newest = frame.time
+        return frame
+
+
+class NetSource:
+    """A seat's input as an input source: one queued frame per new step time, the last one
+    held between (a frame's poll never takes a frame); the standing frame while nobody sits
+    (`queue` None), so a rig left behind does not walk on with its last stick. `fresh` says
+    whether the last step took a new frame (rather than holding the last one)."""
+
+    def __init__(self, lock: threading.Lock) -> None:
+        self.lock = lock
+        self.queue: InputQueue | None = None
+        self.current = standing_frame()
+        self.fresh = False
+        self._time = -1.0
+
+    @property
+    def duration(self) -> float | None:
+        return None
+
+    def poll(self, time: float) -> InputFrame:
+        return replace(self.current, time=time)
+
+    def sample(self, time: float) -> InputFrame:
+        if time > self._time:
+            self._time = time
+            with self.lock:
+                queue = self.queue
+                frame = queue.take() if queue is not None else None
+            self.fresh = frame is not None
+            if frame is not None:
+                self.current = frame
+            elif queue is None:
+                self.current = standing_frame()
+        return replace(self.current, time=time)

@@ -1,0 +1,86 @@
+"""Interest management: what each client hears of within its budget, and how its view draws
+bodies that come by turns."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from playspace.net.client import RemoteView
+from playspace.net.interest import REPEAT, BodyTable, Interest, choose, everything, send
+from playspace.net.wire import State, decode_state, encode_state
+from playspace.spatial import Pose, identity, vec3
+
+ORIGIN = vec3(0.0, 0.0, 0.0)
+
+
+def _poses(xs: dict[int, float]) -> dict[int, Pose]:
+    return {entity: Pose(vec3(x, 1.0, 0.0), identity()) for entity, x in xs.items()}
+
+
+def _sent(table: BodyTable, interest: Interest, room: int, own: set[int] | None = None) -> set[int]:
+    """The bodies a client gets this state (one call a state: after the table's update)."""
+    interest.fit(table, own or set())
+    slots = choose(table, interest, ORIGIN, room)
+    send(table, interest, slots)
+    entities = table.records["entity"]
+    return {int(entities[s]) for s in slots}
+
+
+def test_near_bodies_go_more_often_than_far_ones_and_none_starves() -> None:
+    table, interest = BodyTable(), Interest()
+    counts = {1: 0, 2: 0, 3: 0}
+    for step in range(90):
+        # every body moves a little each state: a near one (1 m), a mid one, a far one (30 m)
+        table.update(_poses({1: 1.0 + step * 1e-3, 2: 8.0 + step * 1e-3, 3: 30.0 + step * 1e-3}),
+                     1 / 90)  # fmt: skip
+        for entity in _sent(table, interest, room=1):
+            counts[entity] += 1
+    assert counts[1] > counts[2] > counts[3] > 0  # by turns: the far one still goes
+    assert sum(counts.values()) == 90  # one a state: the budget holds
+
+
+def test_a_body_at_rest_goes_repeat_times_and_then_not_again() -> None:
+    table, interest = BodyTable(), Interest()
+    got = []
+    for step in range(10):
+        table.update(_poses({1: min(step, 3) * 0.1}), 1 / 90)  # moves until step 3, then rests
+        got.append(bool(_sent(table, interest, room=4)))
+    assert got == [True] * (4 + REPEAT - 1) + [False] * (10 - 4 - REPEAT + 1)
+
+
+def test_a_client_s_own_parts_go_only_on_a_full_state() -> None:
+    table, interest = BodyTable(), Interest()
+    table.update(_poses({1: 0.5, 2: 0.6}), 1 / 90)
+    assert _sent(table, interest, room=4, own={2}) == {1}
+    assert set(table.records["entity"][everything(table)]) == {1, 2}
+
+
+def test_a_body_that_stood_still_is_flagged_and_held_until_it_moved() -> None:
+    table, interest = BodyTable(), Interest()
+    view = RemoteView()
+    flagged = []
+    for step in range(12):
+        x = 0.0 if step < 10 else 1.0  # still for ten states, then a step of 1 m
+        table.update(_poses({7: x}), 1 / 90)
+        interest.fit(table, set())
+        count, packed = send(table, interest, choose(table, interest, ORIGIN, 8))
+        head = State(step + 1, (step + 1) / 90, {}, full=step == 0)
+        state = decode_state(encode_state(head, (count, packed)))
+        view.add(state, 0.0)
+        flagged.append(7 in state.resumed)
+    assert flagged == [False] * 10 + [True, False]
+    track = [(round(t * 90), pose.position.x) for t, pose in view.tracks[7]]
+    # sent REPEAT times, then held at rest until the state before the move (10/90), not
+    # gliding there from 3/90
+    assert track == [(1, 0.0), (2, 0.0), (3, 0.0), (10, 0.0), (11, 1.0), (12, 1.0)]
+
+
+def test_slots_of_bodies_gone_are_taken_again_and_start_afresh() -> None:
+    table, interest = BodyTable(), Interest()
+    for _ in range(REPEAT):
+        table.update(_poses({1: 0.0, 2: 1.0}), 1 / 90)
+        _sent(table, interest, room=4)
+    table.update(_poses({1: 0.0}), 1 / 90)  # 2 gone
+    table.update(_poses({1: 0.0, 3: 2.0}), 1 / 90)  # 3 takes 2's slot
+    assert table.slots[3] == 1 and _sent(table, interest, room=4) == {3}
+    assert np.isfinite(table.speed).all()
