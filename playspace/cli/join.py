@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +16,7 @@ from playspace.cli.match import add_match_options, in_a_match, match_network
 from playspace.loops.stopping import INTERRUPTED
 
 if TYPE_CHECKING:
-    from playspace.net.client import Standing
+    from playspace.net.client import Client, Standing
 
 
 def add(commands: Any) -> None:
@@ -41,10 +42,15 @@ def add(commands: Any) -> None:
         "--trace", type=Path, metavar="FILE", help="play this trace headless instead of the preview"
     )
     join.add_argument(
+        "--watch", action="store_true",
+        help="watch as a spectator: no seat, no input sent; the match drawn around the stage",
+    )  # fmt: skip
+    join.add_argument(
         "--impair",
         metavar="MS,LOSS",
         help="for tests: delay each message up to MS ms (input and state dropped at the "
-        "fraction LOSS; events, sent reliably, only delayed)",
+        "fraction LOSS; events, sent reliably, only delayed); or internet-100 or "
+        "internet-200: those round trips, 30 ms jitter, 5%% lost in bursts",
     )
     add_match_options(join, hosting=False)
 
@@ -88,10 +94,18 @@ def _joined(session: str, player: str, standing: Standing, client: str) -> str:
     return f"{said}; the host has not said whether you have a seat"
 
 
+def _watching(session: str, player: str, client: Client) -> str:
+    """The line that says a spectator is in: it takes no seat and sends nothing."""
+    seated = sorted((client.remote.seated or {}).values())
+    who = ", ".join(seated) if seated else "nobody yet"
+    return f"watching session {session!r} as {player} (client {client.id}): seated {who}"
+
+
 def _join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Play in a match: a trace headless with --trace, in the headset with --vr, else the
     preview window."""
     from playspace.net import DEFAULT_ENDPOINT, Client, Impairment, NetError, play
+    from playspace.net.client import PROFILES
 
     if args.vr and args.trace is not None:
         parser.error("--vr plays from the headset: drop --trace")
@@ -99,29 +113,38 @@ def _join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error("--drive feeds the headset's runtime: add --vr")
 
     impairment = None
-    if args.impair is not None:
+    if args.impair in PROFILES:
+        impairment = replace(PROFILES[args.impair], seed=args.seed)
+    elif args.impair is not None:
         try:
             delay, loss = (float(part) for part in args.impair.split(","))
         except ValueError:
-            parser.error(f"--impair expects MS,LOSS (150,0.1), got {args.impair!r}")
+            parser.error(
+                f"--impair expects MS,LOSS (150,0.1) or one of {', '.join(PROFILES)}, "
+                f"got {args.impair!r}"
+            )
         impairment = Impairment(delay / 1000.0, loss, args.seed)
     network = match_network(args, parser, [], [DEFAULT_ENDPOINT])
     say = lambda line: print(line, flush=True)  # noqa: E731 - the client's voice
     try:
-        client = Client(network, args.player, impairment, say=say, client_id=args.id)
+        client = Client(
+            network, args.player, impairment, say=say, client_id=args.id, observer=args.watch
+        )
     except NetError as error:
         parser.error(str(error))
     try:
         client.wait_for_host()
-        standing = client.wait_for_seat()
-        if standing.refused:
+        if args.watch:
+            print(_watching(args.session, args.player, client), flush=True)
+        elif (standing := client.wait_for_seat()).refused:
             print(
                 f"playspace join: another client plays as {args.player} in session "
                 f"{args.session!r}: choose another name (--player)",
                 file=sys.stderr,
             )
             return 2
-        print(_joined(args.session, args.player, standing, client.id), flush=True)
+        else:
+            print(_joined(args.session, args.player, standing, client.id), flush=True)
         if args.vr:
             options = {
                 "seconds": args.seconds,

@@ -70,12 +70,26 @@ AVATAR: dict[str, tuple[Shape, Pose]] = {  # how another player's parts are draw
 
 @dataclass(slots=True)
 class Impairment:
-    """Bad network conditions, for tests: each message is delayed by up to `delay` seconds
-    (so messages overtake each other) and a fraction `loss` never arrives."""
+    """Bad network conditions, for tests: each message is delayed by `base` seconds and up to
+    `delay` more (jitter: messages overtake each other), and a fraction `loss` never arrives,
+    lost in bursts of `burst` messages on average (a Gilbert-Elliott channel: the internet
+    loses packets in runs, which redundancy of three frames only partly covers)."""
 
     delay: float = 0.15
     loss: float = 0.1
     seed: int = 0
+    base: float = 0.0
+    burst: float = 1.0  # 1: each message lost on its own
+
+
+def _internet(round_trip: float) -> Impairment:
+    """A round trip of `round_trip` seconds on average, 30 ms of jitter each way, 5 % lost in
+    bursts of three."""
+    jitter = 0.03
+    return Impairment(delay=jitter, loss=0.05, base=round_trip / 2 - jitter / 2, burst=3.0)
+
+
+PROFILES = {"internet-100": _internet(0.1), "internet-200": _internet(0.2)}
 
 
 class ImpairedLink:
@@ -91,6 +105,7 @@ class ImpairedLink:
         self.reliable = reliable
         self.random = random.Random(impairment.seed)
         self.dropped = 0
+        self._losing = False  # in a burst of losses
         self._last_due = 0.0
         self._due: list[tuple[float, int, bytes]] = []
         self._order = itertools.count()
@@ -100,15 +115,28 @@ class ImpairedLink:
         self._thread.start()
 
     def __call__(self, data: bytes) -> None:
-        if not self.reliable and self.random.random() < self.impairment.loss:
+        if not self.reliable and self._lost():
             self.dropped += 1
             return
-        due = time.monotonic() + self.random.uniform(0.0, self.impairment.delay)
+        impairment = self.impairment
+        due = time.monotonic() + impairment.base + self.random.uniform(0.0, impairment.delay)
         with self._wake:
             if self.reliable:
                 due = self._last_due = max(due, self._last_due)
             heapq.heappush(self._due, (due, next(self._order), data))
             self._wake.notify()
+
+    def _lost(self) -> bool:
+        """Whether this message is lost: on its own, or by the bursty channel's state."""
+        loss, burst = self.impairment.loss, self.impairment.burst
+        if burst <= 1.0:
+            return self.random.random() < loss
+        leave = 1.0 / burst  # the chance a burst ends with this message
+        enter = loss * leave / (1.0 - loss)  # so that `loss` of all messages are lost
+        self._losing = (
+            self.random.random() >= leave if self._losing else self.random.random() < enter
+        )
+        return self._losing
 
     def _send(self) -> None:
         with self._wake:
@@ -473,16 +501,16 @@ class Client:
             return self.remote.poses(time.monotonic() if now is None else now)
 
     def plugin(self, world: World) -> None:
-        """Send `world`'s input to the host, one frame per fixed step, draw the host's bodies
-        in it (:meth:`draw_remote`) and its score line on screen, and, for a player, correct
-        its own body from the host's."""
+        """Draw the host's bodies in `world` (:meth:`draw_remote`) and its score line on
+        screen, and, for a player, send the world's input to the host, one frame per fixed
+        step, and correct its own body from the host's."""
         rig = local_rig(world)
         if rig is None:
             raise PluginError("a client plays the player this process shows: add the RigPlugin")
-        state = world.get(rig.origin, InputState)
-        sender = _Sender(self.send)
-        state.source = Recorder(state.source, sender)
-        if not self.observer:
+        if not self.observer:  # a spectator's rig only moves its eyes: it sends nothing
+            state = world.get(rig.origin, InputState)
+            sender = _Sender(self.send)
+            state.source = Recorder(state.source, sender)
             add_correction(world, self.correction, self.host_body, lambda: sender.step)
         world.insert_resource(RemoteDrawn(self))
         add_score_line(world, lambda _: self.remote.score)  # the host's: every number is

@@ -3,9 +3,14 @@ bodies that come by turns."""
 
 from __future__ import annotations
 
-import numpy as np
+import itertools
+import statistics
+import time
 
-from playspace.net.client import RemoteView
+import numpy as np
+import pytest
+
+from playspace.net.client import PROFILES, ImpairedLink, RemoteView
 from playspace.net.interest import REPEAT, BodyTable, Interest, choose, everything, send
 from playspace.net.wire import State, decode_state, encode_state
 from playspace.spatial import Pose, identity, vec3
@@ -84,3 +89,23 @@ def test_slots_of_bodies_gone_are_taken_again_and_start_afresh() -> None:
     table.update(_poses({1: 0.0, 3: 2.0}), 1 / 90)  # 3 takes 2's slot
     assert table.slots[3] == 1 and _sent(table, interest, room=4) == {3}
     assert np.isfinite(table.speed).all()
+
+
+def test_internet_profiles_lose_in_bursts_and_delay_by_the_round_trip() -> None:
+    arrived: list[tuple[float, int]] = []
+    profile = PROFILES["internet-200"]
+    link = ImpairedLink(
+        lambda data: arrived.append((time.monotonic(), int.from_bytes(data))), profile
+    )
+    sent, count = time.monotonic(), 20_000
+    for i in range(count):
+        link(i.to_bytes(2))
+    link.close()
+    assert 0.04 < link.dropped / count < 0.06  # 5 %
+    got = {i for _, i in arrived}
+    runs = [len(list(run)) for lost, run in itertools.groupby(range(count), lambda i: i in got)
+            if not lost]  # fmt: skip
+    assert 2.5 < statistics.mean(runs) < 3.5  # in bursts of three (alone: about one)
+    first = [t - sent for t, _ in arrived[:100]]
+    assert profile.base == pytest.approx(0.085) and min(first) >= profile.base  # 200 ms there
+    # and back: half a round trip each way, and 30 ms of jitter
