@@ -1,8 +1,10 @@
-"""Sixteen players and a spectator in one match: every seat taken, everyone drawn for
-everyone, the score and the events for all, and each client's state within its budget."""
+"""Many players in one match: sixteen and a spectator (every seat taken, everyone drawn for
+everyone, the score and the events for all, each client's state within its budget), and eight
+coming and going whose match replays byte for byte."""
 
 from __future__ import annotations
 
+import io
 import math
 import statistics
 import threading
@@ -12,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from playspace.loops.replay import run_headless
 from playspace.net import Client, Host, Network, play
 from playspace.net.host import DEFAULT_BUDGET
 from playspace.net.wire import decode_state
@@ -40,7 +43,7 @@ def _sway(clients: list[Client], stop: threading.Event) -> None:
 
 
 @pytest.mark.slow
-def test_sixteen_players_and_a_spectator_play_within_the_budget(tmp_path: Path) -> None:
+def test_sixteen_players_and_a_spectator_play_within_the_budget() -> None:
     endpoint = f"tcp/127.0.0.1:{_port()}"
     host = Host(SNOWBALL, Network("s", listen=[endpoint]), players=PLAYERS)
     with hosting(host) as clients:
@@ -94,3 +97,74 @@ def test_sixteen_players_and_a_spectator_play_within_the_budget(tmp_path: Path) 
         assert thrown[0] and all(steps == thrown[0] for steps in thrown)  # the same for all
         assert host.refused["unseated"] == 0  # the spectator sent nothing
         assert "eve" not in host.present and watcher.remote.seated is not None
+
+
+def _walker(client: Client, n: int, stop: threading.Event) -> None:
+    """A player who walks a circle on the left stick, turns now and then, and waves, at 90 Hz
+    of their own, until `stop` (their frames numbered as a client's fixed steps)."""
+    step = 0
+    while not stop.is_set():
+        step += 1
+        t = step / 90
+        stick = (math.sin(t + n), math.cos(t + n))
+        frame = replace(
+            standing_frame(), time=t,
+            left=hand_input((-0.2, 0.9, 0.0), stick=stick),
+            right=hand_input((0.2, 0.9 + 0.2 * math.sin(3 * t), -0.2),
+                             stick=(1.0 if step % 180 < 10 else 0.0, 0.0)),
+        )  # fmt: skip
+        client.send(step, frame)
+        time.sleep(1 / 90)
+
+
+@pytest.mark.slow
+def test_eight_players_coming_and_going_replay_byte_for_byte(tmp_path: Path) -> None:
+    """Eight seats; nine players join one after another (the ninth waits), walk and turn,
+    three leave at different times (the ninth takes a seat freed): the host's recording
+    replays to its telemetry byte for byte."""
+    endpoint, record, telemetry = f"tcp/127.0.0.1:{_port()}", tmp_path / "m.jsonl", io.StringIO()
+    host = Host(SNOWBALL, Network("e", listen=[endpoint]), players=8, record=record,
+                telemetry=telemetry, playout=8)  # fmt: skip
+    stops: dict[str, threading.Event] = {}
+    walking: list[threading.Thread] = []
+    with hosting(host) as clients:
+
+        def join(n: int) -> None:
+            name = f"p{n}"
+            client = clients[name] = Client(Network("e", connect=[endpoint]), name)
+            client.wait_for_host(20.0)
+            stops[name] = threading.Event()
+            walking.append(threading.Thread(target=_walker, args=(client, n, stops[name])))
+            walking[-1].start()
+
+        def leave(n: int) -> None:
+            stops[f"p{n}"].set()
+            clients.pop(f"p{n}").close()
+
+        try:
+            for n in range(9):
+                join(n)
+                time.sleep(0.2)
+            assert clients["p8"].wait_for_seat(10.0).place == 1  # the ninth waits
+            time.sleep(1.0)
+            leave(2)
+            deadline = time.monotonic() + 10.0  # within 2 s, as a rule: a loaded machine
+            while clients["p8"].standing.number is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert clients["p8"].standing.number is not None  # the seat p2 freed
+            time.sleep(0.7)
+            leave(5)
+            time.sleep(0.5)
+            leave(0)
+            time.sleep(1.0)
+        finally:
+            for stop in stops.values():
+                stop.set()
+            for thread in walking:
+                thread.join()
+    played = telemetry.getvalue()
+    joined = played.count('"player_joined"')
+    assert joined >= 8 and played.count('"player_left"') >= 2
+    replayed = io.StringIO()
+    run_headless(SNOWBALL, record, replayed)
+    assert replayed.getvalue() == played
