@@ -59,7 +59,7 @@ MATCH_VERSION: Final = 3  # the version a match (several players) is written in
 VERSIONS: Final = (1, 2, 3)  # the versions read
 _HEADER: Final = {"format": "playspace-trace", "version": VERSION}
 _HEADER_LINE: Final = json.dumps(_HEADER)
-_HEADER_KEYS = (*_HEADER, "fixed_hz", "start", "code")
+_HEADER_KEYS = (*_HEADER, "fixed_hz", "start", "code", "kept_from")
 _RATES = (1.0, 10_000.0)  # fixed steps a second a recording may say it was made at
 _SAMPLE_KEYS = ("t", "head", "left", "right", "pads", "players", "reloaded")
 _V3_SAMPLE_KEYS = {"players"}  # the sample keys versions 1 and 2 do not have
@@ -170,6 +170,9 @@ class Trace:
     start: StartPoint | None = None  # where the first player began, when not the scene's start
     code: Mapping[str, str] = field(default_factory=dict)  # the game's files' SHA-256 at start
     reloads: tuple[tuple[float, Mapping[str, str]], ...] = ()  # (time, files) reloaded before it
+    # the sample (by index: a fixed step's number) a kept span began at: what came before is
+    # played to bring the world where it was, telemetry written from there
+    kept_from: int = 0
 
     @property
     def duration(self) -> float:
@@ -524,12 +527,13 @@ class _Stays:
         return tuple(sorted(self.done, key=lambda stay: (stay.arrived, stay.player)))
 
 
-_Header = tuple[float | None, StartPoint | None, dict[str, str]]
+_Header = tuple[float | None, StartPoint | None, dict[str, str], int]
 
 
 def _header(cursor: _Cursor, value: object) -> _Header:
     """Check the header and take the file's version; the fixed rate the trace was recorded at,
-    where its first player began and its game's code, when it says."""
+    where its first player began, its game's code and the step a kept span began at, when it
+    says."""
     if not isinstance(value, dict) or "format" not in value:
         raise cursor.error(None, f"expected the header {_HEADER_LINE}, got {_show(value)}")
     record = _object(cursor, value, "", _HEADER_KEYS)
@@ -546,10 +550,13 @@ def _header(cursor: _Cursor, value: object) -> _Header:
     cursor.version = version
     start = _start(cursor, record["start"], "") if "start" in record else None
     code = _code(cursor, record["code"], "code") if "code" in record else {}
+    kept = record.get("kept_from", 0)
+    if type(kept) is not int or kept < 0:
+        raise cursor.error("kept_from", f"expected a step number, 0 or more, got {_show(kept)}")
     if "fixed_hz" not in record:
-        return None, start, code
+        return None, start, code, kept
     (hz,) = cursor.numbers(record["fixed_hz"], "fixed_hz", None, *_RATES)
-    return hz, start, code
+    return hz, start, code, kept
 
 
 def _code(cursor: _Cursor, value: object, name: str) -> dict[str, str]:
@@ -594,7 +601,7 @@ def _json(cursor: _Cursor, raw: bytes) -> object:
 @dataclass(slots=True)
 class _Read:
     samples: list[InputFrame] = field(default_factory=list)
-    header: _Header = (None, None, {})
+    header: _Header = (None, None, {}, 0)
     reloads: list[tuple[float, dict[str, str]]] = field(default_factory=list)
 
 
@@ -648,10 +655,15 @@ def load_trace(path: _Path) -> Trace:
             read, players = _read(cursor, iter(lambda: file.readline(LONGEST_LINE), b""))
     except OSError as error:
         raise TraceError(cursor.path, None, None, f"cannot read: {error.strerror}") from None
-    fixed_hz, start, code = read.header
+    fixed_hz, start, code, kept_from = read.header
+    if kept_from >= len(read.samples):
+        raise TraceError(
+            cursor.path, 1, "kept_from",
+            f"step {kept_from} is past the last sample (there are {len(read.samples)})",
+        )  # fmt: skip
     return Trace(
         tuple(read.samples), cursor.path, tuple(cursor.warnings), fixed_hz, players, start,
-        code, tuple(read.reloads),
+        code, tuple(read.reloads), kept_from,
     )  # fmt: skip
 
 
@@ -753,7 +765,9 @@ class TraceWriter:
     match, whose lines also carry the other players' frames (see
     :class:`~playspace.systems.input.MatchRecorder`, which writes those). `start`, when
     given, is where the first player began (a span kept from the middle of a session), which
-    a replay puts them at in place of the scene's start.
+    a replay puts them at in place of the scene's start. `kept_from`, when not 0, is the
+    sample a kept span began at (the session's samples before it are in the file too: a
+    replay plays them, and writes telemetry from that step).
     """
 
     def __init__(
@@ -764,6 +778,7 @@ class TraceWriter:
         version: int = VERSION,
         start: StartPoint | None = None,
         code: Mapping[str, str] | None = None,
+        kept_from: int = 0,
     ) -> None:
         if version not in (VERSION, MATCH_VERSION):
             raise ValueError(
@@ -774,6 +789,7 @@ class TraceWriter:
         self.version = version
         self.start = start
         self.code = dict(code or {})
+        self.kept_from = kept_from
         self._reloaded: dict[str, str] = {}
         self._previous: float | None = None
         self._samples = 0
@@ -786,7 +802,8 @@ class TraceWriter:
             rate = {} if self.fixed_hz is None else {"fixed_hz": _rate(self.fixed_hz)}
             began = {} if self.start is None else {"start": _start_record(self.start)}
             code = {"code": self.code} if self.code else {}
-            header = _HEADER | {"version": self.version} | rate | began | code
+            kept = {"kept_from": self.kept_from} if self.kept_from else {}
+            header = _HEADER | {"version": self.version} | rate | began | code | kept
             self._file.write(json.dumps(header) + "\n")
 
     @property

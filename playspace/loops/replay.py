@@ -83,8 +83,9 @@ def run_headless(
     replay = prepare_replay(target, trace, seconds, fixed_hz, seed)
     events = telemetry_events()
     plugins: list[object] = [TallyPlugin(events)]
-    if telemetry is not None:
-        plugins.append(TelemetryPlugin(telemetry, events))
+    if telemetry is not None:  # a kept span's from where it began: the rest brought it there
+        kept_from = replay.trace.kept_from if replay.trace is not None else 0
+        plugins.append(TelemetryPlugin(telemetry, events, kept_from))
     if audio is not None:
         plugins.append(AudioPlugin(output="memory"))
     world = replay.world(plugins)

@@ -48,10 +48,14 @@ def _add_kinds(events: list[type], kinds: Iterable[type]) -> None:
 
 
 class Telemetry:
-    """Where telemetry goes and which event types it records; a resource."""
+    """Where telemetry goes and which event types it records; a resource. Lines are written
+    from step `from_step` on (a kept span's replay plays the session before it unwritten)."""
 
-    def __init__(self, out: Lines, fixed_hz: float, events: Iterable[type] = ()) -> None:
+    def __init__(
+        self, out: Lines, fixed_hz: float, events: Iterable[type] = (), from_step: int = 0
+    ) -> None:
         self.out = out
+        self.from_step = from_step
         self.events: list[type] = []
         self.record(*events)
         hz: float | int = int(fixed_hz) if float(fixed_hz).is_integer() else fixed_hz
@@ -80,6 +84,8 @@ def telemetry_system(world: World) -> None:
     for kind in telemetry.events:
         sent: list[object] = world.read_events(kind, reader=telemetry_system)
         events.extend(event_record(e) for e in sent)
+    if world.fixed_time.step < telemetry.from_step:
+        return
     line = {
         "step": world.fixed_time.step,
         "t": number(world.fixed_time.elapsed),
@@ -118,15 +124,18 @@ def _objects(world: World) -> list[dict[str, Any]]:
 
 
 class TelemetryPlugin:
-    """Write telemetry (format v2) to `out` every fixed step, with the events of `events`."""
+    """Write telemetry (format v2) to `out` every fixed step from `from_step`, with the events
+    of `events`."""
 
-    def __init__(self, out: Lines, events: Iterable[type] = ()) -> None:
+    def __init__(self, out: Lines, events: Iterable[type] = (), from_step: int = 0) -> None:
         self.out = out
         self.events = tuple(events)
+        self.from_step = from_step
 
     def build(self, world: World) -> None:
         add_fixed_sets(world)
-        world.insert_resource(Telemetry(self.out, world.fixed_time.hz, self.events))
+        telemetry = Telemetry(self.out, world.fixed_time.hz, self.events, self.from_step)
+        world.insert_resource(telemetry)
         world.add_system(telemetry_system, reads=self.events)
 
 

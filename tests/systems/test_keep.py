@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,14 @@ from playspace.formats.telemetry import parse_telemetry
 from playspace.loops.keep import where_player_stands
 from playspace.loops.presses import Press, keep_chord
 from playspace.loops.replay import run_headless
-from playspace.systems.input import KeepLast, Recorder, ScriptedSource, load_trace, save_kept
+from playspace.systems.input import (
+    KeepLast,
+    Recorder,
+    ScriptedSource,
+    load_trace,
+    save_kept,
+    write_trace,
+)
 from playspace.systems.telemetry import TelemetryPlugin
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -53,11 +62,38 @@ def test_a_span_kept_from_the_start_replays_to_the_same_telemetry(tmp_path: Path
     assert any('"grabbed"' in s for s in again), "the span holds the grab"
 
 
-def test_a_span_from_mid_session_starts_the_player_where_they_stood(tmp_path: Path) -> None:
+def test_a_span_from_mid_session_replays_to_the_very_lines_it_wrote(tmp_path: Path) -> None:
+    """The kitchen played 8 s, the last 2 s kept: the file has the session before them too,
+    and its replay writes exactly the telemetry of those 2 s, every object where it was (a
+    replay of the span's input alone, from the scene's start, would not)."""
+    kitchen = EXAMPLES / "kitchen.py"
+    keeper, seen = _played(kitchen, 720, 2.0)
+    assert not keeper.whole and keeper.spooled is not None
+    kept = tmp_path / "kept.jsonl"
+    line = save_kept(kept, keeper, 90.0)
+    kept_from = 720 - 181
+    assert line.endswith(f"it replays exactly, telemetry from step {kept_from})")
+    trace = load_trace(kept)
+    assert trace.kept_from == kept_from and len(trace.samples) == 720
+    again = _replayed(kitchen, kept)
+    assert again[1:] == seen[1 + kept_from :]  # the span's lines, to the digit
+    assert parse_telemetry("\n".join(again)).steps[0]["step"] == kept_from
+    # the control: the span's input alone, from the scene's start, leaves things elsewhere
+    span, shift = tmp_path / "span.jsonl", trace.samples[kept_from].time - 1 / 90
+    write_trace(span, [replace(f, time=f.time - shift) for f in trace.samples[kept_from:]], 90.0)
+    alone = json.loads(_replayed(kitchen, span)[-1])["objects"]
+    assert alone != json.loads(again[-1])["objects"]
+    spooled = keeper.spooled
+    assert spooled is not None and Path(spooled).exists()
+    keeper.close()
+    assert not Path(spooled).exists()  # the session's file goes with the keeper
+
+
+def test_a_session_too_long_to_spool_starts_the_player_where_they_stood(tmp_path: Path) -> None:
     stairs = EXAMPLES / "stairs.toml"
     trace = EXAMPLES / "traces" / "stairs.jsonl"
     scene, _ = load_target(stairs)
-    keeper = KeepLast(2.0)
+    keeper = KeepLast(2.0, spool=3.0)
     world, _ = build_world(scene, Recorder(replay_source(trace), keeper), 90.0)
     keeper.where = where_player_stands(world)
     world.step(400)
@@ -66,7 +102,8 @@ def test_a_span_from_mid_session_starts_the_player_where_they_stood(tmp_path: Pa
     assert first is not None and first.position != scene.player.position
     kept = tmp_path / "kept.jsonl"
     line = save_kept(kept, keeper, 90.0)
-    assert "from 2.4 s in: the player starts where they stood" in line
+    assert keeper.spooled is None  # past 3 s: the session file is gone
+    assert "from 2.4 s in, a session too long to keep whole: the player starts where" in line
     loaded = load_trace(kept)
     assert loaded.start == first and loaded.samples[0].time == pytest.approx(1 / 90)
     replayed = parse_telemetry("\n".join(_replayed(stairs, kept))).steps
