@@ -34,6 +34,7 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, TypeVar
 
@@ -810,6 +811,10 @@ class TraceWriter:
     def path(self) -> str:
         return self._cursor.path
 
+    @property
+    def closed(self) -> bool:
+        return self._file.closed
+
     def reloaded(self, file: str, digest: str) -> None:
         """Say on the next line that the game's `file` (its name within the game's folder)
         was reloaded before that step, its source's SHA-256 `digest` (hex)."""
@@ -857,6 +862,12 @@ class TraceWriter:
         traceback: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def code_folder(trace: _Path) -> Path:
+    """Where the code of a recording's spans is kept: beside it, ``TRACE.code``."""
+    path = Path(trace)
+    return path.with_name(path.name + ".code")
 
 
 def write_trace(path: _Path, frames: Iterable[InputFrame], fixed_hz: float | None = None) -> None:

@@ -31,7 +31,7 @@ from playspace.components.input import InputSource
 from playspace.ecs import World
 from playspace.formats.scene import SceneError
 from playspace.loops.keep import save, where_player_stands
-from playspace.loops.live import code_record, trace_writer, watching
+from playspace.loops.live import code_record, keeping, marked, trace_writer, watching
 from playspace.loops.presses import Press, keep_chord, left_menu
 from playspace.loops.stopping import INTERRUPTED
 from playspace.loops.vr_loop import VrLoop, XrBackend
@@ -183,6 +183,7 @@ def run_vr(
             added.append(example.build)
 
         keeper: KeepLast | None = None
+        recordings = marked(writer, code)  # the session kept joins when the world is built
         chord, menu = Press(keep_chord), Press(left_menu)
 
         def build(source: InputSource, hz: float) -> World:
@@ -190,6 +191,9 @@ def run_vr(
             if world is not None:
                 return world(source, hz)
             keeper = KeepLast()
+            kept = keeping(keeper, example) if reload else None
+            if kept is not None:
+                recordings.append(kept)
             source = Recorder(source, keeper)
             if writer is not None:
                 writer.fixed_hz = hz
@@ -198,7 +202,7 @@ def run_vr(
             keeper.where = where_player_stands(made)
             return made
 
-        live = watching(scene, example, writer, code) if reload else None
+        live = watching(scene, example, recordings) if reload else None
         if live is not None:
             stack.callback(live.close)
 

@@ -26,7 +26,7 @@ from playspace.components.debug import PhysicsDebug
 from playspace.components.input import InputSource
 from playspace.ecs import World
 from playspace.loops.keep import KEEP_KEY, save, where_player_stands
-from playspace.loops.live import code_record, trace_writer, watching
+from playspace.loops.live import code_record, keeping, marked, trace_writer, watching
 from playspace.loops.paced import advance
 from playspace.loops.replay import show_physics_debug
 from playspace.render.capture import write_png
@@ -198,7 +198,8 @@ def preview(
         }
         live = None
         if reload:
-            live = watching(scene, example, writer, code)
+            kept = keeping(keeper, example)
+            live = watching(scene, example, [*marked(writer, code), *([kept] if kept else [])])
             stack.callback(live.close)
         run = run_preview(
             world, simulator, window, frames=frames, seconds=seconds, screenshot=screenshot,

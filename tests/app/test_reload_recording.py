@@ -12,12 +12,13 @@ import pytest
 
 from playspace.app import build_world, load_target, telemetry_events
 from playspace.app.reload.modules import modules_at, reload_module
-from playspace.app.reload.recorded import code_folder, digest
+from playspace.app.reload.recorded import digest
 from playspace.app.replay import replay_source
 from playspace.formats.telemetry import parse_telemetry
-from playspace.loops.live import code_record, trace_writer
+from playspace.formats.trace import code_folder
+from playspace.loops.live import code_record, keeping, trace_writer
 from playspace.loops.replay import run_headless
-from playspace.systems.input import Recorder, load_trace
+from playspace.systems.input import KeepLast, Recorder, load_trace, save_kept
 from playspace.systems.telemetry import TelemetryPlugin
 from tests.app.test_reload import GAME, _beats
 
@@ -77,3 +78,37 @@ def test_without_the_kept_code_the_replay_says_so(
     said = [r.getMessage() for r in caplog.records if "not at hand" in r.getMessage()]
     assert len(said) == 2 and all(game.name in line for line in said)
     assert {p for _, p in _beats(parse_telemetry(out.getvalue()).steps)} == {7}
+
+
+def test_the_last_half_minute_kept_after_a_reload_replays_with_each_spans_code(
+    tmp_path: Path,
+) -> None:
+    """The session kept (always) marks the reload as a recording does: the 2 s kept after
+    it replay to their very lines, the session before run with the code it ran."""
+    game = tmp_path / "kept_game.py"
+    source = GAME.format(scene=EXAMPLES / "kitchen.toml", trace=EXAMPLES / "traces/kitchen.jsonl")
+    game.write_text(source)
+    scene, example = load_target(game)
+    keeper = KeepLast(2.0)
+    kept = keeping(keeper, example)
+    assert example is not None and kept is not None
+    out = io.StringIO()
+    playing = Recorder(replay_source(EXAMPLES / "traces" / "kitchen.jsonl"), keeper)
+    world, _ = build_world(scene, playing, 90.0, 0, [TelemetryPlugin(out, telemetry_events()),
+                                                      example.build])  # fmt: skip
+    world.step(150)
+    game.write_text(source.replace("POINTS = 1", "POINTS = 5"))
+    (module,) = modules_at(game)
+    kept.reloaded(game, reload_module(world, module).source)
+    world.step(300)
+    game.write_text(source.replace("POINTS = 1", "POINTS = 7"))  # as it is now: neither
+    path = tmp_path / "kept.jsonl"
+    save_kept(path, keeper, 90.0)
+    keeper.close()
+    assert load_trace(path).kept_from == 450 - 181 and load_trace(path).reloads
+    replayed = io.StringIO()
+    run_headless(game, path, replayed)
+    seen = out.getvalue().splitlines()
+    assert replayed.getvalue().splitlines()[1:] == seen[1 + 450 - 181 :]
+    beats = _beats(parse_telemetry(replayed.getvalue()).steps)
+    assert beats and {p for _, p in beats} == {5}

@@ -18,19 +18,13 @@ from pathlib import Path
 
 from playspace.app.reload.modules import last_ran, modules_at, reload_module
 from playspace.ecs import World
-from playspace.formats.trace import Trace, TraceWriter
+from playspace.formats.trace import Trace, TraceWriter, code_folder
 
 log = logging.getLogger(__name__)
 
 
 def digest(source: bytes) -> str:
     return hashlib.sha256(source).hexdigest()
-
-
-def code_folder(trace: Path | str) -> Path:
-    """Where the code of a recording's spans is kept: beside it, ``TRACE.code``."""
-    path = Path(trace)
-    return path.with_name(path.name + ".code")
 
 
 def game_files(folder: Path) -> dict[str, Path]:

@@ -19,11 +19,11 @@ import shutil
 import tempfile
 import weakref
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from playspace.components.input import InputFrame
-from playspace.formats.trace import StartPoint, TraceWriter
+from playspace.formats.trace import StartPoint, TraceWriter, code_folder
 
 KEEP_SECONDS = 30.0
 SPOOL_SECONDS = 3600.0  # the longest session spooled whole: about 180 MB of disk
@@ -59,6 +59,18 @@ class KeepLast:
             else:
                 self._spool.write(frame)
 
+    def name_code(self, code: Mapping[str, str]) -> None:
+        """The game's files and their digests as the session began (before its first step),
+        for the session's header: a reload marked on :attr:`spool` and the code of each span
+        kept beside it (``SPOOL.code``) replay with the code each span ran."""
+        if self._spool is not None:
+            self._spool.code = dict(code)
+
+    @property
+    def spool(self) -> TraceWriter | None:
+        """The session's writer while it is kept whole (reloads are marked on it)."""
+        return self._spool
+
     @property
     def spooled(self) -> str | None:
         """The file holding the whole session's samples (one trace line each, after a
@@ -82,8 +94,10 @@ class KeepLast:
 
 
 def _remove(name: str) -> None:
+    """The session's file and the code kept beside it, gone."""
     if os.path.exists(name):
         os.unlink(name)
+    shutil.rmtree(code_folder(name), ignore_errors=True)
 
 
 def save_kept(path: str | os.PathLike[str], keeper: KeepLast, fixed_hz: float) -> str:
@@ -124,10 +138,12 @@ def save_kept(path: str | os.PathLike[str], keeper: KeepLast, fixed_hz: float) -
 def _copy_spool(keeper: KeepLast, path: str | os.PathLike[str], hz: float, kept_from: int) -> None:
     """The spooled session as a trace at `path`: a header of its own (the rate, where the
     span began), then the spool's lines as they are."""
-    spooled = keeper.spooled
-    assert spooled is not None
-    header = TraceWriter(path, hz, kept_from=kept_from)
+    spool = keeper.spool
+    assert spool is not None
+    header = TraceWriter(path, hz, kept_from=kept_from, code=spool.code)
     header.close()  # the header alone
-    with open(spooled, "rb") as source, open(path, "ab") as target:
+    with open(spool.path, "rb") as source, open(path, "ab") as target:
         source.readline()  # the spool's own header
         shutil.copyfileobj(source, target)
+    if code_folder(spool.path).is_dir():  # each span's code, for the replay
+        shutil.copytree(code_folder(spool.path), code_folder(path), dirs_exist_ok=True)
