@@ -62,6 +62,11 @@ def add(commands: Any) -> None:
         help="every N-th state carries every moving body, the others those that moved (90)",
     )  # fmt: skip
     host.add_argument(
+        "--budget", type=at_least_one, default=48_000, metavar="BYTES",  # net.host.DEFAULT_BUDGET
+        help="bytes a second of state a client, at most (48000): the bodies that matter most "
+        "to it go first (docs/networking.md, Sixteen players)",
+    )  # fmt: skip
+    host.add_argument(
         "--players", type=at_least_one, default=2, metavar="N",
         help="seats (2), the host's own with --play; a joiner past them waits for a free one",
     )  # fmt: skip
@@ -107,7 +112,7 @@ def _host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 playout=args.playout, state_every=args.state_every,
                 keyframe_every=args.keyframe_every, telemetry=telemetry, record=args.record,
                 say=lambda line: print(line, flush=True), players=args.players, play=play,
-                name=args.player, reload=not (args.no_reload or args.vr),
+                name=args.player, reload=not (args.no_reload or args.vr), budget=args.budget,
             )  # fmt: skip
             stack.callback(host.close)
             playing = f" playing as {args.player}" if args.play else ""
