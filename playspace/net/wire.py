@@ -7,23 +7,22 @@ while the next arrives. Decoding is strict, because the bytes come from anyone o
 a wrong size, a NaN anywhere, a value past the trace format's ranges or an unknown button is a
 :class:`WireError` naming what is wrong, and nothing of that message reaches the world.
 
-A state message is the host's step: its number and time; for each seated player (by their
-number in the host's world) the newest input step the host played for them (the client's
-stamp, echoed: the client measures its input's round trip), how long it waited there, and
-where that player's body stood after it and which way their origin faced (its feet, 12
-bytes, and its turn, 4: the client corrects its own body and turn by them,
-:mod:`playspace.net.correction`); the poses of the moving bodies; and a small
-JSON tail (the game's score line; on a full state, each body's name, each seated player's
-name by number, the names of those waiting for a seat, in the order they will get one, the
-client id of each of those names, and the ids of the clients it turned away, a name already
-taken) that
-is read with ``json`` only: a key an older host does not send is None here, one a newer host
-adds is ignored. Each player's parts are named
-``<player>/head``, ``/left_hand``, ``/right_hand`` and ``/body`` (``player 0/...`` for the
-world's first rig while nobody sits in it). A *full* state carries every moving body; the
-others only the bodies that moved
-lately (see :mod:`playspace.net.host`). An events message is
-one host step's events as its telemetry records them, JSON, sent reliably.
+A state message is the host's step as one client gets it: its number and time; for the
+client's own seat (by its number in the host's world; a message may carry several) the newest
+input step the host played for it (the client's stamp, echoed: the client measures its
+input's round trip), how long it waited there, and where its body stood after it and which
+way its origin faced (its feet, 12 bytes, and its turn, 4: the client corrects its own body and
+turn by them, :mod:`playspace.net.correction`); the poses of the bodies chosen for this client
+(:mod:`playspace.net.interest`), each flagged (:data:`RESUMED`, the top bit of its entity)
+when it stood where the client last had it until the state before; and a small JSON tail (the
+game's score line; on a full state, each body's name, each seated player's name by number, the
+names of those waiting for a seat, in the order they will get one, the client id of each of
+those names, and the ids of the clients it turned away, a name already taken) that is read
+with ``json`` only: a key an older host does not send is None here, one a newer host adds is
+ignored. Each player's parts are named ``<player>/head``, ``/left_hand``, ``/right_hand`` and
+``/body`` (``player 0/...`` for the world's first rig while nobody sits in it). A *full* state
+carries every moving body. An events message is one host step's events as its telemetry
+records them, JSON, sent reliably.
 """
 
 from __future__ import annotations
