@@ -141,12 +141,29 @@ def add(commands: Any) -> None:
         help="with --vr: the GL context the headset session binds: egl (no window), glx (a "
         "hidden window's; WGL on Windows) or auto (EGL where the runtime offers it)",
     )
+    run.add_argument(
+        "--profile", type=Path, metavar="FILE",
+        help="write the run's timeline (every system, fixed step, frame and OpenXR call) as a "
+        "Chrome trace: open it in ui.perfetto.dev",
+    )  # fmt: skip
     add_debug(run)
 
 
 def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from playspace.ecs.profile import profiling
+
     try:
-        return _run(args, parser)
+        _refuse_overwriting_inputs(args)  # the profile among the outputs, before it is opened
+        with profiling(args.profile) as profile:
+            done = _run(args, parser)
+        if profile is not None:
+            print(
+                f"profile: {profile.events} spans in {profile.path} (open it in ui.perfetto.dev)",
+                file=sys.stderr,
+            )
+        return done
+    except OSError as error:
+        return os_error("playspace run", error)
     except Refused as refused:
         print(f"playspace run: {printable(str(refused))}", file=sys.stderr)
         return 2
@@ -300,7 +317,8 @@ def _refuse_overwriting_inputs(args: argparse.Namespace) -> None:
     """An output path that names an input would destroy it (a trace recorded once); one that
     cannot be written is said before the run, not after it."""
     for flag, path in (
-        ("--telemetry", args.telemetry), ("--record", args.record), ("--audio-out", args.audio_out)
+        ("--telemetry", args.telemetry), ("--record", args.record),
+        ("--audio-out", args.audio_out), ("--profile", args.profile),
     ):  # fmt: skip
         problem = None if path is None else output_problem(path)
         if problem is not None:
@@ -315,7 +333,7 @@ def _refuse_overwriting_inputs(args: argparse.Namespace) -> None:
     inputs = {Path(p).resolve(): p for p in named if p is not None}
     outputs = (("--telemetry", args.telemetry), ("--screenshot", args.screenshot),
                ("--record", args.record), ("--frames", args.frames),
-               ("--audio-out", args.audio_out))  # fmt: skip
+               ("--audio-out", args.audio_out), ("--profile", args.profile))  # fmt: skip
     for flag, path in outputs:
         if path is not None and Path(path).resolve() in inputs:
             raise Refused(f"{flag} {path} is an input of this run: it would be overwritten")

@@ -40,6 +40,7 @@ from playspace.ecs.errors import (
     SystemFailed,
 )
 from playspace.ecs.events import EventQueue, Events
+from playspace.ecs.profile import Profile
 from playspace.ecs.schedule import Declaration, Phase, Schedule, SystemSet, SystemSpec
 
 C = TypeVar("C")
@@ -491,6 +492,9 @@ class World:
         finally:
             self._running = None
         took = perf_counter_ns() - start
+        profile = Profile.active
+        if profile is not None:
+            profile.span(spec.name, "system", start, start + took, phase=spec.phase.value)
         stats = spec.stats
         stats.calls += 1
         stats.last_ns = took
@@ -502,19 +506,26 @@ class World:
 
     def _frame(self, steps: int) -> None:
         clock, fixed = self.clock, self.fixed_time
+        profile, began = Profile.active, perf_counter_ns()
         fixed.steps_this_frame = steps
         fixed.hz, fixed.dt = clock.hz, clock.dt
         self.run_phase(Phase.INPUT)
         for _ in range(steps):
             fixed.step = clock.steps
             fixed.elapsed = clock.boundary(clock.steps + 1) / NS_PER_S
+            start = perf_counter_ns()
             self.run_phase(Phase.FIXED)
+            if profile is not None:
+                profile.span("fixed step", "step", start, perf_counter_ns(), step=clock.steps)
             clock.steps += 1
         fixed.step = clock.steps
         fixed.alpha = clock.alpha()
         self.run_phase(Phase.LATE)
         self.run_phase(Phase.RENDER)
         self.events.end_frame()
+        if profile is not None:
+            profile.span("frame", "frame", began, perf_counter_ns(), steps=steps)
+            profile.flush()
 
     def _flush(self) -> None:
         """Finish deferred despawns and tell readers what went."""

@@ -17,6 +17,7 @@ from typing import ParamSpec, TypeVar
 
 import xr  # type: ignore[import-untyped]
 
+from playspace.ecs.profile import marked
 from playspace.xr.state import FailureKind, XrFailed, XrLost, XrUnavailable
 
 P = ParamSpec("P")
@@ -56,14 +57,16 @@ def mid_session(call: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
     lost" (pyopenxr raises that success code too) becomes XrLost.
 
     The other results a running session expects (not focused, frame discarded) are handled
-    inside the methods and never reach this.
+    inside the methods and never reach this. A profiled run (:mod:`playspace.ecs.profile`)
+    shows each call as a span named `call`.
     """
 
     def wrap(method: Callable[P, R]) -> Callable[P, R]:
         @functools.wraps(method)
         def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
             try:
-                return method(*args, **kwargs)
+                with marked(call, "openxr"):
+                    return method(*args, **kwargs)
             except xr.SessionLossPending as error:
                 raise XrLost(call) from error
             except xr.XrException as error:
