@@ -23,6 +23,8 @@ SMALL = {
     "audio.py": ["--frames", "30", "--seconds", "2"],
     "reload.py": ["--rounds", "2", "--objects", "40"],
     "inspector.py": ["--frames", "5", "--entities", "20"],
+    "network.py": ["--seconds", "1", "--walk", "2"],
+    "throw_accuracy.py": ["--trials", "20"],
 }
 
 
