@@ -173,7 +173,7 @@ class GrabSettings:
     grip_on: float = 0.7
     grip_off: float = 0.3
     com_offset: Vec3 = field(default_factory=lambda: spatial.vec3(0.0, -0.01, 0.03))
-    history: int = 12  # fixed steps of controller poses kept for the throw
+    history: int = 20  # fixed steps of controller poses kept for the throw
     distance_range: float = 3.0  # metres a distance grab reaches (0: no distance grabs)
     distance_angle: float = math.radians(10.0)  # half-angle of its cone about the aim
     pull_time: float = 0.25  # seconds a pulled object takes to reach the palm
