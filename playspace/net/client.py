@@ -139,8 +139,12 @@ class ImpairedLink:
         return self._losing
 
     def _send(self) -> None:
-        with self._wake:
-            while self._open or self._due:
+        """Pass each message on when due, outside the lock (a put may take a while: the
+        sender and :meth:`close` must not wait on it)."""
+        while True:
+            with self._wake:
+                if not (self._open or self._due):
+                    return
                 if not self._due:
                     self._wake.wait()
                     continue
@@ -150,7 +154,7 @@ class ImpairedLink:
                     self._wake.wait(wait)
                     continue
                 heapq.heappop(self._due)
-                self.put(data)
+            self.put(data)
 
     def close(self) -> None:
         """Send what is still due, then stop."""
@@ -334,6 +338,7 @@ class Client:
         self.host_held: list[float] = []  # of each round trip, the time the host held it
         self.sent = 0  # bytes of input sent
         self.received = 0  # bytes of state and events received
+        self.states = 0  # state messages received (good or not)
         self._recent: deque[tuple[int, InputFrame]] = deque(maxlen=REDUNDANCY)
         self._stamps: dict[int, float] = {}  # step: when its frame was first sent
         self._echoed = 0
@@ -390,10 +395,12 @@ class Client:
         except WireError:
             with self._lock:
                 self.received += len(data)
+                self.states += 1
                 self.remote.refused += 1
             return
         with self._lock:
             self.received += len(data)
+            self.states += 1
             self.remote.add(state, arrived)
             news = self._news()
             number = self._standing().number

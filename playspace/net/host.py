@@ -23,8 +23,9 @@ Each player's input arrives as messages of frames numbered by their client's fix
 the host takes exactly one of those frames per step, in order, after a short playout buffer
 (`playout` frames), so a message that is late, reordered or lost (each carries the two frames
 before its newest) changes nothing the world sees. When the buffer runs dry the rig holds its
-last frame; when it grows past `playout` twice over the host skips ahead, so a client never
-lags further and further behind.
+last frame and the buffer grows a frame deeper (it shrinks again once steady:
+:class:`~playspace.net.inputs.InputQueue`); when it grows past the playout twice over the
+host skips ahead, so a client never lags further and further behind.
 
 Each state carries, per seated player, where their body stood and which way they faced after
 the newest frame the host played for them (:class:`~playspace.net.wire.Played`): each client
@@ -49,10 +50,11 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import zenoh
 
 from playspace.app import build_world, load_target, telemetry_events
@@ -70,7 +72,7 @@ from playspace.formats.scene import Scene
 from playspace.formats.telemetry import event_record
 from playspace.net.client import AVATAR
 from playspace.net.inputs import DEFAULT_PLAYOUT, InputQueue, NetSource
-from playspace.net.interest import REPEAT, BodyTable, Interest, choose, everything, send
+from playspace.net.interest import REPEAT, Audience, BodyTable
 from playspace.net.lobby import announce, host_entry
 from playspace.net.scoreline import add_score_line
 from playspace.net.session import Network, check_name, paced
@@ -107,7 +109,6 @@ class Listener:
 
     client: str
     player: str
-    interest: Interest = field(default_factory=Interest)
     since_full: int | None = None  # states since its last full one (None: none yet)
     publisher: zenoh.Publisher | None = None  # declared by the thread that publishes
 
@@ -254,6 +255,7 @@ class Host:
         )  # fmt: skip
         self.budget = budget
         self.table = BodyTable()  # the moving bodies, as last gathered
+        self.audience = Audience()  # what each client has had of them
         self.listeners: dict[str, Listener] = {}  # every client the host sends state, by id
         self._closing: list[Listener] = []  # clients gone, their publishers to undeclare
         self._names: dict[int, str] = {}
@@ -505,26 +507,7 @@ class Host:
         )  # fmt: skip
         tails = {True: encode_tail(full_state), False: encode_tail(replace(full_state, names=None,
                  seated=None, waiting=None, refused=None, clients=None))}  # fmt: skip
-        own = self._own_parts(names)
-        room = self.budget * self.state_every / world.clock.hz
         for listener in listeners:
-            since = listener.since_full
-            full = everyone_full or since is None or since + 1 >= self.keyframe_every
-            number, seen, lately = played.get(listener.player, (None, None, False))
-            if seen is not None and not (full or lately):
-                seen = replace(seen, feet=None, turn=None)
-            players = {number: seen} if number is not None and seen is not None else {}
-            head = replace(full_state, full=full, players=players, bodies={})
-            interest = listener.interest
-            interest.fit(table, own.get(listener.player, set()))
-            if full:
-                slots = everything(table)
-                listener.since_full = 0
-            else:
-                fixed = 64 + len(tails[False])  # the header and the player's own word, about
-                slots = choose(table, interest, self._centre(number), int(room - fixed) // 32)
-                listener.since_full = (listener.since_full or 0) + 1
-            data = encode_state(head, send(table, interest, slots), tails[full])
             if listener.publisher is None:
                 listener.publisher = self.session.declare_publisher(
                     self.network.key("state", listener.client),
@@ -532,7 +515,31 @@ class Host:
                     priority=zenoh.Priority.DATA_HIGH,
                     reliability=zenoh.Reliability.BEST_EFFORT,
                 )
+        audience = self.audience
+        audience.fit(table, [listener.client for listener in listeners])
+        numbers = [played.get(listener.player, (None,))[0] for listener in listeners]
+        centres = np.array([self._centre(number) for number in numbers], np.float64)
+        own = np.zeros((len(listeners), len(table)), bool)
+        for row, parts in enumerate(self._own_slots(names, listeners)):
+            own[row, parts] = True
+        due = [listener.since_full for listener in listeners]
+        full = np.array(
+            [everyone_full or d is None or d + 1 >= self.keyframe_every for d in due], bool
+        ).reshape(len(listeners))
+        budget = self.budget * self.state_every / world.clock.hz
+        room = int(budget - 64 - len(tails[False])) // 32  # the header, the player's own word
+        chosen = audience.choose(table, centres.reshape(-1, 3), own, full, room)
+        packed = audience.send(table, chosen)
+        for listener, whole, bodies in zip(listeners, full.tolist(), packed, strict=True):
+            number, seen, lately = played.get(listener.player, (None, None, False))
+            if seen is not None and not (whole or lately):
+                seen = replace(seen, feet=None, turn=None)
+            players = {number: seen} if number is not None and seen is not None else {}
+            head = replace(full_state, full=whole, players=players, bodies={})
+            listener.since_full = 0 if whole else (listener.since_full or 0) + 1
+            data = encode_state(head, bodies, tails[whole])
             self.sent += len(data)
+            assert listener.publisher is not None
             listener.publisher.put(data)
         self._waiting, self._refused, self._clients = waiting, refused, clients
         with self.lock:
@@ -541,22 +548,21 @@ class Host:
                 full_state, players={n: seen for n, seen, _ in played.values() if n is not None}
             )
 
-    def _own_parts(self, names: dict[int, str]) -> dict[str, set[int]]:
-        """Each player's own parts, by the player's name: a client draws its own."""
-        own: dict[str, set[int]] = {}
+    def _own_slots(self, names: dict[int, str], listeners: list[Listener]) -> list[list[int]]:
+        """Each listener's own parts, by the table's slots: a client draws its own."""
+        own: dict[str, list[int]] = {}
         for entity, name in names.items():
             player, _, part = name.rpartition("/")
             if player and part in PARTS:
-                own.setdefault(player, set()).add(entity)
-        return own
+                own.setdefault(player, []).append(self.table.slots[entity])
+        return [own.get(listener.player, []) for listener in listeners]
 
-    def _centre(self, number: int | None) -> Vec3:
+    def _centre(self, number: int | None) -> tuple[float, float, float]:
         """Where a client's interest centres: its player's head, else the stage (where the
         first player starts: a spectator, or a player waiting for a seat)."""
         rig = None if number is None else player_rig(self.world, number)
-        if rig is None:
-            return self._first.position
-        return Vec3(self.world.get(rig.head, Transform).position)
+        at = self._first.position if rig is None else self.world.get(rig.head, Transform).position
+        return (at.x, at.y, at.z)
 
     def _seen(self, seat: Seat, count: int) -> tuple[Played, bool]:
         """What the host made of `seat`'s input by the state numbered `count`: the newest

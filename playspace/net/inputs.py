@@ -12,11 +12,20 @@ from playspace.components.input import InputFrame
 from playspace.systems.input import standing_frame
 
 DEFAULT_PLAYOUT = 2  # frames buffered before the host starts taking a player's input
+MAX_PLAYOUT = 18  # the deepest the playout grows (200 ms at 90 Hz)
+CALM = 270  # host steps in a row that found their frame before it grows shallower (3 s)
 
 
 @dataclass(slots=True)
 class InputQueue:
-    """One player's frames by client step, taken one per host step (see the module)."""
+    """One player's frames by client step, taken one per host step (see the module).
+
+    The playout adapts, as a voice call's jitter buffer does: each host step that finds the
+    next frame not yet there (the rig holds its last frame: a hand frozen while the body walks
+    on, then a jump when the host catches up) makes it one frame deeper, up to
+    :data:`MAX_PLAYOUT`; after :data:`CALM` steps in a row that found their frame, one frame
+    is dropped to make it one shallower again, down to the `playout` it began with. A link
+    with 30 ms of jitter settles a few frames deep; a steady one stays where it began."""
 
     playout: int = DEFAULT_PLAYOUT
     frames: dict[int, InputFrame] = field(default_factory=dict)
@@ -27,6 +36,11 @@ class InputQueue:
     arrivals: dict[int, float] = field(default_factory=dict)
     starved: int = 0  # host steps that held the last frame: nothing had arrived
     skipped: int = 0  # client frames never taken (lost, or dropped to catch up)
+    least: int = 0  # the playout it began with (set from `playout` at first)
+    calm: int = 0  # steps in a row that found their frame
+
+    def __post_init__(self) -> None:
+        self.least = self.least or self.playout
 
     def offer(self, frames: tuple[tuple[int, InputFrame], ...]) -> None:
         for step, frame in frames:
@@ -39,7 +53,7 @@ class InputQueue:
         """The frame for this host step, or None to hold the last one."""
         if not self.frames:
             if self.next is not None:
-                self.starved += 1
+                self._starve()
             return None
         if self.next is None:
             if len(self.frames) < self.playout:
@@ -56,14 +70,27 @@ class InputQueue:
                 self.arrivals.pop(step, None)
                 self.skipped += self.frames.pop(step, None) is not None
             self.next += ahead
+        steady = self.calm >= CALM and self.playout > self.least and late > self.playout
+        if steady and self.next + 1 in self.frames:  # steady again: one frame shallower
+            self.calm, self.playout = 0, self.playout - 1
+            self.skipped += self.frames.pop(self.next, None) is not None
+            self.arrivals.pop(self.next, None)
+            self.next += 1
         frame = self.frames.pop(self.next, None)
         if frame is None:
-            self.starved += 1
+            self._starve()
             return None
+        self.calm += 1
         self.taken, self.arrived = self.next, self.arrivals.pop(self.next, 0.0)
         self.next += 1
         self.newest = frame.time
         return frame
+
+    def _starve(self) -> None:
+        """This step's frame is not there: the rig holds, and the playout grows a frame."""
+        self.starved += 1
+        self.calm = 0
+        self.playout = min(self.playout + 1, MAX_PLAYOUT)
 
 
 class NetSource:

@@ -21,12 +21,10 @@ sixteen clients' bodies would cost more than the world's step.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from playspace.net.wire import BODY, RESUMED
-from playspace.spatial import Pose, Vec3, quat_to_xyzw
+from playspace.spatial import Pose, quat_to_xyzw
 
 NEAR = 4.0  # metres at which a still body's weight halves
 FAST = 1.0  # m/s of speed that double a body's weight
@@ -91,64 +89,73 @@ class BodyTable:
         return slot
 
 
-@dataclass(slots=True)
-class Interest:
-    """What one client has had of each body (by the table's slots), and its gained weight."""
+class Audience:
+    """Every client's bookkeeping, a row each, in matrices lined up with the table's slots:
+    what it has had of each body (the pose, how many times), and the weight each has gained.
+    One set of array operations chooses and notes every client's bodies at once."""
 
-    gained: _Floats = field(default_factory=lambda: np.zeros(0, np.float64))
-    copies: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
-    had: _Floats = field(default_factory=lambda: np.zeros((0, 7), np.float32))  # as last sent
-    own: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # its own parts
+    def __init__(self) -> None:
+        self.clients: list[str] = []  # the rows' clients, in order
+        self.gained = np.zeros((0, 0))
+        self.copies = np.zeros((0, 0), np.int16)
+        self.had = np.zeros((0, 0, 7), np.float32)  # the pose last sent (NaN: none)
 
-    def fit(self, table: BodyTable, own: set[int]) -> None:
-        """Line up with `table` (grown, or slots taken again) and mark the client's `own`
-        entities, before choosing this state's bodies."""
-        size = len(table)
-        if len(self.gained) < size:
-            grow = size - len(self.gained)
-            self.gained = np.concatenate([self.gained, np.zeros(grow)])
-            self.copies = np.concatenate([self.copies, np.zeros(grow, np.int32)])
-            self.had = np.concatenate([self.had, np.full((grow, 7), np.nan, np.float32)])
-        self.gained[table.fresh] = 0.0
-        self.had[table.fresh] = np.nan
-        self.copies[table.changed] = 0
-        self.own = np.zeros(size, bool)
-        for entity in own:
-            slot = table.slots.get(entity)
-            if slot is not None:
-                self.own[slot] = True
+    def fit(self, table: BodyTable, clients: list[str]) -> None:
+        """Rows for `clients` (a row kept for each client kept), columns for the table's
+        slots (a slot taken again starts afresh), the bodies that moved owed again."""
+        rows, size = len(clients), len(table)
+        if clients != self.clients:
+            old = {client: row for row, client in enumerate(self.clients)}
+            kept = [(new, old[c]) for new, c in enumerate(clients) if c in old]
+            gained, copies = np.zeros((rows, size)), np.zeros((rows, size), np.int16)
+            had = np.full((rows, size, 7), np.nan, np.float32)
+            width = min(size, self.gained.shape[1])
+            for new, was in kept:
+                gained[new, :width] = self.gained[was, :width]
+                copies[new, :width] = self.copies[was, :width]
+                had[new, :width] = self.had[was, :width]
+            self.clients, self.gained, self.copies, self.had = list(clients), gained, copies, had
+        elif self.gained.shape[1] < size:
+            grow = size - self.gained.shape[1]
+            self.gained = np.pad(self.gained, ((0, 0), (0, grow)))
+            self.copies = np.pad(self.copies, ((0, 0), (0, grow)))
+            self.had = np.pad(self.had, ((0, 0), (0, grow), (0, 0)), constant_values=np.nan)
+        self.gained[:, table.fresh] = 0.0
+        self.had[:, table.fresh] = np.nan
+        self.copies[:, table.changed] = 0
 
+    def choose(
+        self, table: BodyTable, centres: np.ndarray, own: np.ndarray, full: np.ndarray, room: int
+    ) -> np.ndarray:
+        """Which bodies go to each client this state, a (clients, slots) mask: on a `full`
+        row every body there is; on the others at most `room` of those owed, the most gained
+        first (see the module), never the client's `own` parts. `centres` is each client's
+        (clients, 3)."""
+        owed = table.alive & (self.copies < REPEAT) & ~own
+        where = table.records["p"]
+        offset = where[None, :, :] - centres[:, None, :].astype(np.float32)
+        near = 1.0 / (1.0 + (offset * offset).sum(2) / (NEAR * NEAR))
+        self.gained = np.where(owed, self.gained + (1.0 + table.speed / FAST) * near, 0.0)
+        chosen = owed.copy()
+        if 0 < room < owed.shape[1]:
+            ranked = np.where(owed, self.gained, -1.0)
+            top = np.argpartition(-ranked, room - 1, axis=1)[:, :room]
+            chosen = np.zeros_like(owed)
+            np.put_along_axis(chosen, top, True, axis=1)
+            chosen &= owed
+        elif room <= 0:
+            chosen[:] = False
+        chosen[full] = table.alive
+        return np.asarray(chosen, bool)
 
-def choose(table: BodyTable, interest: Interest, centre: Vec3, room: int) -> np.ndarray:
-    """The slots of the bodies that go to this client this state, at most `room` of them,
-    those with the most gained weight (see the module); the others keep what they gained."""
-    wanted = table.alive & (interest.copies < REPEAT) & ~interest.own
-    where = table.records["p"]
-    offset = where - np.array((centre.x, centre.y, centre.z), np.float32)
-    near = 1.0 / (1.0 + (offset * offset).sum(1) / (NEAR * NEAR))
-    interest.gained += np.where(wanted, (1.0 + table.speed / FAST) * near, 0.0)
-    interest.gained[~wanted] = 0.0
-    slots = np.flatnonzero(wanted)
-    if len(slots) > room:
-        if room <= 0:
-            return slots[:0]
-        slots = slots[np.argpartition(-interest.gained[slots], room - 1)[:room]]
-    return np.sort(slots)
-
-
-def everything(table: BodyTable) -> np.ndarray:
-    """The slots of every body there is (a full state)."""
-    return np.flatnonzero(table.alive)
-
-
-def send(table: BodyTable, interest: Interest, slots: np.ndarray) -> tuple[int, bytes]:
-    """The `slots`' bodies packed for this client (how many, and their records), each flagged
-    :data:`~playspace.net.wire.RESUMED` when it stood where the client last had it until the
-    state before; noted as sent."""
-    records = table.records[slots]
-    stood = (table.was[slots] == interest.had[slots]).all(1) & table.changed[slots]
-    records["entity"][stood] |= np.uint32(RESUMED)
-    interest.had[slots] = table.before[slots]
-    interest.copies[slots] += 1
-    interest.gained[slots] = 0.0
-    return len(slots), records.tobytes()
+    def send(self, table: BodyTable, chosen: np.ndarray) -> list[tuple[int, bytes]]:
+        """Each client's chosen bodies packed (how many, and their records), each flagged
+        :data:`~playspace.net.wire.RESUMED` when it stood where that client last had it until
+        the state before; noted as sent."""
+        stood = (table.was[None] == self.had).all(2) & table.changed & chosen
+        records = np.broadcast_to(table.records, chosen.shape).copy()
+        records["entity"] |= np.where(stood, np.uint32(RESUMED), np.uint32(0))
+        self.had = np.where(chosen[:, :, None], table.before[None], self.had)
+        self.copies += chosen
+        self.gained[chosen] = 0.0
+        return [(int(row.sum()), records[i][row].tobytes()) for i, row in enumerate(chosen)]

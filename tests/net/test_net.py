@@ -60,7 +60,7 @@ from playspace.net.correction import (
     decide,
     decide_turn,
 )
-from playspace.net.inputs import NetSource
+from playspace.net.inputs import CALM, NetSource
 from playspace.net.session import paced
 from playspace.net.wire import encode_state
 from playspace.spatial import Pose, Vec3, identity, quat_from_xyzw, vec3, yaw
@@ -1051,3 +1051,24 @@ def test_playspace_host_players_sets_the_seats() -> None:
 
 def _events_in(telemetry: Path) -> list[dict[str, Any]]:
     return [e for step in read_telemetry(telemetry).steps for e in step["events"]]
+
+
+def test_the_playout_grows_when_frames_come_late_and_shrinks_once_steady() -> None:
+    """A jittery link: the queue grows a frame deeper each step its frame was not there yet;
+    steady again for CALM steps, it drops one frame and is one shallower, down to where it
+    began."""
+    queue = InputQueue(playout=2)
+    frames = {step: InputFrame(time=step / 90) for step in range(1, 2000)}
+    queue.offer(((1, frames[1]), (2, frames[2])))
+    assert queue.take() is frames[1] and queue.take() is frames[2]
+    assert queue.take() is None and queue.playout == 3  # 3 is late: held, one deeper
+    assert queue.take() is None and queue.playout == 4
+    queue.offer(tuple((s, frames[s]) for s in range(3, 9)))  # they come, in a burst
+    assert queue.take() is frames[3] and queue.skipped == 0  # nothing dropped: deep enough
+    sent, taken = 9, [frames[3]]
+    for _ in range(CALM + 10):  # steady: a frame a step, four ahead
+        queue.offer(((sent, frames[sent]),))
+        sent += 1
+        taken.append(queue.take())
+    assert queue.playout == 3 and queue.skipped == 1  # one dropped to be one shallower
+    assert all(frame is not None for frame in taken) and queue.starved == 2
