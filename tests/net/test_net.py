@@ -1065,7 +1065,7 @@ def test_the_playout_grows_when_frames_come_late_and_shrinks_once_steady() -> No
     assert queue.take() is None and queue.playout == 4
     queue.offer(tuple((s, frames[s]) for s in range(3, 9)))  # they come, in a burst
     assert queue.take() is frames[3] and queue.skipped == 0  # nothing dropped: deep enough
-    sent, taken = 9, [frames[3]]
+    sent, taken = 9, list[InputFrame | None]()
     for _ in range(CALM + 10):  # steady: a frame a step, four ahead
         queue.offer(((sent, frames[sent]),))
         sent += 1

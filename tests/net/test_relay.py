@@ -175,16 +175,19 @@ def test_a_party_meets_through_a_relay_from_the_command_line(tmp_path: Path) -> 
     assert f"relay: --tokens {party / 'tokens'} --hosts {party / 'hosts'}" in made.stdout
     relay = f"tcp/127.0.0.1:{_port()}"
     command = [sys.executable, "-m", "playspace.cli"]
-    started = [
-        subprocess.Popen([*command, *map(str, args)], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-        for args in (
-            ("relay", "--listen", relay, "--tokens", party / "tokens", "--hosts",
-             party / "hosts", "--seconds", "120"),
-            ("host", SNOWBALL, "--session", "fight", "--relay", relay, "--token-file",
-             party / "fight.host-token", "--seconds", "120"),
-        )
-    ]  # fmt: skip
+
+    def start(*args: object) -> subprocess.Popen[str]:
+        return subprocess.Popen([*command, *map(str, args)], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)  # fmt: skip
+
+    relaying = start("relay", "--listen", relay, "--tokens", party / "tokens", "--hosts",
+                     party / "hosts", "--seconds", "120")  # fmt: skip
+    started = [relaying]
+    assert relaying.stdout is not None
+    assert relaying.stdout.readline().startswith("relaying on")  # up: a client may connect
+    hosting = ("host", SNOWBALL, "--session", "fight", "--relay", relay, "--token-file",
+               party / "fight.host-token", "--seconds", "120")  # fmt: skip
+    started.append(start(*hosting))
     try:
         ann = ("--session", "fight", "--relay", relay, "--player", "ann",
                "--token-file", party / "ann.token")  # fmt: skip
@@ -192,7 +195,10 @@ def test_a_party_meets_through_a_relay_from_the_command_line(tmp_path: Path) -> 
         listed = playspace("join", "--list", *ann)
         while "fight: snowball" not in listed.stdout and time.monotonic() < deadline:
             listed = playspace("join", "--list", *ann)
-        assert listed.stdout.startswith("fight: snowball, 0/2 seats (tokens)"), listed.stderr
+        assert listed.stdout.startswith("fight: snowball, 0/2 seats (tokens)"), (
+            listed.stderr,
+            started[1].poll(),
+        )
         joined = playspace("join", SNOWBALL, *ann, "--trace", TRACE, "--seconds", "0.5")
         assert joined.returncode == 0, joined.stderr
         assert "joined session 'fight' as ann" in joined.stdout and "seated" in joined.stdout
