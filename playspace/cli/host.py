@@ -172,7 +172,8 @@ def _host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         for player, queue in host.queues.items():
             late = f", {host.late[player]} after leaving" if host.late[player] else ""
             print(
-                f"input of {player}: {queue.skipped} frames skipped, {queue.starved} steps held"
+                f"input of {player}: {queue.skipped} frames skipped, {queue.filled} lost "
+                f"(the one before played for each), {queue.starved} steps held"
                 f"{late}"
             )
         example = host.example

@@ -3,13 +3,13 @@ reconciling a locally predicted character.
 
 The client plays its own rig from its own input and never waits for the host; the host plays
 the same input a little later, in the authoritative world. The two bodies part when the host
-did not see what the client did (every copy of an input frame lost, so the host skipped it; a
-frame held while the next was late) or when the host's world pushed the body where the
-client's did not (a moving thing only the host has). Each host state says where the player's
-body stood right after the host played the client's input step ``echo``
-(:attr:`~playspace.net.wire.State.feet`). The client keeps where its own body stood after each
-of its recent steps (:class:`OwnBody`), so it compares the two at the same step however long
-the round trip was. Off by more than :attr:`Correction.tolerance` across the floor, the
+did not see what the client did (every copy of an input frame lost, so the host played the one
+before in its place; a frame held while the next was late) or when the host's world pushed
+the body where the client's did not (a moving thing only the host has). Each host state says
+where the player's body stood right after the host played the client's input step ``echo``
+(:attr:`~playspace.net.wire.State.feet`). The client keeps where its own body stood after
+each of its recent steps (:class:`OwnBody`), so it compares the two at the same step however
+long the round trip was. Off by more than :attr:`Correction.tolerance` across the floor, the
 client's body moves by the difference, and its origin with it, so the view keeps its relation
 to the body (the body is never a child of the origin, DESIGN.md "The rig"):
 

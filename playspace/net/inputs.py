@@ -35,7 +35,9 @@ class InputQueue:
     arrived: float = 0.0  # when that frame arrived here (time.monotonic)
     arrivals: dict[int, float] = field(default_factory=dict)
     starved: int = 0  # host steps that held the last frame: nothing had arrived
-    skipped: int = 0  # client frames never taken (lost, or dropped to catch up)
+    skipped: int = 0  # client frames dropped to catch up
+    filled: int = 0  # client frames lost with every copy: the one before played in their place
+    last: InputFrame | None = None  # the frame taken last
     least: int = 0  # the playout it began with (set from `playout` at first)
     calm: int = 0  # steps in a row that found their frame
 
@@ -60,10 +62,14 @@ class InputQueue:
                 return None
             self.next = min(self.frames)
         late = max(self.frames) - self.next + 1
-        if self.next not in self.frames and late > self.playout:
-            lost = min(self.frames) - self.next  # every copy of these frames was lost
-            self.skipped += lost
-            self.next += lost
+        if self.next not in self.frames and late > self.playout and self.last is not None:
+            # every copy of this frame was lost: play the one before in its place, so the
+            # host's steps stay the client's one for one (skipping it would put the body a
+            # step behind the client's own, and correct it)
+            self.filled += 1
+            self.taken, self.arrived = self.next, time.monotonic()
+            self.next += 1
+            return self.last
         if late > 2 * self.playout:  # fallen behind: drop down to the playout
             ahead = late - self.playout
             for step in range(self.next, self.next + ahead):
@@ -84,6 +90,7 @@ class InputQueue:
         self.taken, self.arrived = self.next, self.arrivals.pop(self.next, 0.0)
         self.next += 1
         self.newest = frame.time
+        self.last = frame
         return frame
 
     def _starve(self) -> None:

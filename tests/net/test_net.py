@@ -445,9 +445,10 @@ def test_the_input_queue_restores_order_fills_losses_and_catches_up() -> None:
     taken = [queue.take(), queue.take()]
     assert [f.time if f else None for f in taken] == [1 / 90, 2 / 90]
     queue.offer(((4, frames[4]), (5, frames[5])))  # 3 lost with every copy
-    assert queue.take() is frames[4] and queue.skipped == 1
+    assert queue.take() is frames[2] and queue.filled == 1  # 2 again, in 3's place
+    assert queue.take() is frames[4] and queue.taken == 4 and queue.skipped == 0
     queue.offer(tuple((s, frames[s]) for s in range(6, 12)))  # a burst: fall back to the playout
-    assert queue.take() is frames[10] and queue.skipped == 1 + 5  # 5 to 9 dropped
+    assert queue.take() is frames[10] and queue.skipped == 5  # 5 to 9 dropped
 
 
 def test_a_seat_left_holds_its_last_frame_while_late_and_stands_once_freed() -> None:
