@@ -14,6 +14,10 @@ from playspace.systems.input import standing_frame
 DEFAULT_PLAYOUT = 2  # frames buffered before the host starts taking a player's input
 MAX_PLAYOUT = 18  # the deepest the playout grows (200 ms at 90 Hz)
 CALM = 270  # host steps in a row that found their frame before it grows shallower (3 s)
+# host steps in a row with more than twice the playout waiting before the host drops down to
+# it: frames that came in a burst (a jittery link) are played, not dropped (a jump of the
+# hands); a client that runs ahead for half a second is caught up with
+BEHIND = 45
 
 
 @dataclass(slots=True)
@@ -25,7 +29,9 @@ class InputQueue:
     on, then a jump when the host catches up) makes it one frame deeper, up to
     :data:`MAX_PLAYOUT`; after :data:`CALM` steps in a row that found their frame, one frame
     is dropped to make it one shallower again, down to the `playout` it began with. A link
-    with 30 ms of jitter settles a few frames deep; a steady one stays where it began."""
+    with 30 ms of jitter settles a few frames deep; a steady one stays where it began. When
+    more than twice the playout has waited for :data:`BEHIND` steps in a row (a client running
+    ahead, not a burst), the host drops down to the playout at once."""
 
     playout: int = DEFAULT_PLAYOUT
     frames: dict[int, InputFrame] = field(default_factory=dict)
@@ -40,6 +46,7 @@ class InputQueue:
     last: InputFrame | None = None  # the frame taken last
     least: int = 0  # the playout it began with (set from `playout` at first)
     calm: int = 0  # steps in a row that found their frame
+    behind: int = 0  # steps in a row with over twice the playout waiting
 
     def __post_init__(self) -> None:
         self.least = self.least or self.playout
@@ -70,7 +77,9 @@ class InputQueue:
             self.taken, self.arrived = self.next, time.monotonic()
             self.next += 1
             return self.last
-        if late > 2 * self.playout:  # fallen behind: drop down to the playout
+        self.behind = self.behind + 1 if late > 2 * self.playout else 0
+        if self.behind >= BEHIND:  # fallen behind for a while, not a burst: down to the playout
+            self.behind = 0
             ahead = late - self.playout
             for step in range(self.next, self.next + ahead):
                 self.arrivals.pop(step, None)

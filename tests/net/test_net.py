@@ -60,7 +60,7 @@ from playspace.net.correction import (
     decide,
     decide_turn,
 )
-from playspace.net.inputs import CALM, NetSource
+from playspace.net.inputs import BEHIND, CALM, NetSource
 from playspace.net.session import paced
 from playspace.net.wire import encode_state
 from playspace.spatial import Pose, Vec3, identity, quat_from_xyzw, vec3, yaw
@@ -447,8 +447,12 @@ def test_the_input_queue_restores_order_fills_losses_and_catches_up() -> None:
     queue.offer(((4, frames[4]), (5, frames[5])))  # 3 lost with every copy
     assert queue.take() is frames[2] and queue.filled == 1  # 2 again, in 3's place
     assert queue.take() is frames[4] and queue.taken == 4 and queue.skipped == 0
-    queue.offer(tuple((s, frames[s]) for s in range(6, 12)))  # a burst: fall back to the playout
-    assert queue.take() is frames[10] and queue.skipped == 5  # 5 to 9 dropped
+    queue.offer(tuple((s, frames[s]) for s in range(6, 12)))  # a burst: played, not dropped
+    assert [queue.take() for _ in range(7)] == [frames[s] for s in range(5, 12)]
+    assert queue.skipped == 0
+    queue.offer(tuple((s, InputFrame(time=s / 90)) for s in range(12, 200)))  # far ahead
+    taken = [queue.take() for _ in range(BEHIND)]  # half a second behind: caught up at once
+    assert all(taken) and queue.skipped > 100 and len(queue.frames) == queue.playout - 1
 
 
 def test_a_seat_left_holds_its_last_frame_while_late_and_stands_once_freed() -> None:
