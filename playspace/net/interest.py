@@ -29,19 +29,18 @@ from playspace.spatial import Pose, quat_to_xyzw
 NEAR = 4.0  # metres at which a still body's weight halves
 FAST = 1.0  # m/s of speed that double a body's weight
 REPEAT = 3  # times a body's newest pose goes to a client: a lost state costs nothing
-_Floats = np.ndarray
 
 
 class BodyTable:
     """The host's moving bodies this state as arrays, each body in a slot it keeps while it
-    lives (so every client's bookkeeping lines up with it); `changed` marks those that moved
-    since the state before, `before` holds where each stood then."""
+    lives (so every client's bookkeeping lines up with it): `poses` where each stands now and
+    `was` where it stood at the state before, `changed` those that moved between."""
 
     def __init__(self) -> None:
         self.slots: dict[int, int] = {}  # entity: its slot
         self.free: list[int] = []
         self.records = np.zeros(0, BODY)  # this state's, ready to send
-        self.before = np.zeros((0, 7), np.float32)  # p and q now (after update: this state's)
+        self.poses = np.zeros((0, 7), np.float32)  # p and q, this state's
         self.was = np.zeros((0, 7), np.float32)  # ...and at the state before (NaN: not there)
         self.alive = np.zeros(0, bool)
         self.changed = np.zeros(0, bool)
@@ -58,19 +57,19 @@ class BodyTable:
             self.alive[slot] = False
             self.free.append(slot)
         taken = [self._take(entity) for entity in poses if entity not in self.slots]
-        now = self.before.copy()
+        now = self.poses.copy()
         for entity, pose in poses.items():
             slot, p = self.slots[entity], pose.position
             now[slot, :3] = (p.x, p.y, p.z)
             now[slot, 3:] = quat_to_xyzw(pose.rotation)
         self.fresh = np.zeros(len(self), bool)
         self.fresh[taken] = True
-        moved = np.sqrt(((now[:, :3] - self.before[:, :3]) ** 2).sum(1))
-        self.changed = self.alive & (self.fresh | (now != self.before).any(1))
+        moved = np.sqrt(((now[:, :3] - self.poses[:, :3]) ** 2).sum(1))
+        self.changed = self.alive & (self.fresh | (now != self.poses).any(1))
         self.speed = np.where(self.fresh, 0.0, moved / max(interval, 1e-6)).astype(np.float32)
         self.records["p"] = now[:, :3]
         self.records["q"] = now[:, 3:]
-        self.was, self.before = self.before, now
+        self.was, self.poses = self.poses, now
 
     def _take(self, entity: int) -> int:
         """A slot for `entity`: a freed one, else a new one at the end."""
@@ -79,13 +78,12 @@ class BodyTable:
         else:
             slot = len(self)
             self.records = np.resize(self.records, slot + 1)
-            self.before = np.resize(self.before, (slot + 1, 7))
-            self.before[slot] = np.nan
+            self.poses = np.resize(self.poses, (slot + 1, 7))
             self.alive = np.resize(self.alive, slot + 1)
         self.slots[entity] = slot
         self.records["entity"][slot] = entity
         self.alive[slot] = True
-        self.before[slot] = np.nan  # nothing was there: it changed
+        self.poses[slot] = np.nan  # nothing was there: it changed
         return slot
 
 
@@ -155,7 +153,7 @@ class Audience:
         stood = (table.was[None] == self.had).all(2) & table.changed & chosen
         records = np.broadcast_to(table.records, chosen.shape).copy()
         records["entity"] |= np.where(stood, np.uint32(RESUMED), np.uint32(0))
-        self.had = np.where(chosen[:, :, None], table.before[None], self.had)
+        self.had = np.where(chosen[:, :, None], table.poses[None], self.had)
         self.copies += chosen
         self.gained[chosen] = 0.0
         return [(int(row.sum()), records[i][row].tobytes()) for i, row in enumerate(chosen)]
