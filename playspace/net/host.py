@@ -517,10 +517,17 @@ class Host:
                 )
         audience = self.audience
         audience.fit(table, [listener.client for listener in listeners])
-        numbers = [played.get(listener.player, (None,))[0] for listener in listeners]
+        # each listener's own seat: by its client, never by a name a spectator or a client
+        # turned away may share
+        theirs = [
+            played.get(listener.player) if clients.get(listener.player) == listener.client
+            else None
+            for listener in listeners
+        ]  # fmt: skip
+        numbers = [None if own is None else own[0] for own in theirs]
         centres = np.array([self._centre(number) for number in numbers], np.float64)
         own = np.zeros((len(listeners), len(table)), bool)
-        for row, parts in enumerate(self._own_slots(names, listeners)):
+        for row, parts in enumerate(self._own_slots(names, listeners, numbers)):
             own[row, parts] = True
         due = [listener.since_full for listener in listeners]
         full = np.array(
@@ -530,8 +537,9 @@ class Host:
         room = int(budget - 64 - len(tails[False])) // 32  # the header, the player's own word
         chosen = audience.choose(table, centres.reshape(-1, 3), own, full, room)
         packed = audience.send(table, chosen)
-        for listener, whole, bodies in zip(listeners, full.tolist(), packed, strict=True):
-            number, seen, lately = played.get(listener.player, (None, None, False))
+        for listener, whole, bodies, mine in zip(listeners, full.tolist(), packed, theirs,
+                                                 strict=True):  # fmt: skip
+            number, seen, lately = mine if mine is not None else (None, None, False)
             if seen is not None and not (whole or lately):
                 seen = replace(seen, feet=None, turn=None)
             players = {number: seen} if number is not None and seen is not None else {}
@@ -548,14 +556,19 @@ class Host:
                 full_state, players={n: seen for n, seen, _ in played.values() if n is not None}
             )
 
-    def _own_slots(self, names: dict[int, str], listeners: list[Listener]) -> list[list[int]]:
-        """Each listener's own parts, by the table's slots: a client draws its own."""
+    def _own_slots(
+        self, names: dict[int, str], listeners: list[Listener], numbers: list[int | None]
+    ) -> list[list[int]]:
+        """Each seated listener's own parts, by the table's slots: a client draws its own."""
         own: dict[str, list[int]] = {}
         for entity, name in names.items():
             player, _, part = name.rpartition("/")
             if player and part in PARTS:
                 own.setdefault(player, []).append(self.table.slots[entity])
-        return [own.get(listener.player, []) for listener in listeners]
+        return [
+            own.get(listener.player, []) if number is not None else []
+            for listener, number in zip(listeners, numbers, strict=True)
+        ]
 
     def _centre(self, number: int | None) -> tuple[float, float, float]:
         """Where a client's interest centres: its player's head, else the stage (where the

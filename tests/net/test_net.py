@@ -341,6 +341,10 @@ def test_a_namesake_is_turned_away_and_never_keeps_the_seat_it_shares_a_name_wit
             "bob": Standing(place=1),
         }  # fmt: skip
         assert clients["namesake"].seated is False
+        clients["alice"].send(1, standing_frame())  # alice's word on her input comes back...
+        _wait(lambda: clients["alice"].host_body() is not None)
+        # ...to her client only: none of alice's own word reaches the one sharing her name
+        assert all(not state.players for _, state in clients["namesake"].remote.states)
         clients["namesake"].send(1, standing_frame())
         _wait(lambda: host.refused.get("claimed", 0) >= 1)
         left = time.monotonic()
