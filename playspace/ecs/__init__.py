@@ -21,6 +21,16 @@ It knows nothing of VR; everything else in playspace is built from these parts::
 """
 
 from playspace.ecs.clock import FixedClock, FixedTime, Time
+from playspace.ecs.conditions import (
+    Condition,
+    all_of,
+    any_changed,
+    any_of,
+    any_with,
+    not_,
+    on_event,
+    resource_exists,
+)
 from playspace.ecs.errors import (
     ComponentError,
     MissingComponent,
@@ -36,6 +46,7 @@ from playspace.ecs.world import WORLDS_LOCK, Despawned, Plugin, World
 __all__ = [
     "WORLDS_LOCK",
     "ComponentError",
+    "Condition",
     "Despawned",
     "EventQueue",
     "FixedClock",
@@ -53,5 +64,12 @@ __all__ = [
     "SystemStats",
     "Time",
     "World",
+    "all_of",
+    "any_changed",
+    "any_of",
+    "any_with",
+    "not_",
+    "on_event",
+    "resource_exists",
     "system",
 ]

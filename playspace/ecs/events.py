@@ -74,6 +74,16 @@ class EventQueue(Generic[E]):
             return []
         return list(islice(self._events, max(start - self._base, 0), None))
 
+    def pass_over(self, reader: Hashable) -> None:
+        """Move a known `reader` past everything sent (a system skipped by its run condition):
+        the queue does not keep events for a reader that is not reading."""
+        if reader in self._cursors:
+            self._cursors[reader] = self._base + len(self._events)
+
+    def readers(self) -> list[Hashable]:
+        """Whom the queue keeps events for."""
+        return list(self._cursors)
+
     def forget(self, reader: Hashable) -> None:
         """Stop keeping events for `reader` (its system was removed)."""
         self._cursors.pop(reader, None)
@@ -141,6 +151,19 @@ class Events:
     def forget(self, reader: Hashable) -> None:
         for queue in self._queues.values():
             queue.forget(reader)
+
+    def sent(self, kind: type) -> int:
+        """How many events of `kind` were ever sent (0 for a type without a queue): a count
+        to compare, which keeps no event for whoever compares it."""
+        queue = self._queues.get(kind)
+        return 0 if queue is None else queue.sent
+
+    def pass_over(self, reader: Hashable, kinds: tuple[type, ...]) -> None:
+        """Move `reader` past what was sent of those of `kinds` that are event types."""
+        for kind in kinds:
+            queue = self._queues.get(kind)
+            if queue is not None:
+                queue.pass_over(reader)
 
     def subscribe(self, reader: Hashable, kinds: tuple[type, ...]) -> None:
         """Make `reader` known to the queues of those of `kinds` that are event types."""

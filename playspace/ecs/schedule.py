@@ -110,9 +110,12 @@ def system(
 
 @dataclass(slots=True)
 class SystemStats:
-    """How long a system took: the game's overlay shows the slowest."""
+    """How long a system took (the game's overlay shows the slowest, the inspector each one),
+    how often its run condition skipped it, and the frame it last ran in (``Time.frame``)."""
 
     calls: int = 0
+    skipped: int = 0
+    frame: int = -1
     last_ns: int = 0
     total_ns: int = 0
     max_ns: int = 0

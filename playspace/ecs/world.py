@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import logging
 import os
 import threading
 import traceback
@@ -51,6 +52,7 @@ C4 = TypeVar("C4")
 E = TypeVar("E")
 R = TypeVar("R")
 
+log = logging.getLogger(__name__)
 _world_numbers = itertools.count(1)
 # esper keeps one current world for the whole process, and every World switches to its own
 # before each call: two worlds used in two threads (a host's and a player's, in one process)
@@ -94,6 +96,21 @@ def _check_instance(item: object, what: str, where: str) -> None:
         raise ComponentError(
             f"{what} {item!r} {where} is not an instance of a {what} class: wrap it in a "
             f"dataclass so it has a type of its own"
+        )
+
+
+def _misread(queue: EventQueue[Any], spec: SystemSpec, reader: Hashable) -> None:
+    """A system declared it reads `queue`'s events and reads them as another reader: the
+    declared cursor, never moved, would keep every event the queue is sent until its cap.
+    It is dropped (the events are kept for the reader that reads), with a warning once."""
+    if spec.source in queue.readers():
+        queue.forget(spec.source)
+        log.warning(
+            "system %s declares it reads %s but reads them as %r: read them with "
+            "reader=the system itself; its declared cursor is dropped",
+            spec.name,
+            queue.kind.__name__,
+            reader,
         )
 
 
@@ -357,7 +374,11 @@ class World:
         """Events of `kind` sent since `reader` (normally the calling system) last read."""
         if self._audit is not None:
             self._touch(kind)
-        return self.events.queue(kind).read(reader)
+        queue = self.events.queue(kind)
+        spec = self._running
+        if spec is not None and reader != spec.source and kind in spec.reads:
+            _misread(queue, spec, reader)
+        return queue.read(reader)
 
     # Systems and plugins -----------------------------------------------------------------
 
@@ -474,8 +495,17 @@ class World:
         """Run the systems of one phase in order (the frame loop calls this)."""
         for spec in self.schedule.phase(phase):
             if spec.run_if is not None and not spec.run_if(self):
+                spec.stats.skipped += 1
+                self.events.pass_over(spec.source, spec.reads)
                 continue
             self._run(spec)
+
+    def ran(self) -> list[str]:
+        """The systems that ran in the last frame, in the order they ran (a FIXED system ran
+        if any of the frame's steps ran it); the rest were skipped by their run conditions,
+        or their phase did not run (a frame with no fixed step)."""
+        frame = self.time.frame
+        return [spec.name for spec in self.schedule.all() if spec.stats.frame == frame]
 
     def _run(self, spec: SystemSpec) -> None:
         self._running = spec
@@ -497,6 +527,7 @@ class World:
             profile.span(spec.name, "system", start, start + took, phase=spec.phase.value)
         stats = spec.stats
         stats.calls += 1
+        stats.frame = self.time.frame
         stats.last_ns = took
         stats.total_ns += took
         if took > stats.max_ns:

@@ -55,7 +55,8 @@ def test_playspace_run_profile_writes_the_replay_s_timeline(tmp_path: Path) -> N
     assert f"spans in {out} (open it in ui.perfetto.dev)" in done.stderr
     events = json.loads(out.read_text())
     names = {e["name"] for e in events if e.get("cat") == "system"}
-    assert {"physics_step", "grab", "throw", "slope_quantization", "bee_flight"} <= names
+    assert {"physics_step", "grab", "throw_history", "slope_quantization", "bee_flight"} <= names
+    assert "throw" not in names  # nothing is let go in the first half second: it never ran
     assert sum(e.get("cat") == "step" for e in events) == 45
     again = playspace("run", EXAMPLES / "kitchen.py", "--headless", "--profile",
                       EXAMPLES / "kitchen.py")  # fmt: skip

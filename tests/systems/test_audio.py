@@ -27,6 +27,7 @@ from playspace.systems import audio as audio_systems
 from playspace.systems.audio import Audio, AudioPlugin, render
 from playspace.systems.audio.openal import OpenALError
 from playspace.systems.audio.rolling import Rolling
+from playspace.systems.input import ReplaySource, load_trace
 from playspace.systems.interaction.events import ButtonPressed, LetGo, Released, Socketed
 from playspace.systems.physics.events import Impact
 from tests.grab_helpers import HAND, ball_in_hand, grab_world, holding_still
@@ -223,6 +224,7 @@ def test_what_the_hands_do_sounds_where_it_happens() -> None:
 
 def test_a_walking_player_makes_a_footstep_each_stride() -> None:
     walking = rig_world(lambda t: head_at(0.0, 1.7, -min(t, 3.0)), build=AudioPlugin().build)
+    walking.world.events.subscribe("test", (PlaySound,))  # kept for the test from now on
     walking.world.step(round(3.5 * 90))  # 3 m walked: four strides of 0.7 m
     steps = [s for s in _sounds_sent(walking.world) if s.clip == "footstep"]
     assert len(steps) == 4
@@ -395,3 +397,20 @@ def test_a_ball_rolling_on_the_floor_rumbles_and_one_resting_or_flying_does_not(
     assert _rolled(0.0, floored=True) == (0, 0.0)  # at rest
     voices, _ = _rolled(2.0, floored=False)  # falling through the air, then nothing under it
     assert voices == 0
+
+
+def test_a_long_session_keeps_no_sound_events_once_every_reader_has_played_them(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The sound systems read their events as themselves: a cursor kept under another name
+    held every PlaySound and DialTurned the workshop ever sent (35 after 400 steps), until the
+    world dropped it, saying so."""
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    trace = load_trace(examples / "traces" / "workshop.jsonl")
+    world, _ = build_world(load_scene(examples / "workshop.toml"), ReplaySource(trace))
+    world.add_plugin(AudioPlugin(output="memory"))
+    with caplog.at_level(logging.WARNING, logger="playspace.ecs.world"):
+        world.step(600)
+    assert not caplog.records
+    assert world.events.queue(PlaySound).sent >= 10  # the workshop is heard
+    assert world.events.held() <= 4

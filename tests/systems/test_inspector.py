@@ -13,7 +13,7 @@ from playspace.components import Transform
 from playspace.components.input import InputFrame
 from playspace.components.panels import PanelDrawing
 from playspace.components.physics import RigidBody
-from playspace.ecs import World
+from playspace.ecs import Phase, World
 from playspace.formats.scene import load_scene
 from playspace.loops.paced import advance
 from playspace.spatial import vec3
@@ -113,6 +113,20 @@ def test_hidden_it_runs_nothing_and_keeps_no_events() -> None:
         advance(world, 1 / 90)
     assert spec.stats.calls == ran and not inspector.timings
     assert all(READER not in q._cursors for q in world.events._queues.values())
+
+
+def test_its_timings_are_the_schedule_s_and_a_skipped_system_took_no_time() -> None:
+    world = _kitchen()
+    awake = [True]
+    world.add_system(lambda w: None, phase=Phase.FIXED, name="sometimes", run_if=lambda w: awake[0])
+    inspector = toggle_inspector(world)
+    advance(world, 1 / 90)
+    awake[0] = False
+    advance(world, 1 / 90)
+    stats = world.schedule.get("sometimes").stats
+    assert list(inspector.timings["sometimes"]) == [stats.last_ns / 1e6, 0.0]
+    physics = world.schedule.get("physics_step").stats
+    assert inspector.timings["physics_step"][-1] == physics.last_ns / 1e6 > 0
 
 
 def test_a_failed_reload_is_a_line_before_the_headsets_eyes_until_fixed() -> None:

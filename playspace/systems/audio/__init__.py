@@ -120,7 +120,7 @@ def play_sounds(world: World) -> None:
     audio = world.resource(Audio)
     engine = audio.engine
     if engine is None or audio.muted:
-        world.read_events(PlaySound, reader="audio")
+        world.read_events(PlaySound, reader=play_sounds)
         if engine is not None:
             for voice in engine.voices:
                 engine.stop(voice)
@@ -131,7 +131,7 @@ def play_sounds(world: World) -> None:
     rumble = clip_named(world, "rolling")
     if rumble is not None:
         roll(world, engine, rumble)
-    for event in world.read_events(PlaySound, reader="audio"):
+    for event in world.read_events(PlaySound, reader=play_sounds):
         _one_shot(world, engine, event)
     for voice in engine.voices:
         if voice.entity is not None:

@@ -28,7 +28,7 @@ from playspace.components.interaction import Hand, Holding
 from playspace.components.joints import Joint, JointKind
 from playspace.components.physics import BodyKind, RigidBody
 from playspace.components.rig import LocalPlayer, Rig
-from playspace.ecs import Phase, World, system
+from playspace.ecs import Phase, World, any_with, system
 from playspace.spatial import vec3
 from playspace.systems.audio.placing import drawn_at
 from playspace.systems.interaction.events import (
@@ -95,7 +95,7 @@ def material_of(world: World, entity: int) -> str:
 def impact_sounds(world: World) -> None:
     """A knock for every impact this frame, from the moving body, and felt in the hands of
     this process's player that hold either body, as strong as it sounds."""
-    impacts = world.read_events(Impact, reader="impact sounds")
+    impacts = world.read_events(Impact, reader=impact_sounds)
     if _settling(world):
         return
     for impact in impacts:
@@ -152,7 +152,7 @@ def _at(world: World, entity: int, clip: str, volume: float = 1.0, pitch: float 
 )  # fmt: skip
 def interaction_sounds(world: World) -> None:
     """The hands' and the player's sounds for this frame's events."""
-    reader = "interaction sounds"
+    reader = interaction_sounds
     if _settling(world):
         for unheard in HEARD_EVENTS:
             world.read_events(unheard, reader)
@@ -201,7 +201,9 @@ def footsteps(world: World) -> None:
         walked.distance[rig.body] = min(gone, STRIDE)
 
 
-@system(Phase.LATE, in_set=LateSet.SOUND, reads=(Joint,), writes=(PlaySound,))
+@system(
+    Phase.LATE, in_set=LateSet.SOUND, run_if=any_with(Joint), reads=(Joint,), writes=(PlaySound,)
+)
 def joint_sounds(world: World) -> None:
     """A door, a drawer or a lever meeting the end of its travel thuds, louder the faster it
     came; a slider set moving from rest (a drawer pulled) runs on its rails."""

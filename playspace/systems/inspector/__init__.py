@@ -167,14 +167,16 @@ def _hand_pose(world: World, role: str) -> Pose | None:
 
 
 def _keep(world: World, inspector: Inspector) -> None:
-    """The systems' times of their last run, and the events since the last frame."""
-    timings = inspector.timings
+    """The systems' times this frame (0 for one that did not run: its run condition skipped
+    it), as the schedule measured them (the numbers ``--profile`` writes), and the events
+    since the last frame."""
+    timings, frame = inspector.timings, world.time.frame
     for spec in world.schedule.all():
         if spec.stats.calls:
             kept = timings.get(spec.name)
             if kept is None:
                 kept = timings[spec.name] = deque(maxlen=FRAMES_KEPT)
-            kept.append(spec.stats.last_ns / 1e6)
+            kept.append(spec.stats.last_ns / 1e6 if spec.stats.frame == frame else 0.0)
     for kind in world.events.kinds():
         events: list[object] = world.read_events(kind, reader=READER)
         for event in events:

@@ -17,7 +17,7 @@ from playspace.components.interaction import Grabbable, Holding, Hover
 from playspace.components.joints import Joint
 from playspace.components.physics import Colliders, RigidBody
 from playspace.components.sockets import Socket
-from playspace.ecs import Despawned, Phase, World, system
+from playspace.ecs import Despawned, Phase, World, on_event, system
 from playspace.systems.interaction.events import HoverExited, LetGo
 from playspace.systems.interaction.hold import empty, open_hand
 from playspace.systems.interaction.layers import HeldSensors
@@ -64,6 +64,7 @@ def forget(world: World, entity: int, components: dict[type, object]) -> None:
 @system(
     Phase.FIXED,
     in_set=FixedSet.DESPAWNED,
+    run_if=on_event(Despawned),
     reads=(Despawned, Transform, Joint),
     writes=(
         Holding,

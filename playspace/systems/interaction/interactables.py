@@ -26,7 +26,7 @@ from playspace.components.interactables import Dial, Lever, PushButton
 from playspace.components.interaction import Grabbable, Hand
 from playspace.components.joints import Joint, Spring
 from playspace.components.physics import BodyCommands, SetVelocity
-from playspace.ecs import Phase, World, system
+from playspace.ecs import Phase, World, any_of, any_with, system
 from playspace.spatial import Vec3
 from playspace.systems.interaction.events import (
     INTERACTABLE_EVENTS,
@@ -46,6 +46,7 @@ REACH_BEHIND = 0.05  # metres past a button's full travel a hand still pushes it
     Phase.FIXED,
     in_set=FixedSet.GRAB,
     after=(hold,),
+    run_if=any_of(any_with(PushButton, Joint), any_with(Lever, Joint)),
     reads=(PushButton, Lever, Grabbable, Hand, TrackedDevice, Transform),
     writes=(Joint, Physics, BodyCommands),
 )
@@ -118,6 +119,7 @@ def _nearest(lever: Lever, joint: Joint) -> int:
 @system(
     Phase.FIXED,
     in_set=FixedSet.REPORT,
+    run_if=any_of(any_with(PushButton, Joint), any_with(Lever, Joint), any_with(Dial, Joint)),
     reads=(Joint, Grabbable),
     writes=(PushButton, Lever, Dial, *INTERACTABLE_EVENTS),
 )

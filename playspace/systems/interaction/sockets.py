@@ -36,7 +36,7 @@ from playspace.components.physics import (
     Sphere,
 )
 from playspace.components.sockets import Socket
-from playspace.ecs import Phase, World, system
+from playspace.ecs import Phase, World, any_with, system
 from playspace.spatial import Vec3
 from playspace.systems.interaction.events import Grabbed, LetGo, Returned, Socketed, Unsocketed
 from playspace.systems.interaction.layers import HeldSensors, held_layers
@@ -51,6 +51,7 @@ Found = list[tuple[int, tuple[Socket, Transform]]]
     Phase.FIXED,
     in_set=FixedSet.LAYERS,
     after=(held_layers,),
+    run_if=any_with(Socket),
     reads=(Grabbed, LetGo, Holding),
     writes=(
         Socket,

@@ -21,7 +21,7 @@ from playspace.components import TrackedDevice, Transform
 from playspace.components.interaction import Grabbable, GrabSettings, Hand
 from playspace.components.physics import BodyCommands, SetVelocity
 from playspace.components.rig import OriginMotion, Rig
-from playspace.ecs import Despawned, Phase, World, system
+from playspace.ecs import Despawned, Phase, World, on_event, system
 from playspace.spatial import Pose, Vec3
 from playspace.systems.interaction.estimate import release_velocity
 from playspace.systems.interaction.events import LetGo, Released
@@ -108,6 +108,7 @@ def _jumped(last: Sample, p: Vec3, now: float) -> bool:
     Phase.FIXED,
     in_set=FixedSet.THROW,
     after=(throw_history,),
+    run_if=on_event(LetGo),
     reads=(
         LetGo,
         GrabSettings,
@@ -136,7 +137,13 @@ def throw(world: World) -> None:
         world.send(Released(let_go.hand, let_go.object, linear, angular))
 
 
-@system(Phase.FIXED, in_set=FixedSet.PHYSICS_PREPARE, reads=(Despawned,), writes=(ThrowHistory,))
+@system(
+    Phase.FIXED,
+    in_set=FixedSet.PHYSICS_PREPARE,
+    run_if=on_event(Despawned),
+    reads=(Despawned,),
+    writes=(ThrowHistory,),
+)
 def forget_throwers(world: World) -> None:
     """Forget the history of a hand that was despawned."""
     history = world.resource(ThrowHistory)

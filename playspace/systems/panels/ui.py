@@ -58,10 +58,16 @@ def _mouse(world: World, panel: int) -> tuple[tuple[float, float] | None, bool]:
     return None, False
 
 
+def _panels_or_contexts(world: World) -> bool:
+    """Whether there is a panel to draw, or a panel's context left to free."""
+    return bool(world.query(Panel) or world.resource(PanelContexts).contexts)
+
+
 @system(
     Phase.FIXED,
     in_set=FixedSet.GAME,
     after=(point,),
+    run_if=_panels_or_contexts,
     reads=(Panel, Pointer, TrackedDevice, PanelContent),
     writes=(PanelDrawing, PanelContexts),
 )

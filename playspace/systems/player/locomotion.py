@@ -28,7 +28,7 @@ from playspace.components.rig import (
     TurnState,
 )
 from playspace.components.tracking import HandControls
-from playspace.ecs import Phase, World, system
+from playspace.ecs import Phase, World, on_event, system
 from playspace.systems.input.placement import tracked_world_pose
 from playspace.systems.player.events import (
     FloorSnapRequested,
@@ -144,6 +144,7 @@ def carry_origin(world: World) -> None:
     Phase.FIXED,
     in_set=FixedSet.RIG,
     before=(body_follow,),
+    run_if=on_event(RecenterRequested),
     reads=(RecenterRequested, Rig, RigSettings, TrackedDevice),
     writes=(Transform, Recentered, FloorSnapRequested),
 )

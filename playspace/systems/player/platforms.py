@@ -31,10 +31,28 @@ from playspace.systems.sets import FixedSet
 UNDER = 0.05  # metres below the feet a platform still counts as stood on
 
 
+def _platform_moved(world: World) -> bool:
+    """Whether a kinematic body that a player's body can stand on moved since physics last
+    drove it: not a player's own parts (the body's ray meets neither hands nor bodies), so
+    a level whose only kinematic bodies are the players' costs one look at each."""
+    physics = world.try_resource(Physics)
+    if physics is None:
+        return False
+    own = {e for _, rig in world.each(Rig) for e in (rig.body, rig.left_hand, rig.right_hand)}
+    for entity, driven in physics.kinematic.items():
+        if driven.pushed is None or entity in own:
+            continue
+        now = driven.transform
+        if now.position != driven.pushed[0] or now.rotation != driven.pushed[1]:
+            return True
+    return False
+
+
 @system(
     Phase.FIXED,
     in_set=FixedSet.CARRY,
     before=(carry_origin,),
+    run_if=_platform_moved,
     reads=(Rig, CharacterBody, CharacterMotion, Physics, Layers),
     writes=(Transform,),
 )
