@@ -25,6 +25,7 @@ SMALL = {
     "inspector.py": ["--frames", "5", "--entities", "20"],
     "network.py": ["--seconds", "1", "--walk", "2"],
     "throw_accuracy.py": ["--trials", "20"],
+    "overlap.py": ["--props", "20", "--rounds", "1", "--size", "64", "48"],
 }
 
 
