@@ -34,7 +34,10 @@ reads, over raw. No write-back through these bindings, and no system, can take t
 it; a goal under the floor is out of reach of work on playspace's own code.
 
 Goals (issue 15, this 2-core machine): at most 1.25x raw at 1,000 awake props and 1.5x at 200;
-at most 1.3x raw with 5,000 props asleep.
+at most 1.3x raw with 5,000 props asleep. Issue 37's, on what playspace owns: its own time at
+most 0.12 ms a step with the kitchen at rest (the fewest props asleep), at most 1.0 us per awake
+body (own time at 1,000 awake less at rest, over 1,000), and at least 0.85 of raw Rapier's
+awake props fitting a 5 ms step.
 
 Run: ``python benchmarks/frame.py [--awake 50 200 500 1000 2000] [--asleep 50 500 2000 5000
 8000] [--rounds 5] [--block 20]``. The last line printed is one JSON object of the figures.
@@ -72,6 +75,8 @@ from playspace.systems.physics.convert import read_poses  # noqa: E402
 Row = dict[str, Any]
 BUDGET_MS = 5.0
 GOALS = {("awake", 1000): 1.25, ("awake", 200): 1.5, ("asleep", 5000): 1.3}
+# issue 37's, on playspace's own time (outside Rapier's step)
+OWN_AT_REST_MS, OWN_PER_BODY_US, FITS_SHARE, AWAKE_FOR_PER_BODY = 0.12, 1.0, 0.85, 1000
 SYNC = ("physics_prepare", "physics_step", "physics_writeback")
 CUBE, GRID, COLUMNS, STACK = 0.08, 0.12, 16, 12  # 16 columns across, 46 rows: 8,832 cubes
 
@@ -275,9 +280,37 @@ def main() -> None:
             print(f"goal {name} {props}: {ratio:.2f}x raw (at most {goal}x): "
                   f"{'met' if ratio <= goal else 'not met'}; floor {floor:.2f}x (Rapier in the "
                   "world and the pose reads alone)")  # fmt: skip
+    goals.update(own_time_goals(sweeps, fits))
     figures = {"rounds": args.rounds, "block": args.block, "budget_ms": BUDGET_MS,
                "sweeps": sweeps, "fits_budget": fits, "goals": goals}  # fmt: skip
     print(json.dumps(_rounded(figures)))
+
+
+def own_time_goals(sweeps: dict[str, list[Row]], fits: dict[str, dict[str, Any]]) -> Row:
+    """Issue 37's goals, on what playspace owns: its own time a step with the kitchen at rest
+    (the fewest props asleep), its own time per awake body (1,000 awake against at rest), and
+    the awake props that fit the budget as a share of raw Rapier's."""
+    found: Row = {}
+    rest = min(sweeps["asleep"], key=lambda r: int(r["props"]), default=None)
+    many = next((r for r in sweeps["awake"] if r["props"] == AWAKE_FOR_PER_BODY), None)
+    if rest is not None:
+        at_rest = float(rest["own_ms"])
+        found["own_at_rest"] = {"ms": at_rest, "goal": OWN_AT_REST_MS,
+                                "met": at_rest <= OWN_AT_REST_MS}  # fmt: skip
+        print(f"goal own time at rest ({rest['props']} asleep): {at_rest:.3f} ms "
+              f"(at most {OWN_AT_REST_MS} ms)")  # fmt: skip
+        if many is not None:
+            per_body = (float(many["own_ms"]) - at_rest) / AWAKE_FOR_PER_BODY * 1e3
+            found["own_per_awake_body"] = {"us": per_body, "goal": OWN_PER_BODY_US,
+                                           "met": per_body <= OWN_PER_BODY_US}  # fmt: skip
+            print(f"goal own time per awake body: {per_body:.2f} us (at most {OWN_PER_BODY_US})")
+    ours, raw = fits["awake"]["playspace"], fits["awake"]["raw"]
+    if ours is not None and raw:
+        share = ours / raw
+        found["fits_awake"] = {"share": share, "goal": FITS_SHARE, "met": share >= FITS_SHARE}
+        print(f"goal awake props that fit {BUDGET_MS:.0f} ms: {share:.2f} of raw's "
+              f"(at least {FITS_SHARE})")  # fmt: skip
+    return found
 
 
 def _n(value: float | None) -> str:
