@@ -246,7 +246,6 @@ class Host:
             source = self.recorder.source_for(source)
         self.world = world = _world(scene, self.example, source, fixed_hz, seed, telemetry)
         self.event_kinds = tuple(world.resource(Telemetry).events)
-        world.events.subscribe(self, self.event_kinds)
         world.insert_resource(Hosting(self))
         world.add_system(host_roster)
         world.add_system(
@@ -465,7 +464,7 @@ class Host:
         step, now = world.fixed_time.step + 1, world.fixed_time.elapsed
         happened: list[dict[str, Any]] = []
         for kind in self.event_kinds:
-            sent: list[object] = world.read_events(kind, reader=self)
+            sent: list[object] = world.read_events(kind, reader=host_publish)
             happened.extend(event_record(event) for event in sent)
         if happened:
             data = encode_events(Events(step, now, tuple(happened[:MAX_EVENTS])))
