@@ -20,6 +20,11 @@ interpolate from) stand in a block in front of the eye on a floor, drawn offscre
 - frame: prepare, draw and ``ctx.finish()``, which waits for the pixels: its inverse is the
   frames per second (without glthread, Mesa's default).
 
+A stereo frame (the headset's): prepare once, then both eyes, drawn as two views (two
+passes) or by ``Renderer.draw_stereo`` in one pass into a layered target, interleaved frame by
+frame, at 1,000 objects (``--stereo-count``) and 640x480 an eye; its Python time is taken
+from the ``mesa_glthread`` run, as submit's is.
+
 The lit path, per quality preset (``low``, ``high``, ``ultra``): the frames per second of
 the kitchen (``examples/kitchen.toml``, materials, sky, grid, shadows at ``high``) at
 1280x720 offscreen, and the cost of one stereo frame at a headset's per-eye size (1832x1920,
@@ -27,7 +32,8 @@ two views sharing one prepare and one shadow map).
 
 Run: ``python benchmarks/render.py [--counts 100 1000 5000] [--frames N]``. The last line
 printed is one JSON object of the figures. Goals: preparing and submitting 1,000 objects
-takes under 1 ms of Python per view; the kitchen runs at 60 frames a second or more at
+takes under 1 ms of Python per view; a stereo frame of 1,000 objects takes at most 1 ms of
+Python, both eyes together; the kitchen runs at 60 frames a second or more at
 ``low`` and 30 or more at ``high`` on the software renderer.
 """
 
@@ -54,11 +60,13 @@ from playspace.ecs import World
 from playspace.formats.scene import load_scene
 from playspace.render import Offscreen, Renderer, create_context, eye_view, preview_view
 from playspace.render.quality import PRESETS, Quality
+from playspace.render.stereo import LayeredTarget
 from playspace.spatial import Pose
 from playspace.systems.drawn import DrawnPlugin, place_drawn
 
 SIZE = (1280, 720)
 EYE_SIZE = (1832, 1920)  # a headset's per-eye image (Quest 2 class)
+STEREO_SIZE = (640, 480)  # an eye in the stereo frame's timing: Python's time, not pixels
 KITCHEN = Path(__file__).resolve().parent.parent / "examples" / "kitchen.toml"
 
 
@@ -140,6 +148,49 @@ def measure(count: int, frames: int) -> dict[str, float]:
     }
 
 
+def stereo(count: int, frames: int) -> dict[str, float | str]:
+    """A stereo frame of `count` props: prepare and both eyes as two views, against prepare
+    and one ``draw_stereo``, interleaved; median ms of each (Python's, under glthread)."""
+    ctx = create_context()
+    renderer = Renderer(ctx)
+    world = block_world(count)
+    layered = LayeredTarget(ctx, STEREO_SIZE)
+    aspect = STEREO_SIZE[0] / STEREO_SIZE[1]
+    views = [
+        preview_view(Pose(spatial.vec3(dx, 1.2, 1.0), spatial.identity()), aspect)
+        for dx in (-0.032, 0.032)
+    ]
+    two, one = [], []
+    for i in range(frames + 5):  # the first frames build the buffers and llvmpipe's code
+        ctx.finish()
+        start = time.perf_counter()
+        renderer.prepare(world)
+        for view, layer in zip(views, layered.layers, strict=True):
+            renderer.draw(view, layer)
+        passes = time.perf_counter() - start
+        ctx.finish()
+        start = time.perf_counter()
+        renderer.prepare(world)
+        renderer.draw_stereo(views, layered)
+        single = time.perf_counter() - start
+        if i >= 5:
+            two.append(passes)
+            one.append(single)
+    ctx.finish()
+    path, error = renderer.stereo.describe(), ctx.error
+    layered.release()
+    renderer.release()
+    ctx.release()
+    if error != "GL_NO_ERROR":
+        raise RuntimeError(f"GL error while drawing in stereo: {error}")
+    return {
+        "objects": count,
+        "path": path,
+        "two_passes_ms": statistics.median(two) * 1e3,
+        "one_pass_ms": statistics.median(one) * 1e3,
+    }
+
+
 def kitchen(quality: Quality, frames: int) -> dict[str, float | str]:
     """The kitchen at `quality`: a 1280x720 frame from the player's eye, and a stereo frame
     (prepare once, two eyes 6.4 cm apart) at the headset's per-eye size."""
@@ -182,9 +233,12 @@ def kitchen(quality: Quality, frames: int) -> dict[str, float | str]:
     }
 
 
-def threaded_submit(counts: list[int], frames: int) -> list[float]:
-    """Submit times from this script run again under ``mesa_glthread=true`` (Mesa reads it
-    once, when EGL starts, so it takes a process of its own)."""
+def threaded_submit(
+    counts: list[int], frames: int, stereo_count: int
+) -> tuple[list[float], dict[str, float | str]]:
+    """Submit times and the stereo frame from this script run again under
+    ``mesa_glthread=true`` (Mesa reads it once, when EGL starts, so it takes a process of its
+    own)."""
     done = subprocess.run(
         [
             sys.executable,
@@ -193,6 +247,8 @@ def threaded_submit(counts: list[int], frames: int) -> list[float]:
             *map(str, counts),
             "--frames",
             str(frames),
+            "--stereo-count",
+            str(stereo_count),
             "--rows-only",
         ],
         env={**os.environ, "mesa_glthread": "true"},
@@ -200,8 +256,8 @@ def threaded_submit(counts: list[int], frames: int) -> list[float]:
         text=True,
         check=True,
     )
-    rows = json.loads(done.stdout.splitlines()[-1])["rows"]
-    return [float(row["submit_ms"]) for row in rows]
+    figures = json.loads(done.stdout.splitlines()[-1])
+    return [float(row["submit_ms"]) for row in figures["rows"]], figures["stereo"]
 
 
 def main() -> None:
@@ -209,14 +265,16 @@ def main() -> None:
     parser.add_argument("--counts", type=int, nargs="+", default=[100, 1000, 5000])
     parser.add_argument("--frames", type=int, default=60, help="frames timed per count")
     parser.add_argument("--lit-frames", type=int, default=20, help="kitchen frames timed")
+    parser.add_argument("--stereo-count", type=int, default=1000, help="props in the stereo frame")
     parser.add_argument("--rows-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     rows = [measure(count, args.frames) for count in args.counts]
     if args.rows_only:  # the glthread run: its figures go back to the first run
-        print(json.dumps({"rows": rows}))
+        print(json.dumps({"rows": rows, "stereo": stereo(args.stereo_count, args.frames)}))
         return
     lit = [kitchen(quality, args.lit_frames) for quality in PRESETS.values()]
-    for row, python in zip(rows, threaded_submit(args.counts, args.frames), strict=True):
+    submits, stereo_python = threaded_submit(args.counts, args.frames, args.stereo_count)
+    for row, python in zip(rows, submits, strict=True):
         row["submit_python_ms"] = python
         row["python_per_view_ms"] = row["prepare_ms"] + python
     print(
@@ -252,6 +310,12 @@ def main() -> None:
             f"{preset['stereo_ms']:>11.2f}"
         )
     print("goals: the kitchen at 60 fps or more at low, 30 or more at high")
+    print()
+    print(
+        f"a stereo frame of {stereo_python['objects']} props, both eyes, Python's median ms "
+        f"(glthread): two passes {stereo_python['two_passes_ms']:.3f}, one pass "
+        f"{stereo_python['one_pass_ms']:.3f} ({stereo_python['path']}); goal: at most 1.0"
+    )
     print(
         json.dumps(
             {
@@ -262,6 +326,9 @@ def main() -> None:
                     {k: round(v, 3) if isinstance(v, float) else v for k, v in r.items()}
                     for r in lit
                 ],
+                "stereo": {
+                    k: round(v, 4) if isinstance(v, float) else v for k, v in stereo_python.items()
+                },
             }
         )
     )

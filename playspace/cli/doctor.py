@@ -1,8 +1,9 @@
 """``playspace doctor``: what this machine offers a playspace run, one line per finding.
 
 Each check says what it found or why it found nothing, so a user who cannot start a run sees
-the missing piece: the OpenXR runtime (and whether it sees a headset), the GL driver, a
-display for the preview window, gamepads. No check raises; a missing piece is a line.
+the missing piece: the OpenXR runtime (and whether it sees a headset), the GL driver (and
+whether it draws both eyes in one pass), a display for the preview window, gamepads. No check
+raises; a missing piece is a line.
 
 The GL check is a probe passed in (`gl_probe`), so a test can stand in for the driver.
 """
@@ -28,13 +29,17 @@ def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def gl_probe() -> str:
-    """The GL renderer of a standalone EGL context (no window needed)."""
+    """The GL renderer of a standalone EGL context (no window needed), and how it draws a
+    headset's two eyes (the path the renderer takes: one pass or two)."""
     from playspace.render import create_context
+    from playspace.render.stereo import stereo_path
 
     ctx = create_context()
     try:
         major, minor = divmod(ctx.version_code // 10, 10)
-        return f"{ctx.info['GL_RENDERER']}, OpenGL {major}.{minor} (EGL, no window)"
+        stereo = stereo_path(ctx).describe()
+        found = f"{ctx.info['GL_RENDERER']}, OpenGL {major}.{minor} (EGL, no window)"
+        return f"{found}; both eyes: {stereo}"
     finally:
         ctx.release()
 

@@ -6,6 +6,13 @@ frame's predicted display time) and the swapchain images to draw into. The world
 once a frame, before the first eye; each image (pair) is wrapped once and kept, since
 swapchains reuse a few images.
 
+Where the renderer draws both eyes in one pass (``Renderer.one_pass_stereo``) and the display
+hands out both eyes' images at once (``EyeTarget.eyes``), the first eye's call only notes its
+view; the second draws both into a layered target of the renderer's
+(``Renderer.draw_stereo``) and copies each layer, color and depth, into its eye's images. The
+compositor gets the same images either way; eyes of different sizes, or a renderer that
+cannot, draw each eye as its own view (two passes).
+
 Two things make an eye match the preview and help the compositor:
 
 - **sRGB.** The loop takes a ``GL_SRGB8_ALPHA8`` color image whenever the runtime offers
@@ -23,31 +30,20 @@ Two things make an eye match the preview and help the compositor:
 
 from __future__ import annotations
 
-import ctypes
-import functools
 from collections.abc import Callable
-from typing import Any
 
 import moderngl
 
 from playspace.ecs import World
 from playspace.render.projection import fov_projection
 from playspace.render.renderer import Renderer
+from playspace.render.stereo import EYES, GL_DEPTH_COMPONENT24, LayeredTarget, libgl
 from playspace.render.views import View
 from playspace.spatial import FloatArray, Pose
 from playspace.xr.views import EyeTarget, Fov, RenderEye
 
 _GL_FRAMEBUFFER, _GL_TEXTURE_2D, _GL_FRAMEBUFFER_COMPLETE = 0x8D40, 0x0DE1, 0x8CD5
 _GL_DEPTH_ATTACHMENT, _GL_DEPTH_STENCIL_ATTACHMENT = 0x8D00, 0x821A
-
-
-@functools.cache
-def _gl() -> Any:
-    """libGL, whose entry points dispatch to the context current on this thread (EGL or GLX,
-    through GLVND): the library ModernGL itself loads."""
-    gl = ctypes.CDLL("libGL.so.1")
-    gl.glCheckFramebufferStatus.restype = ctypes.c_uint
-    return gl
 
 
 def eye_framebuffer(ctx: moderngl.Context, target: EyeTarget) -> moderngl.Framebuffer:
@@ -59,7 +55,7 @@ def eye_framebuffer(ctx: moderngl.Context, target: EyeTarget) -> moderngl.Frameb
     framebuffer = ctx.framebuffer([color], stand_in)
     if target.depth_texture is None:
         return framebuffer
-    gl, bound = _gl(), ctx.fbo
+    gl, bound = libgl(), ctx.fbo
     framebuffer.use()
     attachment = _GL_DEPTH_STENCIL_ATTACHMENT if target.depth_stencil else _GL_DEPTH_ATTACHMENT
     gl.glFramebufferTexture2D(_GL_FRAMEBUFFER, attachment, _GL_TEXTURE_2D, target.depth_texture, 0)
@@ -82,24 +78,60 @@ def headset_eyes(renderer: Renderer) -> Callable[[World], RenderEye]:
     """A maker of eye drawers for `renderer` (its context current when they run)."""
 
     def make(world: World) -> RenderEye:
-        ctx = renderer.ctx
-        targets: dict[tuple[int, int | None, int, int], moderngl.Framebuffer] = {}
-        prepared = -1
-
-        def draw(pose: Pose, fov: Fov, target: EyeTarget) -> None:
-            nonlocal prepared
-            if world.time.frame != prepared:
-                renderer.prepare(world)
-                prepared = world.time.frame
-            key = (target.color_texture, target.depth_texture, target.width, target.height)
-            framebuffer = targets.get(key)
-            if framebuffer is None:
-                framebuffer = targets[key] = eye_framebuffer(ctx, target)
-            renderer.draw(View(pose, eye_projection(fov, target)), framebuffer)
-
-        return draw
+        return _EyeDrawer(renderer, world).draw
 
     return make
+
+
+class _EyeDrawer:
+    """One run's eye drawer: the frame prepared once, each swapchain image (pair) wrapped once,
+    and both eyes drawn in one pass where the renderer and the display allow it."""
+
+    def __init__(self, renderer: Renderer, world: World) -> None:
+        self.renderer, self.world = renderer, world
+        self._framebuffers: dict[tuple[int, int | None, int, int], moderngl.Framebuffer] = {}
+        self._layered: LayeredTarget | None = None
+        self._prepared = -1
+        self._waiting: list[tuple[View, EyeTarget]] = []  # this frame's eyes not drawn yet
+
+    def draw(self, pose: Pose, fov: Fov, target: EyeTarget) -> None:
+        renderer = self.renderer
+        if self.world.time.frame != self._prepared:
+            renderer.prepare(self.world)
+            self._prepared = self.world.time.frame
+        view = View(pose, eye_projection(fov, target))
+        if target.eyes != EYES or not renderer.one_pass_stereo:
+            renderer.draw(view, self._framebuffer(target))
+            return
+        if target.eye == 0:
+            self._waiting.clear()
+        self._waiting.append((view, target))
+        if target.eye == EYES - 1:
+            self._draw_both(self._waiting)
+            self._waiting = []
+
+    def _draw_both(self, eyes: list[tuple[View, EyeTarget]]) -> None:
+        sizes = {(target.width, target.height) for _, target in eyes}
+        if len(eyes) != EYES or len(sizes) != 1:
+            for view, target in eyes:
+                self.renderer.draw(view, self._framebuffer(target))
+            return
+        (size,), depth = sizes, eyes[0][1].depth_format or GL_DEPTH_COMPONENT24
+        layered = self._layered
+        if layered is None or (layered.size, layered.depth_format) != (size, depth):
+            if layered is not None:
+                layered.release()
+            layered = self._layered = LayeredTarget(self.renderer.ctx, size, depth)
+        self.renderer.draw_stereo([view for view, _ in eyes], layered)
+        for layer, (_, target) in enumerate(eyes):
+            layered.copy(layer, self._framebuffer(target))
+
+    def _framebuffer(self, target: EyeTarget) -> moderngl.Framebuffer:
+        key = (target.color_texture, target.depth_texture, target.width, target.height)
+        framebuffer = self._framebuffers.get(key)
+        if framebuffer is None:
+            framebuffer = self._framebuffers[key] = eye_framebuffer(self.renderer.ctx, target)
+        return framebuffer
 
 
 def eye_projection(fov: Fov, target: EyeTarget) -> FloatArray:

@@ -51,8 +51,11 @@ class Program:
     or what was last sent would be wrong.
     """
 
-    def __init__(self, ctx: moderngl.Context, vertex: str, fragment: str) -> None:
+    def __init__(
+        self, ctx: moderngl.Context, vertex: str, fragment: str, *, repeat: int = 1
+    ) -> None:
         self.program = ctx.program(vertex_shader=vertex, fragment_shader=fragment)
+        self.repeat = repeat  # each instance is drawn this many times: 2 draws both eyes
         members = {name: self.program[name] for name in self.program}
         self.uniforms = {n: m for n, m in members.items() if isinstance(m, moderngl.Uniform)}
         self.attributes = {n for n, m in members.items() if isinstance(m, moderngl.Attribute)}
@@ -107,15 +110,42 @@ class GpuMesh:
         self.indices.release()
 
 
+def instanced_array(
+    ctx: moderngl.Context,
+    program: Program,
+    content: list[tuple[moderngl.Buffer | str, ...]],
+    instances: moderngl.Buffer,
+    indices: moderngl.Buffer,
+) -> moderngl.VertexArray:
+    """A vertex array drawing `content` (per vertex) once for each model matrix in `instances`,
+    or `program.repeat` times: the matrix, four vec4 columns, advances every `repeat`
+    instances drawn (a divisor ModernGL's format strings cannot say)."""
+    array = ctx.vertex_array(program.program, content, index_buffer=indices, index_element_size=4)
+    attribute = program.program["i_model"]
+    assert isinstance(attribute, moderngl.Attribute)
+    for column in range(4):
+        array.bind(
+            attribute.location + column,
+            "f",
+            instances,
+            "4f",
+            offset=16 * column,
+            stride=INSTANCE_BYTES,
+            divisor=program.repeat,
+        )
+    return array
+
+
 class InstanceBuffer:
     """An instance buffer that grows as needed, and a vertex array drawing a mesh with it for
-    each of `programs` (the lit surface and the shadow map's depth draw the same instances)."""
+    each program that draws it (the lit surface, the shadow map's depth, both eyes' lit
+    surface: the same instances), made at the program's first draw."""
 
-    def __init__(self, ctx: moderngl.Context, programs: tuple[Program, ...], mesh: GpuMesh) -> None:
-        self.ctx, self.programs, self.mesh = ctx, programs, mesh
+    def __init__(self, ctx: moderngl.Context, mesh: GpuMesh) -> None:
+        self.ctx, self.mesh = ctx, mesh
         self.capacity = 0
         self.buffer: moderngl.Buffer | None = None
-        self.arrays: list[moderngl.VertexArray] = []
+        self.arrays: dict[Program, moderngl.VertexArray] = {}
 
     def reserve(self, count: int) -> bool:
         """Room for `count` instances; True when the buffer was remade (its contents lost)."""
@@ -124,16 +154,17 @@ class InstanceBuffer:
         self.release()
         self.capacity = max(count, 2 * self.capacity, 16)
         self.buffer = self.ctx.buffer(reserve=self.capacity * INSTANCE_BYTES, dynamic=True)
-        self.arrays = [self._array(program, self.buffer) for program in self.programs]
         return True
 
     def _array(self, program: Program, buffer: moderngl.Buffer) -> moderngl.VertexArray:
-        return self.ctx.vertex_array(
-            program.program,
-            [(self.mesh.vertices, *vertex_format(program)), (buffer, "16f/i", "i_model")],
-            index_buffer=self.mesh.indices,
-            index_element_size=4,
+        array = self.arrays[program] = instanced_array(
+            self.ctx,
+            program,
+            [(self.mesh.vertices, *vertex_format(program))],
+            buffer,
+            self.mesh.indices,
         )
+        return array
 
     def write(self, rows: F32Array, first: int = 0) -> None:
         """Upload `rows` (C-contiguous float32, as the batches keep them: the buffer takes
@@ -141,35 +172,26 @@ class InstanceBuffer:
         if len(rows) and self.buffer is not None:
             self.buffer.write(rows, offset=first * INSTANCE_BYTES)
 
-    def render(self, count: int, program: int = 0) -> None:
-        """Draw `count` instances with the `program`-th of this buffer's programs."""
-        if count and self.arrays:
-            self.arrays[program].render(moderngl.TRIANGLES, instances=count)
+    def render(self, count: int, program: Program) -> None:
+        """Draw `count` instances with `program` (each `program.repeat` times)."""
+        if count and self.buffer is not None:
+            array = self.arrays.get(program) or self._array(program, self.buffer)
+            array.render(moderngl.TRIANGLES, instances=count * program.repeat)
 
     def release(self) -> None:
-        for item in (*self.arrays, self.buffer):
+        for item in (*self.arrays.values(), self.buffer):
             if item is not None:
                 item.release()
-        self.arrays, self.buffer = [], None
-
-
-LIT, DEPTH = 0, 1  # the opaque instances' programs, in this order
+        self.arrays, self.buffer = {}, None
 
 
 class GpuBatch:
-    """One batch on the GPU: opaque instances (scenery first, then moving), drawn by each of
-    `opaque` (lit, and into the shadow map: :data:`LIT`, :data:`DEPTH`), and ghost
-    instances."""
+    """One batch on the GPU: opaque instances (scenery first, then moving: drawn lit and into
+    the shadow map) and ghost instances."""
 
-    def __init__(
-        self,
-        ctx: moderngl.Context,
-        opaque: tuple[Program, Program],
-        ghost: Program,
-        mesh: GpuMesh,
-    ) -> None:
-        self.opaque = InstanceBuffer(ctx, opaque, mesh)
-        self.ghosts = InstanceBuffer(ctx, (ghost,), mesh)
+    def __init__(self, ctx: moderngl.Context, mesh: GpuMesh) -> None:
+        self.opaque = InstanceBuffer(ctx, mesh)
+        self.ghosts = InstanceBuffer(ctx, mesh)
         self.version = -1
         self.batch: Batch | None = None
 
@@ -189,21 +211,19 @@ class GpuBatch:
 
 
 class GpuSkins:
-    """The skinned meshes on the GPU, a vertex array for each of the skinned programs, and the
-    buffers every draw shares: its model matrix (one instance) and its joints (the block)."""
+    """The skinned meshes on the GPU, a vertex array for each skinned program that draws them
+    (made at its first draw), and the buffers every draw shares: its model matrix (one
+    instance) and its joints (the block)."""
 
-    def __init__(self, ctx: moderngl.Context, programs: tuple[Program, ...]) -> None:
-        self.ctx, self.programs = ctx, programs
+    def __init__(self, ctx: moderngl.Context) -> None:
+        self.ctx = ctx
         self.model = ctx.buffer(reserve=16 * 4, dynamic=True)
         self.joints = ctx.buffer(reserve=MAX_JOINTS * JOINT_BYTES, dynamic=True)
-        for program in programs:
-            block = program.program["Joints"]
-            assert isinstance(block, moderngl.UniformBlock)
-            block.binding = 0
-        self._meshes: dict[SkinnedMesh, tuple[list[moderngl.Buffer], list[moderngl.VertexArray]]]
-        self._meshes = {}
+        self._meshes: dict[
+            SkinnedMesh, tuple[list[moderngl.Buffer], dict[Program, moderngl.VertexArray]]
+        ] = {}
 
-    def _arrays(self, mesh: SkinnedMesh) -> list[moderngl.VertexArray]:
+    def _array(self, mesh: SkinnedMesh, program: Program) -> moderngl.VertexArray:
         found = self._meshes.get(mesh)
         if found is None:
             ctx = self.ctx
@@ -212,35 +232,34 @@ class GpuSkins:
                 ctx.buffer(mesh.skin.tobytes()),
                 ctx.buffer(mesh.mesh.indices.tobytes()),
             ]
-            arrays = [self._array(program, buffers) for program in self.programs]
-            found = self._meshes[mesh] = (buffers, arrays)
-        return found[1]
-
-    def _array(self, program: Program, buffers: list[moderngl.Buffer]) -> moderngl.VertexArray:
-        vertices, skin, indices = buffers
-        return self.ctx.vertex_array(
-            program.program,
-            [
+            found = self._meshes[mesh] = (buffers, {})
+        (vertices, skin, indices), arrays = found
+        array = arrays.get(program)
+        if array is None:
+            block = program.program["Joints"]
+            assert isinstance(block, moderngl.UniformBlock)
+            block.binding = 0
+            content: list[tuple[moderngl.Buffer | str, ...]] = [
                 (vertices, *vertex_format(program)),
                 (skin, "4f 4f", "in_joints", "in_weights"),
-                (self.model, "16f/i", "i_model"),
-            ],
-            index_buffer=indices,
-            index_element_size=4,
-        )
+            ]
+            array = arrays[program] = instanced_array(
+                self.ctx, program, content, self.model, indices
+            )
+        return array
 
-    def draw(self, draw: SkinnedDraw, program: int) -> None:
-        """Draw one skinned surface with the `program`-th skinned program (set up already)."""
+    def draw(self, draw: SkinnedDraw, program: Program) -> None:
+        """Draw one skinned surface with `program` (a skinned program, set up already)."""
         self.model.write(draw.model)
         self.joints.write(draw.joints)
         self.joints.bind_to_uniform_block(0)
-        self._arrays(draw.mesh)[program].render(moderngl.TRIANGLES)
+        self._array(draw.mesh, program).render(moderngl.TRIANGLES, instances=program.repeat)
 
     def prune(self, used: set[SkinnedMesh]) -> None:
         """Free the meshes no longer drawn."""
         for mesh in [mesh for mesh in self._meshes if mesh not in used]:
             buffers, arrays = self._meshes.pop(mesh)
-            for array in arrays:
+            for array in arrays.values():
                 array.release()
             for buffer in buffers:
                 buffer.release()

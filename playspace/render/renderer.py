@@ -2,9 +2,11 @@
 
 A frame is :meth:`Renderer.prepare` once (collect the instances, upload them, work out the
 vignette and fade), then :meth:`Renderer.draw` per view: one view in the preview and in
-captures, two eyes in a headset, all from the same uploaded instances. The first view of a
-frame draws the shadow map (the light's depth, shared by every view of the frame). A view
-draws in these steps, into a multisampled buffer of its own when the quality asks for one:
+captures, two eyes in a headset, all from the same uploaded instances; or
+:meth:`Renderer.draw_stereo` for both eyes at once, in one pass where the driver allows it
+(:mod:`playspace.render.stereo`). The first view of a frame draws the shadow map (the
+light's depth, shared by every view of the frame). A view draws in these steps, into a
+multisampled buffer of its own when the quality asks for one:
 
 1. Lit surfaces: one instanced draw call per mesh and material (metallic-roughness shading
    under the sun, its shadow and the hemisphere ambient; a grid on the scenery's floors).
@@ -36,6 +38,7 @@ freed when the world's structure changes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -53,6 +56,7 @@ from playspace.render.gpu import (
     GpuSkins,
     MultisampleTarget,
     Program,
+    UniformValue,
     prune,
 )
 from playspace.render.instances import SceneInstances
@@ -61,7 +65,8 @@ from playspace.render.matrices import column_major
 from playspace.render.meshes import MeshData
 from playspace.render.quality import HIGH, Quality
 from playspace.render.skinning import SkinnedDraw
-from playspace.render.surfaces import DEPTH, GHOST, LIT, SurfacePrograms, shading_key
+from playspace.render.stereo import EYES, LayeredTarget, StereoPath, stereo_path
+from playspace.render.surfaces import GHOST, LIT, EyePrograms, SurfacePrograms, shading_key
 from playspace.render.views import View
 from playspace.spatial import FloatArray
 
@@ -145,16 +150,12 @@ class Renderer:
         self.instances = SceneInstances(palette)
         self.comfort = Comfort(vignette)
         self.vignette, self.fade = 0.0, 0.0
+        self.stereo: StereoPath = stereo_path(ctx)
         self.surfaces = SurfacePrograms(ctx, quality)
-        self.skins = GpuSkins(ctx, self.surfaces.skinned)
+        self.skins = GpuSkins(ctx)
         self._skinned: list[SkinnedDraw] = []
-        self.sky_program = Program(ctx, shaders.SKY_VERTEX, shaders.SKY_FRAGMENT)
-        self.overlay = Program(ctx, shaders.OVERLAY_VERTEX, shaders.OVERLAY_FRAGMENT)
         self.resolver = Program(ctx, shaders.OVERLAY_VERTEX, shaders.RESOLVE_FRAGMENT)
-        self._screen_arrays = {
-            program: ctx.vertex_array(program.program, [])
-            for program in (self.sky_program, self.overlay, self.resolver)
-        }
+        self._resolve_array = ctx.vertex_array(self.resolver.program, [])
         self._meshes: dict[MeshData, GpuMesh] = {}
         self._radii: dict[MeshData, float] = {}
         self._batches: dict[tuple[MeshData, Material], GpuBatch] = {}
@@ -190,9 +191,7 @@ class Renderer:
             key = (batch.mesh, batch.material)
             gpu = self._batches.get(key)
             if gpu is None:
-                mesh = self._gpu_mesh(batch.mesh)
-                lit, depth, ghost = self.surfaces.rigid
-                gpu = self._batches[key] = GpuBatch(self.ctx, (lit, depth), ghost, mesh)
+                gpu = self._batches[key] = GpuBatch(self.ctx, self._gpu_mesh(batch.mesh))
             gpu.upload(batch)
             self._drawn.append(gpu)
         self._skinned = self.instances.skinned(world)
@@ -209,7 +208,7 @@ class Renderer:
         self.skins.release()
         self.surfaces.release()
         self.surfaces = SurfacePrograms(self.ctx, self.quality)
-        self.skins = GpuSkins(self.ctx, self.surfaces.skinned)
+        self.skins = GpuSkins(self.ctx)
 
     def _gpu_mesh(self, mesh: MeshData) -> GpuMesh:
         gpu = self._meshes.get(mesh)
@@ -233,31 +232,70 @@ class Renderer:
 
     def draw(self, view: View, framebuffer: moderngl.Framebuffer) -> None:
         """Draw the prepared frame as seen from `view` into `framebuffer` (all of it)."""
-        ctx = self.ctx
-        ctx.disable_direct(GL_FRAMEBUFFER_SRGB)  # the shaders encode: GL must not again
-        self._shadow_pass(view)
         multisample = self._multisample_target(framebuffer.size)
         target = framebuffer if multisample is None else multisample.framebuffer
+        self._draw(_Eyes.of((view,), self.surfaces.one_eye), target, (target,))
+        if multisample is not None:
+            self._resolve(multisample, framebuffer)
+        self.ctx.enable_only(moderngl.NOTHING)
+
+    def draw_stereo(self, views: Sequence[View], target: LayeredTarget) -> None:
+        """Draw the prepared frame as seen from both eyes' `views`, each into its layer of
+        `target`: in one pass where :attr:`stereo` allows it (and the quality asks for no
+        multisampling), each batch set up and submitted once for both eyes; else each eye as
+        :meth:`draw` draws a view. The pixels are the same either way.
+
+        In the one pass the lit surfaces (rigid and skinned), the sky, the ghosts and the
+        comfort overlay draw both eyes at once; the extra passes (:class:`RenderPass`) draw each
+        eye into its layer in turn, between the ghosts and the overlay."""
+        if len(views) != EYES:
+            raise ValueError(f"a stereo frame has {EYES} views, got {len(views)}")
+        extension = self.stereo.extension
+        if extension is None or not self.one_pass_stereo:
+            for view, layer in zip(views, target.layers, strict=True):
+                self.draw(view, layer)
+            return
+        eyes = _Eyes.of(tuple(views), self.surfaces.both_eyes(extension))
+        self._draw(eyes, target.framebuffer, target.layers)
+        self.ctx.enable_only(moderngl.NOTHING)
+
+    @property
+    def one_pass_stereo(self) -> bool:
+        """:meth:`draw_stereo` draws both eyes in one pass: the driver allows it
+        (:attr:`stereo`) and the quality asks for no multisampling (a layered multisampled
+        target is not made here)."""
+        return self.stereo.one_pass and min(self.quality.samples, self.ctx.max_samples) <= 1
+
+    def _draw(
+        self,
+        eyes: _Eyes,
+        target: moderngl.Framebuffer,
+        layers: tuple[moderngl.Framebuffer, ...],
+    ) -> None:
+        """Every pass but the resolve, for `eyes` into `target`; the extra passes draw each
+        eye into its framebuffer of `layers` (`target` itself for one eye)."""
+        ctx = self.ctx
+        ctx.disable_direct(GL_FRAMEBUFFER_SRGB)  # the shaders encode: GL must not again
+        self._shadow_pass(eyes.views[0])
         target.use()
         target.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)
-        matrix = column_major(view.view_projection()[None]).tobytes()
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
         ctx.depth_func = "<"
-        self._lit_pass(matrix, view)
-        self._sky_pass(matrix, view, target)
+        self._lit_pass(eyes)
+        self._sky_pass(eyes, target)
         if any(draw.ghost for draw in self._skinned) or any(
             gpu.batch is not None and len(gpu.batch.ghosts) for gpu in self._drawn
         ):
-            self._ghost_passes(matrix, view, target)
+            self._ghost_passes(eyes, target)
         for render_pass in self._passes:
-            ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
-            ctx.depth_func = "<"
-            render_pass.draw(view, target)
+            for view, layer in zip(eyes.views, layers, strict=True):
+                ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+                ctx.depth_func = "<"
+                render_pass.draw(view, layer)
         if self.vignette > 0 or self.fade > 0:
-            self._overlay_pass(view)
-        if multisample is not None:
-            self._resolve(multisample, framebuffer)
-        ctx.enable_only(moderngl.NOTHING)
+            if self._passes and layers[0] is not target:
+                target.use()
+            self._overlay_pass(eyes)
 
     def _multisample_target(self, size: tuple[int, int]) -> MultisampleTarget | None:
         samples = min(self.quality.samples, self.ctx.max_samples)
@@ -283,7 +321,7 @@ class Renderer:
         multisample.depth.use(1)
         self.resolver.set("u_picture", 0)
         self.resolver.set("u_depth", 1)
-        self._screen_arrays[self.resolver].render(moderngl.TRIANGLES, vertices=3)
+        self._resolve_array.render(moderngl.TRIANGLES, vertices=3)
         ctx.depth_func = "<"
 
     def _shadow_map(self) -> shadows.ShadowMap | None:
@@ -347,16 +385,16 @@ class Renderer:
         ctx.depth_func = "<"
         ctx.polygon_offset = (2.0, 4.0)  # slope-scaled: steep faces get more (ModernGL
         # enables the offset while either number is non-zero)
-        self.surfaces.rigid[DEPTH].write("u_light", shadow.box.clip_bytes())
+        depth, bent = self.surfaces.depth, self.surfaces.skinned_depth
+        depth.write("u_light", shadow.box.clip_bytes())
         for gpu in self._drawn:
             batch = gpu.batch
             if batch is not None and batch.opaque_count:
-                gpu.opaque.render(batch.opaque_count, program=DEPTH)
-        bent = self.surfaces.skinned[DEPTH]
+                gpu.opaque.render(batch.opaque_count, depth)
         bent.write("u_light", shadow.box.clip_bytes())
         for draw in self._skinned:
             if not draw.ghost:
-                self.skins.draw(draw, DEPTH)
+                self.skins.draw(draw, bent)
         ctx.polygon_offset = (0.0, 0.0)
 
     def _set_material(self, program: Program, material: Material) -> None:
@@ -370,34 +408,33 @@ class Renderer:
                 self._texture(material.texture).use(0)
                 program.set("u_texture", 0)
 
-    def _lit_pass(self, matrix: bytes, view: View) -> None:
-        lit = self.surfaces.rigid[LIT]
-        self._set_lighting(lit, matrix, view)
+    def _lit_pass(self, eyes: _Eyes) -> None:
+        lit = eyes.programs.rigid[LIT]
+        self._set_lighting(lit, eyes)
         for gpu in self._drawn:
             batch = gpu.batch
             if batch is not None and batch.opaque_count:
                 self._set_material(lit, batch.material)
                 lit.set("u_scenery", len(batch.scenery))
-                gpu.opaque.render(batch.opaque_count, program=LIT)
+                gpu.opaque.render(batch.opaque_count, lit)
         if any(not draw.ghost for draw in self._skinned):
-            bent = self.surfaces.skinned[LIT]
-            self._set_lighting(bent, matrix, view)
+            bent = eyes.programs.skinned[LIT]
+            self._set_lighting(bent, eyes)
             bent.set("u_scenery", 0)
             for draw in self._skinned:
                 if not draw.ghost:
                     self._set_material(bent, draw.material)
-                    self.skins.draw(draw, LIT)
+                    self.skins.draw(draw, bent)
 
-    def _set_lighting(self, lit: Program, matrix: bytes, view: View) -> None:
-        """A lit program's uniforms for this view: the eye, the light, the shadow map."""
+    def _set_lighting(self, lit: Program, eyes: _Eyes) -> None:
+        """A lit program's uniforms for these eyes: the eyes, the light, the shadow map."""
         light = self.lighting
-        lit.write("u_view_projection", matrix)
+        lit.write("u_view_projection", eyes.matrices)
         lit.set("u_towards_light", light.towards_light())
         lit.set("u_light_color", light.color)
         lit.set("u_sky", light.sky)
         lit.set("u_ground", light.ground)
-        eye = view.pose.position
-        lit.set("u_camera", (eye.x, eye.y, eye.z))
+        lit.set("u_camera", eyes.cameras)
         shadow = self._shadow if self.quality.shadows else None
         if "u_shadow_taps" not in lit.uniforms:  # compiled without shadows
             return
@@ -409,8 +446,8 @@ class Renderer:
             lit.set("u_normal_offset", shadow.normal_offset())
             lit.set("u_shadow_texel", 1.0 / shadow.size)
 
-    def _sky_pass(self, matrix: bytes, view: View, framebuffer: moderngl.Framebuffer) -> None:
-        ctx, sky = self.ctx, self.sky_program
+    def _sky_pass(self, eyes: _Eyes, framebuffer: moderngl.Framebuffer) -> None:
+        ctx, sky = self.ctx, eyes.programs.sky
         ctx.depth_func = "<="
         framebuffer.depth_mask = False
         sky.set("u_zenith", self.sky.zenith)
@@ -418,23 +455,21 @@ class Renderer:
         sky.set("u_ground_color", self.sky.ground)
         sky.set("u_sun", self.sky.sun)
         sky.set("u_towards_light", self.lighting.towards_light())
-        sky.write("u_view_projection", matrix)
-        eye = view.pose.position
-        sky.set("u_camera", (eye.x, eye.y, eye.z))
-        self._screen_arrays[sky].render(moderngl.TRIANGLES, vertices=3)
+        sky.write("u_view_projection", eyes.matrices)
+        sky.set("u_camera", eyes.cameras)
+        eyes.programs.screens[sky].render(moderngl.TRIANGLES, vertices=3, instances=sky.repeat)
         framebuffer.depth_mask = True
         ctx.depth_func = "<"
 
-    def _ghost_passes(self, matrix: bytes, view: View, framebuffer: moderngl.Framebuffer) -> None:
-        ctx, ghost, settings = self.ctx, self.surfaces.rigid[GHOST], self.ghost_settings
+    def _ghost_passes(self, eyes: _Eyes, framebuffer: moderngl.Framebuffer) -> None:
+        ctx, settings = self.ctx, self.ghost_settings
+        ghost, bent = eyes.programs.rigid[GHOST], eyes.programs.skinned[GHOST]
         ctx.enable(moderngl.BLEND)
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
         framebuffer.depth_mask = False
-        bent = self.surfaces.skinned[GHOST]
-        eye = view.pose.position
         for program in (ghost, bent):
-            program.write("u_view_projection", matrix)
-            program.set("u_camera", (eye.x, eye.y, eye.z))
+            program.write("u_view_projection", eyes.matrices)
+            program.set("u_camera", eyes.cameras)
             program.set("u_facing_alpha", settings.facing_alpha)
             program.set("u_rim_power", settings.rim_power)
         for depth_func, strength in (("<=", settings.in_front), (">", settings.behind)):
@@ -443,28 +478,29 @@ class Renderer:
             for gpu in self._drawn:
                 if gpu.batch is not None and len(gpu.batch.ghosts):
                     self._set_material(ghost, gpu.batch.material)
-                    gpu.ghosts.render(len(gpu.batch.ghosts))
+                    gpu.ghosts.render(len(gpu.batch.ghosts), ghost)
             bent.set("u_strength", strength)
             for draw in self._skinned:
                 if draw.ghost:
                     self._set_material(bent, draw.material)
-                    self.skins.draw(draw, GHOST)
+                    self.skins.draw(draw, bent)
         framebuffer.depth_mask = True
         ctx.depth_func = "<"
         ctx.disable(moderngl.BLEND)
 
-    def _overlay_pass(self, view: View) -> None:
-        ctx, overlay, settings = self.ctx, self.overlay, self.comfort.used
+    def _overlay_pass(self, eyes: _Eyes) -> None:
+        ctx, overlay, settings = self.ctx, eyes.programs.overlay, self.comfort.used
         ctx.enable_only(moderngl.BLEND)
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
         overlay.set("u_fade", self.fade)
         overlay.set("u_vignette", self.vignette)
-        overlay.set("u_centre", view.centre())
-        projection = view.projection
-        overlay.set("u_aspect", float(projection[1, 1] / projection[0, 0]))
+        overlay.set("u_centre", _per_eye([view.centre() for view in eyes.views]))
+        aspects = [float(v.projection[1, 1] / v.projection[0, 0]) for v in eyes.views]
+        overlay.set("u_aspect", _per_eye(aspects))
         overlay.set("u_inner", settings.inner)
         overlay.set("u_outer", settings.outer)
-        self._screen_arrays[overlay].render(moderngl.TRIANGLES, vertices=3)
+        screen = eyes.programs.screens[overlay]
+        screen.render(moderngl.TRIANGLES, vertices=3, instances=overlay.repeat)
 
     def release(self) -> None:
         """Free every GPU object this renderer made; it cannot draw afterwards."""
@@ -481,11 +517,30 @@ class Renderer:
             if owned is not None:
                 owned.release()
         self._shadow, self._multisample = None, None
-        for array in self._screen_arrays.values():
-            array.release()
-        for program in (
-            self.sky_program,
-            self.overlay,
-            self.resolver,
-        ):
-            program.release()
+        self._resolve_array.release()
+        self.resolver.release()
+
+
+def _per_eye(values: Sequence[UniformValue]) -> UniformValue:
+    """A uniform's value for each eye, as the shaders' arrays of ``EYES`` take it: the one
+    value for one eye, a tuple of them for both."""
+    if len(values) == 1:
+        return values[0]
+    return tuple(values)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class _Eyes:
+    """What one submission draws: its `views` (one eye, or both), the programs for that many,
+    and the views' uniforms as those programs take them (worked out once a draw)."""
+
+    views: tuple[View, ...]
+    programs: EyePrograms
+    matrices: bytes
+    cameras: UniformValue
+
+    @staticmethod
+    def of(views: tuple[View, ...], programs: EyePrograms) -> _Eyes:
+        matrices = column_major(np.stack([view.view_projection() for view in views]))
+        cameras = [(v.pose.position.x, v.pose.position.y, v.pose.position.z) for v in views]
+        return _Eyes(views, programs, matrices.tobytes(), _per_eye(cameras))

@@ -9,11 +9,56 @@ lengths of the matrix's columns, which is cheaper than inverting a matrix per ve
 
 Shading is in linear light; every color pass ends in :data:`ENCODE_SRGB`, so what lands in a
 framebuffer is sRGB-encoded, what a display (and a headset's sRGB swapchain image) expects.
+
+A view's uniforms (the eye's view-projection, its position, the vignette's centre) are arrays
+of ``EYES`` indexed by ``EYE``: one eye here (:data:`ONE_EYE`), both eyes in the variants
+:func:`stereo` makes, which draw each instance twice and send each copy to its eye's layer.
 """
 
 from __future__ import annotations
 
 from playspace.components.visual import MAX_JOINTS
+
+# One eye: arrays of one, index 0, each instance drawn once. `to_eye_layer()` (called last in a
+# vertex shader) sends the vertex to its eye's layer in the stereo variants; here it is nothing.
+ONE_EYE = """#define EYES 1
+#define EYE 0
+#define INSTANCE gl_InstanceID
+void to_eye_layer() {}
+"""
+
+# Both eyes in one draw call, into a layered target (a 2-layer texture array): each instance is
+# drawn twice (the instance attributes advance every second instance), the low bit of
+# gl_InstanceID picking the eye and the layer, which a vertex shader may write with either
+# extension. The fragment shader gets the eye from the vertex shader.
+STEREO_VERTEX = """#extension {extension} : require
+#define STEREO
+#define EYES 2
+#define EYE (gl_InstanceID & 1)
+#define INSTANCE (gl_InstanceID >> 1)
+flat out int v_eye;
+void to_eye_layer() {{
+    v_eye = EYE;
+    gl_Layer = EYE;
+}}
+"""
+STEREO_FRAGMENT = """#define STEREO
+#define EYES 2
+flat in int v_eye;
+#define EYE v_eye
+"""
+LAYER_EXTENSIONS = ("GL_ARB_shader_viewport_layer_array", "GL_AMD_vertex_shader_layer")
+
+
+def stereo(source: str, extension: str) -> str:
+    """`source` (a shader made with :data:`ONE_EYE`) drawing both eyes in one pass, its vertex
+    shader writing ``gl_Layer`` through `extension` (one of :data:`LAYER_EXTENSIONS`)."""
+    if ONE_EYE not in source:
+        raise ValueError("a stereo shader is made from one with the ONE_EYE header")
+    vertex = "gl_Position" in source
+    header = STEREO_VERTEX.format(extension=extension) if vertex else STEREO_FRAGMENT
+    return source.replace(ONE_EYE, header, 1)
+
 
 # The exact sRGB transfer function (IEC 61966-2-1), linear [0, 1] in, display values out.
 ENCODE_SRGB = """
@@ -50,9 +95,13 @@ def skinned(vertex: str) -> str:
     )
 
 
-SURFACE_VERTEX = """
+SURFACE_VERTEX = (
+    """
 #version 330 core
-uniform mat4 u_view_projection;
+"""
+    + ONE_EYE
+    + """
+uniform mat4 u_view_projection[EYES];
 uniform mat4 u_light;
 uniform float u_normal_offset;
 uniform int u_scenery;
@@ -69,7 +118,7 @@ flat out int v_grid;
 uniform vec3 u_light_color;
 uniform vec3 u_sky;
 uniform vec3 u_ground;
-uniform vec3 u_camera;
+uniform vec3 u_camera[EYES];
 uniform vec3 u_towards_light;
 uniform float u_roughness;
 out vec3 v_sun;
@@ -87,18 +136,20 @@ void main() {
     // looked up a little off the surface, along its normal: no self-shadowing (acne)
     v_shadow = (u_light * vec4(world.xyz + normalize(v_normal) * u_normal_offset, 1.0)).xyz;
     // scenery rows come first in an instance buffer: their upward faces get the floor grid
-    v_grid = int(gl_InstanceID < u_scenery);
+    v_grid = int(INSTANCE < u_scenery);
 #ifdef VERTEX_LIGHTING
     vec3 n = normalize(v_normal);
-    vec3 v = normalize(u_camera - world.xyz);
+    vec3 v = normalize(u_camera[EYE] - world.xyz);
     v_sun = u_light_color * max(dot(n, u_towards_light), 0.0);
     v_hemisphere = mix(u_ground, u_sky, 0.5 + 0.5 * n.y);
     float above = smoothstep(-0.05, 0.05, reflect(-v, n).y);
     v_mirrored = mix(mix(u_ground, u_sky, above), v_hemisphere, max(u_roughness, 0.045));
 #endif
-    gl_Position = u_view_projection * world;
+    gl_Position = u_view_projection[EYE] * world;
+    to_eye_layer();
 }
 """
+)
 
 # The low preset's surface vertex: the light worked out at each vertex, not each pixel (what
 # a software renderer spends most on), as the "vertex lit" paths of engines do. Under one
@@ -117,6 +168,9 @@ VERTEX_LIT_SURFACE_VERTEX = SURFACE_VERTEX.replace(
 LIT_FRAGMENT = (
     """
 #version 330 core
+"""
+    + ONE_EYE
+    + """
 uniform vec4 u_color;
 uniform float u_roughness;
 uniform float u_metallic;
@@ -126,7 +180,7 @@ uniform sampler2D u_texture;
 uniform vec3 u_light_color;
 uniform vec3 u_sky;
 uniform vec3 u_ground;
-uniform vec3 u_camera;
+uniform vec3 u_camera[EYES];
 uniform vec3 u_towards_light;
 uniform int u_shadow_taps;
 uniform sampler2DShadow u_shadow_map;
@@ -201,7 +255,7 @@ void main() {
     vec3 color = diffuse * (v_sun * lit_fraction() + v_hemisphere)
         + v_mirrored * f0 * (1.0 - max(u_roughness, 0.045)) + u_emissive;
 #else
-    vec3 v = normalize(u_camera - v_world);
+    vec3 v = normalize(u_camera[EYE] - v_world);
     vec3 l = u_towards_light;
     float nl = max(dot(n, l), 0.0);
     float rough = max(u_roughness, 0.045);
@@ -281,8 +335,11 @@ void main() {
 GHOST_FRAGMENT = (
     """
 #version 330 core
+"""
+    + ONE_EYE
+    + """
 uniform vec4 u_color;
-uniform vec3 u_camera;
+uniform vec3 u_camera[EYES];
 uniform float u_strength;
 uniform float u_facing_alpha;
 uniform float u_rim_power;
@@ -294,7 +351,7 @@ out vec4 f_color;
     + ENCODE_SRGB
     + """
 void main() {
-    vec3 to_eye = normalize(u_camera - v_world);
+    vec3 to_eye = normalize(u_camera[EYE] - v_world);
     float rim = pow(1.0 - abs(dot(normalize(v_normal), to_eye)), u_rim_power);
     vec3 color = mix(u_color.rgb, vec3(1.0), 0.5 * rim);
     f_color = vec4(encode_srgb(color), u_strength * mix(u_facing_alpha, 1.0, rim));
@@ -304,30 +361,42 @@ void main() {
 
 # One triangle that covers the screen, made from the vertex index: no vertex buffer at all.
 # It lies on the far plane, so with depth test <= it fills only what nothing else covers.
-OVERLAY_VERTEX = """
+OVERLAY_VERTEX = (
+    """
 #version 330 core
+"""
+    + ONE_EYE
+    + """
 out vec2 v_ndc;
 void main() {
     vec2 corner = vec2(float((gl_VertexID & 1) * 4 - 1), float((gl_VertexID & 2) * 2 - 1));
     v_ndc = corner;
     gl_Position = vec4(corner, 1.0, 1.0);
+    to_eye_layer();
 }
 """
+)
 
 # The sky's triangle carries, at each corner, the far plane's point there in world space (the
 # view-projection inverted on the GPU, three small inverses a view instead of one in Python
 # each view). A homogeneous point is linear across the screen and every corner is at w = 1,
 # so the interpolated point is exact, divided per pixel.
-SKY_VERTEX = """
+SKY_VERTEX = (
+    """
 #version 330 core
-uniform mat4 u_view_projection;
+"""
+    + ONE_EYE
+    + """
+uniform mat4 u_view_projection[EYES];
 out vec4 v_far;
 void main() {
     vec2 corner = vec2(float((gl_VertexID & 1) * 4 - 1), float((gl_VertexID & 2) * 2 - 1));
-    v_far = inverse(u_view_projection) * vec4(corner, 1.0, 1.0);
+    v_far = inverse(u_view_projection[EYE]) * vec4(corner, 1.0, 1.0);
     gl_Position = vec4(corner, 1.0, 1.0);
+    to_eye_layer();
 }
 """
+)
 
 # The sky's gradient in the direction through each pixel: the horizon's haze, bluer towards
 # the zenith, the ground color below the horizon, and a glow around the sun (the light's
@@ -335,7 +404,10 @@ void main() {
 SKY_FRAGMENT = (
     """
 #version 330 core
-uniform vec3 u_camera;
+"""
+    + ONE_EYE
+    + """
+uniform vec3 u_camera[EYES];
 uniform vec3 u_zenith;
 uniform vec3 u_horizon;
 uniform vec3 u_ground_color;
@@ -354,7 +426,7 @@ vec3 sky_color(vec3 d) {
 }
 
 void main() {
-    vec3 direction = normalize(v_far.xyz / v_far.w - u_camera);
+    vec3 direction = normalize(v_far.xyz / v_far.w - u_camera[EYE]);
     float sun = max(dot(direction, u_towards_light), 0.0);
     float sun2 = sun * sun;
     float glow = sun2 * sun2 * sun2;  // a wide halo, then a small bright disc
@@ -368,35 +440,51 @@ void main() {
 # Black with alpha: what the vignette and the fade leave of the picture is (1 - alpha). The
 # vignette's radius is measured in half screen heights from the eye's centre, so it is round
 # on any aspect ratio.
-OVERLAY_FRAGMENT = """
+OVERLAY_FRAGMENT = (
+    """
 #version 330 core
+"""
+    + ONE_EYE
+    + """
 uniform float u_fade;
 uniform float u_vignette;
-uniform vec2 u_centre;
-uniform float u_aspect;
+uniform vec2 u_centre[EYES];
+uniform float u_aspect[EYES];
 uniform float u_inner;
 uniform float u_outer;
 in vec2 v_ndc;
 out vec4 f_color;
 void main() {
-    vec2 offset = (v_ndc - u_centre) * vec2(u_aspect, 1.0);
+    vec2 offset = (v_ndc - u_centre[EYE]) * vec2(u_aspect[EYE], 1.0);
     float edge = smoothstep(u_inner, u_outer, length(offset));
     float keep = (1.0 - u_fade) * (1.0 - u_vignette * edge);
     f_color = vec4(0.0, 0.0, 0.0, 1.0 - keep);
 }
 """
+)
 
 # The multisampled picture, already resolved into textures of the target's size, copied into
 # the target: color and depth (so a headset's compositor and anything drawn later see the
-# scene's depth), whatever the target's own formats are.
+# scene's depth), whatever the target's own formats are. COPY_LAYER_FRAGMENT copies one layer
+# of a layered stereo target the same way (into an eye's swapchain images).
 RESOLVE_FRAGMENT = """
 #version 330 core
+#ifdef LAYER
+uniform sampler2DArray u_picture;
+uniform sampler2DArray u_depth;
+uniform int u_layer;
+#define AT ivec3(ivec2(gl_FragCoord.xy), u_layer)
+#else
 uniform sampler2D u_picture;
 uniform sampler2D u_depth;
+#define AT ivec2(gl_FragCoord.xy)
+#endif
 out vec4 f_color;
 void main() {
-    ivec2 at = ivec2(gl_FragCoord.xy);
-    f_color = texelFetch(u_picture, at, 0);
-    gl_FragDepth = texelFetch(u_depth, at, 0).r;
+    f_color = texelFetch(u_picture, AT, 0);
+    gl_FragDepth = texelFetch(u_depth, AT, 0).r;
 }
 """
+COPY_LAYER_FRAGMENT = RESOLVE_FRAGMENT.replace(
+    "#version 330 core\n", "#version 330 core\n#define LAYER\n", 1
+)

@@ -4,8 +4,9 @@ Part of the thin OpenXR layer (with :mod:`~playspace.xr.backend`, which owns the
 One frame is ``wait_frame`` (``xrWaitFrame`` + ``xrBeginFrame``), ``locate_views`` for the
 frame's predicted display time, then ``end_frame``, which draws each eye through the caller's
 callback into that eye's color and depth swapchain images and submits them as one projection
-layer. Drawing itself is the renderer's: this module never imports ModernGL, it hands out GL
-texture names (:class:`~playspace.xr.views.EyeTarget`). The session's GL binding is
+layer. Both eyes' images are acquired before the first is drawn, so the drawer may draw both
+eyes in one pass. Drawing itself is the renderer's: this module never imports ModernGL, it
+hands out GL texture names (:class:`~playspace.xr.views.EyeTarget`). The session's GL binding is
 :mod:`~playspace.xr.graphics`'s.
 
 Depth goes to the compositor with ``XR_KHR_composition_layer_depth``: each projection view
@@ -140,42 +141,53 @@ class XrDisplay:
         layers = []
         depths: list[Any] = []  # the views' `next` points into these: alive until xrEndFrame
         if draw is not None and frame.should_render and self._views:
-            shown = [self._draw_eye(i, eye, draw, depths) for i, eye in enumerate(self._eyes)]
+            shown = self._draw_eyes(draw, depths)
             layer = xr.CompositionLayerProjection(space=self._backend.space, views=shown)
             layers.append(ctypes.byref(layer))
         with contextlib.suppress(xr.FrameDiscarded):
             xr.end_frame(self._session, xr.FrameEndInfo(frame.time, self._blend, layers=layers))
 
-    def _draw_eye(
-        self,
-        index: int,
-        eye: _Eye,
-        draw: Callable[[int, EyeTarget], None],
-        depths: list[Any],
-    ) -> Any:
-        """Draw one eye and return its projection view; its depth info (if any) is appended
-        to `depths`, which the caller keeps until the frame is submitted."""
+    def _draw_eyes(self, draw: Callable[[int, EyeTarget], None], depths: list[Any]) -> list[Any]:
+        """Draw every eye and return their projection views; their depth infos (if any) are
+        appended to `depths`, which the caller keeps until the frame is submitted. Every
+        eye's images are acquired before the first eye is drawn and released after the last,
+        so a drawer may draw both eyes in one pass at the last call."""
+        targets: list[EyeTarget] = []
+        try:
+            for index, eye in enumerate(self._eyes):
+                targets.append(self._acquire(index, eye))
+            for index, target in enumerate(targets):
+                draw(index, target)
+        finally:
+            for eye, _ in zip(self._eyes, targets, strict=False):
+                eye.color.release()
+                if eye.depth is not None:
+                    eye.depth.release()
+        pairs = zip(self._eyes, targets, strict=True)
+        return [self._shown(i, eye, target, depths) for i, (eye, target) in enumerate(pairs)]
+
+    def _acquire(self, index: int, eye: _Eye) -> EyeTarget:
         depth = eye.depth
-        target = EyeTarget(
-            eye.color.acquire(),
+        color = eye.color.acquire()
+        return EyeTarget(
+            color,
             None if depth is None else depth.acquire(),
             eye.width,
             eye.height,
             eye.color.image_format,
             None if depth is None else depth.image_format,
+            eye=index,
+            eyes=len(self._eyes),
         )
-        try:
-            draw(index, target)
-        finally:
-            eye.color.release()
-            if depth is not None:
-                depth.release()
+
+    def _shown(self, index: int, eye: _Eye, target: EyeTarget, depths: list[Any]) -> Any:
+        """An eye's projection view, its depth info chained (and kept in `depths`)."""
         view = self._views[index]
         rect = xr.Rect2Di(extent=xr.Extent2Di(eye.width, eye.height))
         sub_image = xr.SwapchainSubImage(swapchain=eye.color.handle, image_rect=rect)
         chained = None
-        if depth is not None:
-            depth_image = xr.SwapchainSubImage(swapchain=depth.handle, image_rect=rect)
+        if eye.depth is not None:
+            depth_image = xr.SwapchainSubImage(swapchain=eye.depth.handle, image_rect=rect)
             info = depth_info(depth_image, target.near, target.far)
             depths.append(info)
             chained = ctypes.cast(ctypes.pointer(info), ctypes.c_void_p)

@@ -84,6 +84,11 @@ class EyeTarget:
     depth or offers no depth format the renderer knows, and the renderer then brings its own
     depth buffer. :attr:`depth_stencil` says it has a stencil part too (attach it as
     depth-stencil).
+
+    The frame: this is eye `eye` of the `eyes` drawn this frame. The display acquires every
+    eye's images before the first is drawn and releases them after the last, so a drawer may
+    draw them all at the last eye's call (both eyes in one pass, then each copied into its own
+    images).
     """
 
     color_texture: int
@@ -94,6 +99,8 @@ class EyeTarget:
     depth_format: int | None
     near: float = NEAR  # the clip planes to draw with, told to the compositor with the depth
     far: float = FAR
+    eye: int = 0  # which of the frame's `eyes` this image is
+    eyes: int = 1
 
     @property
     def srgb(self) -> bool:
