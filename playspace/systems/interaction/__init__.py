@@ -15,8 +15,9 @@ moved through its joint instead (``hold.py``); :class:`InteractablesPlugin`
 
 :func:`release_velocity` (``estimate.py``) is a plain function of timestamped controller poses
 (no world, no components), so it can be used and tested on its own; ``python
-benchmarks/throw_accuracy.py`` measures it against the source's 5-step average and against a
-least-squares oracle that knows each motion's model, the floor for any estimator. The throw
+benchmarks/throw_accuracy.py`` measures it against the velocity the player meant, beside
+SteamVR's, XRI's and Godot XR Tools' estimators and the source's 5-step average, each as a
+multiple of what a least-squares fit of the same samples reaches with hindsight. The throw
 plugin calls it when the grab system has let an object go (``LetGo``): taking and giving back
 are the grab system's, the throw only computes the velocity it leaves with.
 """

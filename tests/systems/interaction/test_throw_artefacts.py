@@ -160,9 +160,15 @@ def test_each_artefact_alone_and_all_together(art: Artefacts, bound: float) -> N
     assert median_error(art, release_step) > bound
 
 
-def test_a_hesitant_throw_is_thrown_with_the_speed_the_player_meant() -> None:
-    """The arm slows over 60 ms to half its speed before the grip opens, on a stream with every
-    artefact: the gate looks back GATE_SECONDS and throws the peak. The control, the release
-    step, throws the slowed hand and misses by about half."""
-    assert median_error(ALL, fitted, slow=0.06, keep=0.5) < 0.12
-    assert median_error(ALL, release_step, slow=0.06, keep=0.5) > 0.3
+@pytest.mark.parametrize(("slow", "keep"), [(0.05, 0.6), (0.06, 0.5), (0.07, 0.4)])
+def test_a_hesitant_throw_is_thrown_with_the_velocity_the_player_meant(
+    slow: float, keep: float
+) -> None:
+    """The arm slows, over 50 to 70 ms, to 60 to 40 % of its peak before the grip opens, on
+    streams with every artefact. The gate finds the braking in the flat top and braking line
+    fitted to the last steps and throws their peak, read with the orientation of its own
+    moment: 4 to 6 % off (a 60 ms bell is no parabola). The reading this replaced, the fastest
+    candidate line read at its newest step, was 8 to 9 % off on the same streams. The control,
+    the release step, throws the slowed hand and misses by more than half."""
+    assert median_error(ALL, fitted, slow, keep) < 0.065
+    assert median_error(ALL, release_step, slow, keep) > 0.5

@@ -153,10 +153,9 @@ def test_a_flick_that_stops_at_release_keeps_its_speed(stop_steps: int) -> None:
     v, _ = release_velocity(t, p, q, (0.0, 0.0, 0.0))
     assert np.linalg.norm(v) >= 3.0
     if stop_steps > 1:
-        # The gate fires and reads the fit that ended at the peak at the middle of its newest
-        # step: a ramp's sharp corner is missed by half a step of its acceleration.
-        rise = len(t) - 1 - stop_steps
-        assert np.linalg.norm(v) == pytest.approx(6.0 - 6.0 / rise / 2)
+        # The gate fires and throws the peak of the flat top fitted there: a ramp's sharp corner
+        # (scripted input; a hand's speed rounds over) is rounded off, 7 % under it.
+        assert 0.92 * 6.0 <= np.linalg.norm(v) <= 6.0
     assert angle_deg(v, direction) < 1e-6
     last, _ = release_velocity(t, p, q, (0.0, 0.0, 0.0), estimator=Estimator.LAST_STEP)
     assert np.linalg.norm(last) <= 3.0 + 1e-9
@@ -177,26 +176,27 @@ def rounded_flick(stop_steps: float, peak: float, width: float = 0.05) -> tuple[
 def test_a_flick_whose_speed_rounds_over_before_the_stop_is_thrown_at_its_peak(
     stop_steps: float,
 ) -> None:
-    """A real hand's speed flattens at its peak; a fit of the rise read at its end overshoots
-    that peak (by 8 % to 9 % here), read at the middle of its newest step it does not."""
+    """A real hand's speed flattens at its peak, as the fitted flat top does, and that top is
+    thrown (a line fitted to the rise and read at its end overshot it by 8 % to 9 % here). The
+    bell's flanks fall away faster than the top's parabola, which costs 4 %."""
     t, travelled = rounded_flick(stop_steps, peak=6.0)
     direction = np.array([0.0, 0.2, -1.0]) / math.hypot(0.2, 1.0)
     v, _ = release_velocity(t, np.outer(travelled, direction), held(N), (0.0, 0.0, 0.0))
-    assert np.linalg.norm(v) == pytest.approx(6.0, rel=0.03)
+    assert 0.95 * 6.0 <= np.linalg.norm(v) <= 6.0
     assert angle_deg(v, direction) < 1e-6
 
 
 def test_a_stopped_fit_is_read_with_the_orientation_of_its_reading() -> None:
     """The same flick made by a forearm turning about the elbow to 16 rad/s, peaking mid-step:
-    the reading at that step's middle points where the hand was going then, not half a step
-    (5 degrees) on."""
+    the peak is read with the orientation at its own moment, between samples, and points where
+    the hand was going then, not half a step (5 degrees) on."""
     t, turned = rounded_flick(2.5, peak=16.0)
     q = spatial.from_axis_angle_many(np.broadcast_to((-1.0, 0.0, 0.0), (N, 3)), turned)
     forearm = (0.0, 0.35, 0.0)
     v, _ = release_velocity(t, spatial.rotate_many(q, forearm), q, (0.0, 0.0, 0.0))
     at_peak = np.cross((-16.0, 0.0, 0.0), forearm)  # the forearm is upright at the peak
-    assert np.linalg.norm(v) == pytest.approx(np.linalg.norm(at_peak), rel=0.03)
-    assert angle_deg(v, at_peak) < 0.5
+    assert np.linalg.norm(v) == pytest.approx(np.linalg.norm(at_peak), rel=0.05)
+    assert angle_deg(v, at_peak) < 1.0
 
 
 @pytest.mark.parametrize("started", [4, 5, 6, 7])
