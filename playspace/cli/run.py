@@ -157,10 +157,7 @@ def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         with profiling(args.profile) as profile:
             done = _run(args, parser)
         if profile is not None:
-            print(
-                f"profile: {profile.events} spans in {profile.path} (open it in ui.perfetto.dev)",
-                file=sys.stderr,
-            )
+            print(f"profile: {profile.said()}", file=sys.stderr)
         return done
     except OSError as error:
         return os_error("playspace run", error)

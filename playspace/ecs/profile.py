@@ -10,6 +10,7 @@ leaves a file the viewers still open (the format lets the closing bracket be mis
 
 The spans are the very measurements the world keeps for its inspector (a system's
 :class:`~playspace.ecs.schedule.SystemStats`): one clock read before and after, two readers.
+A system its run condition skipped has no span; the profile counts the skips.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from time import perf_counter_ns
 from typing import IO, Any, ClassVar
+
+SKIPPED_NAMED = 6  # the systems skipped most, named in the line a command prints
 
 
 class Profile:
@@ -37,6 +40,7 @@ class Profile:
         self._lock = threading.Lock()  # a host's world and Zenoh's threads may both write
         self._named: set[int] = set()
         self.events = 0
+        self.skipped: dict[str, int] = {}  # system name -> times its run condition said no
         self._file.write("[\n")
         self._meta("process_name", {"name": "playspace"}, 0)
 
@@ -56,6 +60,20 @@ class Profile:
                 self._meta("thread_name", {"name": threading.current_thread().name}, thread)
             self._file.write(json.dumps(event, separators=(",", ":")) + ",\n")
             self.events += 1
+
+    def skip(self, name: str) -> None:
+        """A system its run condition skipped: counted, not drawn (a span of nothing)."""
+        self.skipped[name] = self.skipped.get(name, 0) + 1
+
+    def said(self) -> str:
+        """What the run recorded, for the line a command prints."""
+        line = f"{self.events} spans in {self.path} (open it in ui.perfetto.dev)"
+        if not self.skipped:
+            return line
+        most = sorted(self.skipped.items(), key=lambda item: (-item[1], item[0]))
+        named = ", ".join(f"{name} {times}" for name, times in most[:SKIPPED_NAMED])
+        more = f" and {len(most) - SKIPPED_NAMED} more" if len(most) > SKIPPED_NAMED else ""
+        return f"{line}; skipped by their run conditions: {named}{more}"
 
     @contextlib.contextmanager
     def timed(self, name: str, category: str, **args: Any) -> Iterator[None]:

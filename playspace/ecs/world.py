@@ -497,6 +497,8 @@ class World:
             if spec.run_if is not None and not spec.run_if(self):
                 spec.stats.skipped += 1
                 self.events.pass_over(spec.source, spec.reads)
+                if Profile.active is not None:
+                    Profile.active.skip(spec.name)
                 continue
             self._run(spec)
 

@@ -57,6 +57,7 @@ def test_playspace_run_profile_writes_the_replay_s_timeline(tmp_path: Path) -> N
     names = {e["name"] for e in events if e.get("cat") == "system"}
     assert {"physics_step", "grab", "throw_history", "slope_quantization", "bee_flight"} <= names
     assert "throw" not in names  # nothing is let go in the first half second: it never ran
+    assert "skipped by their run conditions: " in done.stderr and "throw 45" in done.stderr
     assert sum(e.get("cat") == "step" for e in events) == 45
     again = playspace("run", EXAMPLES / "kitchen.py", "--headless", "--profile",
                       EXAMPLES / "kitchen.py")  # fmt: skip
