@@ -63,8 +63,10 @@ events down), each a real client world:
   walks the body on with the last stick, a skipped one drops a step of walking: each a step
   the host's body and the client's part by, what corrections then make good.
 
-Run: ``python benchmarks/network.py [--seconds S] [--walk W]``. The last line printed is one
-JSON object.
+Run: ``python benchmarks/network.py [--seconds S] [--walk W] [--counts 2,16] [--profiles
+internet-100]`` (``--counts`` the matches' players, 2, 8 and 16 by default, the full-state
+comparison with 2; ``--profiles`` the internet profiles, all by default, ``none`` for none).
+The last line printed is one JSON object.
 """
 
 from __future__ import annotations
@@ -564,6 +566,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="each match's window")
     parser.add_argument("--walk", type=float, default=60.0, help="each profile's walk, seconds")
+    parser.add_argument("--counts", default=",".join(map(str, COUNTS)), help="players a match")
+    parser.add_argument("--profiles", default=",".join(PROFILES), help="internet profiles")
     parser.add_argument("--client", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.client is not None:
@@ -573,21 +577,29 @@ def main() -> None:
         else:
             _impaired(endpoint, role, rest[0], args.seconds)
         return
-    full = _match(2, args.seconds, keyframe_every=1)
-    matches = {f"{n} players": _match(n, args.seconds) for n in COUNTS}
-    internet = {name: _internet(name, args.walk) for name in PROFILES}
+    counts = [int(n) for n in args.counts.split(",") if n]
+    profiles = [p for p in args.profiles.split(",") if p and p != "none"]
+    unknown = [p for p in profiles if p not in PROFILES]
+    if unknown:
+        parser.error(f"unknown profiles {', '.join(unknown)}: choose of {', '.join(PROFILES)}")
     result: dict[str, object] = {"fixed_hz": HZ, "seated": "every client"}
-    result["full_state_down_bytes_per_s"] = full["down_bytes_per_s"]
-    result["full_state_host_over_local"] = full["host_over_local"]
-    for n, figures in zip(COUNTS, matches.values(), strict=True):
+    if 2 in counts:
+        full = _match(2, args.seconds, keyframe_every=1)
+        result["full_state_down_bytes_per_s"] = full["down_bytes_per_s"]
+        result["full_state_host_over_local"] = full["host_over_local"]
+        print(f"full state, 2 players: {full['down_bytes_per_s']} B/s down a client, "
+              f"host over local {full['host_over_local']}")  # fmt: skip
+    matches = {f"{n} players": _match(n, args.seconds) for n in counts}
+    internet = {name: _internet(name, args.walk) for name in profiles}
+    for n, figures in zip(counts, matches.values(), strict=True):
         result.update({f"players_{n}_{key}": value for key, value in figures.items()})
     for name, figures in internet.items():
         prefix = name.replace("-", "_")
         result.update({f"{prefix}_{key}": value for key, value in figures.items()})
-    print(f"full state, 2 players: {full['down_bytes_per_s']} B/s down a client, "
-          f"host over local {full['host_over_local']}")  # fmt: skip
-    _table("loopback", matches)
-    _table(f"internet ({args.walk:g} s walk)", internet)
+    if matches:
+        _table("loopback", matches)
+    if internet:
+        _table(f"internet ({args.walk:g} s walk)", internet)
     print(json.dumps(result))
 
 

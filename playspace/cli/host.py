@@ -173,7 +173,7 @@ def _host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             late = f", {host.late[player]} after leaving" if host.late[player] else ""
             print(
                 f"input of {player}: {queue.skipped} frames skipped, {queue.filled} lost "
-                f"(the one before played for each), {queue.starved} steps held"
+                f"(each played as the motion between its neighbours), {queue.starved} steps held"
                 f"{late}"
             )
         example = host.example

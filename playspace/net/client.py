@@ -48,7 +48,19 @@ from playspace.net.wire import (
     decode_state,
     encode_input,
 )
-from playspace.spatial import Pose, Vec3, identity, lerp_pose, normalize, vec3
+from playspace.spatial import (
+    Pose,
+    Quat,
+    Vec3,
+    identity,
+    inverse,
+    length,
+    lerp_pose,
+    multiply,
+    normalize,
+    slerp,
+    vec3,
+)
 from playspace.systems.input import Recorder
 from playspace.systems.player.players import local_rig
 from playspace.systems.sets import LateSet, add_late_sets
@@ -59,6 +71,10 @@ EASE = 0.1  # how fast the delay follows its target: seconds per second
 STAMPS = 512  # input steps whose send time is kept for the round trip
 TRACK = 16  # recent poses a remote body keeps: a far one's come by turns
 BLEND = 0.1  # seconds over which a body handed from the local world to the host's eases over
+# seconds over which a body drawn held past its newest pose (the states after it late or lost)
+# eases onto the host's path once the next comes, rather than jumping there
+SETTLE = 0.1
+SNAP = 1.0  # metres: a body further off the host's path than this goes there at once
 BODY_HEIGHT = 1.4  # metres: another player's body, drawn up to the shoulders (the head above)
 AVATAR: dict[str, tuple[Shape, Pose]] = {  # how another player's parts are drawn, on their pose
     "head": (Sphere(0.11), Pose.identity()),
@@ -177,7 +193,14 @@ class RemoteView:
     least delayed of the recent states (the largest host time minus arrival time), so jitter
     does not shake it; the delay is the spread of the recent arrivals plus `delay`, eased in
     at a tenth of real time, and the drawn time never goes back: a late or lost state bends
-    nothing that was drawn."""
+    nothing that was drawn.
+
+    When the states after a body's newest are lost (a burst of losses outlasts the delay), it
+    is drawn held there while the host's moves on; the next state says where it really was,
+    up to 20 cm away for a hand waving a snowball. Rather than jump there, it settles: the
+    offset from where it was drawn to where the host's path puts it at that drawn time eases
+    out over :data:`SETTLE` (a tenth of the jump a frame at 90 Hz), as games smooth a
+    correction; one over :data:`SNAP` (a teleport) is taken at once."""
 
     delay: float = INTERPOLATION_DELAY  # the least delay: about two states at 90 Hz and more
     states: deque[tuple[float, State]] = field(default_factory=lambda: deque(maxlen=128))
@@ -195,6 +218,9 @@ class RemoteView:
     # lost state, or a host that stalled): what was drawn is where the host was a while ago
     held: bool = False
     last_call: float | None = None
+    # a body's offset from the host's path being eased out: since when (local time), by how
+    # far and how much turned
+    settling: dict[int, tuple[float, Vec3, Quat]] = field(default_factory=dict)
 
     def add(self, state: State, arrived: float) -> None:
         """Take a state that arrived (local time `arrived`): each body's pose joins its
@@ -214,14 +240,46 @@ class RemoteView:
         if state.full:
             for gone in [e for e in self.tracks if e not in state.bodies]:
                 del self.tracks[gone]
+                self.settling.pop(gone, None)
         for entity, pose in state.bodies.items():
             track = self.tracks.get(entity)
+            was = None  # where it was drawn, when drawn held past its newest pose
             if track is None:
                 track = self.tracks[entity] = deque(maxlen=TRACK)
-            elif entity in state.resumed and before is not None and before > track[-1][0]:
-                track.append((before, track[-1][1]))  # it stood there until then
+            else:
+                if track[-1][0] < self.drawn:
+                    was = self._shown(entity, track, arrived)
+                if entity in state.resumed and before is not None and before > track[-1][0]:
+                    track.append((before, track[-1][1]))  # it stood there until then
             track.append((state.time, pose))
+            if was is not None:
+                self._settle(entity, was, _at(track, self.drawn), arrived)
         self.states.append((arrived, state))
+
+    def _settle(self, entity: int, was: Pose, path: Pose, now: float) -> None:
+        """`entity` was drawn at `was` for the drawn time, where the host's path, as now
+        known, has it at `path`: ease the difference out from `now` (see the class)."""
+        offset = was.position - path.position
+        if length(offset) > SNAP:
+            self.settling.pop(entity, None)
+            return
+        turn = multiply(normalize(was.rotation), inverse(normalize(path.rotation)))
+        self.settling[entity] = (now, offset, turn)
+
+    def _shown(self, entity: int, track: deque[tuple[float, Pose]], now: float) -> Pose:
+        """Where `entity` is drawn at the drawn time, at local time `now`: on its track,
+        plus what is left of an offset settling."""
+        pose = _at(track, self.drawn)
+        settling = self.settling.get(entity)
+        if settling is None:
+            return pose
+        since, offset, turn = settling
+        left = 1.0 - (now - since) / SETTLE
+        if left <= 0.0:
+            del self.settling[entity]
+            return pose
+        rotation = multiply(slerp(identity(), turn, left), normalize(pose.rotation))
+        return Pose(pose.position + offset * left, rotation)
 
     def host_time(self, now: float) -> float | None:
         """The host's time now, from the least delayed recent state."""
@@ -235,7 +293,8 @@ class RemoteView:
 
     def poses(self, now: float) -> dict[int, Pose]:
         """Every remote body's pose at the drawn time: between the two states around it, or
-        the oldest (newest) state's before (after) them."""
+        the oldest (newest) state's before (after) them, with what is left of an offset
+        settling (see the class)."""
         host = self.host_time(now)
         if host is None or not self.states:
             return {}
@@ -248,7 +307,7 @@ class RemoteView:
         self.last_call = now
         when = self.drawn = max(host - self.eased, self.drawn)
         self.held = self.states[-1][1].time < when
-        return {entity: _at(track, when) for entity, track in self.tracks.items()}
+        return {entity: self._shown(entity, track, now) for entity, track in self.tracks.items()}
 
     @property
     def score(self) -> str | None:

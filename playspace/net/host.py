@@ -24,8 +24,9 @@ the host takes exactly one of those frames per step, in order, after a short pla
 (`playout` frames), so a message that is late, reordered or lost (each carries the two frames
 before its newest) changes nothing the world sees. When the buffer runs dry the rig holds its
 last frame and the buffer grows a frame deeper (it shrinks again once steady:
-:class:`~playspace.net.inputs.InputQueue`); when it stays past the playout twice over for
-half a second the host skips ahead, so a client never lags further and further behind.
+:class:`~playspace.net.inputs.InputQueue`); a frame lost with every copy is played as the
+motion between its neighbours; when the buffer stays past the playout twice over for half a
+second the host catches up, a frame a step, so a client never lags further and further behind.
 
 Each state carries, per seated player, where their body stood and which way they faced after
 the newest frame the host played for them (:class:`~playspace.net.wire.Played`): each client

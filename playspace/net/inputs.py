@@ -8,15 +8,16 @@ import threading
 import time
 from dataclasses import dataclass, field, replace
 
-from playspace.components.input import InputFrame
+from playspace.components.input import DevicePose, HandInput, InputFrame
+from playspace.spatial import Vec3, lerp_pose
 from playspace.systems.input import standing_frame
 
 DEFAULT_PLAYOUT = 2  # frames buffered before the host starts taking a player's input
 MAX_PLAYOUT = 18  # the deepest the playout grows (200 ms at 90 Hz)
 CALM = 270  # host steps in a row that found their frame before it grows shallower (3 s)
-# host steps in a row with more than twice the playout waiting before the host drops down to
-# it: frames that came in a burst (a jittery link) are played, not dropped (a jump of the
-# hands); a client that runs ahead for half a second is caught up with
+# host steps in a row with more than twice the playout waiting before the host catches up
+# with the playout: frames that came in a burst (a jittery link) are played, not dropped; a
+# client that runs ahead for half a second is caught up with, a frame a step
 BEHIND = 45
 
 
@@ -31,7 +32,16 @@ class InputQueue:
     is dropped to make it one shallower again, down to the `playout` it began with. A link
     with 30 ms of jitter settles a few frames deep; a steady one stays where it began. When
     more than twice the playout has waited for :data:`BEHIND` steps in a row (a client running
-    ahead, not a burst), the host drops down to the playout at once."""
+    ahead, not a burst), the host catches up with the playout by dropping one frame a step.
+
+    Neither a lost frame nor catching up makes the hands jump. A frame lost with every copy is
+    played as the motion between the frames either side of it (:func:`between`: the one taken
+    last and the next that came), not as the one before again: repeated, the hands stood still
+    for as many steps as frames were lost and then jumped the whole way the player's hands had
+    moved (20 cm and more after a burst of a dozen lost messages), and a held object with them.
+    Dropping the frames of half a second at once jumped them as far; a frame a step moves them
+    at most twice as far as the player's own hands moved in a step. Either way the host plays
+    one frame a step and records it, so its match still replays byte for byte."""
 
     playout: int = DEFAULT_PLAYOUT
     frames: dict[int, InputFrame] = field(default_factory=dict)
@@ -42,11 +52,13 @@ class InputQueue:
     arrivals: dict[int, float] = field(default_factory=dict)
     starved: int = 0  # host steps that held the last frame: nothing had arrived
     skipped: int = 0  # client frames dropped to catch up
-    filled: int = 0  # client frames lost with every copy: the one before played in their place
-    last: InputFrame | None = None  # the frame taken last
+    filled: int = 0  # client frames lost with every copy: played as between their neighbours
+    last: InputFrame | None = None  # the frame taken last (one that came, never one filled)
+    last_step: int = 0  # its client step
     least: int = 0  # the playout it began with (set from `playout` at first)
     calm: int = 0  # steps in a row that found their frame
     behind: int = 0  # steps in a row with over twice the playout waiting
+    catching: bool = False  # dropping a frame a step until down to the playout
 
     def __post_init__(self) -> None:
         self.least = self.least or self.playout
@@ -69,34 +81,35 @@ class InputQueue:
                 return None
             self.next = min(self.frames)
         late = max(self.frames) - self.next + 1
-        if self.next not in self.frames and late > self.playout and self.last is not None:
-            # every copy of this frame was lost: play the one before in its place, so the
-            # host's steps stay the client's one for one (skipping it would put the body a
-            # step behind the client's own, and correct it)
-            self.filled += 1
-            self.taken, self.arrived = self.next, time.monotonic()
-            self.next += 1
-            return self.last
         self.behind = self.behind + 1 if late > 2 * self.playout else 0
-        if self.behind >= BEHIND:  # fallen behind for a while, not a burst: down to the playout
-            self.behind = 0
-            ahead = late - self.playout
-            for step in range(self.next, self.next + ahead):
-                self.arrivals.pop(step, None)
-                self.skipped += self.frames.pop(step, None) is not None
-            self.next += ahead
-        steady = self.calm >= CALM and self.playout > self.least and late > self.playout
-        if steady and self.next + 1 in self.frames:  # steady again: one frame shallower
-            self.calm, self.playout = 0, self.playout - 1
+        if self.behind >= BEHIND:  # fallen behind for a while, not a burst: catch up
+            self.behind, self.catching = 0, True
+        self.catching = self.catching and late > self.playout
+        shallower = self.calm >= CALM and self.playout > self.least and late > self.playout
+        if (self.catching or shallower) and self.next + 1 in self.frames:
+            if shallower:  # steady again: one frame shallower
+                self.calm, self.playout = 0, self.playout - 1
             self.skipped += self.frames.pop(self.next, None) is not None
             self.arrivals.pop(self.next, None)
             self.next += 1
+        if self.next not in self.frames and late > self.playout and self.last is not None:
+            # every copy of this frame was lost: play the motion between the frames either side
+            # of it, so the host's steps stay the client's one for one (skipping it would put
+            # the body a step behind the client's own, and correct it) and the hands move on
+            # rather than stand still and then jump
+            after = min(self.frames)  # every frame waiting is later than this one
+            share = (self.next - self.last_step) / (after - self.last_step)
+            self.filled += 1
+            self.taken, self.arrived = self.next, time.monotonic()
+            self.next += 1
+            return between(self.last, self.frames[after], share)
         frame = self.frames.pop(self.next, None)
         if frame is None:
             self._starve()
             return None
         self.calm += 1
         self.taken, self.arrived = self.next, self.arrivals.pop(self.next, 0.0)
+        self.last_step = self.next
         self.next += 1
         self.newest = frame.time
         self.last = frame
@@ -107,6 +120,47 @@ class InputQueue:
         self.starved += 1
         self.calm = 0
         self.playout = min(self.playout + 1, MAX_PLAYOUT)
+
+
+def between(a: InputFrame, b: InputFrame, share: float) -> InputFrame:
+    """The frame the fraction `share` of the way from `a` to `b`: what a lost frame between
+    the two most likely was. Poses, velocities and the analog controls (grip, trigger, stick)
+    move on in a straight line; what has no in-between (buttons, a hand's joints, whether it
+    is tracked, the pads) stays `a`'s until `b` itself is played."""
+    return replace(
+        a,
+        time=a.time + (b.time - a.time) * share,
+        head=_device(a.head, b.head, share),
+        left=_hand(a.left, b.left, share),
+        right=_hand(a.right, b.right, share),
+    )
+
+
+def _hand(a: HandInput, b: HandInput, share: float) -> HandInput:
+    return replace(
+        a,
+        pose=_device(a.pose, b.pose, share),
+        grip=a.grip + (b.grip - a.grip) * share,
+        trigger=a.trigger + (b.trigger - a.trigger) * share,
+        stick=(
+            a.stick[0] + (b.stick[0] - a.stick[0]) * share,
+            a.stick[1] + (b.stick[1] - a.stick[1]) * share,
+        ),
+    )
+
+
+def _device(a: DevicePose | None, b: DevicePose | None, share: float) -> DevicePose | None:
+    if a is None or b is None:
+        return a  # tracking lost or found: no way between
+    return DevicePose(
+        lerp_pose(a.pose, b.pose, share),
+        _mix(a.linear_velocity, b.linear_velocity, share),
+        _mix(a.angular_velocity, b.angular_velocity, share),
+    )
+
+
+def _mix(a: Vec3 | None, b: Vec3 | None, share: float) -> Vec3 | None:
+    return a if a is None or b is None else a + (b - a) * share
 
 
 class NetSource:
