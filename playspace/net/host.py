@@ -26,7 +26,8 @@ before its newest) changes nothing the world sees. When the buffer runs dry the 
 last frame and the buffer grows a frame deeper (it shrinks again once steady:
 :class:`~playspace.net.inputs.InputQueue`); a frame lost with every copy is played as the
 motion between its neighbours; when the buffer stays past the playout twice over for half a
-second the host catches up, a frame a step, so a client never lags further and further behind.
+second the host catches up at once (the head and hands eased onto the frames over 0.1 s), so a
+client never lags further and further behind.
 
 Each state carries, per seated player, where their body stood and which way they faced after
 the newest frame the host played for them (:class:`~playspace.net.wire.Played`): each client

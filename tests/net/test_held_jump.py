@@ -1,8 +1,9 @@
 """A held object does not jump when the network loses or delays a player's input or the
 host's states: at the host, a run of lost input frames is played as the motion between the
-frames either side of it (not the one before again, then a jump the whole way), and catching
-up drops a frame a step (not half a second's at once); at a client, a body drawn held past
-the newest state it had settles onto the host's path (not a jump there) once the next comes.
+frames either side of it (not the one before again, then a jump the whole way), and after
+catching up the head and hands ease onto the frames (not a jump the frames dropped); at a
+client, a body drawn held past the newest state it had settles onto the host's path (not a
+jump there) once the next comes.
 Each test has its control: the same run with the old behaviour jumps."""
 
 from __future__ import annotations
@@ -88,14 +89,39 @@ def test_a_burst_of_lost_input_moves_the_held_object_no_further_than_the_hand_mo
     assert max(_held_steps(LOST)) > 5 * moved
 
 
-def test_catching_up_drops_a_frame_a_step_not_half_a_second_at_once() -> None:
+def _caught_up(monkeypatch: pytest.MonkeyPatch, ease: int) -> tuple[list[int], list[float]]:
+    """A queue offered 200 frames far ahead, the right hand 1 cm further along x each frame,
+    taken until it has caught up: the client steps taken, and the right hand's x played."""
+    monkeypatch.setattr(inputs_module, "EASE", ease)
     queue = InputQueue(playout=2)
-    queue.offer(tuple((s, InputFrame(time=s / HZ)) for s in range(1, 200)))  # far ahead
-    taken = [queue.taken]
-    while queue.take() is not None:
+    frame = standing_frame()
+    queue.offer(tuple(
+        (s, InputFrame(s / HZ, frame.head, frame.left, hand_input((0.01 * s, 1.0, 0.0))))
+        for s in range(1, 200)
+    ))  # fmt: skip
+    taken, hand = [], []
+    while (played := queue.take()) is not None:
+        assert played.right.pose is not None
         taken.append(queue.taken)
+        hand.append(played.right.pose.pose.position.x)
     assert queue.skipped > 50  # it caught up
-    assert max(b - a for a, b in itertools.pairwise(taken)) == 2  # never more than a frame dropped
+    return taken, hand
+
+
+def test_catching_up_drops_at_once_and_eases_the_hands_over_to_the_frames(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    taken, hand = _caught_up(monkeypatch, inputs_module.EASE)
+    jumps = [b - a for a, b in itertools.pairwise(taken)]
+    dropped = max(jumps) - 1
+    assert dropped > 50 and sorted(jumps)[-2] == 1  # one catch-up, at once: one correction
+    gap = dropped * 0.01
+    steps = [b - a for a, b in itertools.pairwise(hand)]
+    assert max(steps) <= gap / inputs_module.EASE + 0.01 + 1e-9  # eased: no jump of the hand
+    after = jumps.index(max(jumps)) + 1 + inputs_module.EASE  # the drop's step, then the ease
+    assert hand[after:] == pytest.approx([0.01 * s for s in taken[after:]])  # back on them
+    _, unease = _caught_up(monkeypatch, 0)  # the control: the hand jumps the frames dropped
+    assert max(b - a for a, b in itertools.pairwise(unease)) >= gap
 
 
 def _drawn_steps(view: RemoteView) -> list[float]:

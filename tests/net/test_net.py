@@ -458,12 +458,8 @@ def test_the_input_queue_restores_order_fills_losses_and_catches_up() -> None:
     queue.offer(tuple((s, InputFrame(time=s / 90)) for s in range(12, 200)))  # far ahead
     taken = [queue.take() for _ in range(BEHIND - 1)]  # a burst so far: played
     assert [f.time for f in taken if f] == [s / 90 for s in range(12, 12 + BEHIND - 1)]
-    # half a second behind: caught up, a frame dropped each step, until the playout is left
-    steps = [queue.taken]
-    while queue.take() is not None and (queue.catching or len(steps) == 1):
-        steps.append(queue.taken)
-    assert {b - a for a, b in itertools.pairwise(steps)} == {2} and len(steps) > 60
-    assert len(queue.frames) == queue.playout - 1 and queue.skipped == len(steps) - 1
+    assert queue.take() is not None  # half a second behind: caught up at once
+    assert queue.skipped > 100 and len(queue.frames) == queue.playout - 1
 
 
 def test_a_seat_left_holds_its_last_frame_while_late_and_stands_once_freed() -> None:
