@@ -80,13 +80,9 @@ class EventQueue(Generic[E]):
         if reader in self._cursors:
             self._cursors[reader] = self._base + len(self._events)
 
-    def readers(self) -> list[Hashable]:
-        """Whom the queue keeps events for."""
-        return list(self._cursors)
-
-    def forget(self, reader: Hashable) -> None:
-        """Stop keeping events for `reader` (its system was removed)."""
-        self._cursors.pop(reader, None)
+    def forget(self, reader: Hashable) -> bool:
+        """Stop keeping events for `reader` (its system was removed); whether it was kept."""
+        return self._cursors.pop(reader, None) is not None
 
     def subscribe(self, reader: Hashable) -> None:
         """Keep events for `reader` from now on, before it first reads (a declared reader)."""

@@ -103,8 +103,7 @@ def _misread(queue: EventQueue[Any], spec: SystemSpec, reader: Hashable) -> None
     """A system declared it reads `queue`'s events and reads them as another reader: the
     declared cursor, never moved, would keep every event the queue is sent until its cap.
     It is dropped (the events are kept for the reader that reads), with a warning once."""
-    if spec.source in queue.readers():
-        queue.forget(spec.source)
+    if queue.forget(spec.source):
         log.warning(
             "system %s declares it reads %s but reads them as %r: read them with "
             "reader=the system itself; its declared cursor is dropped",
