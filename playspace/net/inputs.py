@@ -146,38 +146,36 @@ def between(a: InputFrame, b: InputFrame, share: float) -> InputFrame:
     walked the body off the path the player's own client walked it (7 corrections a minute
     under the internet-100 profile, against 5 with `a`'s), and buttons, a hand's joints and
     whether it is tracked have no in-between."""
-    return replace(
-        a,
-        time=a.time + (b.time - a.time) * share,
-        head=_device(a.head, b.head, share),
-        left=replace(a.left, pose=_device(a.left.pose, b.left.pose, share)),
-        right=replace(a.right, pose=_device(a.right.pose, b.right.pose, share)),
-    )
+    return replace(_moved(a, a, b, share), time=a.time + (b.time - a.time) * share)
 
 
 def eased(a: InputFrame, b: InputFrame, share: float) -> InputFrame:
     """Frame `b` with its head and hands the fraction `share` of the way from `a`'s poses to
     its own: the poses brought back onto the frames' over a few steps, the controls `b`'s."""
+    return _moved(b, a, b, share)
+
+
+def _moved(frame: InputFrame, a: InputFrame, b: InputFrame, share: float) -> InputFrame:
+    """`frame` with its head and hands the fraction `share` of the way from `a`'s to `b`'s;
+    a device not tracked in either keeps `frame`'s own (tracking lost or found: no way
+    between)."""
+
+    def device(
+        x: DevicePose | None, y: DevicePose | None, own: DevicePose | None
+    ) -> DevicePose | None:
+        if x is None or y is None:
+            return own
+        return DevicePose(
+            lerp_pose(x.pose, y.pose, share),
+            _mix(x.linear_velocity, y.linear_velocity, share),
+            _mix(x.angular_velocity, y.angular_velocity, share),
+        )
+
     return replace(
-        b,
-        head=_toward(a.head, b.head, share),
-        left=replace(b.left, pose=_toward(a.left.pose, b.left.pose, share)),
-        right=replace(b.right, pose=_toward(a.right.pose, b.right.pose, share)),
-    )
-
-
-def _toward(a: DevicePose | None, b: DevicePose | None, share: float) -> DevicePose | None:
-    """`b`, moved back toward `a`; `b` as it is when either is not tracked."""
-    return b if a is None or b is None else _device(a, b, share)
-
-
-def _device(a: DevicePose | None, b: DevicePose | None, share: float) -> DevicePose | None:
-    if a is None or b is None:
-        return a  # tracking lost or found: no way between
-    return DevicePose(
-        lerp_pose(a.pose, b.pose, share),
-        _mix(a.linear_velocity, b.linear_velocity, share),
-        _mix(a.angular_velocity, b.angular_velocity, share),
+        frame,
+        head=device(a.head, b.head, frame.head),
+        left=replace(frame.left, pose=device(a.left.pose, b.left.pose, frame.left.pose)),
+        right=replace(frame.right, pose=device(a.right.pose, b.right.pose, frame.right.pose)),
     )
 
 
