@@ -197,12 +197,13 @@ class Throw:
         positions = self.pivot + np.outer(t, self.pivot_velocity) + S.rotate_many(turn, self.arm)
         return positions, S.multiply_many(turn, self.orientation)
 
-    def object_velocity(self, t: float) -> FloatArray:
-        """``u + theta' a x d`` at time ``t``, ``d`` the object's centre from the pivot."""
-        rate, _ = self.profile(np.array([t]))
-        p, q = self.poses(np.array([t]))
-        d = p[0] - self.pivot - t * self.pivot_velocity + S.rotate_many(q[0], self.offset)
-        velocity: FloatArray = self.pivot_velocity + rate[0] * np.cross(self.axis, d)
+    def object_velocity(self, t: FloatArray) -> FloatArray:
+        """``u + theta' a x d`` at each time of ``t`` (N, 3), ``d`` the object's centre from
+        the pivot."""
+        rate, _ = self.profile(t)
+        p, q = self.poses(t)
+        d = p - self.pivot - np.outer(t, self.pivot_velocity) + S.rotate_many(q, self.offset)
+        velocity: FloatArray = self.pivot_velocity + rate[:, None] * np.cross(self.axis, d)
         return velocity
 
 
@@ -246,11 +247,8 @@ def stopping(throw: Throw) -> bool:
     ``GATE_SECONDS`` before the grip opened: the glossary's rule for when the player meant the
     peak rather than the release (a grip that opened before the slowing was through, its loss
     diluted by the body's step, was a throw as it left the hand)."""
-    speeds = [
-        float(np.linalg.norm(throw.object_velocity(t)))
-        for t in np.linspace(-GATE_SECONDS, 0.0, 101)
-    ]
-    return speeds[-1] < GATE_RATIO * max(speeds)
+    speeds = np.linalg.norm(throw.object_velocity(np.linspace(-GATE_SECONDS, 0.0, 101)), axis=1)
+    return bool(speeds[-1] < GATE_RATIO * speeds.max())
 
 
 def params(
@@ -496,7 +494,7 @@ def trial(style: Style, rate: float, rng: np.random.Generator, art: Artefacts = 
         np.array(positions),
         np.array(orientations),
         throw.offset,
-        S.rotate_many(heading, throw.object_velocity(throw.meant_at)),
+        S.rotate_many(heading, throw.object_velocity(np.array([throw.meant_at]))[0]),
         stamps[-1] + throw.meant_at,
         style,
         heading,
@@ -704,7 +702,9 @@ def oracle(tr: Trial) -> FloatArray:
 
     x = levenberg_marquardt(residuals, tr.style.nominal[:free], DIFFERENCE_STEPS[:free])
     fitted = tr.style.throw(np.concatenate((x, tr.style.nominal[free:])))
-    velocity: FloatArray = S.rotate_many(tr.heading, fitted.object_velocity(fitted.meant_at))
+    velocity: FloatArray = S.rotate_many(
+        tr.heading, fitted.object_velocity(np.array([fitted.meant_at]))[0]
+    )
     return velocity
 
 
