@@ -48,6 +48,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -63,6 +64,9 @@ from playspace.render.quality import PRESETS, Quality
 from playspace.render.stereo import LayeredTarget
 from playspace.spatial import Pose
 from playspace.systems.drawn import DrawnPlugin, place_drawn
+
+if TYPE_CHECKING:
+    import moderngl
 
 SIZE = (1280, 720)
 EYE_SIZE = (1832, 1920)  # a headset's per-eye image (Quest 2 class)
@@ -130,12 +134,7 @@ def measure(count: int, frames: int) -> dict[str, float]:
         prepare.append(prepared - start)
         submit.append(submitted - prepared)
         frame.append(time.perf_counter() - start)
-    error = ctx.error
-    target.release()
-    renderer.release()
-    ctx.release()
-    if error != "GL_NO_ERROR":
-        raise RuntimeError(f"GL error while drawing: {error}")
+    _finished(ctx, "drawing", target, renderer)
     return {
         "objects": count,
         "late_ms": statistics.median(late) * 1e3,
@@ -146,6 +145,21 @@ def measure(count: int, frames: int) -> dict[str, float]:
         "frame_ms": statistics.median(frame) * 1e3,
         "fps": 1.0 / statistics.median(frame),
     }
+
+
+class Releasable(Protocol):
+    def release(self) -> None: ...
+
+
+def _finished(ctx: moderngl.Context, doing: str, *made: Releasable) -> None:
+    """Free what a measurement `made` and its context; a GL error it left (read before the
+    freeing, which may raise one of its own) fails the benchmark, naming what it was `doing`."""
+    error = ctx.error
+    for thing in made:
+        thing.release()
+    ctx.release()
+    if error != "GL_NO_ERROR":
+        raise RuntimeError(f"GL error while {doing}: {error}")
 
 
 def stereo(count: int, frames: int) -> dict[str, float | str]:
@@ -177,12 +191,8 @@ def stereo(count: int, frames: int) -> dict[str, float | str]:
             two.append(passes)
             one.append(single)
     ctx.finish()
-    path, error = renderer.stereo.describe(), ctx.error
-    layered.release()
-    renderer.release()
-    ctx.release()
-    if error != "GL_NO_ERROR":
-        raise RuntimeError(f"GL error while drawing in stereo: {error}")
+    path = renderer.stereo.describe()
+    _finished(ctx, "drawing in stereo", layered, renderer)
     return {
         "objects": count,
         "path": path,
@@ -219,11 +229,7 @@ def kitchen(quality: Quality, frames: int) -> dict[str, float | str]:
                 times.append(time.perf_counter() - start)
         timings.append(statistics.median(times))
         target.release()
-    error = ctx.error
-    renderer.release()
-    ctx.release()
-    if error != "GL_NO_ERROR":
-        raise RuntimeError(f"GL error while drawing the kitchen: {error}")
+    _finished(ctx, "drawing the kitchen", renderer)
     frame, stereo = timings
     return {
         "quality": quality.name,
