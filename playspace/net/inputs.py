@@ -9,8 +9,8 @@ import time
 from dataclasses import dataclass, field, replace
 
 from playspace.components.input import DevicePose, InputFrame
-from playspace.spatial import Vec3, lerp_pose
 from playspace.systems.input import standing_frame
+from playspace.systems.input.sources import device_between
 
 DEFAULT_PLAYOUT = 2  # frames buffered before the host starts taking a player's input
 MAX_PLAYOUT = 18  # the deepest the playout grows (200 ms at 90 Hz)
@@ -163,13 +163,7 @@ def _moved(frame: InputFrame, a: InputFrame, b: InputFrame, share: float) -> Inp
     def device(
         x: DevicePose | None, y: DevicePose | None, own: DevicePose | None
     ) -> DevicePose | None:
-        if x is None or y is None:
-            return own
-        return DevicePose(
-            lerp_pose(x.pose, y.pose, share),
-            _mix(x.linear_velocity, y.linear_velocity, share),
-            _mix(x.angular_velocity, y.angular_velocity, share),
-        )
+        return own if x is None or y is None else device_between(x, y, share)
 
     return replace(
         frame,
@@ -177,10 +171,6 @@ def _moved(frame: InputFrame, a: InputFrame, b: InputFrame, share: float) -> Inp
         left=replace(frame.left, pose=device(a.left.pose, b.left.pose, frame.left.pose)),
         right=replace(frame.right, pose=device(a.right.pose, b.right.pose, frame.right.pose)),
     )
-
-
-def _mix(a: Vec3 | None, b: Vec3 | None, share: float) -> Vec3 | None:
-    return a if a is None or b is None else a + (b - a) * share
 
 
 class NetSource:
