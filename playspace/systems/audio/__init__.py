@@ -31,7 +31,7 @@ from playspace.systems.audio.clips import Clip, ClipError, read_clip
 from playspace.systems.audio.engine import AudioEngine, F32Array, Voice
 from playspace.systems.audio.occlusion import Occlusion, occlude
 from playspace.systems.audio.openal import OpenALError
-from playspace.systems.audio.placing import drawn_at
+from playspace.systems.audio.placing import drawn_at, drawn_many
 from playspace.systems.audio.rolling import Rolling, roll
 from playspace.systems.audio.world_sounds import (
     HEARD_EVENTS,
@@ -69,7 +69,7 @@ def clip_named(world: World, name: str) -> Clip | None:
     bank = world.try_resource(SoundBank)
     path = bank.files.get(name) if bank is not None else None
     try:
-        return read_clip(path if path is not None else Path(name), name)
+        return read_clip(path if path is not None else name, name)
     except ClipError as error:
         if name not in audio.said:  # a game plays a sound again and again: said once
             audio.said.add(name)
@@ -128,18 +128,18 @@ def play_sounds(world: World) -> None:
             world.resource(Rolling).voices.clear()
         return
     _entity_sounds(world, audio, engine)
-    rumble = clip_named(world, "rolling")
-    if rumble is not None:
-        roll(world, engine, rumble)
+    roll(world, engine, lambda: clip_named(world, "rolling"))
     for event in world.read_events(PlaySound, reader=play_sounds):
         _one_shot(world, engine, event)
-    for voice in engine.voices:
-        if voice.entity is not None:
-            at = drawn_at(world, voice.entity)
-            if at is None:  # its entity is gone: it stops where it was
-                voice.entity = None
-            else:
-                engine.place(voice, at, world.time.delta)
+    following = [voice for voice in engine.voices if voice.entity is not None]
+    places = drawn_many(world, [voice.entity for voice in following if voice.entity is not None])
+    placed = []
+    for voice, at in zip(following, places, strict=True):
+        if at is None:  # its entity is gone: it stops where it was
+            voice.entity = None
+        else:
+            placed.append((voice, at))
+    engine.place_many(placed, world.time.delta)
     audio.occlusion.update(world, engine)
 
 

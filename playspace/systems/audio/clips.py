@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 CLIP_SUFFIXES = (".wav", ".ogg", ".flac")
-_READ: dict[Path, Clip] = {}
+_READ: dict[str | Path, Clip] = {}  # by the path as asked for, and as a Path
 
 
 class ClipError(ValueError):
@@ -32,10 +32,17 @@ class Clip:
         return len(self.samples) / self.rate
 
 
-def read_clip(path: Path, name: str | None = None) -> Clip:
-    """The clip in the sound file at `path`, decoded once (its channels averaged)."""
+def read_clip(asked: str | Path, name: str | None = None) -> Clip:
+    """The clip in the sound file at `asked`, decoded once (its channels averaged). A
+    path given as text is looked up as given first: making a Path costs more than a sound
+    played again."""
+    known = _READ.get(asked)
+    if known is not None:
+        return known
+    path = Path(asked)
     known = _READ.get(path)
     if known is not None:
+        _READ[asked] = known
         return known
     if path.suffix.lower() not in CLIP_SUFFIXES:
         raise ClipError(f"{path}: expected a sound file ({', '.join(CLIP_SUFFIXES)})")
@@ -53,5 +60,5 @@ def read_clip(path: Path, name: str | None = None) -> Clip:
     if not np.isfinite(samples).all():
         raise ClipError(f"{path}: the sound holds samples that are not numbers")
     samples.setflags(write=False)
-    clip = _READ[path] = Clip(name or path.stem, samples, int(rate))
+    clip = _READ[path] = _READ[asked] = Clip(name or path.stem, samples, int(rate))
     return clip

@@ -14,7 +14,8 @@ from __future__ import annotations
 import ctypes
 import logging
 import math
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -42,10 +43,13 @@ class Voice:
     held: bool = False  # an entity's Sound plays on it until told to stop: never taken
     at: tuple[float, float, float] | None = None  # where it sounds from (None: both ears)
     muffled: bool = False  # behind something: quieter and duller
-    moving: bool = False  # given a velocity (Doppler) last frame
+    sent: dict[int, float] = field(default_factory=dict)  # each property as OpenAL has it
+    sent3: dict[int, tuple[float, float, float]] = field(default_factory=dict)  # and vectors
 
 
 FASTEST = 30.0  # m/s: faster than this between two frames is a jump (a teleport), not motion
+DOPPLER_STEP = 0.05  # m/s: a velocity nearer than this to the one sent is not sent (note below)
+STILL = (0.0, 0.0, 0.0)
 
 
 def _velocity(
@@ -162,33 +166,56 @@ class AudioEngine:
         far: float,
         rolloff: float,
     ) -> None:
-        """Play `clip` on `voice` from its start."""
+        """Play `clip` on `voice` from its start. Only the properties that differ from what
+        the voice last played with are sent: each is a call into OpenAL, and most sounds
+        start as the one before them on that voice did."""
         self._current()
         lib, source = self.lib.lib, voice.source
         lib.alGetError()  # what an earlier call left is not this sound's
         lib.alSourceStop(source)
-        lib.alSourcei(source, al.AL_BUFFER, self._buffer(clip))
-        lib.alSourcef(source, al.AL_GAIN, volume)
-        lib.alSourcef(source, al.AL_PITCH, pitch)
-        lib.alSourcei(source, al.AL_LOOPING, int(loop))
-        lib.alSourcei(source, al.AL_SOURCE_RELATIVE, int(not spatial))
-        lib.alSourcef(source, al.AL_REFERENCE_DISTANCE, near)
-        lib.alSourcef(source, al.AL_MAX_DISTANCE, far)
-        lib.alSourcef(source, al.AL_ROLLOFF_FACTOR, rolloff if spatial else 0.0)
-        if not spatial:
-            lib.alSource3f(source, al.AL_POSITION, 0.0, 0.0, 0.0)
-        lib.alSource3f(source, al.AL_VELOCITY, 0.0, 0.0, 0.0)
-        voice.at, voice.moving = None, False
-        self.muffle(voice, 1.0, 1.0)
-        lib.alSourcePlay(source)
-        self.lib.check(f"playing {clip.name!r}")
+        try:
+            self._seti(voice, al.AL_BUFFER, self._buffer(clip))
+            self._setf(voice, al.AL_GAIN, volume)
+            self._setf(voice, al.AL_PITCH, pitch)
+            self._seti(voice, al.AL_LOOPING, int(loop))
+            self._seti(voice, al.AL_SOURCE_RELATIVE, int(not spatial))
+            self._setf(voice, al.AL_REFERENCE_DISTANCE, near)
+            self._setf(voice, al.AL_MAX_DISTANCE, far)
+            self._setf(voice, al.AL_ROLLOFF_FACTOR, rolloff if spatial else 0.0)
+            if not spatial:
+                self._set3(voice, al.AL_POSITION, STILL)
+            self._set3(voice, al.AL_VELOCITY, STILL)
+            voice.at = None
+            if voice.muffled:
+                self.muffle(voice, 1.0, 1.0)
+            lib.alSourcePlay(source)
+            self.lib.check(f"playing {clip.name!r}")
+        except al.OpenALError:
+            voice.sent.clear()  # what OpenAL kept of the refused calls is not known
+            voice.sent3.clear()
+            raise
         voice.clip, voice.started, voice.held = clip.name, self.frame, False
         self.frame += 1
+
+    def _seti(self, voice: Voice, name: int, value: int) -> None:
+        if voice.sent.get(name) != value:
+            self.lib.lib.alSourcei(voice.source, name, value)
+            voice.sent[name] = value
+
+    def _setf(self, voice: Voice, name: int, value: float) -> None:
+        if voice.sent.get(name) != value:
+            self.lib.lib.alSourcef(voice.source, name, value)
+            voice.sent[name] = value
+
+    def _set3(self, voice: Voice, name: int, value: tuple[float, float, float]) -> None:
+        if voice.sent3.get(name) != value:
+            self.lib.lib.alSource3f(voice.source, name, *value)
+            voice.sent3[name] = value
 
     def turn(self, voice: Voice, volume: float) -> None:
         """A playing voice louder or softer."""
         self._current()
-        self.lib.lib.alSourcef(voice.source, al.AL_GAIN, volume)
+        self._setf(voice, al.AL_GAIN, volume)
 
     def play(
         self,
@@ -230,26 +257,39 @@ class AudioEngine:
         return state.value == al.AL_PLAYING
 
     def place(self, voice: Voice, position: tuple[float, float, float], dt: float = 0.0) -> None:
-        """Where a spatial voice sounds from, in the world, and, from where it was `dt`
+        """Where a spatial voice sounds from (:meth:`place_many` of one)."""
+        self.place_many(((voice, position),), dt)
+
+    def place_many(
+        self, placed: Iterable[tuple[Voice, tuple[float, float, float]]], dt: float = 0.0
+    ) -> None:
+        """Where each spatial voice sounds from, in the world, and, from where it was `dt`
         seconds ago, how fast it moves (its Doppler shift). A place that is not finite (a
-        body gone wrong) leaves it where it was."""
-        x, y, z = position
-        if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
-            return
-        if position == voice.at:  # most sounds' entities stand still
-            if voice.moving:
-                self._current()
-                self.lib.lib.alSource3f(voice.source, al.AL_VELOCITY, 0.0, 0.0, 0.0)
-                voice.moving = False
-            return
+        body gone wrong) leaves its voice where it was.
+
+        A velocity within :data:`DOPPLER_STEP` of the one OpenAL has is not sent: it would
+        move the pitch by under 0.015 % (a quarter of a cent, a twentieth of the least change
+        an ear hears), and a sound that moves smoothly then costs one call a frame, not two.
+        Stopping is always sent."""
         self._current()
-        lib = self.lib.lib
-        lib.alSource3f(voice.source, al.AL_POSITION, x, y, z)
-        velocity = _velocity(voice.at, position, dt)
-        if velocity is not None or voice.moving:
-            lib.alSource3f(voice.source, al.AL_VELOCITY, *(velocity or (0.0, 0.0, 0.0)))
-            voice.moving = velocity is not None
-        voice.at = position
+        send = self.lib.lib.alSource3f
+        for voice, position in placed:
+            x, y, z = position
+            if not math.isfinite(x + y + z):  # any of them inf or nan
+                continue
+            sent = voice.sent3
+            if position == voice.at:  # most sounds' entities stand still
+                velocity = STILL
+            else:
+                if sent.get(al.AL_POSITION) != position:
+                    send(voice.source, al.AL_POSITION, x, y, z)
+                    sent[al.AL_POSITION] = position
+                velocity = _velocity(voice.at, position, dt) or STILL
+                voice.at = position
+            had = sent.get(al.AL_VELOCITY, STILL)
+            if velocity != had and (velocity == STILL or math.dist(velocity, had) > DOPPLER_STEP):
+                send(voice.source, al.AL_VELOCITY, *velocity)
+                sent[al.AL_VELOCITY] = velocity
 
     def muffle(self, voice: Voice, gain: float, treble: float) -> None:
         """A voice's direct path through a low-pass filter: `gain` over all, `treble` more

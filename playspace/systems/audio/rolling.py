@@ -10,6 +10,7 @@ fastest: a crate of balls tipped out rumbles, it does not take every voice.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from playspace.components.physics import (
@@ -21,7 +22,7 @@ from playspace.ecs import World
 from playspace.spatial import vec3
 from playspace.systems.audio.clips import Clip
 from playspace.systems.audio.engine import AudioEngine, Voice
-from playspace.systems.audio.placing import drawn_at
+from playspace.systems.audio.placing import drawn_many
 from playspace.systems.physics import Physics, reach_below
 
 FROM = 0.15  # m/s across the ground: slower is resting
@@ -38,18 +39,17 @@ class Rolling:
     voices: dict[int, Voice] = field(default_factory=dict)
 
 
-def roll(world: World, engine: AudioEngine, clip: Clip) -> None:
-    """Start, turn up or down, and stop the rolling voices for this frame."""
+def roll(world: World, engine: AudioEngine, clip: Callable[[], Clip | None]) -> None:
+    """Start, turn up or down, and stop the rolling voices for this frame; `clip` gives the
+    rumble when one starts (None: the world has none, and nothing rolls aloud)."""
     rolling = world.resource(Rolling)
     physics = world.try_resource(Physics)
     dt = world.time.delta
     moving: list[tuple[float, int, tuple[float, float, float]]] = []
     present = set()
-    for entity, body in world.each(RigidBody):
-        if body.kind is not BodyKind.DYNAMIC:
-            continue
-        now = drawn_at(world, entity)  # where it is drawn: smooth from frame to frame
-        if now is None:
+    bodies = [entity for entity, body in world.each(RigidBody) if body.kind is BodyKind.DYNAMIC]
+    for entity, now in zip(bodies, drawn_many(world, bodies), strict=True):
+        if now is None:  # where it is drawn: smooth from frame to frame
             continue
         present.add(entity)
         last = rolling.last.get(entity)
@@ -67,8 +67,11 @@ def roll(world: World, engine: AudioEngine, clip: Clip) -> None:
         voice = rolling.voices.get(entity)
         volume = min(1.0, speed / FULL)
         if voice is None:
+            rumble = clip()
+            if rumble is None:
+                continue
             voice = engine.play(
-                clip, volume=volume, pitch=1.0, loop=True, spatial=True, near=1.0, far=30.0,
+                rumble, volume=volume, pitch=1.0, loop=True, spatial=True, near=1.0, far=30.0,
                 rolloff=1.0,
             )  # fmt: skip
             if voice is None:
