@@ -650,18 +650,34 @@ def trs_matrix(
     translation: npt.ArrayLike, rotation: npt.ArrayLike, scale: npt.ArrayLike
 ) -> FloatArray:
     """The 4x4 matrix (acting on column vectors) of translate x rotate (a unit ``xyzw``
-    quaternion) x scale: glTF's node transform, and a pose's with a scale of 1."""
-    x, y, z, w = (float(v) for v in np.asarray(rotation, dtype=np.float64))
-    m = np.eye(4)
-    m[:3, :3] = np.array(
+    quaternion) x scale: glTF's node transform, and a pose's with a scale of 1. Worked out in
+    Python's floats and made an array once: a view's matrix is one of these, every frame."""
+    x, y, z, w = np.asarray(rotation, dtype=np.float64).tolist()
+    sx, sy, sz = np.asarray(scale, dtype=np.float64).tolist()
+    tx, ty, tz = np.asarray(translation, dtype=np.float64).tolist()
+    return np.array(
         [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+            [
+                (1 - 2 * (y * y + z * z)) * sx,
+                2 * (x * y - w * z) * sy,
+                2 * (x * z + w * y) * sz,
+                tx,
+            ],
+            [
+                2 * (x * y + w * z) * sx,
+                (1 - 2 * (x * x + z * z)) * sy,
+                2 * (y * z - w * x) * sz,
+                ty,
+            ],
+            [
+                2 * (x * z - w * y) * sx,
+                2 * (y * z + w * x) * sy,
+                (1 - 2 * (x * x + y * y)) * sz,
+                tz,
+            ],
+            [0.0, 0.0, 0.0, 1.0],
         ]
-    ) * np.asarray(scale, dtype=np.float64)
-    m[:3, 3] = translation
-    return m
+    )
 
 
 def pose_matrix(pose: Pose) -> FloatArray:
