@@ -163,12 +163,18 @@ def _between(
 ) -> tuple[FloatArray, FloatArray]:
     """`rows` at `alpha` between their last two poses (fresh arrays)."""
     assert layout.now is not None and layout.was is not None
-    positions, rotations = layout.now[0][rows], layout.now[1][rows]
+    positions, rotations = _taken(layout.now[0], rows), _taken(layout.now[1], rows)
     if alpha < 1.0 and len(positions):
-        before, earlier = layout.was[0][rows], layout.was[1][rows]
+        before, earlier = _taken(layout.was[0], rows), _taken(layout.was[1], rows)
         positions = before + (positions - before) * alpha
         rotations = spatial.nlerp_unit_many(earlier, rotations, alpha)
     return positions, rotations
+
+
+def _taken(array: FloatArray, rows: slice | Rows) -> FloatArray:
+    """`array`'s `rows`: a slice as a view, an index array by ``take``, which gathers rows ten
+    times faster than indexing with the array does."""
+    return array[rows] if isinstance(rows, slice) else array.take(rows, axis=0)
 
 
 def _place_tracked(world: World, drawn: DrawnPoses) -> None:
