@@ -64,7 +64,11 @@ def stereo(source: str, extension: str) -> str:
 ENCODE_SRGB = """
 vec3 encode_srgb(vec3 linear) {
     vec3 c = clamp(linear, 0.0, 1.0);
-    return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(0.0031308, c));
+    vec3 s1 = sqrt(c);
+    vec3 s2 = sqrt(s1);
+    vec3 s3 = sqrt(s2);
+    vec3 curve = 0.662002687 * s1 + 0.684122060 * s2 - 0.323583601 * s3 - 0.0225411470 * c;
+    return mix(c * 12.92, curve, step(0.0031308, c));
 }
 """
 
