@@ -162,3 +162,6 @@ def test_a_full_disk_is_named(tmp_path: Path) -> None:
     with pytest.raises(OSError) as full:
         writer.write(standing_frame())
     assert full.value.filename == "/dev/full" and "No space left" in str(full.value)
+    with pytest.raises(OSError):
+        writer.close()  # what it holds cannot be written either
+    assert writer.closed  # but the file is not left open

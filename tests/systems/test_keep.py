@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import json
+import os
+import warnings
 from dataclasses import replace
 from pathlib import Path
 
@@ -109,6 +112,19 @@ def test_a_session_too_long_to_spool_starts_the_player_where_they_stood(tmp_path
     replayed = parse_telemetry("\n".join(_replayed(stairs, kept))).steps
     origin = replayed[0]["origin"]["p"]
     assert origin == pytest.approx(list(first.position), abs=0.02)
+
+
+def test_a_keeper_let_go_closes_and_removes_its_session_file() -> None:
+    keeper = KeepLast()
+    keeper.write(InputFrame(time=0.011))
+    name = keeper.spooled
+    assert name is not None and os.path.exists(name)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        del keeper
+        gc.collect()
+    assert not os.path.exists(name)
+    assert not [w for w in caught if issubclass(w.category, ResourceWarning)], caught
 
 
 def _pressing(grip: float, stick: bool) -> InputFrame:

@@ -44,7 +44,7 @@ class KeepLast:
         descriptor, name = tempfile.mkstemp(prefix="playspace-session-", suffix=".jsonl")
         os.close(descriptor)
         self._spool: TraceWriter | None = TraceWriter(name)
-        self._unlink = weakref.finalize(self, _remove, name)
+        self._unlink = weakref.finalize(self, _remove, name, self._spool)
 
     def write(self, frame: InputFrame) -> None:
         if self._first is None:
@@ -93,8 +93,10 @@ class KeepLast:
         return tuple(frame for frame, _ in self._kept)
 
 
-def _remove(name: str) -> None:
-    """The session's file and the code kept beside it, gone."""
+def _remove(name: str, spool: TraceWriter) -> None:
+    """The session's file closed, and it and the code kept beside it gone (when the keeper
+    is closed, or let go: a run that ends keeps no file open and none on disk)."""
+    spool.close()
     if os.path.exists(name):
         os.unlink(name)
     shutil.rmtree(code_folder(name), ignore_errors=True)
