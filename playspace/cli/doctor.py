@@ -2,10 +2,11 @@
 
 Each check says what it found or why it found nothing, so a user who cannot start a run sees
 the missing piece: the OpenXR runtime (and whether it sees a headset), the GL driver (and
-whether it draws both eyes in one pass), a display for the preview window, gamepads. No check
-raises; a missing piece is a line.
+whether it draws both eyes in one pass), the sound device (and how soon it plays a sound), a
+display for the preview window, gamepads. No check raises; a missing piece is a line.
 
-The GL check is a probe passed in (`gl_probe`), so a test can stand in for the driver.
+The GL and sound checks are probes passed in (`gl_probe`, `sound_probe`), so a test can stand
+in for the driver.
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ from typing import Any
 
 def add(commands: Any) -> None:
     doctor = commands.add_parser(
-        "doctor", help="say what this machine offers: OpenXR runtime, GL, display, gamepads"
+        "doctor",
+        help="say what this machine offers: OpenXR runtime, GL, sound, display, gamepads",
     )
     doctor.set_defaults(handler=handle, usage=doctor)
 
 
 def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    print("\n".join(doctor_report(gl_probe)))
+    print("\n".join(doctor_report(gl_probe, sound_probe=sound_probe)))
     return 0
 
 
@@ -44,16 +46,41 @@ def gl_probe() -> str:
         ctx.release()
 
 
+def sound_probe() -> str:
+    """The sound device a preview or a headset run opens (the default one), and how soon it
+    plays a sound, as OpenAL Soft reports it."""
+    from playspace.components.audio import AudioSettings
+    from playspace.systems.audio.engine import AudioEngine
+
+    engine = AudioEngine(AudioSettings(), loopback=False)
+    try:
+        latency = engine.latency()
+        heard = (
+            "how soon it plays a sound is not reported"
+            if latency is None
+            else f"a sound is heard {latency * 1e3:.0f} ms after it starts"
+        )
+        return f"{engine.describe()}; {heard}"
+    finally:
+        engine.close()
+
+
 def doctor_report(
-    gl_probe: Callable[[], str] | None = None, environ: Mapping[str, str] = os.environ
+    gl_probe: Callable[[], str] | None = None,
+    environ: Mapping[str, str] = os.environ,
+    sound_probe: Callable[[], str] | None = None,
 ) -> list[str]:
-    """Lines for people: OpenXR loader and runtime, GL renderer, display, gamepads.
+    """Lines for people: OpenXR loader and runtime, GL renderer, sound, display, gamepads.
 
     `gl_probe` returns the GL renderer's description (creating a context to ask it) or raises
-    with why it could not; without one the GL line says it was not checked.
+    with why it could not; without one the GL line says it was not checked. `sound_probe`
+    does the same for the sound device, after the GL line.
     """
     lines = _openxr_lines(environ)
-    lines += [_gl_line(gl_probe), _display_line(environ), *_gamepad_lines(environ)]
+    lines += [_gl_line(gl_probe)]
+    if sound_probe is not None:
+        lines.append(_sound_line(sound_probe))
+    lines += [_display_line(environ), *_gamepad_lines(environ)]
     return lines
 
 
@@ -86,6 +113,17 @@ def _gl_line(gl_probe: Callable[[], str] | None) -> str:
         return f"GL: {gl_probe()}"
     except Exception as error:  # any driver failure is a finding, not a crash
         return f"GL: failed ({type(error).__name__}: {error})"
+
+
+def _sound_line(sound_probe: Callable[[], str]) -> str:
+    from playspace.systems.audio.openal import OpenALError
+
+    try:
+        return f"sound: {sound_probe()}"
+    except OpenALError as error:
+        return f"sound: none ({error}): runs are silent"
+    except Exception as error:  # any library failure is a finding, not a crash
+        return f"sound: failed ({type(error).__name__}: {error})"
 
 
 def _display(environ: Mapping[str, str]) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -63,8 +64,31 @@ def test_vr_without_a_runtime_exits_2_with_one_clear_message() -> None:
 def test_doctor_reports_what_it_found() -> None:
     done = playspace("doctor")
     assert done.returncode == 0, done.stderr
-    for topic in ("OpenXR loader", "OpenXR runtime", "GL:", "display", "gamepads"):
+    for topic in ("OpenXR loader", "OpenXR runtime", "GL:", "sound:", "display", "gamepads"):
         assert topic in done.stdout
+
+
+def _heard_after_ms(settings: Path | None) -> int:
+    """How soon `playspace doctor` says a sound is heard on OpenAL Soft's null device (it
+    mixes in real time as speakers do, and plays nowhere), with playspace's settings or, given
+    `settings`, with that file's."""
+    env = {**os.environ, "ALSOFT_DRIVERS": "null"}
+    env.pop("ALSOFT_CONF", None)
+    if settings is not None:
+        env["ALSOFT_CONF"] = str(settings)
+    done = playspace("doctor", env=env)
+    assert done.returncode == 0, done.stderr
+    (line,) = [line for line in done.stdout.splitlines() if line.startswith("sound: ")]
+    found = re.search(r"HRTF on; a sound is heard (\d+) ms after it starts", line)
+    assert found is not None, line
+    return int(found.group(1))
+
+
+def test_doctor_says_a_sound_is_heard_within_30_ms(tmp_path: Path) -> None:
+    assert _heard_after_ms(None) < 30
+    defaults = tmp_path / "alsoft.conf"  # the control: OpenAL Soft's own update and queue
+    defaults.write_text("[general]\nperiod_size = 1024\nperiods = 3\n")
+    assert _heard_after_ms(defaults) > 50
 
 
 @pytest.mark.slow

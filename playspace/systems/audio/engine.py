@@ -328,6 +328,29 @@ class AudioEngine:
             self.lib.render_samples(self.device, out.ctypes.data, frames)
         return out
 
+    def latency(self) -> float | None:
+        """Seconds from a sound started (or moved) to when the speakers play it, as OpenAL
+        Soft reports it: the device's latency, plus one mixing update, the longest a change
+        waits to be mixed. None on a loopback device (it mixes when asked) or from a library
+        that does not say."""
+        if self.loopback:
+            return None
+        self._current()
+        refresh = ctypes.c_int(0)
+        self.lib.lib.alcGetIntegerv(self.device, al.ALC_REFRESH, 1, ctypes.byref(refresh))
+        device = self.lib.device_latency(self.device)
+        if device is None or refresh.value <= 0:
+            return None
+        return device + 1.0 / refresh.value
+
+    def describe(self) -> str:
+        """The device, its rate and whether HRTF is on, for people."""
+        name = self.lib.lib.alcGetString(self.device, al.ALC_DEVICE_SPECIFIER) or b"?"
+        rate = ctypes.c_int(0)
+        self.lib.lib.alcGetIntegerv(self.device, al.ALC_FREQUENCY, 1, ctypes.byref(rate))
+        hrtf = "on" if self.hrtf else "off"
+        return f"{name.decode(errors='replace')}, {rate.value} Hz, HRTF {hrtf}"
+
     def close(self) -> None:
         """Stop everything and let the device go."""
         lib = self.lib

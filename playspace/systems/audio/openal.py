@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 # alc
+ALC_DEVICE_SPECIFIER = 0x1005
 ALC_FREQUENCY = 0x1007
+ALC_REFRESH = 0x1008
+ALC_DEVICE_LATENCY_SOFT = 0x1601
 ALC_HRTF_SOFT = 0x1992
 ALC_HRTF_STATUS_SOFT = 0x1993
 ALC_HRTF_ENABLED_SOFT = 0x0001
@@ -79,10 +83,16 @@ def _candidates() -> list[str]:
     return found
 
 
+SETTINGS = Path(__file__).with_name("alsoft.conf")  # how soon the speakers play (its notes)
+
+
 class OpenAL:
-    """The library and its extension functions, loaded once (:func:`openal`)."""
+    """The library and its extension functions, loaded once (:func:`openal`). OpenAL Soft
+    reads its settings as it starts: playspace's (:data:`SETTINGS`) unless ``ALSOFT_CONF``
+    already names a file."""
 
     def __init__(self) -> None:
+        os.environ.setdefault("ALSOFT_CONF", str(SETTINGS))
         errors = []
         for path in _candidates():
             try:
@@ -108,6 +118,7 @@ class OpenAL:
         self._sign(lib.alcGetIntegerv, None, c_void_p, c_int, c_int, ctypes.POINTER(c_int))
         self._sign(lib.alcGetError, c_int, c_void_p)
         self._sign(lib.alcIsExtensionPresent, ctypes.c_char, c_void_p, ctypes.c_char_p)
+        self._sign(lib.alcGetString, ctypes.c_char_p, c_void_p, c_int)
         self._sign(lib.alGetError, c_int)
         self._sign(lib.alGetProcAddress, c_void_p, ctypes.c_char_p)
         self._sign(lib.alGenSources, None, c_int, ctypes.POINTER(c_uint))
@@ -146,6 +157,19 @@ class OpenAL:
         if not address:
             raise OpenALError(f"this OpenAL has no {name} (OpenAL Soft 1.19 or later has it)")
         return ctypes.CFUNCTYPE(restype, *argtypes)(address)
+
+    def device_latency(self, device: int) -> float | None:
+        """Seconds a device takes to play what OpenAL has mixed, as OpenAL Soft reports it
+        (``ALC_SOFT_device_clock``); None from a library that does not say."""
+        address = self.lib.alcGetProcAddress(device, b"alcGetInteger64vSOFT")
+        if not address or not self.lib.alcIsExtensionPresent(device, b"ALC_SOFT_device_clock"):
+            return None
+        getter = ctypes.CFUNCTYPE(
+            None, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.POINTER(ctypes.c_int64)
+        )(address)
+        value = ctypes.c_int64(0)
+        getter(device, ALC_DEVICE_LATENCY_SOFT, 1, ctypes.byref(value))
+        return value.value / 1e9
 
     def _al_extension(self, name: str, restype: Any, *argtypes: Any) -> Any:
         address = self.lib.alGetProcAddress(name.encode())
