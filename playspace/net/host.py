@@ -89,6 +89,7 @@ from playspace.net.wire import (
     decode_input,
     encode_events,
     encode_state,
+    encode_step,
     encode_tail,
 )
 from playspace.spatial import Pose, Vec3, yaw
@@ -542,11 +543,10 @@ class Host:
                                                  strict=True):  # fmt: skip
             number, seen, lately = mine if mine is not None else (None, None, False)
             if seen is not None and not (whole or lately):
-                seen = replace(seen, feet=None, turn=None)
+                seen = Played(seen.echo, seen.held)  # no feet, no turn
             players = {number: seen} if number is not None and seen is not None else {}
-            head = replace(full_state, full=whole, players=players, bodies={})
             listener.since_full = 0 if whole else (listener.since_full or 0) + 1
-            data = encode_state(head, bodies, tails[whole])
+            data = encode_step(step, now, whole, players, bodies, tails[whole])
             self.sent += len(data)
             assert listener.publisher is not None
             listener.publisher.put(data)

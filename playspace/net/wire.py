@@ -287,14 +287,29 @@ def encode_state(
     """The message of one host step: `state`'s bodies, or `bodies` packed already (how many,
     and their :data:`BODY` records), and its tail, or `tail` encoded already
     (:func:`encode_tail`: one for every client of a step)."""
-    if len(state.players) > MAX_PLAYERS:
-        raise ValueError(f"a state carries at most {MAX_PLAYERS} players, got {len(state.players)}")
-    flags = _FULL if state.full else 0
     if bodies is None:
         bodies = len(state.bodies), _pack_bodies(state.bodies, state.resumed)
-    head = (VERSION, flags, state.step, state.time, len(state.players), bodies[0])
+    tail = encode_tail(state) if tail is None else tail
+    return encode_step(state.step, state.time, state.full, state.players, bodies, tail)
+
+
+def encode_step(
+    step: int,
+    time: float,
+    full: bool,
+    players: dict[int, Played],
+    bodies: tuple[int, bytes],
+    tail: bytes,
+) -> bytes:
+    """A state's message from its parts: what :func:`encode_state` makes of a
+    :class:`State`. The host sends each client its own every step (its `players`, whether it
+    is `full`, its `bodies` and `tail` packed already), and making a State for each would cost
+    more than the message."""
+    if len(players) > MAX_PLAYERS:
+        raise ValueError(f"a state carries at most {MAX_PLAYERS} players, got {len(players)}")
+    head = (VERSION, _FULL if full else 0, step, time, len(players), bodies[0])
     parts = [_STATE.pack(*head)]
-    for number, seen in state.players.items():
+    for number, seen in players.items():
         feet, turn = seen.feet, seen.turn
         flags = (_FEET if feet is not None else 0) | (_TURN if turn is not None else 0)
         parts.append(_PLAYED.pack(number, flags, seen.echo, seen.held))
@@ -303,7 +318,7 @@ def encode_state(
         if turn is not None:
             parts.append(_TURN_AT.pack(turn))
     parts.append(bodies[1])
-    parts.append(encode_tail(state) if tail is None else tail)
+    parts.append(tail)
     return b"".join(parts)
 
 
