@@ -147,28 +147,33 @@ class OpenAL:
         )
         self.filteri = self._al_extension("alFilteri", None, c_uint, c_int, c_int)
         self.filterf = self._al_extension("alFilterf", None, c_uint, c_int, c_float)
+        self.get_integer64 = self._extension(
+            "alcGetInteger64vSOFT", None, c_void_p, c_int, c_int, ctypes.POINTER(ctypes.c_int64),
+            needed=False,
+        )  # fmt: skip
 
     @staticmethod
     def _sign(function: Any, restype: Any, *argtypes: Any) -> None:
         function.restype, function.argtypes = restype, list(argtypes)
 
-    def _extension(self, name: str, restype: Any, *argtypes: Any) -> Any:
+    def _extension(self, name: str, restype: Any, *argtypes: Any, needed: bool = True) -> Any:
+        """The ALC extension function `name`; None for one not `needed` that is missing."""
         address = self.lib.alcGetProcAddress(None, name.encode())
         if not address:
+            if not needed:
+                return None
             raise OpenALError(f"this OpenAL has no {name} (OpenAL Soft 1.19 or later has it)")
         return ctypes.CFUNCTYPE(restype, *argtypes)(address)
 
     def device_latency(self, device: int) -> float | None:
         """Seconds a device takes to play what OpenAL has mixed, as OpenAL Soft reports it
         (``ALC_SOFT_device_clock``); None from a library that does not say."""
-        address = self.lib.alcGetProcAddress(device, b"alcGetInteger64vSOFT")
-        if not address or not self.lib.alcIsExtensionPresent(device, b"ALC_SOFT_device_clock"):
+        if self.get_integer64 is None or not self.lib.alcIsExtensionPresent(
+            device, b"ALC_SOFT_device_clock"
+        ):
             return None
-        getter = ctypes.CFUNCTYPE(
-            None, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.POINTER(ctypes.c_int64)
-        )(address)
         value = ctypes.c_int64(0)
-        getter(device, ALC_DEVICE_LATENCY_SOFT, 1, ctypes.byref(value))
+        self.get_integer64(device, ALC_DEVICE_LATENCY_SOFT, 1, ctypes.byref(value))
         return value.value / 1e9
 
     def _al_extension(self, name: str, restype: Any, *argtypes: Any) -> Any:
