@@ -95,7 +95,6 @@ from playspace.net.wire import (
 from playspace.spatial import Pose, Vec3, yaw
 from playspace.systems.input import MatchRecorder
 from playspace.systems.player import Arrival, Roster, set_up_players
-from playspace.systems.player.players import player_rig
 from playspace.systems.sets import FixedSet
 from playspace.systems.telemetry import Lines, Telemetry, TelemetryPlugin, telemetry_system
 
@@ -141,6 +140,7 @@ def moving_bodies(world: World, seated: dict[int, str]) -> tuple[dict[int, Pose]
     from `seated` by number, ``player <number>`` for a rig nobody sits in)."""
     bodies: dict[int, Pose] = {}
     names: dict[int, str] = {}
+    transforms = dict(world.each(Transform))  # one dict a state, not a lookup a part
     markers: tuple[type[Prop] | type[Opponent], ...] = (Prop, Opponent)
     for kind in markers:
         for entity, (marker, transform) in world.query(kind, Transform):
@@ -150,7 +150,7 @@ def moving_bodies(world: World, seated: dict[int, str]) -> tuple[dict[int, Pose]
         player = seated.get(rig.player, f"player {rig.player}")
         for entity, part in zip((rig.head, rig.left_hand, rig.right_hand, rig.body), PARTS,
                                 strict=True):  # fmt: skip
-            transform = world.get(entity, Transform)
+            transform = transforms[entity]
             bodies[entity] = Pose(transform.position, transform.rotation)
             names[entity] = f"{player}/{part}"
     return bodies, names
@@ -503,12 +503,15 @@ class Host:
         news = (waiting, refused, clients) != (self._waiting, self._refused, self._clients)
         everyone_full = names != self._names or news or self.keyframe_every == 1
         score = self.example.summary(world) if self.example and self.example.summary else None
-        played = {seat.player: (seat.number, *self._seen(seat, count)) for seat in seats}
+        rigs = {rig.player: rig for _, rig in world.each(Rig)}
+        played = {
+            seat.player: (seat.number, *self._seen(seat, count, rigs, poses)) for seat in seats
+        }
         full_state = State(
             step, now, poses, score, True, names, {}, seated, waiting, refused, clients
         )  # fmt: skip
-        tails = {True: encode_tail(full_state), False: encode_tail(replace(full_state, names=None,
-                 seated=None, waiting=None, refused=None, clients=None))}  # fmt: skip
+        tails = {False: encode_tail(replace(full_state, names=None, seated=None, waiting=None,
+                                            refused=None, clients=None))}  # fmt: skip
         for listener in listeners:
             if listener.publisher is None:
                 listener.publisher = self.session.declare_publisher(
@@ -527,7 +530,7 @@ class Host:
             for listener in listeners
         ]  # fmt: skip
         numbers = [None if own is None else own[0] for own in theirs]
-        centres = np.array([self._centre(number) for number in numbers], np.float64)
+        centres = np.array([self._centre(rigs, poses, number) for number in numbers], np.float64)
         own = np.zeros((len(listeners), len(table)), bool)
         for row, parts in enumerate(self._own_slots(names, listeners, numbers)):
             own[row, parts] = True
@@ -535,6 +538,8 @@ class Host:
         full = np.array(
             [everyone_full or d is None or d + 1 >= self.keyframe_every for d in due], bool
         ).reshape(len(listeners))
+        if full.any():  # who is who: on a keyframe, a join or a change, not every state
+            tails[True] = encode_tail(full_state)
         budget = self.budget * self.state_every / world.clock.hz
         room = int(budget - 64 - len(tails[False])) // 32  # the header, the player's own word
         chosen = audience.choose(table, centres.reshape(-1, 3), own, full, room)
@@ -571,27 +576,33 @@ class Host:
             for listener, number in zip(listeners, numbers, strict=True)
         ]
 
-    def _centre(self, number: int | None) -> tuple[float, float, float]:
-        """Where a client's interest centres: its player's head, else the stage (where the
-        first player starts: a spectator, or a player waiting for a seat)."""
-        rig = None if number is None else player_rig(self.world, number)
-        at = self._first.position if rig is None else self.world.get(rig.head, Transform).position
+    def _centre(
+        self, rigs: dict[int, Rig], poses: dict[int, Pose], number: int | None
+    ) -> tuple[float, float, float]:
+        """Where a client's interest centres: its player's head (among this state's `poses`),
+        else the stage (where the first player starts: a spectator, or a player waiting for a
+        seat)."""
+        rig = None if number is None else rigs.get(number)
+        at = self._first.position if rig is None else poses[rig.head].position
         return (at.x, at.y, at.z)
 
-    def _seen(self, seat: Seat, count: int) -> tuple[Played, bool]:
+    def _seen(
+        self, seat: Seat, count: int, rigs: dict[int, Rig], poses: dict[int, Pose]
+    ) -> tuple[Played, bool]:
         """What the host made of `seat`'s input by the state numbered `count`: the newest
         input step played, how long it waited here, and the body's feet and the origin's turn
         after it, only when this step played a new frame of theirs (they are then those after
         that step, what the client compares its own with); and whether those moved in the last
-        :data:`REPEAT` states (a state that is not full carries them only then)."""
+        :data:`REPEAT` states (a state that is not full carries them only then). `rigs` by
+        player number and this state's `poses` are read once a state for every seat."""
         with self.lock:
             queue = seat.queue
             echo = queue.taken
             held = time.monotonic() - queue.arrived if echo else 0.0
-        rig = None if seat.number is None else player_rig(self.world, seat.number)
+        rig = None if seat.number is None else rigs.get(seat.number)
         if rig is None or not echo:
             return Played(echo, held), False
-        feet = Vec3(self.world.get(rig.body, Transform).position)
+        feet = Vec3(poses[rig.body].position)
         turn = yaw(self.world.get(rig.origin, Transform).rotation)
         if feet != seat.feet or turn != seat.turn:
             seat.feet, seat.turn, seat.moved = feet, turn, count

@@ -21,10 +21,12 @@ sixteen clients' bodies would cost more than the world's step.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from playspace.net.wire import BODY, RESUMED
-from playspace.spatial import Pose, quat_to_xyzw
+from playspace.spatial import Pose, quat_rows, vec3_rows
 
 NEAR = 4.0  # metres at which a still body's weight halves
 FAST = 1.0  # m/s of speed that double a body's weight
@@ -58,10 +60,10 @@ class BodyTable:
             self.free.append(slot)
         taken = [self._take(entity) for entity in poses if entity not in self.slots]
         now = self.poses.copy()
-        for entity, pose in poses.items():
-            slot, p = self.slots[entity], pose.position
-            now[slot, :3] = (p.x, p.y, p.z)
-            now[slot, 3:] = quat_to_xyzw(pose.rotation)
+        if poses:  # one gather a field: a row written at a time costs ten times as much
+            slots = np.array([self.slots[entity] for entity in poses], np.intp)
+            now[slots, :3] = vec3_rows([pose.position for pose in poses.values()])
+            now[slots, 3:] = quat_rows([pose.rotation for pose in poses.values()])
         self.fresh = np.zeros(len(self), bool)
         self.fresh[taken] = True
         moved = np.sqrt(((now[:, :3] - self.poses[:, :3]) ** 2).sum(1))
@@ -150,10 +152,17 @@ class Audience:
         """Each client's chosen bodies packed (how many, and their records), each flagged
         :data:`~playspace.net.wire.RESUMED` when it stood where that client last had it until
         the state before; noted as sent."""
-        stood = (table.was[None] == self.had).all(2) & table.changed & chosen
-        records = np.broadcast_to(table.records, chosen.shape).copy()
+        rows, slots = np.nonzero(chosen)  # by client, then by slot: each message's order
+        stood = (table.was[slots] == self.had[rows, slots]).all(1) & table.changed[slots]
+        records = table.records.take(slots)
         records["entity"] |= np.where(stood, np.uint32(RESUMED), np.uint32(0))
-        self.had = np.where(chosen[:, :, None], table.poses[None], self.had)
+        self.had[rows, slots] = table.poses[slots]
         self.copies += chosen
         self.gained[chosen] = 0.0
-        return [(int(row.sum()), records[i][row].tobytes()) for i, row in enumerate(chosen)]
+        counts = chosen.sum(1).tolist()
+        packed, size = records.tobytes(), records.itemsize
+        ends = list(itertools.accumulate(counts))
+        return [
+            (count, packed[(end - count) * size : end * size])
+            for count, end in zip(counts, ends, strict=True)
+        ]
