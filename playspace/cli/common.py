@@ -71,6 +71,16 @@ def add_reload(command: argparse.ArgumentParser) -> None:
     )
 
 
+def add_audio_device(command: argparse.ArgumentParser) -> None:
+    """``--audio-device``, on the commands that play sound live (a window or a headset)."""
+    command.add_argument(
+        "--audio-device",
+        metavar="NAME",
+        help="play sound through the device of this name, such as a headset's own (playspace "
+        "doctor lists them); else the system's default device",
+    )
+
+
 def system_failed(command: str, failed: SystemFailed, debug: bool) -> int:
     """A system of the world raised: one line naming it, its line and the step (with `debug`,
     the whole traceback, the system's own exception first); exit 1. What the run wrote so far

@@ -47,8 +47,8 @@ def gl_probe() -> str:
 
 
 def sound_probe() -> str:
-    """The sound device a preview or a headset run opens (the default one), and how soon it
-    plays a sound, as OpenAL Soft reports it."""
+    """The sound device a preview or a headset run opens (the default one), how soon it
+    plays a sound, as OpenAL Soft reports it, and every device ``--audio-device`` can name."""
     from playspace.components.audio import AudioSettings
     from playspace.systems.audio.engine import AudioEngine
 
@@ -60,7 +60,8 @@ def sound_probe() -> str:
             if latency is None
             else f"a sound is heard {latency * 1e3:.0f} ms after it starts"
         )
-        return f"{engine.describe()}; {heard}"
+        devices = "; ".join(engine.lib.output_devices()) or "none listed"
+        return f"{engine.describe()}; {heard}; devices (--audio-device): {devices}"
     finally:
         engine.close()
 

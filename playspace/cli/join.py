@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from playspace.cli.common import (
+    add_audio_device,
     has_display,
     headset,
 )
@@ -52,6 +53,7 @@ def add(commands: Any) -> None:
         "fraction LOSS; events, sent reliably, only delayed); or internet-100 or "
         "internet-200: those round trips, 30 ms jitter, 5%% lost in bursts",
     )
+    add_audio_device(join)
     add_match_options(join, hosting=False)
 
 
@@ -111,6 +113,8 @@ def _join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error("--vr plays from the headset: drop --trace")
     if args.drive is not None and not args.vr:
         parser.error("--drive feeds the headset's runtime: add --vr")
+    if args.audio_device is not None and args.trace is not None:
+        parser.error("--audio-device is for the preview window and --vr: --trace plays silent")
 
     impairment = None
     if args.impair in PROFILES:
@@ -153,6 +157,7 @@ def _join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 "drive": args.drive,
                 "stop": args.stop,
                 "plugins": [client.plugin],
+                "audio_device": args.audio_device,
             }
             status = headset("playspace join", args.scene, args.gl, args.quality, options)
             if status != 0:
@@ -164,7 +169,8 @@ def _join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             from playspace.loops.preview import preview
 
             preview(args.scene, fixed_hz=args.fixed_hz, seed=args.seed, plugins=[client.plugin],
-                    seconds=args.seconds, stop=args.stop)  # fmt: skip
+                    seconds=args.seconds, stop=args.stop,
+                    audio_device=args.audio_device)  # fmt: skip
         else:
             play(client, args.scene, args.trace, seconds=args.seconds, fixed_hz=args.fixed_hz,
                  seed=args.seed, stop=args.stop)  # fmt: skip

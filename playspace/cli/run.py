@@ -14,6 +14,7 @@ from playspace.cli.common import (
     CAMERAS,
     QUALITY_NAMES,
     Refused,
+    add_audio_device,
     add_debug,
     add_reload,
     has_display,
@@ -134,6 +135,7 @@ def add(commands: Any) -> None:
         "--vr", action="store_true", help="run in the headset through OpenXR (docs/vr.md)"
     )
     add_reload(run)
+    add_audio_device(run)
     run.add_argument(
         "--gl",
         choices=("auto", "egl", "glx"),
@@ -187,6 +189,7 @@ def _run_vr(args: argparse.Namespace) -> int:
             "stop": args.stop,
             "plugins": [show_physics_debug] if args.debug_physics else [],
             "reload": not args.no_reload,
+            "audio_device": args.audio_device,
         }
         return headset("playspace run", args.scene, args.gl, args.quality, options)
 
@@ -233,6 +236,11 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return preview(args, parser)
     if args.record is not None or args.quit_after is not None:
         parser.error("--record and --quit-after are for the preview window (drop --headless)")
+    if args.audio_device is not None:
+        parser.error(
+            "--audio-device is for the preview window and --vr: a headless run plays no sound "
+            "(--audio-out writes it to a file)"
+        )
     draws = bool(args.screenshot or args.frames) and not args.no_render
     for flag, value in (
         ("--camera", args.camera != CAMERAS[0]),
@@ -408,6 +416,7 @@ def preview(
         "seconds": args.seconds, "seed": args.seed, "frames": args.quit_after,
         "screenshot": args.screenshot, "stop": args.stop, "camera": args.camera,
         "quality": args.quality, "debug_physics": args.debug_physics,
+        "audio_device": args.audio_device,
     }  # fmt: skip
     fixed_hz = args.fixed_hz or 90.0
     recorded = None

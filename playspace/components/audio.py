@@ -85,13 +85,18 @@ class SoundBank:
 class AudioSettings:
     """How the world is heard, a resource: `volume` over everything, HRTF (the sound as each
     ear hears it, from the head's shape: direction above and behind as well as left and
-    right), the speed of sound for Doppler (m/s), and how many sounds may play at once (the
-    quietest new one waits when all are busy)."""
+    right), the speed of sound for Doppler (m/s), how many sounds may play at once (the
+    quietest new one waits when all are busy), and the sound `device` a preview or a headset
+    plays through, by the name OpenAL gives it (``playspace doctor`` lists them; None: the
+    system's default). A headset's own audio is a device of its own on a desktop (its HDMI or
+    USB sound), and OpenXR names it on no runtime but Meta's Windows one, so it is named
+    here."""
 
     volume: float = 1.0
     hrtf: bool = True
     speed_of_sound: float = 343.3
     voices: int = 128
+    device: str | None = None
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.volume) and self.volume >= 0):
@@ -100,6 +105,8 @@ class AudioSettings:
             raise ValueError(f"speed of sound must be > 0, got {self.speed_of_sound!r}")
         if not 1 <= self.voices <= 255:
             raise ValueError(f"voices must be 1 to 255, got {self.voices!r}")
+        if self.device is not None and (not self.device or "\0" in self.device):
+            raise ValueError(f"a sound device is named by a non-empty name, got {self.device!r}")
 
 
 MATERIALS = ("wood", "metal", "stone", "snow", "flesh")

@@ -92,6 +92,7 @@ def run_vr(
     stop: Callable[[], bool] | None = None,
     world: Callable[[InputSource, float], World] | None = None,
     reload: bool = True,
+    audio_device: str | None = None,
 ) -> int:
     """Run a scene or an example module (``.toml`` or ``.py``, as ``playspace run`` takes) in
     the headset until the runtime or `seconds` ends it, with the game's `plugins` added as
@@ -110,7 +111,8 @@ def run_vr(
     was asked to stop (the command's SIGTERM and SIGHUP). `reload` applies the game's saved
     module, scene and models while it runs (:mod:`playspace.app.reload`); the input of the
     last 30 s is kept, and both grips held with the left stick clicked save it
-    (:mod:`playspace.loops.keep`). Returns 0; 2 with one
+    (:mod:`playspace.loops.keep`). `audio_device` names the sound device (a headset's own,
+    say) it plays through, else the default. Returns 0; 2 with one
     message on stderr when the scene is bad, the recording cannot be written or no session
     opens; 1 with one message when the runtime failed a call mid-session; 130 when Ctrl-C (or
     SIGTERM, SIGHUP) ended it, the session ended in order.
@@ -176,7 +178,7 @@ def run_vr(
             stack.callback(driver.stop)
         if telemetry is not None:
             added.append(TelemetryPlugin(telemetry, telemetry_events()))
-        added.append(AudioPlugin(output="device"))  # silent, said once, where there is none
+        added.append(AudioPlugin(output="device", device=audio_device))  # silent where none
         if reload:
             added.append(LiveNoticePlugin())
         if example is not None:

@@ -165,12 +165,14 @@ def preview(
     debug_physics: bool = False,
     announce: Callable[[str], None] | None = None,
     reload: bool = True,
+    audio_device: str | None = None,
 ) -> tuple[PreviewRun, int | None]:
     """Run a scene or an example module in the preview window until it is closed; what it did
     (what happened in it counted as a headless run counts it) and, with `record`, how many
     samples the trace holds. `camera` is the one shown first; `debug_physics` shows the
     physics debug view from the start; `announce` is given the window's keys when it opens;
-    `reload` applies the game's saved files while it runs (:mod:`playspace.app.reload`).
+    `reload` applies the game's saved files while it runs (:mod:`playspace.app.reload`);
+    `audio_device` names the sound device it plays through (the default one when None).
     Raises what loading the target raises, :class:`~playspace.render.preview.PreviewError`
     when no window opens, OSError when the recording cannot be written."""
     scene, example = load_target(target)
@@ -186,7 +188,7 @@ def preview(
             writer = stack.enter_context(trace_writer(record, fixed_hz, code))
             source = recorder = Recorder(source, writer)
         counted = TallyPlugin(telemetry_events())
-        heard = AudioPlugin(output="device")  # silent, said once, where there is none
+        heard = AudioPlugin(output="device", device=audio_device)  # silent where there is none
         added = [counted, heard, *plugins, *([example.build] if example is not None else [])]
         world, _ = build_world(scene, source, fixed_hz, seed, added)
         if debug_physics:

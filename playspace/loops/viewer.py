@@ -44,8 +44,8 @@ class TracePlayer:
     """Plays a :class:`Replay` frame by frame: the viewer's controls (the keys of the module's
     docstring) and its clock. :attr:`world` is the world shown now; a seek back replaces it."""
 
-    def __init__(self, replay: Replay) -> None:
-        self.replay = replay
+    def __init__(self, replay: Replay, audio_device: str | None = None) -> None:
+        self.replay, self.audio_device = replay, audio_device
         self.world = self._world()
         self.paused = False
         self.speed = 1.0
@@ -100,8 +100,9 @@ class TracePlayer:
         return ran
 
     def _world(self) -> World:
-        """A world of the replay, heard through the speakers while it plays."""
-        return self.replay.world([AudioPlugin(output="device")])
+        """A world of the replay, heard through the speakers (:attr:`audio_device`, else the
+        default device) while it plays."""
+        return self.replay.world([AudioPlugin(output="device", device=self.audio_device)])
 
     def key_down(self, name: str) -> None:
         """A key pressed in the window (moderngl-window's name in lower case)."""
@@ -191,15 +192,17 @@ def view_trace(
     frames: int | None = None,
     screenshot: Path | None = None,
     stop: Callable[[], bool] | None = None,
+    audio_device: str | None = None,
 ) -> tuple[PreviewRun, TracePlayer]:
     """Play `trace` through a scene or an example (its own trace when None) in the preview
-    window, as the headless replay would (`fixed_hz`, `seed`, `seconds` as there); what the
-    window did and the player as it was left. Raises what loading the target or the trace
-    raises (before any window opens), PreviewError when no window opens."""
+    window, as the headless replay would (`fixed_hz`, `seed`, `seconds` as there), heard
+    through `audio_device` (else the default sound device); what the window did and the
+    player as it was left. Raises what loading the target or the trace raises (before any
+    window opens), PreviewError when no window opens."""
     replay = prepare_replay(target, trace, seconds, fixed_hz, seed)
     name = trace.name if trace is not None else target.name
     with preview_window(f"playspace: {target.name}, {name}") as window:
-        player = TracePlayer(replay)
+        player = TracePlayer(replay, audio_device)
         if debug_physics:
             show_physics_debug(player.world)
         run = run_viewer(

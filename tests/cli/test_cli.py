@@ -84,6 +84,29 @@ def _heard_after_ms(settings: Path | None) -> int:
     return int(found.group(1))
 
 
+def test_doctor_lists_the_sound_devices_to_name() -> None:
+    done = playspace("doctor", env={**os.environ, "ALSOFT_DRIVERS": "null"})
+    assert done.returncode == 0, done.stderr
+    (line,) = [line for line in done.stdout.splitlines() if line.startswith("sound: ")]
+    assert line.startswith("sound: No Output, ") and line.endswith(
+        "; devices (--audio-device): No Output"
+    ), line
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["run", "examples/kitchen.py", "--headless"],
+        ["join", "examples/snowball_fight.py", "--trace", "x.jsonl"],
+    ],
+    ids=["headless", "join-trace"],
+)
+def test_a_sound_device_is_only_for_runs_that_play_sound(args: list[str]) -> None:
+    done = playspace(*args, "--audio-device", "No Output")
+    assert done.returncode == 2, done.stderr
+    assert "--audio-device is for the preview window and --vr" in done.stderr
+
+
 def test_doctor_says_a_sound_is_heard_within_30_ms(tmp_path: Path) -> None:
     assert _heard_after_ms(None) < 30
     defaults = tmp_path / "alsoft.conf"  # the control: OpenAL Soft's own update and queue

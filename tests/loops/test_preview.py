@@ -539,6 +539,35 @@ def test_a_failing_system_in_the_window_is_one_line(xvfb: str, tmp_path: Path) -
     )
 
 
+@pytest.mark.parametrize(
+    ("device", "said"),
+    [
+        ("No Output", ""),
+        (
+            "Valve Index",
+            "no sound device named 'Valve Index' (there are: No Output); playing through the "
+            "default device\n",
+        ),
+    ],
+    ids=["there", "missing"],
+)
+def test_the_preview_plays_through_the_sound_device_it_is_given(
+    xvfb: str, tmp_path: Path, device: str, said: str
+) -> None:
+    """``--audio-device`` reaches the window's sound: OpenAL's null device (it mixes and plays
+    nowhere) is opened by its name; a name that is not there is said, with the names that
+    are, and the window plays through the default device instead."""
+    (tmp_path / "scene.toml").write_text(
+        '[[box]]\nname = "floor"\nsize = [4, 0.2, 4]\nposition = [0, -0.1, 0]\n'
+    )
+    env = {**without_display(), "DISPLAY": xvfb, "ALSOFT_DRIVERS": "null"}
+    window = started(env, "run", "scene.toml", "--quit-after", "3", "--audio-device", device,
+                     cwd=tmp_path)  # fmt: skip
+    _, err = window.communicate(timeout=120)
+    assert window.returncode == 0, err
+    assert err == said
+
+
 def _said(err: str) -> str:
     """What the window said besides the one line on a machine with no sound device."""
     return "".join(line for line in err.splitlines(True) if not line.startswith("no sound: "))

@@ -15,7 +15,7 @@ import pytest
 from playspace import spatial
 from playspace.app import build_world
 from playspace.components import Transform
-from playspace.components.audio import PlaySound, Sound, SoundBank, SurfaceSound
+from playspace.components.audio import AudioSettings, PlaySound, Sound, SoundBank, SurfaceSound
 from playspace.components.haptics import HapticQueue
 from playspace.components.joints import Joint, JointKind
 from playspace.components.physics import BodyCommands, Box, SetVelocity
@@ -174,6 +174,8 @@ def test_a_world_with_no_sound_device_runs_silent_and_says_so(
 
 
 def test_sound_values_are_checked_where_they_are_made() -> None:
+    with pytest.raises(ValueError, match="a sound device is named by a non-empty name"):
+        AudioSettings(device="")
     with pytest.raises(ValueError, match="sound pitch must be > 0"):
         Sound("x", pitch=0.0)
     with pytest.raises(ValueError, match="0 < min_distance <= max_distance"):

@@ -95,6 +95,21 @@ def test_doctor_finds_monado_and_the_remote_headset(workdir: Path) -> None:
     assert "OpenXR headset: Monado: Remote HMD" in done.stdout, done.describe()
 
 
+def test_a_headset_run_plays_through_the_sound_device_it_is_given(workdir: Path) -> None:
+    """``--vr --audio-device``: the name reaches the headset run's sound; on OpenAL's null
+    device a name that is not there is said, with the names that are (the control: the
+    null device's own name is opened and nothing is said)."""
+    said = "no sound device named 'Valve Index' (there are: No Output)"
+    for device, heard in (("Valve Index", True), ("No Output", False)):
+        with remote_port():
+            done = playspace(
+                "run", STAIRS, "--vr", "--drive", STAIRS_TRACE, "--seconds", "1",
+                "--audio-device", device, env={**vr_env(90), "ALSOFT_DRIVERS": "null"},
+            )  # fmt: skip
+        assert done.returncode == 0, done.describe()
+        assert (said in done.stderr) == heard, done.describe()
+
+
 # --- the kitchen: grab, ghost, hit ---------------------------------------------------------
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import weakref
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from playspace.components import Transform
@@ -28,7 +28,7 @@ from playspace.components.physics import Colliders, RigidBody
 from playspace.ecs import Phase, World, system
 from playspace.spatial import Pose, rotate, vec3
 from playspace.systems.audio.clips import Clip, ClipError, read_clip
-from playspace.systems.audio.engine import AudioEngine, F32Array, Voice
+from playspace.systems.audio.engine import AudioEngine, F32Array, MissingDevice, Voice
 from playspace.systems.audio.occlusion import Occlusion, occlude
 from playspace.systems.audio.openal import OpenALError
 from playspace.systems.audio.placing import drawn_at, drawn_many
@@ -208,13 +208,19 @@ def default_sounds() -> dict[str, Path]:
 
 
 class AudioPlugin:
-    """Sound for a world: `output` ``"device"`` (the speakers), ``"memory"`` (mixed on
-    request: headless runs, tests) or None (silent)."""
+    """Sound for a world: `output` ``"device"`` (the speakers: `device` names one, as
+    :attr:`AudioSettings.device` does), ``"memory"`` (mixed on request: headless runs, tests)
+    or None (silent)."""
 
-    def __init__(self, output: str | None = None, sounds: Iterable[tuple[str, Path]] = ()) -> None:
+    def __init__(
+        self,
+        output: str | None = None,
+        sounds: Iterable[tuple[str, Path]] = (),
+        device: str | None = None,
+    ) -> None:
         if output is not None and output not in OUTPUTS:
             raise ValueError(f"audio output must be one of {OUTPUTS} or None, got {output!r}")
-        self.output, self.sounds = output, dict(sounds)
+        self.output, self.sounds, self.device = output, dict(sounds), device
 
     def build(self, world: World) -> None:
         add_late_sets(world)
@@ -224,24 +230,33 @@ class AudioPlugin:
         world.insert_resource(Strides())
         world.insert_resource(JointMotion())
         world.insert_resource(Rolling())
-        if world.try_resource(AudioSettings) is None:
-            world.insert_resource(AudioSettings())
+        settings = world.try_resource(AudioSettings) or world.insert_resource(AudioSettings())
+        if self.device is not None:
+            settings = world.insert_resource(replace(settings, device=self.device))
         bank = world.try_resource(SoundBank)
         if bank is None:  # a scene with [sounds] may have made it, with the defaults
             bank = world.insert_resource(SoundBank(default_sounds()))
         bank.files.update(self.sounds)
-        engine = None
-        if self.output is not None:
-            try:
-                engine = AudioEngine(world.resource(AudioSettings), self.output == "memory")
-            except OpenALError as error:
-                log.warning("no sound: %s; the world runs silent", error)
+        engine = None if self.output is None else _opened(settings, self.output == "memory")
         audio = world.insert_resource(Audio(engine))
         if engine is not None:  # the device goes when the world does
             weakref.finalize(audio, engine.close)
         world.add_systems(
             listen, impact_sounds, interaction_sounds, footsteps, joint_sounds, play_sounds
         )
+
+
+def _opened(settings: AudioSettings, loopback: bool) -> AudioEngine | None:
+    """The engine on the device `settings` name (the default one, said once, when that one
+    is not there); None, said once, when there is no sound at all."""
+    try:
+        return AudioEngine(settings, loopback)
+    except MissingDevice as error:
+        log.warning("%s; playing through the default device", error)
+        return _opened(replace(settings, device=None), loopback)
+    except OpenALError as error:
+        log.warning("no sound: %s; the world runs silent", error)
+        return None
 
 
 __all__ = ["Audio", "AudioPlugin", "clip_named", "default_sounds", "render"]

@@ -64,6 +64,10 @@ def _velocity(
     return v if 0 < speed <= FASTEST else None
 
 
+class MissingDevice(al.OpenALError):
+    """The sound device asked for by name is not there (the message names those that are)."""
+
+
 class AudioEngine:
     """OpenAL Soft, opened on the speakers or a loopback device (`loopback`): voices to play
     clips on, a listener, and, on loopback, the mixed samples on request."""
@@ -81,7 +85,11 @@ class AudioEngine:
             ]  # fmt: skip
         else:
             al.quiet_alsa()
-            self.device = lib.lib.alcOpenDevice(None)
+            name = settings.device
+            self.device = lib.lib.alcOpenDevice(None if name is None else name.encode())
+            if not self.device and name is not None:
+                there = "; ".join(lib.output_devices()) or "none"
+                raise MissingDevice(f"no sound device named {name!r} (there are: {there})")
         if not self.device:
             raise al.OpenALError("no audio device could be opened")
         values = (ctypes.c_int * (len(attributes) + 1))(*attributes, 0)
@@ -345,9 +353,11 @@ class AudioEngine:
 
     def describe(self) -> str:
         """The device, its rate and whether HRTF is on, for people."""
-        name = self.lib.lib.alcGetString(self.device, al.ALC_DEVICE_SPECIFIER) or b"?"
+        lib = self.lib.lib
+        name = lib.alcGetString(self.device, al.ALC_ALL_DEVICES_SPECIFIER)  # its full name
+        name = name or lib.alcGetString(self.device, al.ALC_DEVICE_SPECIFIER) or b"?"
         rate = ctypes.c_int(0)
-        self.lib.lib.alcGetIntegerv(self.device, al.ALC_FREQUENCY, 1, ctypes.byref(rate))
+        lib.alcGetIntegerv(self.device, al.ALC_FREQUENCY, 1, ctypes.byref(rate))
         hrtf = "on" if self.hrtf else "off"
         return f"{name.decode(errors='replace')}, {rate.value} Hz, HRTF {hrtf}"
 

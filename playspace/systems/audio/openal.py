@@ -19,6 +19,7 @@ from typing import Any
 
 # alc
 ALC_DEVICE_SPECIFIER = 0x1005
+ALC_ALL_DEVICES_SPECIFIER = 0x1013  # ALC_ENUMERATE_ALL_EXT: every device, by full name
 ALC_FREQUENCY = 0x1007
 ALC_REFRESH = 0x1008
 ALC_DEVICE_LATENCY_SOFT = 0x1601
@@ -119,6 +120,9 @@ class OpenAL:
         self._sign(lib.alcGetError, c_int, c_void_p)
         self._sign(lib.alcIsExtensionPresent, ctypes.c_char, c_void_p, ctypes.c_char_p)
         self._sign(lib.alcGetString, ctypes.c_char_p, c_void_p, c_int)
+        # the same function where it answers a list: names one after another, each ending in
+        # a NUL, and an empty one last (ctypes' c_char_p would stop at the first)
+        self._string_list = ctypes.CFUNCTYPE(c_void_p, c_void_p, c_int)(("alcGetString", lib))
         self._sign(lib.alGetError, c_int)
         self._sign(lib.alGetProcAddress, c_void_p, ctypes.c_char_p)
         self._sign(lib.alGenSources, None, c_int, ctypes.POINTER(c_uint))
@@ -175,6 +179,22 @@ class OpenAL:
         value = ctypes.c_int64(0)
         self.get_integer64(device, ALC_DEVICE_LATENCY_SOFT, 1, ctypes.byref(value))
         return value.value / 1e9
+
+    def output_devices(self) -> list[str]:
+        """The names of the devices sound can play through, as :attr:`AudioSettings.device`
+        takes them (each device's full name where the library can say it)."""
+        every = self.lib.alcIsExtensionPresent(None, b"ALC_ENUMERATE_ALL_EXT")
+        address = self._string_list(
+            None, ALC_ALL_DEVICES_SPECIFIER if every != b"\0" else ALC_DEVICE_SPECIFIER
+        )
+        names: list[str] = []
+        while address:
+            name = ctypes.string_at(address)
+            if not name:
+                break
+            names.append(name.decode(errors="replace"))
+            address += len(name) + 1
+        return names
 
     def _al_extension(self, name: str, restype: Any, *argtypes: Any) -> Any:
         address = self.lib.alGetProcAddress(name.encode())
