@@ -140,7 +140,6 @@ def moving_bodies(world: World, seated: dict[int, str]) -> tuple[dict[int, Pose]
     from `seated` by number, ``player <number>`` for a rig nobody sits in)."""
     bodies: dict[int, Pose] = {}
     names: dict[int, str] = {}
-    transforms = dict(world.each(Transform))  # one dict a state, not a lookup a part
     markers: tuple[type[Prop] | type[Opponent], ...] = (Prop, Opponent)
     for kind in markers:
         for entity, (marker, transform) in world.query(kind, Transform):
@@ -150,7 +149,7 @@ def moving_bodies(world: World, seated: dict[int, str]) -> tuple[dict[int, Pose]
         player = seated.get(rig.player, f"player {rig.player}")
         for entity, part in zip((rig.head, rig.left_hand, rig.right_hand, rig.body), PARTS,
                                 strict=True):  # fmt: skip
-            transform = transforms[entity]
+            transform = world.get(entity, Transform)
             bodies[entity] = Pose(transform.position, transform.rotation)
             names[entity] = f"{player}/{part}"
     return bodies, names
