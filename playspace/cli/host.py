@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from playspace.cli.common import (
+    add_audio_device,
     add_reload,
     at_least_one,
     has_display,
@@ -71,6 +72,7 @@ def add(commands: Any) -> None:
         help="seats (2), the host's own with --play; a joiner past them waits for a free one",
     )  # fmt: skip
     add_reload(host)
+    add_audio_device(host)
 
 
 def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -82,6 +84,7 @@ def _host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     the window is closed or the headset's session ends, or for the trace's length); who joined
     and left, and what was refused, said as it goes."""
     from playspace.net import DEFAULT_ENDPOINT, Host
+    from playspace.systems.audio import AudioPlugin
     from playspace.systems.input import InputSource, ReplaySource, load_trace
 
     if not args.play:
@@ -94,6 +97,12 @@ def _host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error("--vr plays from the headset: drop --trace")
     if args.drive is not None and not args.vr:
         parser.error("--drive feeds the headset's runtime: add --vr")
+    heard = args.play and args.trace is None  # the host's player, in the window or the headset
+    if args.audio_device is not None and not heard:
+        parser.error(
+            "--audio-device is for a host that plays in the preview window or with --vr: add "
+            "--play (without --trace, which plays silent)"
+        )
     if args.play and not args.vr and args.trace is None and not has_display():
         print(
             "playspace host --play: no display for the preview; add --trace (or --vr)",
@@ -113,6 +122,7 @@ def _host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 keyframe_every=args.keyframe_every, telemetry=telemetry, record=args.record,
                 say=lambda line: print(line, flush=True), players=args.players, play=play,
                 name=args.player, reload=not (args.no_reload or args.vr), budget=args.budget,
+                plugins=[AudioPlugin(output="device", device=args.audio_device)] if heard else [],
             )  # fmt: skip
             stack.callback(host.close)
             playing = f" playing as {args.player}" if args.play else ""

@@ -50,7 +50,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -178,7 +178,8 @@ class Host:
     steps once (tests, benchmarks). `say` hears who joined, who was refused and who left, at
     the match's own time (seconds of fixed steps, and the step: as telemetry counts them).
     `players` is how many seats there are (see the module). With `play`, the host's own player
-    (`name`) sits in seat 0, driven by that source (see the module).
+    (`name`) sits in seat 0, driven by that source (see the module); `plugins` add to the
+    world what that player needs and the match does not, as the sound they hear.
     """
 
     def __init__(
@@ -199,6 +200,7 @@ class Host:
         name: str = DEFAULT_NAME,
         reload: bool = False,
         budget: int = DEFAULT_BUDGET,
+        plugins: Iterable[object] = (),
     ) -> None:
         if state_every < 1 or keyframe_every < 1:
             raise ValueError(
@@ -246,7 +248,7 @@ class Host:
         if record is not None:
             self.recorder = self._stack.enter_context(MatchRecorder.open(record, fixed_hz))
             source = self.recorder.source_for(source)
-        self.world = world = _world(scene, self.example, source, fixed_hz, seed, telemetry)
+        self.world = world = _world(scene, self.example, source, fixed_hz, seed, telemetry, plugins)
         self.event_kinds = tuple(world.resource(Telemetry).events)
         world.insert_resource(Hosting(self))
         world.add_system(host_roster)
@@ -678,13 +680,15 @@ def _world(
     fixed_hz: float,
     seed: int,
     telemetry: Lines | None,
+    plugins: Iterable[object],
 ) -> World:
     """The world as a headless replay builds it (the same plugins in the same order), so the
-    recording replays to the same telemetry."""
-    plugins: list[object] = [TelemetryPlugin(telemetry or _Null(), telemetry_events())]
+    recording replays to the same telemetry; the caller's `plugins` (the host's player's
+    sound) between telemetry and the game's own, where a preview adds them."""
+    added: list[object] = [TelemetryPlugin(telemetry or _Null(), telemetry_events()), *plugins]
     if example is not None:
-        plugins.append(example.build)
-    world, _ = build_world(scene, source, fixed_hz, seed, plugins)
+        added.append(example.build)
+    world, _ = build_world(scene, source, fixed_hz, seed, added)
     if telemetry is None:  # the event list of telemetry is kept: it says what clients get
         world.remove_system(telemetry_system)
     return world

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import os
 import socket
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import numpy as np
 import pytest
 from moderngl import Context
 
@@ -31,6 +33,8 @@ from playspace.net import Client, Host, Impairment, Network, play
 from playspace.net.session import paced
 from playspace.render import Renderer, add_standard_passes
 from playspace.render.capture import Offscreen, eye_view
+from playspace.systems.audio import AudioPlugin, render
+from playspace.systems.audio.engine import RATE
 from playspace.systems.drawn import place_drawn
 from playspace.systems.input import ReplaySource, Trace, write_trace
 from playspace.systems.input.velocities import with_velocities
@@ -202,6 +206,43 @@ def test_the_host_plays_seat_0_and_a_joiner_named_as_the_host_is_refused() -> No
     finally:
         peer.close()  # type: ignore[no-untyped-call]
         host.close()
+
+
+def test_the_host_s_player_hears_the_match_and_sound_changes_nothing_in_it() -> None:
+    """A host that plays is given its player's sound (``playspace host --play`` gives it the
+    speakers; here the memory output a test listens to): the throw is heard, and the same
+    match without sound writes the same telemetry to the byte."""
+    trace = _trace(at_the_other(1.0), 2.5)
+    told: dict[bool, str] = {}
+    heard: list[np.ndarray] = []
+    for sound in (True, False):
+        telemetry = io.StringIO()
+        plugins = [AudioPlugin(output="memory")] if sound else []
+        host = Host(FIGHT, Network(f"h{int(sound)}", listen=[_endpoint()]),
+                    play=ReplaySource(trace), telemetry=telemetry, plugins=plugins)  # fmt: skip
+        try:
+            for _ in range(225):
+                host.step()
+                if sound:
+                    heard.append(render(host.world, RATE // 90))
+        finally:
+            host.close()
+        told[sound] = telemetry.getvalue()
+    assert told[True] == told[False]
+    assert _events(told[True], "released")  # the throw happened...
+    assert np.abs(np.concatenate(heard)).max() > 0.05  # ...and was heard
+
+
+def test_the_host_s_player_plays_through_the_sound_device_it_is_given(xvfb: str) -> None:
+    """``playspace host --play --audio-device``: the name reaches the sound of the host's
+    player in the window; on OpenAL's null device a name that is not there is said, with the
+    names that are."""
+    env = {**os.environ, "DISPLAY": xvfb, "ALSOFT_DRIVERS": "null"}
+    done = playspace("host", FIGHT, "--play", "--listen", _endpoint(), "--seconds", "1",
+                     "--audio-device", "Valve Index", env=env)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    said = "no sound device named 'Valve Index' (there are: No Output)"
+    assert said in done.stderr, done.stdout + done.stderr
 
 
 @pytest.mark.slow
