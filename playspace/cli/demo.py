@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from playspace.cli.common import add_debug, has_display, os_error
+from playspace.cli.common import add_audio_device, add_debug, has_display, os_error
 from playspace.loops.stopping import INTERRUPTED, StopRequest
 
 if TYPE_CHECKING:
@@ -41,6 +41,7 @@ def add(commands: Any) -> None:
         "--headless", action="store_true", help="replay the trace even when there is a display"
     )
     add_debug(demo)
+    add_audio_device(demo)
     demo.set_defaults(handler=handle, usage=demo)
 
 
@@ -49,6 +50,8 @@ def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     display that opens no window (a stale $DISPLAY, a server without GL) falls back to the
     headless replay and says so."""
     stop: StopRequest = args.stop
+    if args.audio_device is not None and (args.headless or args.no_render or args.out):
+        parser.error("--audio-device is for the preview window: the headless replay is silent")
 
     def headless() -> int:
         try:
@@ -71,7 +74,8 @@ def handle(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         from playspace.cli import parser as command_parser
         from playspace.cli.run import preview
 
-        kitchen = command_parser().parse_args(["run", str(KITCHEN)])
+        device = [] if args.audio_device is None else ["--audio-device", args.audio_device]
+        kitchen = command_parser().parse_args(["run", str(KITCHEN), *device])
         kitchen.stop = stop
         return preview(
             kitchen, parser, no_window, command="playspace demo", announce=_plays,

@@ -100,8 +100,9 @@ def test_doctor_lists_the_sound_devices_to_name() -> None:
         ["join", "examples/snowball_fight.py", "--trace", "x.jsonl"],
         ["host", "examples/snowball_fight.py"],
         ["host", "examples/snowball_fight.py", "--play", "--trace", "x.jsonl"],
+        ["demo", "--headless"],
     ],
-    ids=["headless", "join-trace", "host", "host-trace"],
+    ids=["headless", "join-trace", "host", "host-trace", "demo-headless"],
 )
 def test_a_sound_device_is_only_for_runs_that_play_sound(args: list[str]) -> None:
     done = playspace(*args, "--audio-device", "No Output")
