@@ -75,10 +75,20 @@ def add_audio_device(command: argparse.ArgumentParser) -> None:
     """``--audio-device``, on the commands that play sound live (a window or a headset)."""
     command.add_argument(
         "--audio-device",
+        type=_device_name,
         metavar="NAME",
         help="play sound through the device of this name, such as a headset's own (playspace "
         "doctor lists them); else the system's default device",
     )
+
+
+def _device_name(text: str) -> str:
+    """A sound device's name (an argparse type): not empty."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            "expected a sound device's name (playspace doctor lists them)"
+        )
+    return text
 
 
 def system_failed(command: str, failed: SystemFailed, debug: bool) -> int:

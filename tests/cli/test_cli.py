@@ -111,6 +111,12 @@ def test_a_sound_device_is_only_for_runs_that_play_sound(args: list[str]) -> Non
     assert re.search(said, done.stderr), done.stderr
 
 
+def test_a_sound_device_is_named() -> None:
+    done = playspace("run", "examples/kitchen.py", "--audio-device", " ")
+    assert done.returncode == 2
+    assert "--audio-device: expected a sound device's name" in done.stderr, done.stderr
+
+
 def test_doctor_says_a_sound_is_heard_within_30_ms(tmp_path: Path) -> None:
     assert _heard_after_ms(None) < 30
     defaults = tmp_path / "alsoft.conf"  # the control: OpenAL Soft's own update and queue
