@@ -66,7 +66,7 @@ from playspace.render.meshes import MeshData
 from playspace.render.quality import HIGH, Quality
 from playspace.render.skinning import SkinnedDraw
 from playspace.render.stereo import EYES, LayeredTarget, StereoPath, stereo_path
-from playspace.render.surfaces import GHOST, LIT, EyePrograms, SurfacePrograms, shading_key
+from playspace.render.surfaces import EyePrograms, SurfacePrograms, shading_key
 from playspace.render.views import View
 from playspace.spatial import FloatArray
 
@@ -403,28 +403,34 @@ class Renderer:
             program.set("u_roughness", material.roughness)
             program.set("u_metallic", material.metallic)
             program.set("u_emissive", material.emissive)
-            program.set("u_textured", material.texture is not None)
             if material.texture is not None:
                 self._texture(material.texture).use(0)
                 program.set("u_texture", 0)
 
     def _lit_pass(self, eyes: _Eyes) -> None:
-        lit = eyes.programs.rigid[LIT]
-        self._set_lighting(lit, eyes)
+        """Each batch with the lit program for what it shows (its texture, the floor grid on
+        its scenery rows), each program's view and light set once."""
+        lit_now: set[Program] = set()
         for gpu in self._drawn:
             batch = gpu.batch
             if batch is not None and batch.opaque_count:
+                scenery, textured = len(batch.scenery), batch.material.texture is not None
+                lit = eyes.programs.lit(textured=textured, grid=scenery > 0)
+                if lit not in lit_now:
+                    self._set_lighting(lit, eyes)
+                    lit_now.add(lit)
                 self._set_material(lit, batch.material)
-                lit.set("u_scenery", len(batch.scenery))
+                if scenery:
+                    lit.set("u_scenery", scenery)
                 gpu.opaque.render(batch.opaque_count, lit)
-        if any(not draw.ghost for draw in self._skinned):
-            bent = eyes.programs.skinned[LIT]
-            self._set_lighting(bent, eyes)
-            bent.set("u_scenery", 0)
-            for draw in self._skinned:
-                if not draw.ghost:
-                    self._set_material(bent, draw.material)
-                    self.skins.draw(draw, bent)
+        for draw in self._skinned:
+            if not draw.ghost:
+                bent = eyes.programs.lit(textured=draw.material.texture is not None, skinned=True)
+                if bent not in lit_now:
+                    self._set_lighting(bent, eyes)
+                    lit_now.add(bent)
+                self._set_material(bent, draw.material)
+                self.skins.draw(draw, bent)
 
     def _set_lighting(self, lit: Program, eyes: _Eyes) -> None:
         """A lit program's uniforms for these eyes: the eyes, the light, the shadow map."""
@@ -436,14 +442,13 @@ class Renderer:
         lit.set("u_ground", light.ground)
         lit.set("u_camera", eyes.cameras)
         shadow = self._shadow if self.quality.shadows else None
-        if "u_shadow_taps" not in lit.uniforms:  # compiled without shadows
+        if shadow is None or "u_shadow_map" not in lit.uniforms:  # compiled without shadows
             return
-        lit.set("u_shadow_taps", 0 if shadow is None else self.quality.shadow_taps)
         lit.set("u_shadow_map", 1)
-        if shadow is not None:
-            shadow.texture.use(1)
-            lit.write("u_light", shadow.box.lookup_bytes())
-            lit.set("u_normal_offset", shadow.normal_offset())
+        shadow.texture.use(1)
+        lit.write("u_light", shadow.box.lookup_bytes())
+        lit.set("u_normal_offset", shadow.normal_offset())
+        if "u_shadow_texel" in lit.uniforms:  # four taps, a texel apart
             lit.set("u_shadow_texel", 1.0 / shadow.size)
 
     def _sky_pass(self, eyes: _Eyes, framebuffer: moderngl.Framebuffer) -> None:
@@ -463,7 +468,7 @@ class Renderer:
 
     def _ghost_passes(self, eyes: _Eyes, framebuffer: moderngl.Framebuffer) -> None:
         ctx, settings = self.ctx, self.ghost_settings
-        ghost, bent = eyes.programs.rigid[GHOST], eyes.programs.skinned[GHOST]
+        ghost, bent = eyes.programs.ghost, eyes.programs.skinned_ghost
         ctx.enable(moderngl.BLEND)
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
         framebuffer.depth_mask = False

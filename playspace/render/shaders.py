@@ -17,6 +17,8 @@ of ``EYES`` indexed by ``EYE``: one eye here (:data:`ONE_EYE`), both eyes in the
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from playspace.components.visual import MAX_JOINTS
 
 # One eye: arrays of one, index 0, each instance drawn once. `to_eye_layer()` (called last in a
@@ -155,14 +157,6 @@ void main() {
 """
 )
 
-# The low preset's surface vertex: the light worked out at each vertex, not each pixel (what
-# a software renderer spends most on), as the "vertex lit" paths of engines do. Under one
-# distant light a flat face's light is the same at every pixel, so only curved surfaces'
-# shading and the sky's reflection are coarser.
-VERTEX_LIT_SURFACE_VERTEX = SURFACE_VERTEX.replace(
-    "#version 330 core\n", "#version 330 core\n#define VERTEX_LIGHTING\n", 1
-)
-
 # Cook-Torrance with the GGX distribution, the height-correlated Smith visibility in its
 # cheap form (Hammon 2017) and Schlick's fresnel, plus Lambert diffuse; the light's `color`
 # is what a white Lambert surface square to it reflects, so the BRDF's 1/pi is folded in.
@@ -179,14 +173,12 @@ uniform vec4 u_color;
 uniform float u_roughness;
 uniform float u_metallic;
 uniform vec3 u_emissive;
-uniform bool u_textured;
 uniform sampler2D u_texture;
 uniform vec3 u_light_color;
 uniform vec3 u_sky;
 uniform vec3 u_ground;
 uniform vec3 u_camera[EYES];
 uniform vec3 u_towards_light;
-uniform int u_shadow_taps;
 uniform sampler2DShadow u_shadow_map;
 uniform float u_shadow_texel;
 in vec3 v_world;
@@ -205,24 +197,22 @@ const float PI = 3.14159265;
     + ENCODE_SRGB
     + """
 float lit_fraction() {
-#ifdef NO_SHADOWS
+#ifndef SHADOW_TAPS
     return 1.0;
 #else
-    if (u_shadow_taps == 0) {
-        return 1.0;
-    }
     vec3 p = v_shadow;
     if (any(greaterThan(abs(p - 0.5), vec3(0.5)))) {
         return 1.0;  // outside the map: nothing there casts a shadow
     }
-    if (u_shadow_taps == 1) {
-        return texture(u_shadow_map, p);
-    }
+#if SHADOW_TAPS == 1
+    return texture(u_shadow_map, p);
+#else
     float d = u_shadow_texel;
     return 0.25 * (texture(u_shadow_map, p + vec3(-1.5 * d, -0.5 * d, 0.0))
                  + texture(u_shadow_map, p + vec3(0.5 * d, -1.5 * d, 0.0))
                  + texture(u_shadow_map, p + vec3(1.5 * d, 0.5 * d, 0.0))
                  + texture(u_shadow_map, p + vec3(-0.5 * d, 1.5 * d, 0.0)));
+#endif
 #endif
 }
 
@@ -241,10 +231,11 @@ float grid(vec2 uv, float width) {
 
 void main() {
     vec4 base = u_color;
-    if (u_textured) {
-        base *= texture(u_texture, v_uv);
-    }
+#ifdef TEXTURED
+    base *= texture(u_texture, v_uv);
+#endif
     vec3 n = normalize(v_normal);
+#ifdef GRID
     if (v_grid == 1) {
 #ifdef SIMPLE_SHADING
         float lines = grid(v_world.xz, 0.02);  // the metre lines alone
@@ -253,6 +244,7 @@ void main() {
 #endif
         base.rgb *= 1.0 - 0.45 * lines * smoothstep(0.7, 0.9, n.y);
     }
+#endif
 #ifdef SIMPLE_SHADING
     vec3 f0 = mix(vec3(0.04), base.rgb, u_metallic);
     vec3 diffuse = (1.0 - u_metallic) * base.rgb;
@@ -294,25 +286,45 @@ void main() {
 """
 )
 
-# The low preset's surface: the same, less the specular highlight and the glossy reflection's
-# fitted curve (what costs most on a software renderer): diffuse under the sun and the sky,
-# plus a rough reflection of the sky, lit at the vertices (VERTEX_LIT_SURFACE_VERTEX), and the
-# floor's metre lines without the finer ones. Metals keep their tint; nothing shines.
-SIMPLE_LIT_FRAGMENT = LIT_FRAGMENT.replace(
-    "#version 330 core\n", "#version 330 core\n#define SIMPLE_SHADING\n", 1
-)
+
+@dataclass(frozen=True, slots=True)
+class Shading:
+    """What one lit surface program compiles in: per-pixel `specular` (else the low preset's
+    vertex lighting), `shadow_taps` shadow-map lookups a pixel (0: no shadows; 1 or 4), a
+    material's `textured` base color, and the scenery's floor `grid`. Each is a program of its
+    own rather than a uniform's branch: a software renderer runs both sides of a branch
+    (llvmpipe shades 4x4 pixels at once, masked), so a texture an untextured batch never reads
+    or a grid a prop never shows would still be paid for at every pixel.
+
+    Without `specular` (the low preset) the light is worked out at each vertex, not each pixel,
+    as the "vertex lit" paths of engines do: under one distant light a flat face's light is the
+    same at every pixel, so only curved surfaces' shading and the sky's reflection are coarser.
+    Such a surface has no specular highlight and no glossy reflection's fitted curve (what costs
+    most on a software renderer): diffuse under the sun and the sky plus a rough reflection of
+    the sky, and the floor's metre lines without the finer ones. Metals keep their tint;
+    nothing shines."""
+
+    specular: bool
+    shadow_taps: int
+    textured: bool = False
+    grid: bool = False
+
+    def defines(self) -> list[str]:
+        """The preprocessor lines that select this shading in the surface's sources."""
+        lines = [] if self.specular else ["#define VERTEX_LIGHTING", "#define SIMPLE_SHADING"]
+        if self.shadow_taps:
+            lines.append(f"#define SHADOW_TAPS {self.shadow_taps}")
+        lines += ["#define TEXTURED"] * self.textured + ["#define GRID"] * self.grid
+        return lines
 
 
-def surface_sources(specular: bool, shadows: bool) -> tuple[str, str]:
-    """The lit surface's vertex and fragment shaders: per-pixel specular or the low preset's
-    vertex lighting, with the shadow lookup compiled in or out."""
-    vertex = SURFACE_VERTEX if specular else VERTEX_LIT_SURFACE_VERTEX
-    fragment = LIT_FRAGMENT if specular else SIMPLE_LIT_FRAGMENT
-    if not shadows:
-        fragment = fragment.replace(
-            "#version 330 core\n", "#version 330 core\n#define NO_SHADOWS\n", 1
-        )
-    return vertex, fragment
+def surface_sources(shading: Shading) -> tuple[str, str]:
+    """The lit surface's vertex and fragment shaders compiled for `shading`."""
+    header = "#version 330 core\n" + "".join(line + "\n" for line in shading.defines())
+    return (
+        SURFACE_VERTEX.replace("#version 330 core\n", header, 1),
+        LIT_FRAGMENT.replace("#version 330 core\n", header, 1),
+    )
 
 
 # Depth only, from the light: the shadow map.

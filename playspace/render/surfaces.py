@@ -3,10 +3,14 @@ asks for (specular per pixel, or lit at the vertices; shadowed or not), the shad
 and the ghost, each for rigid instances and for skinned surfaces; and the sky and the comfort
 overlay, which a view draws with them.
 
-Shadows and specular are compiled in or out, not switched by a uniform: a software renderer
-runs both sides of a branch (llvmpipe shades 4x4 pixels at once, masked), so an unused shadow
-lookup behind ``if (taps == 0)`` still cost the kitchen 9 ms a frame at 1280x720. A quality
-that changes what is compiled gets new programs (the renderer remakes what drew with the old).
+Shadows, their taps and specular are compiled in or out, not switched by a uniform: a software
+renderer runs both sides of a branch (llvmpipe shades 4x4 pixels at once, masked), so an unused
+shadow lookup behind ``if (taps == 0)`` still cost the kitchen 9 ms a frame at 1280x720. So are
+a material's texture and the scenery's floor grid, a lit program for each mix a frame draws,
+made at its first use (:meth:`EyePrograms.lit`): the kitchen's high frame drew 5 shadow lookups,
+a texture read and two grids at every pixel before, 4 lookups and only what the batch shows
+after (39 -> 31 ms here). A quality that changes what is compiled gets new programs (the
+renderer remakes what drew with the old).
 
 What a view draws is compiled for one eye and, at the first stereo frame, once more for both
 eyes in one pass (:meth:`SurfacePrograms.both_eyes`); the shadow map is drawn once a frame,
@@ -23,47 +27,57 @@ from playspace.render import shaders
 from playspace.render.gpu import Program
 from playspace.render.quality import Quality
 
-LIT, GHOST = 0, 1  # each kind's programs for a view, in this order
-
 
 class EyePrograms:
-    """What draws a view's passes: `rigid` and `skinned` (lit, ghost) programs, the `sky` and
-    the comfort `overlay` (with a vertex array each: they draw from no buffer), for one eye or,
-    given the `extension` that writes ``gl_Layer``, both eyes in one pass (each instance drawn
+    """What draws a view's passes: the lit surfaces (:meth:`lit`, a program for each shading a
+    batch asks for), the `ghost` and `skinned_ghost`, the `sky` and the comfort `overlay`
+    (with a vertex array each: they draw from no buffer), for one eye or, given the
+    `extension` that writes ``gl_Layer``, both eyes in one pass (each instance drawn
     :attr:`repeat` times)."""
 
-    def __init__(
-        self, ctx: moderngl.Context, key: tuple[bool, bool], extension: str | None
-    ) -> None:
-        self.repeat = 1 if extension is None else 2
-        eyes: Callable[[str], str] = (
+    def __init__(self, ctx: moderngl.Context, key: tuple[bool, int], extension: str | None) -> None:
+        self.key, self.repeat = key, 1 if extension is None else 2
+        self._eyes: Callable[[str], str] = (
             (lambda source: source)
             if extension is None
             else (lambda source: shaders.stereo(source, extension))
         )
-
-        def made(vertex: str, fragment: str) -> Program:
-            return Program(ctx, eyes(vertex), eyes(fragment), repeat=self.repeat)
-
-        vertex, fragment = shaders.surface_sources(*key)
+        self._ctx = ctx
         ghost_vertex, ghost = shaders.SURFACE_VERTEX, shaders.GHOST_FRAGMENT
-        self.rigid = (made(vertex, fragment), made(ghost_vertex, ghost))
-        bent, bent_ghost = shaders.skinned(vertex), shaders.skinned(ghost_vertex)
-        self.skinned = (made(bent, fragment), made(bent_ghost, ghost))
-        self.sky = made(shaders.SKY_VERTEX, shaders.SKY_FRAGMENT)
-        self.overlay = made(shaders.OVERLAY_VERTEX, shaders.OVERLAY_FRAGMENT)
+        self.ghost = self._made(ghost_vertex, ghost)
+        self.skinned_ghost = self._made(shaders.skinned(ghost_vertex), ghost)
+        self.sky = self._made(shaders.SKY_VERTEX, shaders.SKY_FRAGMENT)
+        self.overlay = self._made(shaders.OVERLAY_VERTEX, shaders.OVERLAY_FRAGMENT)
         self.screens = {p: ctx.vertex_array(p.program, []) for p in (self.sky, self.overlay)}
+        self._lit: dict[tuple[bool, bool, bool], Program] = {}
+
+    def _made(self, vertex: str, fragment: str) -> Program:
+        return Program(self._ctx, self._eyes(vertex), self._eyes(fragment), repeat=self.repeat)
+
+    def lit(self, *, textured: bool, grid: bool = False, skinned: bool = False) -> Program:
+        """The lit surface program for a batch: its material `textured` or not, with the floor
+        `grid` (scenery rows) or not, bending a `skinned` surface or not; made at first use."""
+        program = self._lit.get((textured, grid, skinned))
+        if program is None:
+            specular, taps = self.key
+            shading = shaders.Shading(specular, taps, textured=textured, grid=grid)
+            vertex, fragment = shaders.surface_sources(shading)
+            program = self._made(shaders.skinned(vertex) if skinned else vertex, fragment)
+            self._lit[textured, grid, skinned] = program
+        return program
 
     def release(self) -> None:
         for array in self.screens.values():
             array.release()
-        for program in (*self.rigid, *self.skinned, self.sky, self.overlay):
+        for program in (*self._lit.values(), self.ghost, self.skinned_ghost, self.sky):
             program.release()
+        self.overlay.release()
+        self._lit = {}
 
 
 class SurfacePrograms:
     """The shadow map's `depth` and `skinned_depth` programs and the view's programs for one
-    eye (`one_eye`), made for `key` (a quality's specular and shadows)."""
+    eye (`one_eye`), made for `key` (a quality's specular and shadow taps)."""
 
     def __init__(self, ctx: moderngl.Context, quality: Quality) -> None:
         self.ctx = ctx
@@ -88,6 +102,6 @@ class SurfacePrograms:
             self._both.release()
 
 
-def shading_key(quality: Quality) -> tuple[bool, bool]:
-    """What a quality compiles into the lit surface: specular, shadows."""
-    return quality.specular, quality.shadows
+def shading_key(quality: Quality) -> tuple[bool, int]:
+    """What a quality compiles into every lit surface: specular, shadow taps (0: none)."""
+    return quality.specular, quality.shadow_taps if quality.shadows else 0
