@@ -38,6 +38,7 @@ freed when the world's structure changes.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -157,7 +158,7 @@ class Renderer:
         self.resolver = Program(ctx, shaders.OVERLAY_VERTEX, shaders.RESOLVE_FRAGMENT)
         self._resolve_array = ctx.vertex_array(self.resolver.program, [])
         self._meshes: dict[MeshData, GpuMesh] = {}
-        self._radii: dict[MeshData, float] = {}
+        self._extents: dict[MeshData, shadows.Extent] = {}
         self._batches: dict[tuple[MeshData, Material], GpuBatch] = {}
         self._textures: dict[Texture, moderngl.Texture] = {}
         self._drawn: list[GpuBatch] = []
@@ -184,7 +185,7 @@ class Renderer:
             self._layout = batches[0].version
             prune(self._batches, {(b.mesh, b.material) for b in batches})
             prune(self._meshes, {b.mesh for b in batches})
-            self._radii = {mesh: r for mesh, r in self._radii.items() if mesh in self._meshes}
+            self._extents = {m: e for m, e in self._extents.items() if m in self._meshes}
             prune(self._textures, {b.material.texture for b in batches if b.material.texture})
         self._drawn = []
         for batch in batches:
@@ -214,7 +215,7 @@ class Renderer:
         gpu = self._meshes.get(mesh)
         if gpu is None:
             gpu = self._meshes[mesh] = GpuMesh(self.ctx, mesh)
-            self._radii[mesh] = float(np.linalg.norm(mesh.vertices[:, :3], axis=1).max())
+            self._extents[mesh] = shadows.Extent.of(mesh.vertices[:, :3])
         return gpu
 
     def _texture(self, texture: Texture) -> moderngl.Texture:
@@ -334,13 +335,15 @@ class Renderer:
         return self._shadow
 
     def _scenery_boxes(self, basis: FloatArray) -> list[shadows.Box]:
-        """The light-space boxes of the batches' scenery, each instance sized exactly."""
+        """The light-space boxes of the batches' scenery, each instance by its own box."""
         boxes = []
         for gpu in self._drawn:
             batch = gpu.batch
             if batch is not None and len(batch.scenery):
+                extent = self._extents[batch.mesh]
                 box = shadows.finite_bounds(
-                    batch.scenery, self._radii[batch.mesh], basis, exact=True
+                    batch.scenery,
+                    functools.partial(shadows.scenery_bounds, extent=extent, basis=basis),
                 )
                 if box is not None:
                     boxes.append(box)
@@ -358,8 +361,10 @@ class Renderer:
             if len(batches) == 1
             else np.concatenate([batch.moving for batch in batches])
         )
-        radius = max(self._radii[batch.mesh] for batch in batches)
-        return shadows.finite_bounds(rows, radius, basis, exact=False)
+        radius = max(self._extents[batch.mesh].radius for batch in batches)
+        return shadows.finite_bounds(
+            rows, functools.partial(shadows.moving_bounds, radius=radius, basis=basis)
+        )
 
     def _shadow_pass(self, view: View) -> None:
         """The light's depth, once a frame (at its first view), fitted around that eye."""

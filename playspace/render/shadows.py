@@ -1,11 +1,12 @@
 """The directional light's shadow map: where the light's box goes, and the depth drawn from it.
 
 The sun is far away, so its shadow map is an orthographic box along the light. The box is
-fitted to what is drawn (every instance's bounding sphere, so whatever could cast a shadow
-is inside it), cut across to `distance` metres around the eye so a big world keeps its
-texels near the player, and kept whole along the light (a caster behind the eye's box
-still shadows what is in it). The sides are rounded out to half a metre: as the eye moves
-the box jumps rarely instead of creeping, and shadow edges do not crawl.
+fitted to what is drawn (each piece of scenery by its own box, turned as it is; what moves
+by a looser sphere: whatever could cast a shadow is inside it), cut across to `distance`
+metres around the eye so a big world keeps its texels near the player, and kept whole along
+the light (a caster behind the eye's box still shadows what is in it). The sides are rounded
+out to half a metre: as the eye moves the box jumps rarely instead of creeping, and shadow
+edges do not crawl.
 
 Acne (a surface shadowing itself in stripes) is kept off twice: the map is drawn with a
 slope-scaled polygon offset, and surfaces look themselves up a texel or so off the surface
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import moderngl
@@ -43,22 +45,47 @@ def light_basis(towards_light: RGB) -> FloatArray:
     return np.stack([right, up, -forward])
 
 
-def instance_bounds(
-    rows: F32Array, radius: float, basis: FloatArray, *, exact: bool = True
-) -> FloatArray:
+@dataclass(frozen=True, slots=True)
+class Extent:
+    """Where a mesh's vertices lie in its own frame: the box around them (`low` and `high`
+    corners) and the `radius` of the sphere around its origin that holds them."""
+
+    low: Vector
+    high: Vector
+    radius: float
+
+    @classmethod
+    def of(cls, points: F32Array) -> Extent:
+        """The extent of `points` (N, 3)."""
+        low, high = points.min(axis=0).tolist(), points.max(axis=0).tolist()
+        radius = float(np.linalg.norm(points, axis=1).max())
+        return cls((low[0], low[1], low[2]), (high[0], high[1], high[2]), radius)
+
+
+def scenery_bounds(rows: F32Array, extent: Extent, basis: FloatArray) -> FloatArray:
     """The light-space box (2, 3: low, high) around instances given as column-major model
-    matrices (N, 16) of a mesh whose vertices lie within `radius` of its origin. `exact`
-    sizes each instance by its own scale; otherwise every instance gets the rows' largest
-    possible one (sqrt(3) times its largest matrix entry: a looser box, at a tenth of the cost,
-    for what moves and is fitted every frame)."""
+    matrices (N, 16) of a mesh of `extent`: around each instance's own box, turned and scaled
+    as the instance is, so an 8 m floor reaches 8 m across the light, not the 14 m of the
+    sphere around it (the map's texels are spread over the scenery there is). Worked out
+    when the scenery or the light changes, not every frame."""
+    columns = rows.reshape(-1, 4, 4)[:, :3, :3].astype(np.float64)  # [instance, axis, xyz]
+    low, high = np.asarray(extent.low), np.asarray(extent.high)
+    centres = rows[:, 12:15] + np.einsum("j,njr->nr", (low + high) / 2, columns)
+    along = np.abs(columns @ basis.T)  # each axis's length along the light's axes
+    reach = np.einsum("nji,j->ni", along, (high - low) / 2)
+    in_light = centres @ basis.T
+    return np.array([(in_light - reach).min(axis=0), (in_light + reach).max(axis=0)])
+
+
+def moving_bounds(rows: F32Array, radius: float, basis: FloatArray) -> FloatArray:
+    """The light-space box (2, 3: low, high) around instances given as column-major model
+    matrices (N, 16) of meshes whose vertices lie within `radius` of their origins, every one
+    given the rows' largest possible scale (sqrt(3) times their largest matrix entry): a loose
+    box, never too small, at a tenth of the cost of sizing each, for what moves and is fitted
+    every frame."""
     # (3, N): numpy reduces each contiguous row fast, where (N, 3) along axis 0 is slow; in
     # the rows' own precision, as the GPU places them (a float64 product converts them first)
     centres = basis.astype(rows.dtype) @ rows[:, 12:15].T
-    if exact:
-        matrices = rows.reshape(-1, 4, 4)
-        scale = np.sqrt(np.einsum("nij,nij->ni", matrices[:, :3, :3], matrices[:, :3, :3]))
-        reach = scale.max(axis=1) * radius
-        return np.array([(centres - reach).min(axis=1), (centres + reach).max(axis=1)])
     # the first three columns; their fourth entries are zeros
     largest = SQRT3 * float(np.abs(rows[:, :12]).max()) * radius
     return np.array([centres.min(axis=1) - largest, centres.max(axis=1) + largest])
@@ -73,18 +100,19 @@ def union(boxes: list[Box]) -> tuple[Vector, Vector]:
     return low, (max(v[0] for v in highs), max(v[1] for v in highs), max(v[2] for v in highs))
 
 
-def finite_bounds(rows: F32Array, radius: float, basis: FloatArray, *, exact: bool) -> Box | None:
-    """:func:`instance_bounds` of `rows` as a :data:`Box` for :func:`union`, without the
-    instances at a NaN or infinite place (a game's bad value), so the rest keep their shadows;
-    None when none is left. Such a value is expected here, so numpy is not let to warn of it
-    (once per run, from deep inside the renderer, naming nothing the game wrote)."""
+def finite_bounds(rows: F32Array, bounds: Callable[[F32Array], FloatArray]) -> Box | None:
+    """`bounds` of `rows` (:func:`scenery_bounds` or :func:`moving_bounds`) as a :data:`Box`
+    for :func:`union`, without the instances at a NaN or infinite place (a game's bad value),
+    so the rest keep their shadows; None when none is left. Such a value is expected here, so
+    numpy is not let to warn of it (once per run, from deep inside the renderer, naming
+    nothing the game wrote)."""
     with np.errstate(invalid="ignore", over="ignore"):
-        box = instance_bounds(rows, radius, basis, exact=exact)
+        box = bounds(rows)
     if not math.isfinite(float(box.sum())):
         finite = rows[np.isfinite(rows).all(axis=1)]
         if not len(finite):
             return None
-        box = instance_bounds(finite, radius, basis, exact=exact)
+        box = bounds(finite)
     corners: Box = box.tolist()
     return corners
 

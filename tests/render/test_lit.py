@@ -4,6 +4,7 @@ presets. Offscreen on Mesa's software renderer through EGL, as tests/render/test
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 from pathlib import Path
@@ -205,33 +206,44 @@ def shadow_scene() -> tuple[World, View, tuple[int, int], tuple[int, int]]:
 
 
 def test_the_lights_box_holds_every_instance_and_fits_the_scenery_exactly() -> None:
-    """The shadow map's box is fitted around the instances' bounding spheres in the light's
-    frame: exactly for scenery (each by its own scale), loosely but never too small for what
-    moves (the batch's largest entry)."""
+    """The shadow map's box is fitted in the light's frame: to the scenery's own boxes, turned
+    and scaled as each instance is (every corner inside, some corner on each side), and
+    loosely but never too small for what moves (the rows' largest entry)."""
     rng = np.random.default_rng(11)
-    count, radius = 40, 0.7
+    count = 40
+    points = rng.normal(size=(30, 3)) * (0.5, 0.2, 0.3) + (0.1, -0.2, 0.05)
+    extent = shadows.Extent.of(points.astype(np.float32))
     rotations = spatial.normalize_many(rng.normal(size=(count, 4)))
     scales = rng.uniform(0.2, 3.0, size=(count, 3))
     centres = rng.normal(size=(count, 3)) * 5.0
     matrices = trs_many(centres, rotations, scales, np.zeros((count, 4, 4)))  # column-major
     rows = matrices.reshape(-1, 16).astype(np.float32)
     basis = shadows.light_basis((0.3, 0.9, -0.2))
-    in_light = centres @ basis.T
-    reach = (scales.max(axis=1) * radius)[:, None]
-    exact = shadows.instance_bounds(rows, radius, basis)
+    corners = np.array(
+        [[(extent.low, extent.high)[k][axis] for axis, k in enumerate(pick)]
+         for pick in np.ndindex(2, 2, 2)]
+    )  # fmt: skip
+    placed = np.einsum("nrc,kc->nkr", matrices.transpose(0, 2, 1)[:, :3, :3], corners)
+    in_light = (placed + centres[:, None, :]) @ basis.T
+    exact = shadows.scenery_bounds(rows, extent, basis)
     np.testing.assert_allclose(
-        exact, [(in_light - reach).min(axis=0), (in_light + reach).max(axis=0)], atol=1e-5
+        exact, [in_light.min(axis=(0, 1)), in_light.max(axis=(0, 1))], atol=1e-5
     )
-    loose = shadows.instance_bounds(rows, radius, basis, exact=False)
+    sphere = scales.max(axis=1)[:, None] * extent.radius
+    centred = centres @ basis.T
+    assert ((centred - sphere).min(axis=0) < exact[0] - 0.1).all()  # tighter than spheres
+    loose = shadows.moving_bounds(rows, extent.radius, basis)
     assert (loose[0] <= exact[0]).all() and (loose[1] >= exact[1]).all()
     bad = rows.copy()
     bad[3, 12], bad[7, :] = np.nan, np.inf  # a NaN place, an infinite matrix
-    for sized in (True, False):
-        kept = shadows.finite_bounds(bad, radius, basis, exact=sized)
-        others = np.delete(rows, [3, 7], axis=0)
-        expected = shadows.instance_bounds(others, radius, basis, exact=sized)
-        np.testing.assert_array_equal(kept, expected)  # the rest boxed, not dropped
-    assert shadows.finite_bounds(bad[[3, 7]], radius, basis, exact=False) is None
+    others = np.delete(rows, [3, 7], axis=0)
+    for bounds in (
+        functools.partial(shadows.scenery_bounds, extent=extent, basis=basis),
+        functools.partial(shadows.moving_bounds, radius=extent.radius, basis=basis),
+    ):
+        kept = shadows.finite_bounds(bad, bounds)
+        np.testing.assert_array_equal(kept, bounds(others))  # the rest boxed, not dropped
+        assert shadows.finite_bounds(bad[[3, 7]], bounds) is None
 
 
 def test_the_lights_box_maps_what_it_holds_into_clip_and_texture_space() -> None:
