@@ -64,6 +64,7 @@ from playspace.render.instances import SceneInstances
 from playspace.render.materials import RGB, Lighting, Material, Palette
 from playspace.render.matrices import column_major
 from playspace.render.meshes import MeshData
+from playspace.render.order import nearest_first
 from playspace.render.quality import HIGH, Quality
 from playspace.render.skinning import SkinnedDraw
 from playspace.render.stereo import EYES, LayeredTarget, StereoPath, stereo_path
@@ -168,6 +169,7 @@ class Renderer:
         self._passes: list[RenderPass] = []
         self._shadow: shadows.ShadowMap | None = None
         self._shadow_drawn = False  # this frame's shadow map is drawn
+        self._opaque: list[GpuBatch] | None = None  # this frame's opaque batches, nearest first
         self._multisample: MultisampleTarget | None = None
 
     def add_pass(self, render_pass: RenderPass) -> None:
@@ -199,6 +201,7 @@ class Renderer:
         if batches and batches[0].version == self._layout:
             self.skins.prune({draw.mesh for draw in self._skinned})
         self._shadow_drawn = False
+        self._opaque = None
         for render_pass in self._passes:
             render_pass.prepare(world)
 
@@ -416,13 +419,24 @@ class Renderer:
                 self._texture(material.texture).use(0)
                 program.set("u_texture", 0)
 
+    def _nearest_first(self, view: View) -> list[GpuBatch]:
+        """The frame's opaque batches, nearest first from its first view's eye (so both eyes
+        draw in one order, and one pass draws what two do)."""
+        if self._opaque is None:
+            opaque = [g for g in self._drawn if g.batch is not None and g.batch.opaque_count]
+            eye = view.pose.position
+            order = nearest_first([g.batch for g in opaque if g.batch], (eye.x, eye.y, eye.z))
+            self._opaque = [opaque[i] for i in order]
+        return self._opaque
+
     def _lit_pass(self, eyes: _Eyes) -> None:
-        """Each batch with the lit program for what it shows (its texture, the floor grid on
-        its scenery rows), each program's view and light set once."""
+        """Each batch, nearest first (:mod:`playspace.render.order`), with the lit program for
+        what it shows (its texture, the floor grid on its scenery rows), each program's view
+        and light set once."""
         lit_now: set[Program] = set()
-        for gpu in self._drawn:
+        for gpu in self._nearest_first(eyes.views[0]):
             batch = gpu.batch
-            if batch is not None and batch.opaque_count:
+            if batch is not None:
                 scenery, textured = len(batch.scenery), batch.material.texture is not None
                 lit = eyes.programs.lit(textured=textured, grid=scenery > 0)
                 if lit not in lit_now:
