@@ -17,6 +17,7 @@ from playspace import spatial
 from playspace.app import build_world
 from playspace.components import Transform
 from playspace.components.audio import AudioSettings, PlaySound, Sound, SoundBank, SurfaceSound
+from playspace.components.drawn import Ghosts
 from playspace.components.haptics import HapticQueue
 from playspace.components.joints import Joint, JointKind
 from playspace.components.physics import BodyCommands, Box, SetVelocity
@@ -31,7 +32,7 @@ from playspace.systems.audio.rolling import Rolling
 from playspace.systems.input import ReplaySource, load_trace
 from playspace.systems.interaction.events import ButtonPressed, LetGo, Released, Socketed
 from playspace.systems.physics.events import Impact
-from tests.grab_helpers import HAND, ball_in_hand, grab_world, holding_still
+from tests.grab_helpers import HAND, ball_in_hand, grab_world, holding_still, named, pan, swing
 from tests.physics_helpers import ball, floor, physics_world, static
 from tests.rig_helpers import head_at, rig_world
 
@@ -321,6 +322,38 @@ def test_a_knock_on_what_the_hand_holds_is_felt_in_that_hand() -> None:
         felt += queue.drain()
     assert [pulse.hand for pulse in felt] == [DeviceRole.RIGHT_HAND]
     assert 0.3 < felt[0].amplitude <= 1.0 and 0.02 < felt[0].duration <= 0.08
+
+
+def test_a_held_pan_pushed_into_a_wall_is_silent_there_and_a_thrown_ball_knocks_on_it() -> None:
+    """The hand pushes the pan it holds 1.2 m forward, through a wall: the pan ghosts inside it
+    and makes no knock. The control, a ball thrown at the same wall beside it, knocks."""
+
+    def build(world: World) -> None:
+        world.add_plugin(AudioPlugin(output="memory"))
+        static(world, Box((3.0, 3.0, 0.6)), spatial.vec3(0.0, 1.5, -1.1))  # from -0.8 to -1.4
+        pan(world, spatial.vec3(*HAND))
+
+    run = grab_world(swing, build)
+    world = run.world
+    world.step(round(0.3 * 90))  # the pan is held, its grab's click heard
+    world.read_events(Impact, reader="test")
+    _sounds_sent(world)
+    ghosted, knocks, sounds = False, [], []
+    for _ in range(round(1.2 * 90)):
+        world.step(1)
+        ghosted |= named(world, "pan") in world.resource(Ghosts).entities
+        knocks += world.read_events(Impact, reader="test")
+        sounds += [s.clip for s in _sounds_sent(world) if s.clip.startswith("impact_")]
+        render(world, RATE // 90)
+    assert ghosted and knocks == [] and sounds == []
+    thrown = ball(world, spatial.vec3(-1.0, 1.2, -0.3), radius=0.05, mass=0.3)
+    world.resource(BodyCommands).send(SetVelocity(thrown, spatial.vec3(0.0, 0.0, -4.0)))
+    for _ in range(30):
+        world.step(1)
+        knocks += world.read_events(Impact, reader="test")
+        sounds += [s.clip for s in _sounds_sent(world) if s.clip.startswith("impact_")]
+        render(world, RATE // 90)
+    assert [knock.a for knock in knocks] == [thrown] and len(sounds) == 1
 
 
 def test_a_drawer_runs_on_its_rails_and_thuds_at_the_end_of_its_travel() -> None:
