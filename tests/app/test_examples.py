@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,9 @@ from playspace.app.replay import replay_source
 from playspace.components.rig import RigSettings
 from playspace.formats.scene import load_scene
 from playspace.formats.telemetry import event_record
+from playspace.systems import audio as audio_systems
+from playspace.systems.audio import AudioPlugin
+from playspace.systems.audio.openal import OpenALError
 from playspace.systems.telemetry import TelemetryPlugin
 from tests.game_helpers import EXAMPLES, events, replay
 
@@ -188,3 +192,37 @@ def test_every_world_declares_what_its_systems_touch_and_has_no_ambiguity(target
     world.step(round(source.duration * 90))
     assert world.schedule.ambiguities() == []
     assert {name: sorted(k.__name__ for k in kinds) for name, kinds in audit.items()} == {}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target", _targets(), ids=lambda p: p.name)
+def test_every_example_plays_the_same_on_a_machine_with_no_sound_device(
+    target: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Sound asked of a device that cannot be opened (as the preview and the headset ask):
+    the run says so in one line and plays on, its telemetry the same as a run without sound."""
+
+    def no_device(*args: object, **kwargs: object) -> None:
+        raise OpenALError("no audio device could be opened")
+
+    monkeypatch.setattr(audio_systems, "AudioEngine", no_device)
+    written = []
+    for heard in (False, True):
+        scene, example = load_target(target)
+        trace = example.trace if example else EXAMPLES / "traces" / f"{target.stem}.jsonl"
+        assert trace is not None
+        source, out = replay_source(trace), io.StringIO()
+        plugins: list[object] = [TelemetryPlugin(out, telemetry_events())]
+        if heard:
+            plugins.append(AudioPlugin(output="device"))
+        if example is not None:
+            plugins.append(example.build)
+        with caplog.at_level(logging.WARNING):
+            world, _ = build_world(scene, source, plugins=plugins)
+            assert source.duration is not None
+            world.step(round(source.duration * 90))
+        world.close()
+        written.append(out.getvalue())
+    said = [r.getMessage() for r in caplog.records if r.getMessage().startswith("no sound")]
+    assert len(said) == 1 and "no audio device" in said[0]
+    assert written[0].count("\n") > 100 and written[1] == written[0]
