@@ -517,7 +517,11 @@ def test_a_player_joins_a_match_from_the_headset_and_walks_the_host_s_rig(
 # --- a networked match, hosted by a player in the headset ------------------------------------
 
 HOST_PLAYER = "hana"
-HOST_STANDS = 1.5  # seconds the host's player stands before walking: the watcher connects
+# seconds the host's player stands before walking, counted from the headset's start: the host
+# starts its world and publishes, and the watcher connects (on a busy two-core CI run, 1.5 s
+# was once too few: the watcher's first sight was already 16 cm along the walk)
+HOST_STANDS = 3.0
+HOST_SECONDS = HOST_STANDS + 3.5  # the walk's 2 s and a little standing at its end
 
 
 def forward(t: float) -> float:
@@ -535,7 +539,7 @@ def test_the_host_plays_in_the_headset_and_a_watcher_sees_them_walk(workdir: Pat
     walk = workdir / "host-walk.jsonl"
     frames = [
         replace(standing_frame(), time=i / 90, head=device_pose((0.0, 1.7, -forward(i / 90))))
-        for i in range(round(4.5 * 90))
+        for i in range(round((HOST_SECONDS - 0.5) * 90))
     ]
     write_trace(walk, frames, 90.0)
     with socket.socket() as probe:
@@ -547,7 +551,7 @@ def test_the_host_plays_in_the_headset_and_a_watcher_sees_them_walk(workdir: Pat
     with (
         remote_port(),
         Live(
-            "host", SNOWBALL, "--play", "--vr", "--drive", walk, "--seconds", "5",
+            "host", SNOWBALL, "--play", "--vr", "--drive", walk, "--seconds", str(HOST_SECONDS),
             "--session", "vrh", "--listen", endpoint, "--player", HOST_PLAYER,
             "--telemetry", telemetry, "--record", record, env=vr_env(90),
         ) as app,
