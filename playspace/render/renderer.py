@@ -423,10 +423,10 @@ class Renderer:
         """The frame's opaque batches, nearest first from its first view's eye (so both eyes
         draw in one order, and one pass draws what two do)."""
         if self._opaque is None:
-            opaque = [g for g in self._drawn if g.batch is not None and g.batch.opaque_count]
+            opaque = [(g, g.batch) for g in self._drawn if g.batch and g.batch.opaque_count]
             eye = view.pose.position
-            order = nearest_first([g.batch for g in opaque if g.batch], (eye.x, eye.y, eye.z))
-            self._opaque = [opaque[i] for i in order]
+            order = nearest_first([batch for _, batch in opaque], (eye.x, eye.y, eye.z))
+            self._opaque = [opaque[i][0] for i in order]
         return self._opaque
 
     def _lit_pass(self, eyes: _Eyes) -> None:
@@ -434,26 +434,28 @@ class Renderer:
         what it shows (its texture, the floor grid on its scenery rows), each program's view
         and light set once."""
         lit_now: set[Program] = set()
+
+        def lit(material: Material, grid: bool = False, skinned: bool = False) -> Program:
+            program = eyes.programs.lit(
+                textured=material.texture is not None, grid=grid, skinned=skinned
+            )
+            if program not in lit_now:
+                self._set_lighting(program, eyes)
+                lit_now.add(program)
+            self._set_material(program, material)
+            return program
+
         for gpu in self._nearest_first(eyes.views[0]):
             batch = gpu.batch
             if batch is not None:
-                scenery, textured = len(batch.scenery), batch.material.texture is not None
-                lit = eyes.programs.lit(textured=textured, grid=scenery > 0)
-                if lit not in lit_now:
-                    self._set_lighting(lit, eyes)
-                    lit_now.add(lit)
-                self._set_material(lit, batch.material)
+                scenery = len(batch.scenery)
+                program = lit(batch.material, grid=scenery > 0)
                 if scenery:
-                    lit.set("u_scenery", scenery)
-                gpu.opaque.render(batch.opaque_count, lit)
+                    program.set("u_scenery", scenery)
+                gpu.opaque.render(batch.opaque_count, program)
         for draw in self._skinned:
             if not draw.ghost:
-                bent = eyes.programs.lit(textured=draw.material.texture is not None, skinned=True)
-                if bent not in lit_now:
-                    self._set_lighting(bent, eyes)
-                    lit_now.add(bent)
-                self._set_material(bent, draw.material)
-                self.skins.draw(draw, bent)
+                self.skins.draw(draw, lit(draw.material, skinned=True))
 
     def _set_lighting(self, lit: Program, eyes: _Eyes) -> None:
         """A lit program's uniforms for these eyes: the eyes, the light, the shadow map."""

@@ -314,7 +314,10 @@ class Shading:
         lines = [] if self.specular else ["#define VERTEX_LIGHTING", "#define SIMPLE_SHADING"]
         if self.shadow_taps:
             lines.append(f"#define SHADOW_TAPS {self.shadow_taps}")
-        lines += ["#define TEXTURED"] * self.textured + ["#define GRID"] * self.grid
+        if self.textured:
+            lines.append("#define TEXTURED")
+        if self.grid:
+            lines.append("#define GRID")
         return lines
 
 

@@ -69,9 +69,9 @@ class EyePrograms:
     def release(self) -> None:
         for array in self.screens.values():
             array.release()
-        for program in (*self._lit.values(), self.ghost, self.skinned_ghost, self.sky):
+        made = (*self._lit.values(), self.ghost, self.skinned_ghost, self.sky, self.overlay)
+        for program in made:
             program.release()
-        self.overlay.release()
         self._lit = {}
 
 
