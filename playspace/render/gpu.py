@@ -116,10 +116,11 @@ def instanced_array(
     content: list[tuple[moderngl.Buffer | str, ...]],
     instances: moderngl.Buffer,
     indices: moderngl.Buffer,
+    first: int = 0,
 ) -> moderngl.VertexArray:
-    """A vertex array drawing `content` (per vertex) once for each model matrix in `instances`,
-    or `program.repeat` times: the matrix, four vec4 columns, advances every `repeat`
-    instances drawn (a divisor ModernGL's format strings cannot say)."""
+    """A vertex array drawing `content` (per vertex) once for each model matrix in `instances`
+    from the `first` on, or `program.repeat` times: the matrix, four vec4 columns, advances
+    every `repeat` instances drawn (a divisor ModernGL's format strings cannot say)."""
     array = ctx.vertex_array(program.program, content, index_buffer=indices, index_element_size=4)
     attribute = program.program["i_model"]
     assert isinstance(attribute, moderngl.Attribute)
@@ -129,7 +130,7 @@ def instanced_array(
             "f",
             instances,
             "4f",
-            offset=16 * column,
+            offset=first * INSTANCE_BYTES + 16 * column,
             stride=INSTANCE_BYTES,
             divisor=program.repeat,
         )
@@ -139,13 +140,14 @@ def instanced_array(
 class InstanceBuffer:
     """An instance buffer that grows as needed, and a vertex array drawing a mesh with it for
     each program that draws it (the lit surface, the shadow map's depth, both eyes' lit
-    surface: the same instances), made at the program's first draw."""
+    surface: the same instances) and the first instance it draws (GL 3.3 has no base
+    instance: a vertex array starts its matrices further in), made at its first draw."""
 
     def __init__(self, ctx: moderngl.Context, mesh: GpuMesh) -> None:
         self.ctx, self.mesh = ctx, mesh
         self.capacity = 0
         self.buffer: moderngl.Buffer | None = None
-        self.arrays: dict[Program, moderngl.VertexArray] = {}
+        self.arrays: dict[tuple[Program, int], moderngl.VertexArray] = {}
 
     def reserve(self, count: int) -> bool:
         """Room for `count` instances; True when the buffer was remade (its contents lost)."""
@@ -156,13 +158,18 @@ class InstanceBuffer:
         self.buffer = self.ctx.buffer(reserve=self.capacity * INSTANCE_BYTES, dynamic=True)
         return True
 
-    def _array(self, program: Program, buffer: moderngl.Buffer) -> moderngl.VertexArray:
-        array = self.arrays[program] = instanced_array(
+    def _array(self, program: Program, first: int) -> moderngl.VertexArray:
+        assert self.buffer is not None
+        stale = [key for key in self.arrays if key[0] is program and key[1] not in (0, first)]
+        for key in stale:  # the layout changed where the moving instances start
+            self.arrays.pop(key).release()
+        array = self.arrays[program, first] = instanced_array(
             self.ctx,
             program,
             [(self.mesh.vertices, *vertex_format(program))],
-            buffer,
+            self.buffer,
             self.mesh.indices,
+            first,
         )
         return array
 
@@ -172,10 +179,11 @@ class InstanceBuffer:
         if len(rows) and self.buffer is not None:
             self.buffer.write(rows, offset=first * INSTANCE_BYTES)
 
-    def render(self, count: int, program: Program) -> None:
-        """Draw `count` instances with `program` (each `program.repeat` times)."""
+    def render(self, count: int, program: Program, first: int = 0) -> None:
+        """Draw `count` instances from the `first` on with `program` (each `program.repeat`
+        times)."""
         if count and self.buffer is not None:
-            array = self.arrays.get(program) or self._array(program, self.buffer)
+            array = self.arrays.get((program, first)) or self._array(program, first)
             array.render(moderngl.TRIANGLES, instances=count * program.repeat)
 
     def release(self) -> None:

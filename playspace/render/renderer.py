@@ -50,6 +50,7 @@ from playspace.components.comfort import VignetteSettings
 from playspace.ecs import World
 from playspace.render import shaders, shadows
 from playspace.render.assets import Texture
+from playspace.render.blit import depth_blit
 from playspace.render.comfort import Comfort
 from playspace.render.gpu import (
     GpuBatch,
@@ -168,6 +169,7 @@ class Renderer:
         self._scenery_bounds: tuple[object, FloatArray, list[shadows.Box]] = (None, np.eye(3), [])
         self._passes: list[RenderPass] = []
         self._shadow: shadows.ShadowMap | None = None
+        self._depth_blit = depth_blit(ctx)  # None: the shadow map is drawn whole each frame
         self._shadow_drawn = False  # this frame's shadow map is drawn
         self._opaque: list[GpuBatch] | None = None  # this frame's opaque batches, nearest first
         self._multisample: MultisampleTarget | None = None
@@ -262,6 +264,12 @@ class Renderer:
         eyes = _Eyes.of(tuple(views), self.surfaces.both_eyes(extension))
         self._draw(eyes, target.framebuffer, target.layers)
         self.ctx.enable_only(moderngl.NOTHING)
+
+    @property
+    def shadow_map(self) -> shadows.ShadowMap | None:
+        """The light's depth as the last frame drew it (None before, or at a quality without
+        shadows): for a debug view of it, or a test."""
+        return self._shadow
 
     @property
     def one_pass_stereo(self) -> bool:
@@ -391,23 +399,45 @@ class Renderer:
             low, high, basis, (eye.x, eye.y, eye.z), self.quality.shadow_distance
         )
         ctx = self.ctx
-        shadow.framebuffer.use()
-        shadow.framebuffer.clear(depth=1.0)
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
         ctx.depth_func = "<"
         ctx.polygon_offset = (2.0, 4.0)  # slope-scaled: steep faces get more (ModernGL
         # enables the offset while either number is non-zero)
         depth, bent = self.surfaces.depth, self.surfaces.skinned_depth
         depth.write("u_light", shadow.box.clip_bytes())
-        for gpu in self._drawn:
-            batch = gpu.batch
-            if batch is not None and batch.opaque_count:
-                gpu.opaque.render(batch.opaque_count, depth)
+        if self._depth_blit is None:  # no copy: the scenery is drawn every frame
+            shadow.framebuffer.use()
+            shadow.framebuffer.clear(depth=1.0)
+            self._shadow_casters(depth, moving_only=False)
+        else:
+            self._scenery_shadow(shadow, depth)
+            self._depth_blit(shadow.scenery, shadow.framebuffer)
+            self._shadow_casters(depth, moving_only=True)
         bent.write("u_light", shadow.box.clip_bytes())
         for draw in self._skinned:
             if not draw.ghost:
                 self.skins.draw(draw, bent)
         ctx.polygon_offset = (0.0, 0.0)
+
+    def _scenery_shadow(self, shadow: shadows.ShadowMap, depth: Program) -> None:
+        """The scenery's own depth, drawn again only for a new layout or light box."""
+        key = (self._layout, shadow.box)
+        if shadow.scenery_key != key:
+            shadow.scenery.use()
+            shadow.scenery.clear(depth=1.0)
+            for gpu in self._drawn:
+                if gpu.batch is not None:
+                    gpu.opaque.render(len(gpu.batch.scenery), depth)
+            shadow.scenery_key = key
+
+    def _shadow_casters(self, depth: Program, *, moving_only: bool) -> None:
+        """Each batch's opaque instances into the bound map, or only those that move (after
+        the scenery, in each batch's buffer)."""
+        for gpu in self._drawn:
+            batch = gpu.batch
+            if batch is not None:
+                first = len(batch.scenery) if moving_only else 0
+                gpu.opaque.render(batch.opaque_count - first, depth, first)
 
     def _set_material(self, program: Program, material: Material) -> None:
         program.set("u_color", material.color)

@@ -12,6 +12,13 @@ Acne (a surface shadowing itself in stripes) is kept off twice: the map is drawn
 slope-scaled polygon offset, and surfaces look themselves up a texel or so off the surface
 along their normal (``u_normal_offset`` in the surface shader). Each lookup compares four
 texels in hardware (a 2x2 percentage-closer filter); the high preset takes four such taps.
+
+The scenery does not move, so its depth is drawn once into a map of its own and copied in
+at the start of every frame; only what moves (props, bodies, hands) is drawn each frame on top.
+Depth testing keeps the nearest of everything drawn whatever the order, so the map is the
+same to the texel as one drawn whole: the copy costs what clearing did (1.2 ms for a 2048
+map on llvmpipe), and the scenery's draws are saved. The scenery is drawn again when the
+layout or the light's box changes (the box moves in half-metre steps, so rarely).
 """
 
 from __future__ import annotations
@@ -177,7 +184,9 @@ def _column_major(rows: tuple[Row, Row, Row]) -> bytes:
 
 
 class ShadowMap:
-    """A square depth texture the light's view is drawn into, sampled with comparison."""
+    """A square depth texture the light's view is drawn into, sampled with comparison, and
+    the scenery's depth alone (`scenery`) as drawn for `scenery_key` (the layout and the
+    light's box), copied into the map at the start of a frame."""
 
     def __init__(self, ctx: moderngl.Context, size: int) -> None:
         self.size = size
@@ -186,6 +195,9 @@ class ShadowMap:
         self.texture.filter = (moderngl.LINEAR, moderngl.LINEAR)
         self.texture.repeat_x = self.texture.repeat_y = False
         self.framebuffer = ctx.framebuffer(depth_attachment=self.texture)
+        self._scenery_depth = ctx.depth_texture((size, size))
+        self.scenery = ctx.framebuffer(depth_attachment=self._scenery_depth)
+        self.scenery_key: object = None
         self.box = UNIT_BOX
 
     def normal_offset(self) -> float:
@@ -193,5 +205,5 @@ class ShadowMap:
         return 1.5 * self.box.texel_metres(self.size)
 
     def release(self) -> None:
-        self.framebuffer.release()
-        self.texture.release()
+        for owned in (self.framebuffer, self.texture, self.scenery, self._scenery_depth):
+            owned.release()

@@ -286,10 +286,29 @@ def skin_matrices(frame: Matrix, joints: Sequence[Matrix], inverse_binds: Matrix
     return made
 
 
+_TRANSFORMED: dict[tuple[int, bytes], tuple[Surface, Surface]] = {}
+KEPT_SURFACES = 4096  # surfaces kept made, by surface and matrix: every copy of a level's props
+
+
 def transformed(surface: Surface, matrix: Matrix) -> Surface:
-    """`surface` with `matrix` applied (the same surface when it is the identity)."""
+    """`surface` with `matrix` applied (the same surface when it is the identity). The same
+    surface under the same matrix gives the same object again, so each copy of a model (four
+    bees) shares its surfaces, and a renderer draws the copies as instances of one mesh: ten
+    draws for four bees of ten parts, not forty."""
     if np.allclose(matrix, np.eye(4)):
         return surface
+    key = (id(surface), np.asarray(matrix, dtype=np.float64).tobytes())
+    known = _TRANSFORMED.get(key)
+    if known is not None and known[0] is surface:
+        return known[1]
+    made = _transformed(surface, matrix)
+    _TRANSFORMED[key] = (surface, made)  # the source kept: its id stays its own
+    while len(_TRANSFORMED) > KEPT_SURFACES:
+        del _TRANSFORMED[next(iter(_TRANSFORMED))]
+    return made
+
+
+def _transformed(surface: Surface, matrix: Matrix) -> Surface:
     linear, shift = matrix[:3, :3], matrix[:3, 3]
     positions = (surface.positions.astype(np.float64) @ linear.T + shift).astype(np.float32)
     normals = surface.normals.astype(np.float64) @ np.linalg.inv(linear)
