@@ -47,11 +47,10 @@ def part(
     material or color). A sphere has the detail its size shows (:func:`detail`), or the
     segments and rings `sphere` gives: a shell just outside another (a bee's stripe on its
     body) needs the other's, or its facets dip inside it."""
-    unit = {
-        "box": meshes.box,
-        "sphere": lambda: meshes.sphere(*(sphere or detail(size))),
-        "cylinder": meshes.cylinder,
-    }[shape]()
+    if shape == "sphere":
+        unit = meshes.sphere(*(sphere or detail(size)))
+    else:
+        unit = {"box": meshes.box, "cylinder": meshes.cylinder}[shape]()
     rotation = (0.0, 0.0, 0.0, 1.0)
     if turn is not None:
         (x, y, z), degrees = turn
