@@ -3,8 +3,9 @@
 ModernGL's ``copy_framebuffer`` blits color only (a depth-only framebuffer copies nothing), and
 copying through a buffer object costs 14 times the blit on a software renderer (17 ms against
 1.2 ms for a 2048x2048 map, measured here). So ``glBlitFramebuffer`` is called directly,
-loaded through the context's own loader (glcontext: EGL, GLX, WGL or CGL), which is how ModernGL
-loads every GL function it calls. A context made some other way, whose loader is not found,
+loaded through the context's own loader (glcontext's for a context ModernGL made, its
+``DefaultLoader`` for one it found current in a window), which is how ModernGL loads every GL
+function it calls. A context made some other way, whose loader is not found,
 has no blit (:func:`depth_blit` returns None) and its callers draw what they would have copied.
 """
 
@@ -45,10 +46,11 @@ class DepthBlit:
 
 def depth_blit(ctx: moderngl.Context) -> DepthBlit | None:
     """A depth copy for `ctx`, or None where its loader cannot give the functions."""
-    load = getattr(getattr(ctx.mglo, "_context", None), "load", None)
+    loader = getattr(ctx.mglo, "_context", None)  # glcontext's, or ModernGL's DefaultLoader
+    load = getattr(loader, "load_opengl_function", None)  # what ModernGL itself calls
     if load is None:
         return None
-    bind, blit = load("glBindFramebuffer"), load("glBlitFramebuffer")  # ModernGL's own loader
+    bind, blit = load("glBindFramebuffer"), load("glBlitFramebuffer")
     if not bind or not blit:
         return None
     return DepthBlit(_BIND(bind), _BLIT(blit))

@@ -3,6 +3,9 @@ same map, to the texel, as one drawn whole, with the scenery drawn again only wh
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -164,3 +167,37 @@ def test_copies_of_a_model_share_their_surfaces_and_are_drawn_as_instances(tmp_p
     one = model.nodes[0].parts[0].surface
     assert transformed(one, here) is transformed(one, here.copy())
     assert transformed(one, np.diag([0.25, 0.25, 0.25, 1.0])) is not transformed(one, here)
+
+
+WINDOW_COPY = """
+import numpy as np
+from playspace.loops.gl import BindingKind, headset_gl
+from playspace.render.blit import depth_blit
+with headset_gl(BindingKind.GLX) as gl:
+    blit = depth_blit(gl.ctx)
+    print("no copy" if blit is None else "copy")
+    source, destination = gl.ctx.depth_texture((8, 8)), gl.ctx.depth_texture((8, 8))
+    sources = gl.ctx.framebuffer(depth_attachment=source)
+    destinations = gl.ctx.framebuffer(depth_attachment=destination)
+    sources.clear(depth=0.25)
+    destinations.clear(depth=1.0)
+    if blit is not None:
+        blit(sources, destinations)
+    print(round(float(np.frombuffer(destination.read(), dtype=np.float32).max()), 4))
+"""
+
+
+def test_a_window_s_context_copies_depth_too(xvfb: str) -> None:
+    """The preview's and a GLX headset's context, which ModernGL finds current in a glfw
+    window (its own loader, not glcontext's), has the copy as well: in a process of its own,
+    as one X client may not make a GLX context current beside the tests' EGL one."""
+    done = subprocess.run(
+        [sys.executable, "-c", WINDOW_COPY],
+        env={**os.environ, "DISPLAY": xvfb},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["copy", "0.25"]
