@@ -308,6 +308,11 @@ def transformed(surface: Surface, matrix: Matrix) -> Surface:
     return made
 
 
+def forget_surfaces() -> None:
+    """Drop every surface :func:`transformed` made: the next of each is made again."""
+    _TRANSFORMED.clear()
+
+
 def _transformed(surface: Surface, matrix: Matrix) -> Surface:
     linear, shift = matrix[:3, :3], matrix[:3, 3]
     positions = (surface.positions.astype(np.float64) @ linear.T + shift).astype(np.float32)

@@ -35,6 +35,7 @@ from playspace.formats.models.model import (
     Quad,
     SocketExtras,
     Triple,
+    forget_surfaces,
     taken_apart,
 )
 from playspace.formats.models.physics import node_physics
@@ -74,8 +75,10 @@ def read_model(path: Path) -> Model:
 
 
 def forget_models() -> None:
-    """Drop every model read so far: the next read of each is cold."""
+    """Drop every model read so far, and the surfaces placed from them: the next read and
+    spawn of each is cold."""
     _READ.clear()
+    forget_surfaces()
 
 
 def _content_hash(gltf: GltfFile) -> str:
