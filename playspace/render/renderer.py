@@ -408,11 +408,11 @@ class Renderer:
         if self._depth_blit is None:  # no copy: the scenery is drawn every frame
             shadow.framebuffer.use()
             shadow.framebuffer.clear(depth=1.0)
-            self._shadow_casters(depth, moving_only=False)
+            self._shadow_casters(depth, scenery=True, moving=True)
         else:
             self._scenery_shadow(shadow, depth)
             self._depth_blit(shadow.scenery, shadow.framebuffer)
-            self._shadow_casters(depth, moving_only=True)
+            self._shadow_casters(depth, scenery=False, moving=True)
         bent.write("u_light", shadow.box.clip_bytes())
         for draw in self._skinned:
             if not draw.ghost:
@@ -425,19 +425,18 @@ class Renderer:
         if shadow.scenery_key != key:
             shadow.scenery.use()
             shadow.scenery.clear(depth=1.0)
-            for gpu in self._drawn:
-                if gpu.batch is not None:
-                    gpu.opaque.render(len(gpu.batch.scenery), depth)
+            self._shadow_casters(depth, scenery=True, moving=False)
             shadow.scenery_key = key
 
-    def _shadow_casters(self, depth: Program, *, moving_only: bool) -> None:
-        """Each batch's opaque instances into the bound map, or only those that move (after
-        the scenery, in each batch's buffer)."""
+    def _shadow_casters(self, depth: Program, *, scenery: bool, moving: bool) -> None:
+        """Each batch's `scenery` instances, its `moving` ones or both into the bound map (in
+        each batch's buffer the scenery comes first, then what moves)."""
         for gpu in self._drawn:
             batch = gpu.batch
             if batch is not None:
-                first = len(batch.scenery) if moving_only else 0
-                gpu.opaque.render(batch.opaque_count - first, depth, first)
+                first = 0 if scenery else len(batch.scenery)
+                end = batch.opaque_count if moving else len(batch.scenery)
+                gpu.opaque.render(end - first, depth, first)
 
     def _set_material(self, program: Program, material: Material) -> None:
         program.set("u_color", material.color)
