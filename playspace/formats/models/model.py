@@ -299,10 +299,10 @@ def transformed(surface: Surface, matrix: Matrix) -> Surface:
         return surface
     key = (id(surface), np.asarray(matrix, dtype=np.float64).tobytes())
     known = _TRANSFORMED.get(key)
-    if known is not None and known[0] is surface:
+    if known is not None:  # the source is kept with it, so no other surface has its id
         return known[1]
     made = _transformed(surface, matrix)
-    _TRANSFORMED[key] = (surface, made)  # the source kept: its id stays its own
+    _TRANSFORMED[key] = (surface, made)
     while len(_TRANSFORMED) > KEPT_SURFACES:
         del _TRANSFORMED[next(iter(_TRANSFORMED))]
     return made
