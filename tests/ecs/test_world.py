@@ -192,6 +192,34 @@ def test_worlds_do_not_share_entities_components_or_resources() -> None:
     assert second.exists(1) and not second.exists(a2)
 
 
+def test_one_entity_is_read_from_its_own_world_whichever_esper_context_is_current() -> None:
+    """``get``, ``try_get``, ``has`` and ``exists`` read the world's own context without
+    switching to it: right while another world's or plain esper's is current, and a despawn
+    ends the entity's existence at once though its components stay until the frame ends."""
+    first, second = World(), World()
+    a = first.spawn(Position(1.0), Velocity(2.0))
+    b = second.spawn(Position(10.0))
+    assert a == b  # the same id in both worlds
+    esper.switch_world("default")
+    esper.create_entity(Position(-1.0), Velocity(-1.0))
+    assert first.get(a, Position).x == 1.0 and second.get(b, Position).x == 10.0
+    assert first.has(a, Position, Velocity) and not second.has(b, Position, Velocity)
+    assert second.try_get(b, Velocity) is None and first.try_get(a, Velocity) == Velocity(2.0)
+    first.despawn(a)
+    assert not first.exists(a) and not first.has(a, Position)
+    assert second.exists(b) and second.has(b, Position)
+    first.step(1)
+    assert first.try_get(a, Position) is None
+    with pytest.raises(MissingComponent, match=f"entity {a} does not exist, so no Position"):
+        first.get(a, Position)
+    with pytest.raises(MissingComponent, match=f"entity {b} has no Velocity"):
+        second.get(b, Velocity)
+    first.close()  # used again, a closed world starts a context of its own
+    again = first.spawn(Position(3.0))
+    assert first.get(again, Position).x == 3.0 and second.get(b, Position).x == 10.0
+    first.close()
+
+
 def test_a_system_of_one_world_may_touch_another_and_its_own_world_stays_right() -> None:
     game, other = World(), World()
     other.spawn(Position(100.0))

@@ -32,8 +32,8 @@ def place_tracked(world: World) -> None:
     """Put each player's head and hands in the world through their origin as it finally is
     this step."""
     for _, rig in world.each(Rig):
-        origin = world.get(rig.origin, Transform)
+        origin = world.get(rig.origin, Transform).pose()
         for entity in (rig.head, rig.left_hand, rig.right_hand):
-            pose = tracked_world_pose(origin.pose(), world.get(entity, TrackedDevice).pose)
+            pose = tracked_world_pose(origin, world.get(entity, TrackedDevice).pose)
             transform = world.get(entity, Transform)
             transform.position, transform.rotation = pose.position, pose.rotation
