@@ -5,6 +5,11 @@ once through ``World.step`` (schedule, per-system timing, context switch, event 
 written directly on esper (``esper.Processor`` and ``esper.process``). Both run the very same
 loop bodies, so the difference is the runtime's overhead alone.
 
+Then one entity's component by its id, as systems read a player's head, hands and body (some
+seventy lookups a step in the kitchen): every entity's Position and Velocity through
+``World.get`` (which raises a clear error for a missing one) against esper's
+``component_for_entity`` (a bare KeyError), in interleaved rounds.
+
 Run: ``python benchmarks/ecs_overhead.py [--entities N] [--steps N] [--rounds N]``. The last
 line printed is one JSON object with both rates and their ratio.
 """
@@ -171,6 +176,27 @@ def rate_esper(name: str, steps: int) -> float:
     return steps / (time.perf_counter() - start)
 
 
+def lookups_world(world: World, ids: list[int]) -> float:
+    """Nanoseconds a lookup through the world."""
+    get = world.get
+    start = time.perf_counter_ns()
+    for entity in ids:
+        get(entity, Position)
+        get(entity, Velocity)
+    return (time.perf_counter_ns() - start) / (2 * len(ids))
+
+
+def lookups_esper(name: str, ids: list[int]) -> float:
+    """Nanoseconds a lookup on plain esper."""
+    esper.switch_world(name)
+    get = esper.component_for_entity
+    start = time.perf_counter_ns()
+    for entity in ids:
+        get(entity, Position)
+        get(entity, Velocity)
+    return (time.perf_counter_ns() - start) / (2 * len(ids))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entities", type=int, default=10_000)
@@ -189,6 +215,15 @@ def main() -> None:
         world_rates.append(rate_world(world, args.steps))
         if not i % 2:
             esper_rates.append(rate_esper(plain, args.steps))
+    ids = [entity for entity, _ in world.each(Position)]
+    world_gets, esper_gets = [], []
+    for i in range(args.rounds):
+        if i % 2:
+            esper_gets.append(lookups_esper(plain, ids))
+        world_gets.append(lookups_world(world, ids))
+        if not i % 2:
+            esper_gets.append(lookups_esper(plain, ids))
+    world_get, esper_get = min(world_gets), min(esper_gets)
 
     # The best round of each is the one least disturbed by the rest of the machine (timeit's
     # rule); the median is shown beside it.
@@ -205,6 +240,10 @@ def main() -> None:
         f"{median_overhead * 100:+.1f}% median (goal: at most +10%)"
     )
     print(
+        f"one entity's component: World.get {world_get:.0f} ns, esper's component_for_entity "
+        f"{esper_get:.0f} ns (best round): {world_get / esper_get:.2f}x"
+    )
+    print(
         json.dumps(
             {
                 "entities": args.entities,
@@ -214,6 +253,9 @@ def main() -> None:
                 "rate_ratio_world_over_esper": round(world_rate / esper_rate, 4),
                 "overhead_percent": round(overhead * 100, 2),
                 "median_overhead_percent": round(median_overhead * 100, 2),
+                "lookup_ns_world": round(world_get, 1),
+                "lookup_ns_esper": round(esper_get, 1),
+                "lookup_ratio_world_over_esper": round(world_get / esper_get, 4),
             }
         )
     )
