@@ -32,7 +32,16 @@ DEFAULT_CAPACITY = 65_536
 class EventQueue(Generic[E]):
     """The events of one type, numbered from 0 in the order they were sent."""
 
-    __slots__ = ("_base", "_cursors", "_events", "_frame_marks", "capacity", "dropped", "kind")
+    __slots__ = (
+        "_base",
+        "_cursors",
+        "_events",
+        "_frame_marks",
+        "_seen",
+        "capacity",
+        "dropped",
+        "kind",
+    )
 
     def __init__(self, kind: type[E], capacity: int = DEFAULT_CAPACITY) -> None:
         self.kind = kind
@@ -42,6 +51,7 @@ class EventQueue(Generic[E]):
         self._base = 0  # sequence number of self._events[0]
         self._cursors: dict[Hashable, int] = {}
         self._frame_marks: deque[int] = deque(maxlen=2)
+        self._seen: dict[Hashable, int] = {}  # what each watcher had seen sent (no events kept)
 
     def __len__(self) -> int:
         return len(self._events)
@@ -50,6 +60,14 @@ class EventQueue(Generic[E]):
     def sent(self) -> int:
         """How many events were ever sent to this queue."""
         return self._base + len(self._events)
+
+    def news(self, watcher: Hashable) -> bool:
+        """Whether an event was sent since `watcher` last asked (a run condition's question).
+        It keeps a count, not a cursor: no event is held back for a watcher."""
+        sent = self._base + len(self._events)
+        fresh = sent > self._seen.get(watcher, 0)
+        self._seen[watcher] = sent
+        return fresh
 
     def send(self, event: E) -> None:
         self._events.append(event)
@@ -148,11 +166,11 @@ class Events:
         for queue in self._queues.values():
             queue.forget(reader)
 
-    def sent(self, kind: type) -> int:
-        """How many events of `kind` were ever sent (0 for a type without a queue): a count
-        to compare, which keeps no event for whoever compares it."""
+    def news(self, kind: type, watcher: Hashable) -> bool:
+        """Whether an event of `kind` was sent since `watcher` last asked (False for a type
+        without a queue); the count seen is the world's, since each world has its queues."""
         queue = self._queues.get(kind)
-        return 0 if queue is None else queue.sent
+        return queue is not None and queue.news(watcher)
 
     def pass_over(self, reader: Hashable, kinds: tuple[type, ...]) -> None:
         """Move `reader` past what was sent of those of `kinds` that are event types."""
