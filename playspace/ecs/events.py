@@ -64,7 +64,7 @@ class EventQueue(Generic[E]):
     def news(self, watcher: Hashable) -> bool:
         """Whether an event was sent since `watcher` last asked (a run condition's question).
         It keeps a count, not a cursor: no event is held back for a watcher."""
-        sent = self._base + len(self._events)
+        sent = self.sent
         fresh = sent > self._seen.get(watcher, 0)
         self._seen[watcher] = sent
         return fresh
